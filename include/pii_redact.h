@@ -1,0 +1,227 @@
+/* pii_redact.h — spans, detectors, operators and the streaming redactor.
+ *
+ * Data flow: bytes are fed to a pii_stream; the stream hands its sliding
+ * buffer to every detector of its pii_redactor (the rule tier, the deny
+ * list, the model tier), merges the spans they report, filters them (label
+ * selection, allow list), and writes the input with each merged span
+ * replaced by its operator's output.  Bytes outside spans are written
+ * unchanged.  A byte is written only when every detector has decided it.
+ *
+ * Ownership and threads:
+ *  - pii_rules, pii_allow, the loaded model and a configured pii_redactor are
+ *    immutable after creation and may be shared by many streams/threads.
+ *  - pii_ops holds run-wide state (pseudonym numbering) behind a mutex; it
+ *    may be shared by streams in several threads.
+ *  - a pii_stream (and each detector state it opens) belongs to one thread.
+ *  - all *_free(NULL) are no-ops.
+ * Offsets: UTF-8 byte offsets from the start of the current document,
+ * half-open [start, end).
+ */
+#ifndef PII_REDACT_H
+#define PII_REDACT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pii_error.h"
+
+/* ---- labels ---------------------------------------------------------- */
+
+/* The 8 Privacy Filter categories, alphabetical (spec §5). */
+#define PII_NCAT 8
+extern const char *const pii_categories[PII_NCAT];
+
+/* Index of a category name in pii_categories, or -1. */
+int pii_category_index(const char *label);
+
+/* Placeholder name of a label per spec §5: upper-cased, each run of
+ * non-alphanumerics replaced by '_', trimmed of '_', "REDACTED" if empty.
+ * Writes a NUL-terminated string of at most cap-1 bytes; returns its
+ * untruncated length. */
+size_t pii_label_upper(const char *label, char *buf, size_t cap);
+
+/* ---- spans ----------------------------------------------------------- */
+
+typedef enum pii_source {
+    PII_SRC_MODEL = 0,
+    PII_SRC_RULE = 1,
+    PII_SRC_DENY = 2,
+} pii_source;
+
+const char *pii_source_name(pii_source s); /* "model", "rule", "deny" */
+
+typedef struct pii_span {
+    uint64_t start, end; /* byte offsets in the document, half-open      */
+    const char *label;   /* category name; static storage or owned by the
+                            detector's shared object (outlives streams)  */
+    const char *rule;    /* rule id (rules, deny); NULL for the model     */
+    float score;         /* model: mean chosen-label probability; else 1  */
+    pii_source source;
+} pii_span;
+
+typedef struct pii_spanvec {
+    pii_span *v;
+    size_t n, cap;
+} pii_spanvec;
+
+pii_err pii_spanvec_push(pii_spanvec *sv, const pii_span *s);
+void pii_spanvec_clear(pii_spanvec *sv); /* n = 0, keeps capacity */
+void pii_spanvec_free(pii_spanvec *sv);
+
+/* ---- detectors ------------------------------------------------------- */
+
+/* A detector class scans a document delivered through a sliding buffer.
+ *
+ * open(shared) creates per-stream state from the shared, immutable object.
+ * scan(): buf holds document bytes [base, base+len).  The buffer always
+ * starts at or before the `keep` this state returned last time (0 at the
+ * start of a document) and ends at or after the previous end.  eod != 0
+ * means the document ends at base+len.  The detector appends to `out` the
+ * spans that are final and sets
+ *   *done: no span that starts before *done will be reported later;
+ *          non-decreasing; must equal base+len when eod.
+ *   *keep: the lowest offset it needs to see again (<= *done).
+ * A detector must keep done - keep bounded (documented per detector) so the
+ * stream's memory stays bounded.  reset() starts a new document (offsets
+ * restart at 0).  Errors are returned; the stream then fails closed. */
+typedef struct pii_detector_class {
+    const char *name;
+    void *(*open)(const void *shared, pii_err *err);
+    pii_err (*scan)(void *state, const uint8_t *buf, size_t len, uint64_t base, int eod,
+                    pii_spanvec *out, uint64_t *done, uint64_t *keep);
+    void (*reset)(void *state);
+    void (*close)(void *state);
+} pii_detector_class;
+
+typedef struct pii_detector {
+    const pii_detector_class *cls;
+    const void *shared;
+} pii_detector;
+
+/* ---- the rule tier (redact/rules.c) ------------------------------------ */
+
+typedef struct pii_rules pii_rules;
+
+typedef struct pii_rule_info {
+    const char *id;    /* e.g. "email", "card_luhn", "aws_access_key" */
+    const char *label; /* one of pii_categories */
+    const char *about; /* one line for --list-rules */
+} pii_rule_info;
+
+/* Compiles every built-in rule (PCRE2, JIT when available). */
+pii_rules *pii_rules_create(pii_err *err);
+void pii_rules_free(pii_rules *r);
+size_t pii_rules_count(const pii_rules *r);
+const pii_rule_info *pii_rules_info(const pii_rules *r, size_t i);
+pii_detector pii_rules_detector(const pii_rules *r);
+
+/* One-shot convenience (tests, eval): all rule spans of a whole document,
+ * exactly what the streaming detector reports for it. */
+pii_err pii_rules_scan_all(const pii_rules *r, const uint8_t *text, size_t len, pii_spanvec *out);
+
+/* ---- allow and deny lists (redact/lists.c) ----------------------------- */
+
+/* File format, one entry per line, '#' comments and blank lines skipped:
+ *   allow:  "exact string"  or  "re:REGEX" (the whole span must match)
+ *   deny:   "[label<TAB>]string" or "[label<TAB>]re:REGEX"; label defaults
+ *           to "secret". */
+typedef struct pii_allow pii_allow;
+pii_allow *pii_allow_load(const char *path, pii_err *err, char *msg, size_t msgcap);
+void pii_allow_free(pii_allow *a);
+/* Non-zero when the value must never be redacted. */
+int pii_allow_match(const pii_allow *a, const uint8_t *value, size_t len);
+
+typedef struct pii_deny pii_deny;
+pii_deny *pii_deny_load(const char *path, pii_err *err, char *msg, size_t msgcap);
+void pii_deny_free(pii_deny *d);
+pii_detector pii_deny_detector(const pii_deny *d);
+
+/* ---- operators (redact/ops.c) ------------------------------------------- */
+
+typedef enum pii_op_kind {
+    PII_OP_PLACEHOLDER = 0, /* "<PRIVATE_EMAIL>" from a template              */
+    PII_OP_MASK,            /* one mask char per code point, keep last N      */
+    PII_OP_REMOVE,          /* nothing                                        */
+    PII_OP_HASH,            /* hex of HMAC-SHA256(key, value), truncated      */
+    PII_OP_PSEUDONYM,       /* "<PRIVATE_PERSON_3>": same value, same number  */
+} pii_op_kind;
+
+typedef struct pii_op {
+    pii_op_kind kind;
+    const char *tmpl;   /* placeholder: "{LABEL}" → PRIVATE_EMAIL, "{label}" →
+                           private_email; default "<{LABEL}>"                 */
+    uint32_t mask_char; /* code point, default '*'                          */
+    unsigned keep_last; /* mask: leave the last N code points visible      */
+    unsigned hash_hex;  /* hash: hex digits kept (1..64), default 16        */
+} pii_op;
+
+void pii_op_default(pii_op *op, pii_op_kind kind);
+/* Parses "placeholder", "mask", "mask:#", "mask:*:4", "remove", "hash",
+ * "hash:12", "pseudonym". */
+pii_err pii_op_parse(const char *spec, pii_op *op);
+
+typedef struct pii_ops pii_ops;
+/* Default operator for every label is `def`; set per-label overrides with
+ * pii_ops_set.  key may be NULL unless some operator is PII_OP_HASH
+ * (pii_ops_check then returns PII_ENOKEY). */
+pii_ops *pii_ops_create(const pii_op *def, pii_err *err);
+pii_err pii_ops_set(pii_ops *o, const char *label, const pii_op *op);
+pii_err pii_ops_set_key(pii_ops *o, const uint8_t *key, size_t len);
+pii_err pii_ops_check(const pii_ops *o); /* call once before use */
+/* Maximum number of distinct pseudonym values remembered per label; beyond
+ * it new values get the placeholder "<LABEL_OVERFLOW>" (documented). */
+void pii_ops_set_pseudonym_limit(pii_ops *o, size_t max_values);
+void pii_ops_free(pii_ops *o);
+
+/* Growable byte buffer used by the operators and the stream. */
+typedef struct pii_buf {
+    uint8_t *p;
+    size_t n, cap;
+} pii_buf;
+pii_err pii_buf_append(pii_buf *b, const void *data, size_t n);
+void pii_buf_free(pii_buf *b);
+
+/* Appends the replacement of span s (whose bytes are value[0..len)) to out. */
+pii_err pii_ops_apply(pii_ops *o, const pii_span *s, const uint8_t *value, size_t len, pii_buf *out);
+
+/* ---- the redactor and its streams (redact/stream.c) -------------------- */
+
+typedef struct pii_redactor pii_redactor;
+
+pii_redactor *pii_redactor_create(pii_err *err);
+void pii_redactor_free(pii_redactor *r);
+/* Detectors are borrowed: their shared objects must outlive the redactor. */
+pii_err pii_redactor_add_detector(pii_redactor *r, pii_detector d);
+void pii_redactor_set_ops(pii_redactor *r, pii_ops *ops);        /* borrowed */
+void pii_redactor_set_allow(pii_redactor *r, const pii_allow *a); /* borrowed */
+/* Keep only spans whose label is (exclude=0) or is not (exclude=1) listed. */
+pii_err pii_redactor_select_labels(pii_redactor *r, const char *const *labels, size_t n,
+                                   int exclude);
+
+/* Where a stream's results go.  Any callback may be NULL.
+ *  write: redacted text, in order, progressively.
+ *  span:  each final span after merging and filtering, in order, with its
+ *         original bytes and code-point offsets.
+ *  end_doc: after the last write/span of a document.
+ * A callback error stops the stream (it fails closed). */
+typedef struct pii_sink {
+    pii_err (*write)(void *ud, const uint8_t *p, size_t n);
+    pii_err (*span)(void *ud, const pii_span *s, const uint8_t *value, size_t len,
+                    uint64_t cp_start, uint64_t cp_end);
+    pii_err (*end_doc)(void *ud);
+    void *ud;
+} pii_sink;
+
+typedef struct pii_stream pii_stream;
+
+pii_stream *pii_stream_create(const pii_redactor *r, const pii_sink *sink, pii_err *err);
+void pii_stream_free(pii_stream *s);
+/* Feeds bytes of the current document; writes what is decided. */
+pii_err pii_stream_feed(pii_stream *s, const void *data, size_t len);
+/* Ends the current document: everything is decided and written, then the
+ * next fed byte starts a new document at offset 0. */
+pii_err pii_stream_end_doc(pii_stream *s);
+/* Bytes currently held back (for memory tests and diagnostics). */
+size_t pii_stream_buffered(const pii_stream *s);
+
+#endif

@@ -1,0 +1,16 @@
+#!/bin/sh
+# Installs the Debian packages needed to build and test pii-redact, only
+# when one is missing.  Runs as root directly, or through sudo.
+set -e
+PKGS="build-essential pkg-config libpcre2-dev libutf8proc-dev libjson-c-dev libcmocka-dev parallel"
+missing=""
+for p in $PKGS; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+echo "setup: installing$missing" >&2
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO=sudo
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends $missing >&2
