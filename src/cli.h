@@ -1,0 +1,32 @@
+/* cli.h — shared pieces of the pii-redact command (not part of the library).
+ *
+ * Subcommands live in src/cmd_<name>.c as `int pii_cmd_<name>(int argc,
+ * char **argv)` (argv[0] is the subcommand name) and are registered in the
+ * table in src/commands.c.  They return one of the exit statuses below. */
+#ifndef PII_CLI_H
+#define PII_CLI_H
+
+#include "pii_error.h"
+
+enum {
+    PII_EXIT_OK = 0,    /* success; --check: no PII found               */
+    PII_EXIT_FOUND = 1, /* --check: PII found                           */
+    PII_EXIT_USAGE = 2, /* bad option or argument                       */
+    PII_EXIT_IO = 3,    /* input/output error (some file failed)        */
+    PII_EXIT_MODEL = 4, /* model could not be loaded or failed          */
+    PII_EXIT_FAIL = 5,  /* anything else: out of memory, internal error */
+};
+
+typedef struct pii_subcommand {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *summary; /* one line for --help */
+} pii_subcommand;
+
+/* NULL-name-terminated table, src/commands.c. */
+extern const pii_subcommand pii_subcommands[];
+
+/* Maps a library error to an exit status. */
+int pii_exit_for(pii_err e);
+
+#endif
