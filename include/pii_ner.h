@@ -1,0 +1,229 @@
+/* pii_ner.h — the NER tier: from model logits to PII spans (spec §6), and
+ * the model detector that runs the encoder over documents and streams.
+ *
+ * Layers, bottom up:
+ *  1. Label space (pii_ner_labels): parsed from the model's id2label names
+ *     ("O", "B-x", "I-x", "E-x", "S-x"); any number of labels and categories.
+ *  2. Emissions: f32 log-softmax of each token's logits (pii_ner_log_softmax).
+ *  3. Decoding: the constrained BIOES Viterbi of spec §6.2 with the six
+ *     operating-point biases (pii_ner_viterbi, one-shot or online with a
+ *     bounded wait), or the plain per-token argmax.
+ *  4. Spans: labels → token spans (§6.3 repair rules) → byte spans over
+ *     widened character boundaries, whitespace-trimmed, scored and
+ *     thresholded, sorted and made non-overlapping (§6.4).
+ *  5. The model detector (pii_ner): tokenizer + encoder + 2..4 behind the
+ *     pii_detector contract of pii_redact.h, with exact long-input windows,
+ *     exact streaming and packed batches (see the second half of this file).
+ *
+ * Conventions.  `n` tokens, `C` labels, `K` categories.  Emission and logit
+ * matrices are row-major [n][C] float.  Label ids are int32 in [0, C).
+ * Offsets are UTF-8 byte offsets, half-open.
+ *
+ * Characters.  Wherever this module speaks of characters over raw bytes, a
+ * valid UTF-8 sequence (shortest form, no surrogates, at most U+10FFFF) is
+ * one character and every other byte is a character by itself.  A span
+ * never starts or ends inside a character.
+ *
+ * Ownership and threads: pii_ner_labels and pii_ner_viterbi are immutable
+ * after creation and may be shared by any number of threads; a
+ * pii_ner_online belongs to one thread.  All *_free(NULL) are no-ops.  The
+ * library never prints, exits or reads the environment.
+ */
+#ifndef PII_NER_H
+#define PII_NER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pii_error.h"
+#include "pii_redact.h"
+
+/* ---- label space ----------------------------------------------------- */
+
+typedef enum pii_ner_tag {
+    PII_NER_O = 0,
+    PII_NER_B = 1,
+    PII_NER_I = 2,
+    PII_NER_E = 3,
+    PII_NER_S = 4,
+} pii_ner_tag;
+
+typedef struct pii_ner_labels pii_ner_labels;
+
+/* Parses names[0..n) (id order).  Each name is "O" or "<T>-<category>" with
+ * T one of B, I, E, S and a non-empty category.  Categories are numbered in
+ * order of first appearance (for the Privacy Filter that is the alphabetical
+ * order of spec §5).  Duplicate names and any other form are PII_EFORMAT,
+ * with the label id named in errbuf.  n must be in [1, 65535]. */
+pii_ner_labels *pii_ner_labels_create(const char *const *names, size_t n, pii_err *err,
+                                      char *errbuf, size_t errcap);
+void pii_ner_labels_free(pii_ner_labels *L);
+size_t pii_ner_labels_count(const pii_ner_labels *L); /* C */
+const char *pii_ner_labels_name(const pii_ner_labels *L, size_t id);
+pii_ner_tag pii_ner_labels_tag(const pii_ner_labels *L, size_t id);
+int pii_ner_labels_category_of(const pii_ner_labels *L, size_t id); /* -1 for O */
+size_t pii_ner_labels_ncat(const pii_ner_labels *L);                /* K */
+/* Category name (e.g. "private_person"); the pointer lives as long as L and
+ * is what spans carry in pii_span.label. */
+const char *pii_ner_labels_category(const pii_ner_labels *L, size_t cat);
+/* Index of a category name, or -1. */
+int pii_ner_labels_find_category(const pii_ner_labels *L, const char *name);
+
+/* ---- emissions and argmax -------------------------------------------- */
+
+/* out[t][c] = logits[t][c] - logsumexp(logits[t]) in f32 (max-shifted).
+ * out may equal logits (in place). */
+void pii_ner_log_softmax(const float *logits, size_t n, size_t C, float *out);
+
+/* labels[t] = argmax_c e[t][c], first index on ties. */
+void pii_ner_argmax(const float *e, size_t n, size_t C, int32_t *labels);
+
+/* ---- operating points ------------------------------------------------- */
+
+#define PII_NER_NBIAS 6
+typedef struct pii_ner_biases {
+    float v[PII_NER_NBIAS]; /* indexed by the pii_ner_bias_keys order */
+} pii_ner_biases;
+
+/* "transition_bias_background_stay", "transition_bias_background_to_start",
+ * "transition_bias_inside_to_continue", "transition_bias_inside_to_end",
+ * "transition_bias_end_to_background", "transition_bias_end_to_start". */
+extern const char *const pii_ner_bias_keys[PII_NER_NBIAS];
+
+/* Index of a bias key; the "transition_bias_" prefix may be omitted
+ * ("background_stay").  -1 if unknown. */
+int pii_ner_bias_index(const char *key);
+
+/* Loads the named operating point ("default" when point is NULL) from a
+ * viterbi_calibration.json document:
+ *   {"operating_points": {"NAME": {"biases": {the six keys: number}}}}
+ * All six keys are required and no other key is accepted inside "biases"
+ * (as opf does).  Errors: PII_EIO (file), PII_EJSON (syntax),
+ * PII_EFORMAT (shape, missing/unknown key), PII_ENOTFOUND (no such point;
+ * errbuf lists the available names). */
+pii_err pii_ner_calibration_load(const char *path, const char *point, pii_ner_biases *out,
+                                 char *errbuf, size_t errcap);
+pii_err pii_ner_calibration_parse(const char *json, size_t len, const char *point,
+                                  pii_ner_biases *out, char *errbuf, size_t errcap);
+
+/* ---- constrained BIOES Viterbi (spec §6.2) ------------------------------ */
+
+/* The large finite penalty of forbidden starts, ends and transitions. */
+#define PII_NER_NEG (-1e9f)
+
+typedef struct pii_ner_viterbi pii_ner_viterbi;
+
+/* Builds start[C], end[C] and trans[C][C] for the label space and biases:
+ *   start: 0 for O, B-*, S-*;  end: 0 for O, E-*, S-*;  else NEG.
+ *   O→O stay; O→B/S to_start; B/I-x→I-x continue; B/I-x→E-x to_end;
+ *   E/S→O end_to_background; E/S→B/S (any category) end_to_start; else NEG.
+ * b may be NULL (all zero). */
+pii_ner_viterbi *pii_ner_viterbi_create(const pii_ner_labels *L, const pii_ner_biases *b,
+                                        pii_err *err);
+void pii_ner_viterbi_free(pii_ner_viterbi *v);
+size_t pii_ner_viterbi_nlabels(const pii_ner_viterbi *v);
+float pii_ner_viterbi_start(const pii_ner_viterbi *v, size_t c);
+float pii_ner_viterbi_end(const pii_ner_viterbi *v, size_t c);
+float pii_ner_viterbi_trans(const pii_ner_viterbi *v, size_t prev, size_t next);
+
+/* Best path over emissions e[n][C] (log-probs), exactly and globally:
+ * S_0 = e_0 + start; S_t[c] = max_p (S_{t-1}[p] + trans[p][c]) + e_t[c],
+ * first index on ties; last = argmax (S_{n-1} + end), first index on ties.
+ * Scores are accumulated in double and shifted by their maximum after each
+ * step (the choices are those of the unshifted recurrence; the shift only
+ * keeps long inputs precise).  n = 0 is fine.  PII_ENOMEM only. */
+pii_err pii_ner_viterbi_decode(const pii_ner_viterbi *v, const float *e, size_t n, int32_t *labels);
+
+/* Score of a given path (double, left to right): e_0+start + Σ(trans+e) +
+ * end.  For tests and diagnostics. */
+double pii_ner_viterbi_path_score(const pii_ner_viterbi *v, const float *e, size_t n,
+                                  const int32_t *labels);
+
+/* ---- online Viterbi (streams) --------------------------------------------
+ *
+ * Emissions are pushed row by row; a label becomes final (and can be taken)
+ * as soon as the back-pointer chains of all C survivors have merged at or
+ * after its token: no later emission can change it.  Labels taken before
+ * pii_ner_online_finish() plus those after it equal pii_ner_viterbi_decode()
+ * of all rows, however the rows were split into pushes, as long as the
+ * bound below was never reached.
+ *
+ * The bound (max_lag tokens, 0 = none): if after pushing row t the survivors
+ * have not merged at any token >= t - max_lag, the decoder commits: it takes
+ * the best state at t (first index on ties), makes its survivor path final
+ * for tokens <= t, and continues from that state alone (other states restart
+ * at a -1e30 score).  The result is still a legal BIOES path and still
+ * independent of how rows were pushed (the commit points depend only on the
+ * emissions), but it may differ from the global path near the commit point.
+ * Memory is O(max_lag * C). */
+typedef struct pii_ner_online pii_ner_online;
+
+pii_ner_online *pii_ner_online_create(const pii_ner_viterbi *v, size_t max_lag, pii_err *err);
+void pii_ner_online_free(pii_ner_online *o);
+void pii_ner_online_reset(pii_ner_online *o); /* new sequence */
+/* Appends rows e[n][C]. */
+pii_err pii_ner_online_push(pii_ner_online *o, const float *e, size_t n);
+/* Ends the sequence: every label becomes final.  Push after finish starts
+ * a new sequence only after pii_ner_online_reset(). */
+pii_err pii_ner_online_finish(pii_ner_online *o);
+/* Number of final labels not yet taken. */
+size_t pii_ner_online_ready(const pii_ner_online *o);
+/* Moves up to cap final labels (in token order) to labels[]; returns how many. */
+size_t pii_ner_online_take(pii_ner_online *o, int32_t *labels, size_t cap);
+/* Rows pushed since the last reset, and forced commits so far. */
+uint64_t pii_ner_online_pushed(const pii_ner_online *o);
+uint64_t pii_ner_online_forced(const pii_ner_online *o);
+
+/* ---- labels → token spans (spec §6.3) ------------------------------------ */
+
+typedef struct pii_ner_tspan {
+    uint32_t cat;       /* category index */
+    uint64_t tok_start; /* first token */
+    uint64_t tok_end;   /* one past the last token */
+} pii_ner_tspan;
+
+/* opf's labels_to_spans repair rules (S single; B opens, closing any open
+ * span; I continues a same-category span, else opens; E closes a
+ * same-category span including itself, else is a single; O closes).
+ * out needs room for n spans; returns the count. */
+size_t pii_ner_labels_to_spans(const pii_ner_labels *L, const int32_t *labels, size_t n,
+                               pii_ner_tspan *out);
+
+/* ---- characters and whitespace -------------------------------------------- */
+
+/* Start of the character containing byte pos (pos < len). */
+size_t pii_ner_char_start(const uint8_t *p, size_t len, size_t pos);
+/* End (exclusive) of the character containing byte pos (pos < len). */
+size_t pii_ner_char_end(const uint8_t *p, size_t len, size_t pos);
+/* Python str.isspace(): U+0009–000D, 001C–0020, 0085, 00A0, 1680,
+ * 2000–200A, 2028, 2029, 202F, 205F, 3000. */
+int pii_ner_isspace(uint32_t cp);
+
+/* ---- token spans → byte spans (spec §6.4, §6.5) ----------------------------- */
+
+typedef struct pii_ner_tok {
+    uint64_t start, end; /* byte offsets of one token; tokens tile the text */
+} pii_ner_tok;
+
+/* Everything that turns decoded labels into final spans.  cat_threshold[K]
+ * (NULL: keep all): a span is kept when score >= cat_threshold[cat].
+ * max_span_tokens (0: none): a token span reaching this many tokens is
+ * closed there and the rest continues as a new span (bounds streaming
+ * memory; documented in docs/NER.md). */
+typedef struct pii_ner_span_opts {
+    const float *cat_threshold;
+    size_t max_span_tokens;
+} pii_ner_span_opts;
+
+/* Whole-document span extraction: token spans from labels[n] (§6.3), byte
+ * span = [char_start(tok[first].start), char_end(tok[last].end - 1)),
+ * trimmed of pii_ner_isspace characters at both ends (dropped when empty),
+ * score = mean over the span's tokens of exp(e[t][labels[t]]), threshold,
+ * then sorted by (start, -length, label) and reduced to a left-to-right
+ * non-overlapping subset.  Appends pii_span{source = PII_SRC_MODEL,
+ * label = category name, rule = NULL} to out.  e may be NULL (score 1). */
+pii_err pii_ner_extract_spans(const pii_ner_labels *L, const pii_ner_span_opts *opts,
+                              const uint8_t *text, size_t len, const pii_ner_tok *tok,
+                              const float *e, const int32_t *labels, size_t n, pii_spanvec *out);
+
+#endif

@@ -1,0 +1,84 @@
+/* ner_internal.h — pieces shared by ner/spans.c and ner/ner.c (not public).
+ *
+ * The span pipeline is written once, incrementally, and the one-shot
+ * functions of pii_ner.h drive it with the whole document, so one-shot and
+ * streaming results cannot drift apart:
+ *   labels ─► ner_sm (§6.3 state machine) ─► token spans with prob sums
+ *          ─► ner_byte_span (widen, trim) ─► threshold
+ *          ─► ner_resolver (§6.4 sort + non-overlap, final once no later
+ *             span can start before them) ─► pii_spanvec
+ */
+#ifndef PII_NER_INTERNAL_H
+#define PII_NER_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pii_ner.h"
+
+/* A token span with the sum of its tokens' chosen-label probabilities. */
+typedef struct ner_tsp {
+    uint32_t cat;
+    uint64_t ts, te; /* tokens [ts, te) */
+    double psum;
+} ner_tsp;
+
+/* The §6.3 state machine over labels in token order. */
+typedef struct ner_sm {
+    const pii_ner_labels *L;
+    size_t max_span; /* 0: none */
+    uint64_t t;      /* labels consumed */
+    int open;
+    uint32_t cat;
+    uint64_t start;
+    double psum;
+} ner_sm;
+
+void ner_sm_init(ner_sm *sm, const pii_ner_labels *L, size_t max_span);
+/* Consumes the label of token sm->t with its probability; writes 0..2
+ * completed spans to out and returns how many. */
+int ner_sm_push(ner_sm *sm, int32_t label, double prob, ner_tsp out[2]);
+/* End of document: closes an open span (returns 0 or 1). */
+int ner_sm_finish(ner_sm *sm, ner_tsp out[1]);
+/* First token of the open span, or sm->t when none is open. */
+static inline uint64_t ner_sm_pending_token(const ner_sm *sm)
+{
+    return sm->open ? sm->start : sm->t;
+}
+
+/* Bytes [base, base+len) of a document. */
+typedef struct ner_text {
+    const uint8_t *p;
+    uint64_t base;
+    size_t len;
+} ner_text;
+
+/* Widened, trimmed byte span of the token range whose first token starts at
+ * byte first_start and whose last token ends at last_end (absolute offsets
+ * inside the text).  Needs the bytes from first_start - 3 to last_end + 3
+ * (clipped to the text).  Returns 1 and sets [*s, *e), or 0 when the span is
+ * empty after trimming. */
+int ner_byte_span(const ner_text *tx, uint64_t first_start, uint64_t last_end, uint64_t *s,
+                  uint64_t *e);
+
+/* §6.4 step 4, incrementally.  Spans are added as they are completed;
+ * flush(boundary) makes final, in (start, -length, label) order, every
+ * pending span that starts before `boundary`, which the caller guarantees
+ * is <= the start of every span added later. */
+typedef struct ner_resolver {
+    pii_span *v;
+    size_t n, cap;
+    uint64_t last_end; /* end of the last kept span */
+} ner_resolver;
+
+pii_err ner_resolver_add(ner_resolver *r, const pii_span *s);
+pii_err ner_resolver_flush(ner_resolver *r, uint64_t boundary, pii_spanvec *out);
+void ner_resolver_reset(ner_resolver *r);
+void ner_resolver_free(ner_resolver *r);
+/* Smallest start among pending spans, or UINT64_MAX. */
+uint64_t ner_resolver_min_start(const ner_resolver *r);
+
+/* pii_spanvec append without depending on redact/. */
+pii_err ner_spanvec_push(pii_spanvec *sv, const pii_span *s);
+
+#endif

@@ -1,0 +1,371 @@
+/* spans.c — labels → token spans → byte spans (spec §6.3–6.5).
+ *
+ * Legend: n tokens, C labels, K categories; e[n][C] log-probs. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ner/ner_internal.h"
+#include "pii_ner.h"
+
+/* ---- characters --------------------------------------------------------- */
+
+/* Length of the valid UTF-8 sequence at p[i] (1..4) with its code point, or
+ * 0 when the bytes at i do not start one (a lone byte is then a character
+ * of its own). */
+static size_t utf8_at(const uint8_t *p, size_t len, size_t i, uint32_t *cp)
+{
+    uint8_t b = p[i];
+    if (b < 0x80) {
+        *cp = b;
+        return 1;
+    }
+    size_t n;
+    uint32_t c, min;
+    if (b >= 0xC2 && b <= 0xDF) {
+        n = 2;
+        c = b & 0x1F;
+        min = 0x80;
+    } else if (b >= 0xE0 && b <= 0xEF) {
+        n = 3;
+        c = b & 0x0F;
+        min = 0x800;
+    } else if (b >= 0xF0 && b <= 0xF4) {
+        n = 4;
+        c = b & 0x07;
+        min = 0x10000;
+    } else {
+        return 0;
+    }
+    if (len - i < n)
+        return 0;
+    for (size_t k = 1; k < n; k++) {
+        uint8_t x = p[i + k];
+        if ((x & 0xC0) != 0x80)
+            return 0;
+        c = (c << 6) | (x & 0x3F);
+    }
+    if (c < min || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF))
+        return 0;
+    *cp = c;
+    return n;
+}
+
+size_t pii_ner_char_start(const uint8_t *p, size_t len, size_t pos)
+{
+    if (pos >= len || (p[pos] & 0xC0) != 0x80)
+        return pos;
+    for (size_t k = 1; k <= 3 && k <= pos; k++) {
+        uint32_t cp;
+        size_t n = utf8_at(p, len, pos - k, &cp);
+        if (n > k)
+            return pos - k;
+        if ((p[pos - k] & 0xC0) != 0x80)
+            break; /* a non-continuation byte that does not cover pos */
+    }
+    return pos;
+}
+
+size_t pii_ner_char_end(const uint8_t *p, size_t len, size_t pos)
+{
+    if (pos >= len)
+        return pos;
+    size_t s = pii_ner_char_start(p, len, pos);
+    uint32_t cp;
+    size_t n = utf8_at(p, len, s, &cp);
+    return s + (n ? n : 1);
+}
+
+int pii_ner_isspace(uint32_t c)
+{
+    if (c <= 0x20)
+        return (c >= 0x09 && c <= 0x0D) || c >= 0x1C;
+    if (c < 0x85)
+        return 0;
+    return c == 0x85 || c == 0xA0 || c == 0x1680 || (c >= 0x2000 && c <= 0x200A) || c == 0x2028 ||
+           c == 0x2029 || c == 0x202F || c == 0x205F || c == 0x3000;
+}
+
+/* ---- §6.3 state machine ------------------------------------------------- */
+
+void ner_sm_init(ner_sm *sm, const pii_ner_labels *L, size_t max_span)
+{
+    memset(sm, 0, sizeof *sm);
+    sm->L = L;
+    sm->max_span = max_span;
+}
+
+static int sm_close(ner_sm *sm, uint64_t end, ner_tsp *out)
+{
+    if (!sm->open)
+        return 0;
+    out->cat = sm->cat;
+    out->ts = sm->start;
+    out->te = end;
+    out->psum = sm->psum;
+    sm->open = 0;
+    return 1;
+}
+
+int ner_sm_push(ner_sm *sm, int32_t label, double prob, ner_tsp out[2])
+{
+    uint64_t t = sm->t++;
+    int k = 0;
+    pii_ner_tag tag = pii_ner_labels_tag(sm->L, (size_t)label);
+    int cat = pii_ner_labels_category_of(sm->L, (size_t)label);
+    int same = sm->open && cat >= 0 && (uint32_t)cat == sm->cat;
+    /* The length bound: a span already max_span tokens long is closed here
+     * and the continuation starts a new span. */
+    if (same && sm->max_span && t - sm->start >= sm->max_span) {
+        k += sm_close(sm, t, &out[k]);
+        same = 0;
+    }
+    switch (tag) {
+    case PII_NER_O:
+        k += sm_close(sm, t, &out[k]);
+        break;
+    case PII_NER_S:
+        k += sm_close(sm, t, &out[k]);
+        out[k].cat = (uint32_t)cat;
+        out[k].ts = t;
+        out[k].te = t + 1;
+        out[k].psum = prob;
+        k++;
+        break;
+    case PII_NER_B:
+        k += sm_close(sm, t, &out[k]);
+        sm->open = 1;
+        sm->cat = (uint32_t)cat;
+        sm->start = t;
+        sm->psum = prob;
+        break;
+    case PII_NER_I:
+        if (same) {
+            sm->psum += prob;
+        } else {
+            k += sm_close(sm, t, &out[k]);
+            sm->open = 1;
+            sm->cat = (uint32_t)cat;
+            sm->start = t;
+            sm->psum = prob;
+        }
+        break;
+    case PII_NER_E:
+        if (same) {
+            sm->psum += prob;
+            k += sm_close(sm, t + 1, &out[k]);
+        } else {
+            k += sm_close(sm, t, &out[k]);
+            out[k].cat = (uint32_t)cat;
+            out[k].ts = t;
+            out[k].te = t + 1;
+            out[k].psum = prob;
+            k++;
+        }
+        break;
+    }
+    return k;
+}
+
+int ner_sm_finish(ner_sm *sm, ner_tsp out[1])
+{
+    return sm_close(sm, sm->t, out);
+}
+
+size_t pii_ner_labels_to_spans(const pii_ner_labels *L, const int32_t *labels, size_t n,
+                               pii_ner_tspan *out)
+{
+    ner_sm sm;
+    ner_sm_init(&sm, L, 0);
+    ner_tsp tmp[2];
+    size_t k = 0;
+    for (size_t t = 0; t <= n; t++) {
+        int m = t < n ? ner_sm_push(&sm, labels[t], 0.0, tmp) : ner_sm_finish(&sm, tmp);
+        for (int i = 0; i < m; i++) {
+            out[k].cat = tmp[i].cat;
+            out[k].tok_start = tmp[i].ts;
+            out[k].tok_end = tmp[i].te;
+            k++;
+        }
+    }
+    return k;
+}
+
+/* ---- byte spans ------------------------------------------------------------ */
+
+/* Absolute-offset character helpers over a text window. */
+static uint64_t tx_char_start(const ner_text *tx, uint64_t pos)
+{
+    return tx->base + pii_ner_char_start(tx->p, tx->len, (size_t)(pos - tx->base));
+}
+
+static uint64_t tx_char_end(const ner_text *tx, uint64_t pos)
+{
+    return tx->base + pii_ner_char_end(tx->p, tx->len, (size_t)(pos - tx->base));
+}
+
+int ner_byte_span(const ner_text *tx, uint64_t first_start, uint64_t last_end, uint64_t *sp,
+                  uint64_t *ep)
+{
+    if (last_end <= first_start)
+        return 0;
+    uint64_t s = tx_char_start(tx, first_start);
+    uint64_t e = tx_char_end(tx, last_end - 1);
+    /* trim: whole characters only */
+    while (s < e) {
+        uint32_t cp;
+        size_t i = (size_t)(s - tx->base);
+        size_t n = utf8_at(tx->p, tx->len, i, &cp);
+        if (!n || !pii_ner_isspace(cp))
+            break;
+        s += n;
+    }
+    while (e > s) {
+        uint64_t cs = tx_char_start(tx, e - 1);
+        uint32_t cp;
+        size_t n = utf8_at(tx->p, tx->len, (size_t)(cs - tx->base), &cp);
+        if (!n || cs + n != e || !pii_ner_isspace(cp))
+            break;
+        e = cs;
+    }
+    if (e <= s)
+        return 0;
+    *sp = s;
+    *ep = e;
+    return 1;
+}
+
+/* ---- §6.4 resolver ----------------------------------------------------------- */
+
+pii_err ner_spanvec_push(pii_spanvec *sv, const pii_span *s)
+{
+    if (sv->n == sv->cap) {
+        size_t nc = sv->cap ? sv->cap * 2 : 16;
+        pii_span *nv = realloc(sv->v, nc * sizeof *nv);
+        if (!nv)
+            return PII_ENOMEM;
+        sv->v = nv;
+        sv->cap = nc;
+    }
+    sv->v[sv->n++] = *s;
+    return PII_OK;
+}
+
+pii_err ner_resolver_add(ner_resolver *r, const pii_span *s)
+{
+    if (r->n == r->cap) {
+        size_t nc = r->cap ? r->cap * 2 : 8;
+        pii_span *nv = realloc(r->v, nc * sizeof *nv);
+        if (!nv)
+            return PII_ENOMEM;
+        r->v = nv;
+        r->cap = nc;
+    }
+    r->v[r->n++] = *s;
+    return PII_OK;
+}
+
+static int span_order(const void *a, const void *b)
+{
+    const pii_span *x = a, *y = b;
+    if (x->start != y->start)
+        return x->start < y->start ? -1 : 1;
+    uint64_t lx = x->end - x->start, ly = y->end - y->start;
+    if (lx != ly)
+        return lx > ly ? -1 : 1;
+    int c = strcmp(x->label, y->label);
+    if (c)
+        return c;
+    /* same bytes, same label: keep the higher score, so the choice never
+     * depends on qsort's order */
+    if (x->score != y->score)
+        return x->score > y->score ? -1 : 1;
+    return 0;
+}
+
+pii_err ner_resolver_flush(ner_resolver *r, uint64_t boundary, pii_spanvec *out)
+{
+    if (r->n == 0)
+        return PII_OK;
+    qsort(r->v, r->n, sizeof *r->v, span_order);
+    size_t i = 0;
+    for (; i < r->n && r->v[i].start < boundary; i++) {
+        if (r->v[i].start < r->last_end)
+            continue; /* overlaps a kept span */
+        pii_err e = ner_spanvec_push(out, &r->v[i]);
+        if (e)
+            return e;
+        r->last_end = r->v[i].end;
+    }
+    memmove(r->v, r->v + i, (r->n - i) * sizeof *r->v);
+    r->n -= i;
+    return PII_OK;
+}
+
+void ner_resolver_reset(ner_resolver *r)
+{
+    r->n = 0;
+    r->last_end = 0;
+}
+
+void ner_resolver_free(ner_resolver *r)
+{
+    free(r->v);
+    memset(r, 0, sizeof *r);
+}
+
+uint64_t ner_resolver_min_start(const ner_resolver *r)
+{
+    uint64_t m = UINT64_MAX;
+    for (size_t i = 0; i < r->n; i++)
+        if (r->v[i].start < m)
+            m = r->v[i].start;
+    return m;
+}
+
+/* ---- one-shot extraction ------------------------------------------------------ */
+
+pii_err pii_ner_extract_spans(const pii_ner_labels *L, const pii_ner_span_opts *opts,
+                              const uint8_t *text, size_t len, const pii_ner_tok *tok,
+                              const float *e, const int32_t *labels, size_t n, pii_spanvec *out)
+{
+    size_t C = pii_ner_labels_count(L);
+    ner_text tx = {text, 0, len};
+    ner_sm sm;
+    ner_sm_init(&sm, L, opts ? opts->max_span_tokens : 0);
+    ner_resolver rs = {0};
+    pii_err err = PII_OK;
+    for (size_t t = 0; t <= n && !err; t++) {
+        ner_tsp ts[2];
+        int m;
+        if (t < n) {
+            if (labels[t] < 0 || (size_t)labels[t] >= C) {
+                err = PII_EINVAL;
+                break;
+            }
+            double prob = e ? exp((double)e[t * C + (size_t)labels[t]]) : 1.0;
+            m = ner_sm_push(&sm, labels[t], prob, ts);
+        } else {
+            m = ner_sm_finish(&sm, ts);
+        }
+        for (int i = 0; i < m && !err; i++) {
+            uint64_t s, en;
+            if (tok[ts[i].te - 1].end > len || tok[ts[i].ts].start >= len) {
+                err = PII_EINVAL;
+                break;
+            }
+            if (!ner_byte_span(&tx, tok[ts[i].ts].start, tok[ts[i].te - 1].end, &s, &en))
+                continue;
+            float score = (float)(ts[i].psum / (double)(ts[i].te - ts[i].ts));
+            if (opts && opts->cat_threshold && !(score >= opts->cat_threshold[ts[i].cat]))
+                continue;
+            pii_span sp = {s,    en,    pii_ner_labels_category(L, ts[i].cat),
+                           NULL, score, PII_SRC_MODEL};
+            err = ner_resolver_add(&rs, &sp);
+        }
+    }
+    if (!err)
+        err = ner_resolver_flush(&rs, UINT64_MAX, out);
+    ner_resolver_free(&rs);
+    return err;
+}

@@ -1,0 +1,419 @@
+/* test_ner_spans.c — characters, §6.3 repair rules and §6.4 byte spans:
+ * multibyte text, emoji split across tokens, CRLF, Unicode spaces. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pii_ner.h"
+
+static const char *const names33[33] = {
+    "O",
+    "B-account_number",
+    "I-account_number",
+    "E-account_number",
+    "S-account_number",
+    "B-private_address",
+    "I-private_address",
+    "E-private_address",
+    "S-private_address",
+    "B-private_date",
+    "I-private_date",
+    "E-private_date",
+    "S-private_date",
+    "B-private_email",
+    "I-private_email",
+    "E-private_email",
+    "S-private_email",
+    "B-private_person",
+    "I-private_person",
+    "E-private_person",
+    "S-private_person",
+    "B-private_phone",
+    "I-private_phone",
+    "E-private_phone",
+    "S-private_phone",
+    "B-private_url",
+    "I-private_url",
+    "E-private_url",
+    "S-private_url",
+    "B-secret",
+    "I-secret",
+    "E-secret",
+    "S-secret",
+};
+
+enum {
+    O = 0,
+    B_PER = 17,
+    I_PER = 18,
+    E_PER = 19,
+    S_PER = 20,
+    B_PH = 21,
+    I_PH = 22,
+    E_PH = 23,
+    S_PH = 24,
+    S_ACC = 4,
+    S_URL = 28
+};
+
+static pii_ner_labels *L33(void)
+{
+    pii_ner_labels *L = pii_ner_labels_create(names33, 33, NULL, NULL, 0);
+    assert_non_null(L);
+    return L;
+}
+
+/* Tokens from a text split at the given byte offsets (cuts[] ascending,
+ * excluding 0 and len). */
+static size_t toks_from_cuts(size_t len, const size_t *cuts, size_t ncut, pii_ner_tok *tok)
+{
+    size_t prev = 0, n = 0;
+    for (size_t i = 0; i <= ncut; i++) {
+        size_t end = i < ncut ? cuts[i] : len;
+        tok[n].start = prev;
+        tok[n].end = end;
+        n++;
+        prev = end;
+    }
+    return n;
+}
+
+static void extract(const pii_ner_labels *L, const char *text, const pii_ner_tok *tok,
+                    const int32_t *lab, size_t n, const float *thr, pii_spanvec *out)
+{
+    pii_ner_span_opts o = {thr, 0};
+    out->n = 0;
+    assert_int_equal(
+        pii_ner_extract_spans(L, &o, (const uint8_t *)text, strlen(text), tok, NULL, lab, n, out),
+        PII_OK);
+}
+
+/* ---- characters -------------------------------------------------------------- */
+
+static void test_chars(void **st)
+{
+    (void)st;
+    /* "aé€😀" + invalid: lone continuation, truncated 3-byte, overlong, surrogate */
+    const uint8_t t[] = {'a',  0xC3, 0xA9, 0xE2, 0x82, 0xAC, 0xF0, 0x9F, 0x98, 0x80,
+                         0x80, 0xE2, 0x82, 'b',  0xC0, 0xAF, 0xED, 0xA0, 0x80};
+    size_t n = sizeof t;
+    size_t expect_start[] = {0, 1, 1, 3, 3, 3, 6, 6, 6, 6, 10, 11, 12, 13, 14, 15, 16, 17, 18};
+    size_t expect_end[] = {1, 3, 3, 6, 6, 6, 10, 10, 10, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19};
+    for (size_t i = 0; i < n; i++) {
+        assert_int_equal(pii_ner_char_start(t, n, i), expect_start[i]);
+        assert_int_equal(pii_ner_char_end(t, n, i), expect_end[i]);
+    }
+    /* a sequence cut by the end of the buffer is not a character */
+    const uint8_t cut[] = {'x', 0xF0, 0x9F};
+    assert_int_equal(pii_ner_char_start(cut, 3, 2), 2);
+    assert_int_equal(pii_ner_char_end(cut, 3, 1), 2);
+}
+
+static void test_isspace(void **st)
+{
+    (void)st;
+    /* /usr/bin/python3 -c "print([hex(c) for c in range(0x110000) if chr(c).isspace()])" */
+    static const uint32_t py[] = {0x9,    0xa,    0xb,    0xc,    0xd,    0x1c,   0x1d,   0x1e,
+                                  0x1f,   0x20,   0x85,   0xa0,   0x1680, 0x2000, 0x2001, 0x2002,
+                                  0x2003, 0x2004, 0x2005, 0x2006, 0x2007, 0x2008, 0x2009, 0x200a,
+                                  0x2028, 0x2029, 0x202f, 0x205f, 0x3000};
+    size_t k = 0, count = 0;
+    for (uint32_t c = 0; c < 0x110000; c++) {
+        int want = k < sizeof py / sizeof py[0] && py[k] == c;
+        if (want)
+            k++;
+        assert_int_equal(!!pii_ner_isspace(c), want);
+        count += want;
+    }
+    assert_int_equal(count, 29);
+}
+
+/* ---- §6.3 ------------------------------------------------------------------------- */
+
+static void test_repair_rules(void **st)
+{
+    (void)st;
+    pii_ner_labels *L = L33();
+    pii_ner_tspan sp[16];
+    /* B I E | S | O | I(opens) I | E(other cat: single) | B B | I(other cat opens) */
+    int32_t lab[] = {B_PER, I_PER, E_PER, S_PH, O, I_PER, I_PER, E_PH, B_PER, B_PER, I_PH};
+    size_t n = pii_ner_labels_to_spans(L, lab, 11, sp);
+    size_t want[][3] = {{4, 0, 3}, {5, 3, 4},  {4, 5, 7},  {5, 7, 8},
+                        {4, 8, 9}, {4, 9, 10}, {5, 10, 11}};
+    assert_int_equal(n, 7);
+    for (size_t i = 0; i < n; i++) {
+        assert_int_equal(sp[i].cat, want[i][0]);
+        assert_int_equal(sp[i].tok_start, want[i][1]);
+        assert_int_equal(sp[i].tok_end, want[i][2]);
+    }
+    /* O closes at the previous token; E closes including itself; open at end */
+    int32_t lab2[] = {B_PER, I_PER, O, B_PH, E_PH, I_PER};
+    n = pii_ner_labels_to_spans(L, lab2, 6, sp);
+    assert_int_equal(n, 3);
+    assert_true(sp[0].tok_start == 0 && sp[0].tok_end == 2);
+    assert_true(sp[1].tok_start == 3 && sp[1].tok_end == 5 && sp[1].cat == 5);
+    assert_true(sp[2].tok_start == 5 && sp[2].tok_end == 6 && sp[2].cat == 4);
+    assert_int_equal(pii_ner_labels_to_spans(L, lab2, 0, sp), 0);
+    pii_ner_labels_free(L);
+}
+
+/* ---- §6.4 byte spans ---------------------------------------------------------------- */
+
+static void test_multibyte(void **st)
+{
+    (void)st;
+    pii_ner_labels *L = L33();
+    pii_spanvec sv = {0};
+    /* "Zoë Ünal paid" : tokens "Zo" "ë" " Ün" "al" " paid" */
+    const char *text = "Zo\xC3\xAB \xC3\x9Cnal paid";
+    size_t cuts[] = {2, 4, 8, 10};
+    pii_ner_tok tok[5];
+    size_t n = toks_from_cuts(strlen(text), cuts, 4, tok);
+    int32_t lab[] = {B_PER, I_PER, I_PER, E_PER, O};
+    extract(L, text, tok, lab, n, NULL, &sv);
+    assert_int_equal(sv.n, 1);
+    assert_int_equal(sv.v[0].start, 0);
+    assert_int_equal(sv.v[0].end, 10);
+    assert_string_equal(sv.v[0].label, "private_person");
+    assert_int_equal(sv.v[0].source, PII_SRC_MODEL);
+    assert_null(sv.v[0].rule);
+    /* the leading space of " Ün" is trimmed when the span starts there */
+    int32_t lab2[] = {O, O, B_PER, E_PER, O};
+    extract(L, text, tok, lab2, n, NULL, &sv);
+    assert_int_equal(sv.n, 1);
+    assert_int_equal(sv.v[0].start, 5);
+    assert_int_equal(sv.v[0].end, 10);
+    free(sv.v);
+    pii_ner_labels_free(L);
+}
+
+static void test_emoji_split(void **st)
+{
+    (void)st;
+    pii_ner_labels *L = L33();
+    pii_spanvec sv = {0};
+    /* "hi 👋🏽 Bob": 👋 = F0 9F 91 8B, 🏽 = F0 9F 8F BD.
+     * tokens: "hi" | " F0 9F" | "91 8B" | "F0 9F 8F" | "BD" | " Bob" */
+    const char *text = "hi \xF0\x9F\x91\x8B\xF0\x9F\x8F\xBD Bob";
+    size_t cuts[] = {2, 5, 7, 10, 11};
+    pii_ner_tok tok[6];
+    size_t n = toks_from_cuts(strlen(text), cuts, 5, tok);
+    assert_int_equal(n, 6);
+    /* one token inside the emoji: widened to the whole character */
+    int32_t a[] = {O, O, S_PER, O, O, O};
+    extract(L, text, tok, a, n, NULL, &sv);
+    assert_int_equal(sv.n, 1);
+    assert_int_equal(sv.v[0].start, 3);
+    assert_int_equal(sv.v[0].end, 7);
+    /* " F0 9F" alone: widened to " 👋", trimmed to "👋" */
+    int32_t b[] = {O, S_PER, O, O, O, O};
+    extract(L, text, tok, b, n, NULL, &sv);
+    assert_int_equal(sv.n, 1);
+    assert_int_equal(sv.v[0].start, 3);
+    assert_int_equal(sv.v[0].end, 7);
+    /* two single spans on the same character: the same bytes twice; after
+     * sorting by (start, -length, label) only the first survives */
+    int32_t c[] = {O, S_PH, S_PER, O, O, O};
+    extract(L, text, tok, c, n, NULL, &sv);
+    assert_int_equal(sv.n, 1);
+    assert_string_equal(sv.v[0].label, "private_person");
+    assert_int_equal(sv.v[0].start, 3);
+    assert_int_equal(sv.v[0].end, 7);
+    /* spans sharing the split 🏽: "91 8B F0 9F 8F" (person) and "BD Bob"
+     * (phone) overlap on 🏽; the earlier start wins, the other is dropped */
+    int32_t d[] = {O, O, B_PER, E_PER, B_PH, E_PH};
+    extract(L, text, tok, d, n, NULL, &sv);
+    assert_int_equal(sv.n, 1);
+    assert_string_equal(sv.v[0].label, "private_person");
+    assert_int_equal(sv.v[0].start, 3);
+    assert_int_equal(sv.v[0].end, 11);
+    /* spans that merely touch are both kept */
+    int32_t e[] = {O, O, S_PER, B_PH, I_PH, E_PH};
+    extract(L, text, tok, e, n, NULL, &sv);
+    assert_int_equal(sv.n, 2);
+    assert_true(sv.v[0].start == 3 && sv.v[0].end == 7 && sv.v[1].start == 7);
+    /* a longer span starting at the same character wins over a shorter one */
+    int32_t f[] = {O, O, O, S_PER, B_PH, E_PH};
+    extract(L, text, tok, f, n, NULL, &sv);
+    assert_int_equal(sv.n, 1);
+    assert_string_equal(sv.v[0].label, "private_phone");
+    assert_int_equal(sv.v[0].start, 7);
+    assert_int_equal(sv.v[0].end, 15);
+    free(sv.v);
+    pii_ner_labels_free(L);
+}
+
+static void test_crlf(void **st)
+{
+    (void)st;
+    pii_ner_labels *L = L33();
+    pii_spanvec sv = {0};
+    /* "Name: Bob\r\nTel 555\r\n" tokens "Name" ":" " Bob" "\r\n" "Tel" " " "555" "\r\n" */
+    const char *text = "Name: Bob\r\nTel 555\r\n";
+    size_t cuts[] = {4, 5, 9, 11, 14, 15, 18};
+    pii_ner_tok tok[8];
+    size_t n = toks_from_cuts(strlen(text), cuts, 7, tok);
+    int32_t lab[] = {O, O, B_PER, E_PER, O, B_PH, I_PH, E_PH};
+    extract(L, text, tok, lab, n, NULL, &sv);
+    assert_int_equal(sv.n, 2);
+    assert_int_equal(sv.v[0].start, 6);
+    assert_int_equal(sv.v[0].end, 9);
+    assert_int_equal(sv.v[1].start, 15);
+    assert_int_equal(sv.v[1].end, 18);
+    /* a span made only of whitespace disappears */
+    int32_t ws[] = {O, O, O, S_PER, O, O, O, S_PH};
+    extract(L, text, tok, ws, n, NULL, &sv);
+    assert_int_equal(sv.n, 0);
+    free(sv.v);
+    pii_ner_labels_free(L);
+}
+
+static void test_unicode_spaces(void **st)
+{
+    (void)st;
+    pii_ner_labels *L = L33();
+    pii_spanvec sv = {0};
+    /* U+3000 "Alice" U+00A0 U+2028 | U+200B "x" U+001C U+0085 |  (U+200B is not a space) */
+    const char *text = "\xE3\x80\x80"
+                       "Alice\xC2\xA0\xE2\x80\xA8"
+                       "\xE2\x80\x8B"
+                       "x\x1C\xC2\x85";
+    size_t cuts[] = {3, 8, 13, 16, 17};
+    pii_ner_tok tok[6];
+    size_t n = toks_from_cuts(strlen(text), cuts, 5, tok);
+    assert_int_equal(tok[5].end, 20);
+    int32_t lab[] = {B_PER, I_PER, E_PER, B_PH, I_PH, E_PH};
+    extract(L, text, tok, lab, n, NULL, &sv);
+    assert_int_equal(sv.n, 2);
+    assert_int_equal(sv.v[0].start, 3);
+    assert_int_equal(sv.v[0].end, 8);
+    assert_int_equal(sv.v[1].start, 13); /* U+200B kept */
+    assert_int_equal(sv.v[1].end, 17);   /* U+001C and U+0085 trimmed */
+    free(sv.v);
+    pii_ner_labels_free(L);
+}
+
+static void test_invalid_bytes(void **st)
+{
+    (void)st;
+    pii_ner_labels *L = L33();
+    pii_spanvec sv = {0};
+    /* invalid bytes are characters of their own; a span over them is exact */
+    const char *text = "k=\xFF\xFE\x80z \xF0\x9F";
+    size_t cuts[] = {2, 4, 6, 7};
+    pii_ner_tok tok[5];
+    size_t n = toks_from_cuts(strlen(text), cuts, 4, tok);
+    int32_t lab[] = {O, B_PER, E_PER, O, S_PH};
+    extract(L, text, tok, lab, n, NULL, &sv);
+    assert_int_equal(sv.n, 2);
+    assert_int_equal(sv.v[0].start, 2);
+    assert_int_equal(sv.v[0].end, 6);
+    assert_int_equal(sv.v[1].start, 7); /* the truncated sequence: two 1-byte chars */
+    assert_int_equal(sv.v[1].end, 9);
+    free(sv.v);
+    pii_ner_labels_free(L);
+}
+
+static void test_scores_thresholds(void **st)
+{
+    (void)st;
+    pii_ner_labels *L = L33();
+    pii_spanvec sv = {0};
+    const char *text = "Bob Smith 555 1234 x";
+    size_t cuts[] = {3, 9, 13, 18};
+    pii_ner_tok tok[5];
+    size_t n = toks_from_cuts(strlen(text), cuts, 4, tok);
+    float e[5 * 33];
+    for (size_t i = 0; i < 5 * 33; i++)
+        e[i] = -10.0f;
+    int32_t lab[] = {B_PER, E_PER, B_PH, E_PH, O};
+    float p[] = {0.9f, 0.5f, 0.6f, 0.4f, 0.99f};
+    for (size_t t = 0; t < 5; t++)
+        e[t * 33 + (size_t)lab[t]] = logf(p[t]);
+    pii_ner_span_opts o = {NULL, 0};
+    assert_int_equal(
+        pii_ner_extract_spans(L, &o, (const uint8_t *)text, strlen(text), tok, e, lab, n, &sv),
+        PII_OK);
+    assert_int_equal(sv.n, 2);
+    assert_true(fabsf(sv.v[0].score - 0.7f) < 1e-6f);
+    assert_true(fabsf(sv.v[1].score - 0.5f) < 1e-6f);
+    /* global 0.6 drops the phone; a per-label 0.8 for persons drops the person */
+    float thr[8] = {0.6f, 0.6f, 0.6f, 0.6f, 0.6f, 0.6f, 0.6f, 0.6f};
+    o.cat_threshold = thr;
+    sv.n = 0;
+    assert_int_equal(
+        pii_ner_extract_spans(L, &o, (const uint8_t *)text, strlen(text), tok, e, lab, n, &sv),
+        PII_OK);
+    assert_int_equal(sv.n, 1);
+    assert_string_equal(sv.v[0].label, "private_person");
+    thr[4] = 0.8f;
+    thr[5] = 0.45f;
+    sv.n = 0;
+    assert_int_equal(
+        pii_ner_extract_spans(L, &o, (const uint8_t *)text, strlen(text), tok, e, lab, n, &sv),
+        PII_OK);
+    assert_int_equal(sv.n, 1);
+    assert_string_equal(sv.v[0].label, "private_phone");
+    free(sv.v);
+    pii_ner_labels_free(L);
+}
+
+static void test_max_span_tokens(void **st)
+{
+    (void)st;
+    pii_ner_labels *L = L33();
+    pii_spanvec sv = {0};
+    const char *text = "aaaaaaa";
+    size_t cuts[] = {1, 2, 3, 4, 5, 6};
+    pii_ner_tok tok[7];
+    size_t n = toks_from_cuts(7, cuts, 6, tok);
+    int32_t lab[] = {B_PER, I_PER, I_PER, I_PER, I_PER, I_PER, E_PER};
+    pii_ner_span_opts o = {NULL, 3};
+    assert_int_equal(pii_ner_extract_spans(L, &o, (const uint8_t *)text, 7, tok, NULL, lab, n, &sv),
+                     PII_OK);
+    assert_int_equal(sv.n, 3);
+    assert_true(sv.v[0].start == 0 && sv.v[0].end == 3);
+    assert_true(sv.v[1].start == 3 && sv.v[1].end == 6);
+    assert_true(sv.v[2].start == 6 && sv.v[2].end == 7);
+    free(sv.v);
+    pii_ner_labels_free(L);
+}
+
+static void test_bad_labels(void **st)
+{
+    (void)st;
+    pii_ner_labels *L = L33();
+    pii_spanvec sv = {0};
+    pii_ner_tok tok[1] = {{0, 1}};
+    int32_t lab[] = {33};
+    assert_int_equal(
+        pii_ner_extract_spans(L, NULL, (const uint8_t *)"a", 1, tok, NULL, lab, 1, &sv),
+        PII_EINVAL);
+    free(sv.v);
+    pii_ner_labels_free(L);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_chars),
+        cmocka_unit_test(test_isspace),
+        cmocka_unit_test(test_repair_rules),
+        cmocka_unit_test(test_multibyte),
+        cmocka_unit_test(test_emoji_split),
+        cmocka_unit_test(test_crlf),
+        cmocka_unit_test(test_unicode_spaces),
+        cmocka_unit_test(test_invalid_bytes),
+        cmocka_unit_test(test_scores_thresholds),
+        cmocka_unit_test(test_max_span_tokens),
+        cmocka_unit_test(test_bad_labels),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
