@@ -1,6 +1,8 @@
 # mk/datagen.mk — synthetic training data (tools/datagen, Node.js >= 20).
 #   make datagen [DATAGEN_N=200000] [DATAGEN_SEED=1] [DATAGEN_OUT=build/data/train.jsonl]
 # Installs the pinned npm dependencies (npm ci, package-lock.json) on first use.
+# This fragment is included before the Makefile's first rule: keep `all` the default.
+.DEFAULT_GOAL := all
 DATAGEN_N    ?= 200000
 DATAGEN_SEED ?= 1
 DATAGEN_OUT  ?= build/data/train.jsonl
