@@ -2,7 +2,7 @@
 # Installs the Debian packages needed to build and test pii-redact, only
 # when one is missing.  Runs as root directly, or through sudo.
 set -e
-PKGS="build-essential pkg-config libpcre2-dev libutf8proc-dev libjson-c-dev libcmocka-dev parallel"
+PKGS="build-essential pkg-config libpcre2-dev libutf8proc-dev libjson-c-dev libcmocka-dev parallel time"
 missing=""
 for p in $PKGS; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing="$missing $p"

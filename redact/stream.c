@@ -1,0 +1,479 @@
+/* stream.c — the redactor configuration and the streaming engine.
+ *
+ * A stream keeps one buffer holding document bytes [bbase, bbase+blen).
+ * After every feed it lets each detector scan the buffer, collects the
+ * spans they report into `pending`, and writes output up to the decided
+ * frontier D = min over detectors of `done`:
+ *   - pending spans are grouped into clusters of overlapping spans; a
+ *     cluster whose end is <= D can no longer grow (every later span starts
+ *     at or after D), so it is replaced by its winner's operator output;
+ *   - raw bytes are written up to min(D, start of the first open cluster).
+ * The buffer then drops everything before min(write position, each
+ * detector's `keep`).  Memory is therefore the detectors' hold-back plus at
+ * most one feed slice; PII_STREAM_MAX_HOLD caps it (fail closed beyond).
+ *
+ * Merge rule (documented in docs/DESIGN.md): overlapping spans unite into
+ * one redaction covering their union, so no byte is ever left
+ * half-redacted.  The united span takes the label, source, rule and score
+ * of a winner chosen by: deny list first, then the longest span, then the
+ * higher score, then rule over model, then the earlier start, then the
+ * label name.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "pii_redact.h"
+
+#define PII_MAX_DETECTORS 8
+#define PII_FEED_SLICE (64u * 1024u)
+#define PII_STREAM_MAX_HOLD (32u * 1024u * 1024u)
+
+struct pii_redactor {
+    pii_detector det[PII_MAX_DETECTORS];
+    size_t ndet;
+    pii_ops *ops;
+    const pii_allow *allow;
+    char **labels; /* owned copies */
+    size_t nlabels;
+    int exclude;
+    int select; /* label selection active */
+};
+
+pii_redactor *pii_redactor_create(pii_err *err)
+{
+    pii_redactor *r = calloc(1, sizeof *r);
+    if (err)
+        *err = r ? PII_OK : PII_ENOMEM;
+    return r;
+}
+
+static void free_labels(pii_redactor *r)
+{
+    for (size_t i = 0; i < r->nlabels; i++)
+        free(r->labels[i]);
+    free(r->labels);
+    r->labels = NULL;
+    r->nlabels = 0;
+}
+
+void pii_redactor_free(pii_redactor *r)
+{
+    if (!r)
+        return;
+    free_labels(r);
+    free(r);
+}
+
+pii_err pii_redactor_add_detector(pii_redactor *r, pii_detector d)
+{
+    if (!d.cls || !d.cls->scan || !d.cls->open)
+        return PII_EINVAL;
+    if (r->ndet == PII_MAX_DETECTORS)
+        return PII_ETOOBIG;
+    r->det[r->ndet++] = d;
+    return PII_OK;
+}
+
+void pii_redactor_set_ops(pii_redactor *r, pii_ops *ops)
+{
+    r->ops = ops;
+}
+
+void pii_redactor_set_allow(pii_redactor *r, const pii_allow *a)
+{
+    r->allow = a;
+}
+
+pii_err pii_redactor_select_labels(pii_redactor *r, const char *const *labels, size_t n,
+                                   int exclude)
+{
+    free_labels(r);
+    r->labels = calloc(n ? n : 1, sizeof *r->labels);
+    if (!r->labels)
+        return PII_ENOMEM;
+    for (size_t i = 0; i < n; i++) {
+        r->labels[i] = strdup(labels[i]);
+        if (!r->labels[i]) {
+            r->nlabels = i;
+            free_labels(r);
+            return PII_ENOMEM;
+        }
+    }
+    r->nlabels = n;
+    r->exclude = exclude;
+    r->select = 1;
+    return PII_OK;
+}
+
+static int label_selected(const pii_redactor *r, const char *label)
+{
+    if (!r->select)
+        return 1;
+    for (size_t i = 0; i < r->nlabels; i++)
+        if (strcmp(r->labels[i], label) == 0)
+            return !r->exclude;
+    return r->exclude;
+}
+
+/* ---- streams ----------------------------------------------------------- */
+
+typedef struct det_slot {
+    const pii_detector_class *cls;
+    void *st;
+    uint64_t done, keep;
+} det_slot;
+
+struct pii_stream {
+    const pii_redactor *r;
+    pii_sink sink;
+    det_slot d[PII_MAX_DETECTORS];
+    size_t nd;
+    uint8_t *buf; /* document bytes [bbase, bbase + blen) */
+    size_t blen, bcap;
+    uint64_t bbase;
+    uint64_t wpos;             /* next document byte to write */
+    uint64_t cp_pos, cp_count; /* code points starting before cp_pos */
+    pii_spanvec pending;       /* reported, not yet written; start >= wpos */
+    pii_spanvec fresh;         /* scratch for one detector call */
+    pii_buf rep;               /* operator output scratch */
+    pii_err failed;            /* sticky: the stream fails closed */
+};
+
+pii_stream *pii_stream_create(const pii_redactor *r, const pii_sink *sink, pii_err *err)
+{
+    pii_err e = PII_OK;
+    pii_stream *s = calloc(1, sizeof *s);
+    if (!s) {
+        e = PII_ENOMEM;
+        goto out;
+    }
+    s->r = r;
+    if (sink)
+        s->sink = *sink;
+    for (size_t i = 0; i < r->ndet; i++) {
+        det_slot *d = &s->d[i];
+        d->cls = r->det[i].cls;
+        d->st = d->cls->open(r->det[i].shared, &e);
+        if (!d->st) {
+            if (e == PII_OK)
+                e = PII_EINTERNAL;
+            pii_stream_free(s);
+            s = NULL;
+            goto out;
+        }
+        s->nd = i + 1;
+    }
+out:
+    if (err)
+        *err = e;
+    return s;
+}
+
+void pii_stream_free(pii_stream *s)
+{
+    if (!s)
+        return;
+    for (size_t i = 0; i < s->nd; i++)
+        if (s->d[i].cls->close)
+            s->d[i].cls->close(s->d[i].st);
+    free(s->buf);
+    pii_spanvec_free(&s->pending);
+    pii_spanvec_free(&s->fresh);
+    free(s->rep.p);
+    free(s);
+}
+
+size_t pii_stream_buffered(const pii_stream *s)
+{
+    return s->blen;
+}
+
+/* Length of the UTF-8 sequence at p (1..4) if it is valid and complete in
+ * [p, end); 1 for an invalid byte; 0 if it may be valid but is cut by end. */
+static size_t utf8_seq(const uint8_t *p, const uint8_t *end)
+{
+    uint8_t c = p[0];
+    size_t k;
+    uint32_t min;
+    if (c < 0x80)
+        return 1;
+    if (c >= 0xC2 && c <= 0xDF)
+        k = 2, min = 0x80;
+    else if (c >= 0xE0 && c <= 0xEF)
+        k = 3, min = 0x800;
+    else if (c >= 0xF0 && c <= 0xF4)
+        k = 4, min = 0x10000;
+    else
+        return 1;
+    uint32_t cp = c & (0x7F >> k);
+    for (size_t i = 1; i < k; i++) {
+        if (p + i >= end)
+            return 0;
+        if ((p[i] & 0xC0) != 0x80)
+            return 1;
+        cp = (cp << 6) | (p[i] & 0x3F);
+    }
+    if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+        return 1;
+    return k;
+}
+
+/* Code points that start before document offset x (x >= cp_pos's last
+ * query).  Invalid bytes count one each. */
+static uint64_t cp_at(pii_stream *s, uint64_t x, int eod)
+{
+    const uint8_t *end = s->buf + s->blen;
+    while (s->cp_pos < x) {
+        const uint8_t *p = s->buf + (s->cp_pos - s->bbase);
+        size_t k = utf8_seq(p, end);
+        if (k == 0) {
+            if (!eod)
+                return s->cp_count + 1; /* cut at the buffer end: x is inside */
+            k = 1;
+        }
+        s->cp_pos += k;
+        s->cp_count++;
+    }
+    return s->cp_count;
+}
+
+static pii_err emit_raw(pii_stream *s, uint64_t upto)
+{
+    if (upto <= s->wpos)
+        return PII_OK;
+    if (s->sink.write) {
+        pii_err e = s->sink.write(s->sink.ud, s->buf + (s->wpos - s->bbase), upto - s->wpos);
+        if (e)
+            return e;
+    }
+    s->wpos = upto;
+    return PII_OK;
+}
+
+static pii_err placeholder(pii_buf *out, const char *label)
+{
+    char name[128];
+    size_t n = pii_label_upper(label, name, sizeof name);
+    if (n >= sizeof name)
+        n = sizeof name - 1;
+    out->n = 0;
+    pii_err e = pii_buf_append(out, "<", 1);
+    if (!e)
+        e = pii_buf_append(out, name, n);
+    if (!e)
+        e = pii_buf_append(out, ">", 1);
+    return e;
+}
+
+static pii_err emit_span(pii_stream *s, const pii_span *sp, int eod)
+{
+    pii_err e = emit_raw(s, sp->start);
+    if (e)
+        return e;
+    const uint8_t *val = s->buf + (sp->start - s->bbase);
+    size_t vlen = (size_t)(sp->end - sp->start);
+    if (s->sink.span) {
+        uint64_t c0 = cp_at(s, sp->start, eod);
+        uint64_t c1 = cp_at(s, sp->end, eod);
+        e = s->sink.span(s->sink.ud, sp, val, vlen, c0, c1);
+        if (e)
+            return e;
+    }
+    if (s->sink.write) {
+        s->rep.n = 0;
+        if (s->r->ops)
+            e = pii_ops_apply(s->r->ops, sp, val, vlen, &s->rep);
+        else
+            e = placeholder(&s->rep, sp->label);
+        if (e)
+            return e;
+        if (s->rep.n) {
+            e = s->sink.write(s->sink.ud, s->rep.p, s->rep.n);
+            if (e)
+                return e;
+        }
+    }
+    s->wpos = sp->end;
+    return PII_OK;
+}
+
+static int span_order(const void *pa, const void *pb)
+{
+    const pii_span *a = pa, *b = pb;
+    if (a->start != b->start)
+        return a->start < b->start ? -1 : 1;
+    if (a->end != b->end)
+        return a->end > b->end ? -1 : 1;
+    if (a->source != b->source)
+        return a->source > b->source ? -1 : 1;
+    return strcmp(a->label, b->label);
+}
+
+/* Non-zero if span b beats span a as the face of a merged cluster. */
+static int beats(const pii_span *a, const pii_span *b)
+{
+    int da = a->source == PII_SRC_DENY, db = b->source == PII_SRC_DENY;
+    if (da != db)
+        return db;
+    uint64_t la = a->end - a->start, lb = b->end - b->start;
+    if (la != lb)
+        return lb > la;
+    if (a->score != b->score)
+        return b->score > a->score;
+    if (a->source != b->source)
+        return b->source == PII_SRC_RULE;
+    if (a->start != b->start)
+        return b->start < a->start;
+    return strcmp(b->label, a->label) < 0;
+}
+
+static pii_err accept_spans(pii_stream *s, uint64_t end)
+{
+    for (size_t i = 0; i < s->fresh.n; i++) {
+        const pii_span *sp = &s->fresh.v[i];
+        if (sp->start >= sp->end || sp->start < s->wpos || sp->end > end || !sp->label)
+            return PII_EINTERNAL; /* a detector broke its contract */
+        if (!label_selected(s->r, sp->label))
+            continue;
+        if (s->r->allow &&
+            pii_allow_match(s->r->allow, s->buf + (sp->start - s->bbase), sp->end - sp->start))
+            continue;
+        pii_err e = pii_spanvec_push(&s->pending, sp);
+        if (e)
+            return e;
+    }
+    return PII_OK;
+}
+
+static pii_err process(pii_stream *s, int eod)
+{
+    uint64_t end = s->bbase + s->blen;
+    uint64_t D = end;
+    pii_err e;
+
+    for (size_t i = 0; i < s->nd; i++) {
+        det_slot *d = &s->d[i];
+        uint64_t done = d->done, keep = d->keep;
+        pii_spanvec_clear(&s->fresh);
+        e = d->cls->scan(d->st, s->buf, s->blen, s->bbase, eod, &s->fresh, &done, &keep);
+        if (e)
+            return e;
+        if (done < d->done || done > end || keep > done || keep < s->bbase ||
+            (eod && done != end))
+            return PII_EINTERNAL;
+        d->done = done;
+        d->keep = keep;
+        if ((e = accept_spans(s, end)))
+            return e;
+        if (done < D)
+            D = done;
+    }
+
+    /* Write every cluster that can no longer grow, then raw bytes. */
+    pii_spanvec *pv = &s->pending;
+    if (pv->n > 1)
+        qsort(pv->v, pv->n, sizeof *pv->v, span_order);
+    size_t i = 0;
+    while (i < pv->n) {
+        pii_span face = pv->v[i];
+        uint64_t cend = face.end;
+        size_t j = i + 1;
+        for (; j < pv->n && pv->v[j].start < cend; j++) {
+            if (pv->v[j].end > cend)
+                cend = pv->v[j].end;
+            if (beats(&face, &pv->v[j]))
+                face = pv->v[j];
+        }
+        if (cend > D)
+            break;
+        face.start = pv->v[i].start;
+        face.end = cend;
+        if ((e = emit_span(s, &face, eod)))
+            return e;
+        i = j;
+    }
+    uint64_t limit = i < pv->n && pv->v[i].start < D ? pv->v[i].start : D;
+    if (i) {
+        memmove(pv->v, pv->v + i, (pv->n - i) * sizeof *pv->v);
+        pv->n -= i;
+    }
+    if ((e = emit_raw(s, limit)))
+        return e;
+    if (s->sink.span)
+        cp_at(s, s->wpos, eod); /* keep the code-point walker near wpos */
+
+    /* Drop what nobody needs any more. */
+    uint64_t lo = s->wpos;
+    for (size_t k = 0; k < s->nd; k++)
+        if (s->d[k].keep < lo)
+            lo = s->d[k].keep;
+    if (s->sink.span && s->cp_pos < lo)
+        lo = s->cp_pos;
+    if (lo > s->bbase && s->blen) {
+        size_t drop = (size_t)(lo - s->bbase);
+        memmove(s->buf, s->buf + drop, s->blen - drop);
+        s->blen -= drop;
+        s->bbase = lo;
+    }
+    if (s->blen > PII_STREAM_MAX_HOLD)
+        return PII_ETOOBIG;
+    return PII_OK;
+}
+
+static pii_err append(pii_stream *s, const uint8_t *p, size_t n)
+{
+    if (n == 0)
+        return PII_OK;
+    if (s->blen + n > s->bcap) {
+        size_t cap = s->bcap ? s->bcap : 4096;
+        while (cap < s->blen + n)
+            cap *= 2;
+        uint8_t *b = realloc(s->buf, cap);
+        if (!b)
+            return PII_ENOMEM;
+        s->buf = b;
+        s->bcap = cap;
+    }
+    memcpy(s->buf + s->blen, p, n);
+    s->blen += n;
+    return PII_OK;
+}
+
+pii_err pii_stream_feed(pii_stream *s, const void *data, size_t len)
+{
+    const uint8_t *p = data;
+    if (s->failed)
+        return s->failed;
+    while (len) {
+        size_t n = len < PII_FEED_SLICE ? len : PII_FEED_SLICE;
+        pii_err e = append(s, p, n);
+        if (!e)
+            e = process(s, 0);
+        if (e)
+            return s->failed = e;
+        p += n;
+        len -= n;
+    }
+    return PII_OK;
+}
+
+pii_err pii_stream_end_doc(pii_stream *s)
+{
+    if (s->failed)
+        return s->failed;
+    pii_err e = process(s, 1);
+    if (!e && s->pending.n)
+        e = PII_EINTERNAL;
+    if (!e && s->sink.end_doc)
+        e = s->sink.end_doc(s->sink.ud);
+    if (e)
+        return s->failed = e;
+    for (size_t i = 0; i < s->nd; i++) {
+        if (s->d[i].cls->reset)
+            s->d[i].cls->reset(s->d[i].st);
+        s->d[i].done = s->d[i].keep = 0;
+    }
+    s->blen = 0;
+    s->bbase = s->wpos = s->cp_pos = s->cp_count = 0;
+    return PII_OK;
+}

@@ -1,0 +1,162 @@
+/* main.c — the pii-redact command: subcommand dispatch and the stream
+ * redaction of stdin and files. */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "opts.h"
+#include "output.h"
+#include "pipeline.h"
+
+#define READ_CHUNK (64u * 1024u)
+
+/* Feeds one input to the stream: the whole input is one document, or each
+ * line is (--lines).  Returns PII_EIO for read errors, else the stream's
+ * error. */
+static pii_err run_fd(int fd, pii_stream *st, int lines, uint8_t *buf)
+{
+    int pending = 0; /* bytes fed to the current document */
+    for (;;) {
+        ssize_t r = read(fd, buf, READ_CHUNK);
+        if (r < 0) {
+            if (errno == EINTR)
+                continue;
+            return PII_EIO;
+        }
+        if (r == 0)
+            break;
+        size_t n = (size_t)r, off = 0;
+        pii_err e;
+        if (lines) {
+            const uint8_t *nl;
+            while ((nl = memchr(buf + off, '\n', n - off))) {
+                size_t len = (size_t)(nl - (buf + off)) + 1;
+                if ((e = pii_stream_feed(st, buf + off, len)) || (e = pii_stream_end_doc(st)))
+                    return e;
+                off += len;
+                pending = 0;
+            }
+        }
+        if (off < n) {
+            if ((e = pii_stream_feed(st, buf + off, n - off)))
+                return e;
+            pending = 1;
+        }
+    }
+    if (lines && !pending)
+        return PII_OK;
+    return pii_stream_end_doc(st);
+}
+
+static int list_rules(const pii_pipeline *p)
+{
+    if (!p->rules)
+        return PII_EXIT_OK;
+    for (size_t i = 0; i < pii_rules_count(p->rules); i++) {
+        const pii_rule_info *ri = pii_rules_info(p->rules, i);
+        printf("%-24s %-16s %s\n", ri->id, ri->label, ri->about);
+    }
+    return PII_EXIT_OK;
+}
+
+static int redact_main(int argc, char **argv)
+{
+    pii_opts o;
+    int rc = pii_opts_parse(argc, argv, &o);
+    if (rc >= 0) {
+        pii_opts_free(&o);
+        return rc;
+    }
+    if (o.nfiles > 1 && o.format == PII_FMT_TEXT && !o.check) {
+        fprintf(stderr, "pii-redact: several inputs would be concatenated on standard output; "
+                        "give one FILE, or use --format json/jsonl or --check\n");
+        pii_opts_free(&o);
+        return PII_EXIT_USAGE;
+    }
+    pii_pipeline p;
+    rc = pii_pipeline_build(&o, &p);
+    if (rc >= 0)
+        goto done;
+    if (o.list_rules) {
+        rc = list_rules(&p);
+        goto done;
+    }
+
+    pii_out *out = pii_out_create(stdout, &o);
+    uint8_t *buf = malloc(READ_CHUNK);
+    pii_err e = PII_OK;
+    pii_sink sink;
+    pii_stream *st = NULL;
+    if (!out || !buf) {
+        e = PII_ENOMEM;
+        goto stream_done;
+    }
+    sink = pii_out_sink(out);
+    if (!(st = pii_stream_create(p.red, &sink, &e)))
+        goto stream_done;
+    rc = PII_EXIT_OK;
+    size_t nin = o.nfiles ? o.nfiles : 1;
+    for (size_t i = 0; i < nin; i++) {
+        const char *name = o.nfiles ? o.files[i] : "-";
+        int is_stdin = strcmp(name, "-") == 0;
+        int fd = is_stdin ? STDIN_FILENO : open(name, O_RDONLY);
+        if (fd < 0) {
+            fprintf(stderr, "pii-redact: %s: %s\n", name, strerror(errno));
+            rc = PII_EXIT_IO;
+            continue;
+        }
+        pii_out_set_file(out, o.nfiles ? name : NULL);
+        e = run_fd(fd, st, o.lines, buf);
+        if (!is_stdin)
+            close(fd);
+        if (e == PII_EIO) {
+            fprintf(stderr, "pii-redact: %s: read error: %s\n", is_stdin ? "stdin" : name,
+                    strerror(errno));
+            e = PII_OK;
+            rc = PII_EXIT_IO;
+            break; /* the stream may hold an unfinished document: stop */
+        }
+        if (e)
+            break;
+    }
+stream_done:
+    if (e == PII_EWRITE || (e == PII_OK && fflush(stdout) != 0)) {
+        if (errno != EPIPE) {
+            fprintf(stderr, "pii-redact: write error: %s\n", strerror(errno));
+            rc = PII_EXIT_IO;
+        }
+        e = PII_OK;
+    } else if (e) {
+        pii_cli_error("redaction stopped", e);
+        rc = pii_exit_for(e);
+    }
+    if (rc == PII_EXIT_OK && o.check && out && pii_out_found(out))
+        rc = PII_EXIT_FOUND;
+    pii_stream_free(st);
+    pii_out_free(out);
+    free(buf);
+done:
+    pii_pipeline_free(&p);
+    pii_opts_free(&o);
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    /* A closed pipe is reported as EPIPE by write and ends us quietly. */
+    signal(SIGPIPE, SIG_IGN);
+    if (argc > 1 && argv[1][0] != '-') {
+        for (const pii_subcommand *c = pii_subcommands; c->name; c++)
+            if (strcmp(argv[1], c->name) == 0)
+                return c->run(argc - 1, argv + 1);
+    }
+    int rc = redact_main(argc, argv);
+    if (fclose(stdout) != 0 && errno != EPIPE && rc == PII_EXIT_OK)
+        rc = PII_EXIT_IO;
+    return rc;
+}

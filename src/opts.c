@@ -1,0 +1,220 @@
+/* opts.c — option table, parsing and --help for the main command. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "opts.h"
+
+enum {
+    O_HELP = 'h',
+    O_VERSION = 'V',
+    O_QUIET = 'q',
+    O_MODEL = 'm',
+    O_RULES_ONLY = 256,
+    O_MODEL_ONLY,
+    O_LINES,
+    O_FORMAT,
+    O_OFFSETS,
+    O_SHOW_VALUES,
+    O_OPERATOR,
+    O_KEY_FILE,
+    O_LABELS,
+    O_EXCLUDE_LABELS,
+    O_ALLOW,
+    O_DENY,
+    O_CHECK,
+    O_LIST_RULES,
+};
+
+/* The order here is the order of --help and of the man page. */
+const pii_flag pii_flags[] = {
+    {"rules-only", 0, NULL, "use only the rule tier (PCRE2 detectors)"},
+    {"lines", 0, NULL, "treat each line as its own document; flush output per line"},
+    {"format", 0, "FMT", "output format: text (default), json, jsonl"},
+    {"offsets", 0, "UNIT", "offset unit in json/jsonl: byte (default) or codepoint"},
+    {"show-values", 0, NULL, "include the original values in json/jsonl output"},
+    {"operator", 0, "[LABEL=]OP",
+     "replacement operator, globally or per label: placeholder[:TEMPLATE], "
+     "mask[:CHAR[:KEEP]], remove, hash[:HEXDIGITS], pseudonym (repeatable)"},
+    {"key-file", 0, "FILE", "HMAC key for the hash operator (else $PII_REDACT_KEY)"},
+    {"labels", 0, "LIST", "redact only these comma-separated labels"},
+    {"exclude-labels", 0, "LIST", "never redact these comma-separated labels"},
+    {"allow", 0, "FILE", "values never redacted: exact strings or re:REGEX lines"},
+    {"deny", 0, "FILE", "values always redacted: [LABEL<TAB>]string or re:REGEX lines"},
+    {"check", 0, NULL, "print nothing; exit 1 if any PII is found, 0 if none"},
+    {"list-rules", 0, NULL, "list the rule tier's rules and exit"},
+    {"quiet", 'q', NULL, "no notices on stderr"},
+    {"help", 'h', NULL, "show this help and exit"},
+    {"version", 'V', NULL, "show the version and exit"},
+    {NULL, 0, NULL, NULL},
+};
+
+static const int flag_ids[] = {
+    O_RULES_ONLY, O_LINES,  O_FORMAT, O_OFFSETS,    O_SHOW_VALUES, O_OPERATOR,
+    O_KEY_FILE,   O_LABELS, O_EXCLUDE_LABELS, O_ALLOW, O_DENY,      O_CHECK,
+    O_LIST_RULES, O_QUIET,  O_HELP,   O_VERSION,
+};
+
+void pii_print_help(void)
+{
+    printf("Usage: pii-redact [OPTIONS] [FILE...]\n"
+           "       pii-redact COMMAND [ARGS...]\n\n"
+           "Finds personal data (PII) in text and redacts it.  With no FILE, or when FILE\n"
+           "is -, reads standard input.  Writes the redacted text to standard output;\n"
+           "every byte outside a redacted span is copied unchanged.\n\nOptions:\n");
+    for (const pii_flag *f = pii_flags; f->name; f++) {
+        char left[64];
+        if (f->short_name)
+            snprintf(left, sizeof left, "-%c, --%s%s%s", f->short_name, f->name,
+                     f->arg ? " " : "", f->arg ? f->arg : "");
+        else
+            snprintf(left, sizeof left, "    --%s%s%s", f->name, f->arg ? " " : "",
+                     f->arg ? f->arg : "");
+        printf("  %-28s %s\n", left, f->help);
+    }
+    printf("\nCommands:\n");
+    for (const pii_subcommand *c = pii_subcommands; c->name; c++)
+        printf("  %-28s %s\n", c->name, c->summary);
+    printf("\nExit status: 0 success (--check: no PII), 1 PII found (--check), 2 usage error,\n"
+           "3 input/output error, 4 model error, 5 other failure.\n"
+           "See pii-redact(1) for details.\n");
+}
+
+static void usage_error(const char *fmt, const char *arg)
+{
+    fprintf(stderr, "pii-redact: ");
+    fprintf(stderr, fmt, arg);
+    fprintf(stderr, "\nTry 'pii-redact --help' for more information.\n");
+}
+
+int pii_opts_parse(int argc, char **argv, pii_opts *o)
+{
+    enum { NFLAGS = sizeof flag_ids / sizeof flag_ids[0] };
+    struct option lo[NFLAGS + 1];
+    char shorts[2 * NFLAGS + 2];
+    size_t ns = 0;
+    shorts[ns++] = '+'; /* stop at the first non-option: no permutation surprises */
+    for (size_t i = 0; i < NFLAGS; i++) {
+        const pii_flag *f = &pii_flags[i];
+        lo[i].name = f->name;
+        lo[i].has_arg = f->arg ? required_argument : no_argument;
+        lo[i].flag = NULL;
+        lo[i].val = flag_ids[i];
+        if (f->short_name) {
+            shorts[ns++] = (char)f->short_name;
+            if (f->arg)
+                shorts[ns++] = ':';
+        }
+    }
+    memset(&lo[NFLAGS], 0, sizeof lo[NFLAGS]);
+    shorts[ns] = '\0';
+
+    memset(o, 0, sizeof *o);
+    opterr = 0;
+    optind = 1;
+    int c;
+    while ((c = getopt_long(argc, argv, shorts, lo, NULL)) != -1) {
+        switch (c) {
+        case O_HELP:
+            pii_print_help();
+            return PII_EXIT_OK;
+        case O_VERSION:
+            printf("pii-redact %s\n", PII_VERSION);
+            return PII_EXIT_OK;
+        case O_QUIET:
+            o->quiet = 1;
+            break;
+        case O_RULES_ONLY:
+            o->rules_only = 1;
+            break;
+        case O_LINES:
+            o->lines = 1;
+            break;
+        case O_FORMAT:
+            if (strcmp(optarg, "text") == 0)
+                o->format = PII_FMT_TEXT;
+            else if (strcmp(optarg, "json") == 0)
+                o->format = PII_FMT_JSON;
+            else if (strcmp(optarg, "jsonl") == 0)
+                o->format = PII_FMT_JSONL;
+            else {
+                usage_error("unknown format '%s' (text, json or jsonl)", optarg);
+                return PII_EXIT_USAGE;
+            }
+            break;
+        case O_OFFSETS:
+            if (strcmp(optarg, "byte") == 0)
+                o->offsets_cp = 0;
+            else if (strcmp(optarg, "codepoint") == 0)
+                o->offsets_cp = 1;
+            else {
+                usage_error("unknown offset unit '%s' (byte or codepoint)", optarg);
+                return PII_EXIT_USAGE;
+            }
+            break;
+        case O_SHOW_VALUES:
+            o->show_values = 1;
+            break;
+        case O_OPERATOR: {
+            const char *eq = strchr(optarg, '=');
+            const char *colon = strchr(optarg, ':');
+            if (eq && (!colon || eq < colon)) {
+                const char **v = realloc(o->op_label, (o->n_op_label + 1) * sizeof *v);
+                if (!v)
+                    return PII_EXIT_FAIL;
+                o->op_label = v;
+                v[o->n_op_label++] = optarg;
+            } else {
+                o->op_default = optarg;
+            }
+            break;
+        }
+        case O_KEY_FILE:
+            o->key_file = optarg;
+            break;
+        case O_LABELS:
+            o->labels = optarg;
+            break;
+        case O_EXCLUDE_LABELS:
+            o->exclude_labels = optarg;
+            break;
+        case O_ALLOW:
+            o->allow_file = optarg;
+            break;
+        case O_DENY:
+            o->deny_file = optarg;
+            break;
+        case O_CHECK:
+            o->check = 1;
+            break;
+        case O_LIST_RULES:
+            o->list_rules = 1;
+            break;
+        case ':':
+            usage_error("option '%s' needs an argument", argv[optind - 1]);
+            return PII_EXIT_USAGE;
+        default:
+            usage_error("unknown option '%s'", argv[optind - 1]);
+            return PII_EXIT_USAGE;
+        }
+    }
+    if (o->labels && o->exclude_labels) {
+        usage_error("%s", "--labels and --exclude-labels cannot be combined");
+        return PII_EXIT_USAGE;
+    }
+    if (o->rules_only && o->model_only) {
+        usage_error("%s", "--rules-only and --model-only cannot be combined");
+        return PII_EXIT_USAGE;
+    }
+    o->files = argv + optind;
+    o->nfiles = (size_t)(argc - optind);
+    return -1;
+}
+
+void pii_opts_free(pii_opts *o)
+{
+    free(o->op_label);
+    o->op_label = NULL;
+}

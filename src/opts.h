@@ -1,0 +1,50 @@
+/* opts.h — the option table of the main command and the parsed options.
+ *
+ * One table (src/opts.c) drives getopt_long, --help, and the CLI test that
+ * checks the man page lists every option. */
+#ifndef PII_OPTS_H
+#define PII_OPTS_H
+
+#include <stddef.h>
+
+#include "pii_redact.h"
+
+enum pii_format { PII_FMT_TEXT, PII_FMT_JSON, PII_FMT_JSONL };
+
+typedef struct pii_opts {
+    int rules_only, model_only;
+    int lines;
+    enum pii_format format;
+    int offsets_cp;
+    int show_values;
+    int check;
+    int quiet;
+    int list_rules;
+    const char *model_path;
+    const char *key_file;
+    const char *allow_file, *deny_file;
+    /* operators: global default and "label=op" overrides, in order */
+    const char *op_default;
+    const char **op_label; /* "label=op" strings, borrowed from argv */
+    size_t n_op_label;
+    const char *labels, *exclude_labels; /* comma lists */
+    char **files;
+    size_t nfiles;
+} pii_opts;
+
+typedef struct pii_flag {
+    const char *name; /* long name without "--" */
+    int short_name;   /* 0 if none */
+    const char *arg;  /* argument name, NULL if none */
+    const char *help;
+} pii_flag;
+
+extern const pii_flag pii_flags[];
+
+/* Parses argv into o.  Returns -1 to continue, or an exit status (help,
+ * version and usage errors are handled here, messages on stdout/stderr). */
+int pii_opts_parse(int argc, char **argv, pii_opts *o);
+void pii_opts_free(pii_opts *o);
+void pii_print_help(void);
+
+#endif

@@ -1,0 +1,230 @@
+/* pipeline.c — from options to a ready pii_redactor. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli.h"
+#include "pipeline.h"
+
+void pii_cli_error(const char *what, pii_err e)
+{
+    fprintf(stderr, "pii-redact: %s: %s\n", what, pii_strerror(e));
+}
+
+int pii_exit_for(pii_err e)
+{
+    switch (e) {
+    case PII_OK:
+        return PII_EXIT_OK;
+    case PII_EINVAL:
+    case PII_ENOKEY:
+        return PII_EXIT_USAGE;
+    case PII_EIO:
+    case PII_EWRITE:
+        return PII_EXIT_IO;
+    case PII_EFORMAT:
+    case PII_ETRUNC:
+    case PII_ESHAPE:
+    case PII_EDTYPE:
+    case PII_EMODEL:
+    case PII_EUNSUPPORTED:
+    case PII_ETOKENIZER:
+        return PII_EXIT_MODEL;
+    default:
+        return PII_EXIT_FAIL;
+    }
+}
+
+/* Reads the hash key: a file that only its owner can read, or the
+ * environment.  A trailing newline in the file is not part of the key. */
+static int load_key(const char *path, pii_ops *ops)
+{
+    uint8_t key[4096];
+    size_t n = 0;
+    if (path) {
+        FILE *f = fopen(path, "rb");
+        if (!f) {
+            fprintf(stderr, "pii-redact: %s: %s\n", path, strerror(errno));
+            return PII_EXIT_IO;
+        }
+        struct stat st;
+        if (fstat(fileno(f), &st) == 0 && (st.st_mode & 077)) {
+            fprintf(stderr,
+                    "pii-redact: %s: key file is accessible by group or others; "
+                    "run chmod 600 on it\n",
+                    path);
+            fclose(f);
+            return PII_EXIT_USAGE;
+        }
+        n = fread(key, 1, sizeof key, f);
+        int bad = ferror(f) || !feof(f);
+        fclose(f);
+        if (bad) {
+            fprintf(stderr, "pii-redact: %s: unreadable or longer than %zu bytes\n", path,
+                    sizeof key);
+            return PII_EXIT_IO;
+        }
+        while (n && (key[n - 1] == '\n' || key[n - 1] == '\r'))
+            n--;
+    } else {
+        const char *env = getenv("PII_REDACT_KEY");
+        if (!env)
+            return -1;
+        n = strlen(env);
+        if (n > sizeof key)
+            n = sizeof key;
+        memcpy(key, env, n);
+    }
+    if (n == 0) {
+        fprintf(stderr, "pii-redact: the hash key is empty\n");
+        return PII_EXIT_USAGE;
+    }
+    pii_err e = pii_ops_set_key(ops, key, n);
+    memset(key, 0, sizeof key);
+    if (e) {
+        pii_cli_error("hash key", e);
+        return pii_exit_for(e);
+    }
+    return -1;
+}
+
+static int parse_op(const char *spec, pii_op *op)
+{
+    if (strncmp(spec, "placeholder:", 12) == 0) {
+        pii_op_default(op, PII_OP_PLACEHOLDER);
+        op->tmpl = spec + 12;
+        return 0;
+    }
+    return pii_op_parse(spec, op) == PII_OK ? 0 : -1;
+}
+
+static int build_ops(const pii_opts *o, pii_pipeline *p)
+{
+    pii_op def;
+    pii_op_default(&def, PII_OP_PLACEHOLDER);
+    if (o->op_default && parse_op(o->op_default, &def)) {
+        fprintf(stderr, "pii-redact: bad operator '%s'\n", o->op_default);
+        return PII_EXIT_USAGE;
+    }
+    pii_err e;
+    p->ops = pii_ops_create(&def, &e);
+    if (!p->ops) {
+        pii_cli_error("operators", e);
+        return pii_exit_for(e);
+    }
+    for (size_t i = 0; i < o->n_op_label; i++) {
+        const char *spec = o->op_label[i];
+        const char *eq = strchr(spec, '=');
+        char label[128];
+        size_t ln = (size_t)(eq - spec);
+        pii_op op;
+        if (ln == 0 || ln >= sizeof label || parse_op(eq + 1, &op)) {
+            fprintf(stderr, "pii-redact: bad operator '%s'\n", spec);
+            return PII_EXIT_USAGE;
+        }
+        memcpy(label, spec, ln);
+        label[ln] = '\0';
+        if ((e = pii_ops_set(p->ops, label, &op))) {
+            fprintf(stderr, "pii-redact: bad operator '%s': %s\n", spec, pii_strerror(e));
+            return PII_EXIT_USAGE;
+        }
+    }
+    int rc = load_key(o->key_file, p->ops);
+    if (rc >= 0)
+        return rc;
+    if ((e = pii_ops_check(p->ops))) {
+        if (e == PII_ENOKEY)
+            fprintf(stderr, "pii-redact: the hash operator needs a key: --key-file FILE or "
+                            "$PII_REDACT_KEY\n");
+        else
+            pii_cli_error("operators", e);
+        return pii_exit_for(e);
+    }
+    return -1;
+}
+
+static int select_labels(const pii_opts *o, pii_pipeline *p)
+{
+    const char *list = o->labels ? o->labels : o->exclude_labels;
+    if (!list)
+        return -1;
+    char *copy = strdup(list);
+    const char *items[64];
+    size_t n = 0;
+    if (!copy)
+        return PII_EXIT_FAIL;
+    for (char *save = NULL, *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        if (n == 64) {
+            free(copy);
+            fprintf(stderr, "pii-redact: too many labels\n");
+            return PII_EXIT_USAGE;
+        }
+        items[n++] = t;
+    }
+    pii_err e = pii_redactor_select_labels(p->red, items, n, o->exclude_labels != NULL);
+    free(copy);
+    if (e) {
+        pii_cli_error("labels", e);
+        return pii_exit_for(e);
+    }
+    return -1;
+}
+
+int pii_pipeline_build(const pii_opts *o, pii_pipeline *p)
+{
+    pii_err e;
+    char msg[256] = "";
+    int rc;
+    memset(p, 0, sizeof *p);
+    if (!(p->red = pii_redactor_create(&e))) {
+        pii_cli_error("redactor", e);
+        return pii_exit_for(e);
+    }
+    if (!o->model_only) {
+        if (!(p->rules = pii_rules_create(&e))) {
+            pii_cli_error("rules", e);
+            return pii_exit_for(e);
+        }
+        if ((e = pii_redactor_add_detector(p->red, pii_rules_detector(p->rules)))) {
+            pii_cli_error("rules", e);
+            return pii_exit_for(e);
+        }
+    }
+    if (o->deny_file) {
+        if (!(p->deny = pii_deny_load(o->deny_file, &e, msg, sizeof msg))) {
+            fprintf(stderr, "pii-redact: %s: %s%s%s\n", o->deny_file, pii_strerror(e),
+                    msg[0] ? ": " : "", msg);
+            return e == PII_EIO ? PII_EXIT_IO : PII_EXIT_USAGE;
+        }
+        if ((e = pii_redactor_add_detector(p->red, pii_deny_detector(p->deny)))) {
+            pii_cli_error("deny list", e);
+            return pii_exit_for(e);
+        }
+    }
+    if (o->allow_file) {
+        if (!(p->allow = pii_allow_load(o->allow_file, &e, msg, sizeof msg))) {
+            fprintf(stderr, "pii-redact: %s: %s%s%s\n", o->allow_file, pii_strerror(e),
+                    msg[0] ? ": " : "", msg);
+            return e == PII_EIO ? PII_EXIT_IO : PII_EXIT_USAGE;
+        }
+        pii_redactor_set_allow(p->red, p->allow);
+    }
+    if ((rc = build_ops(o, p)) >= 0)
+        return rc;
+    pii_redactor_set_ops(p->red, p->ops);
+    if ((rc = select_labels(o, p)) >= 0)
+        return rc;
+    return -1;
+}
+
+void pii_pipeline_free(pii_pipeline *p)
+{
+    pii_redactor_free(p->red);
+    pii_ops_free(p->ops);
+    pii_allow_free(p->allow);
+    pii_deny_free(p->deny);
+    pii_rules_free(p->rules);
+    memset(p, 0, sizeof *p);
+}

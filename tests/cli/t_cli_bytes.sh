@@ -1,0 +1,29 @@
+# Bytes outside spans pass through unchanged; memory stays bounded.
+set -e
+P=$PII_REDACT
+fail() { echo "FAIL: $*"; exit 1; }
+
+# 3 MB of random bytes with none of the characters rules key on, plus CR LF NUL.
+head -c 3000000 /dev/urandom | LC_ALL=C tr -d '0-9@:/.' >"$TMPDIR/rnd"
+printf '\r\n\0' >>"$TMPDIR/rnd"
+$P --rules-only <"$TMPDIR/rnd" | cmp - "$TMPDIR/rnd" || fail "random bytes changed"
+$P --rules-only --lines <"$TMPDIR/rnd" | cmp - "$TMPDIR/rnd" || fail "random bytes changed (--lines)"
+
+# No final newline, CRLF, NUL, invalid UTF-8 around a finding.
+printf 'a\r\n\0\377\376 bob@example.com \300\r\nend' >"$TMPDIR/odd"
+printf 'a\r\n\0\377\376 <PRIVATE_EMAIL> \300\r\nend' >"$TMPDIR/odd.want"
+$P --rules-only "$TMPDIR/odd" | cmp - "$TMPDIR/odd.want" || fail "odd bytes"
+$P --rules-only --lines <"$TMPDIR/odd" | cmp - "$TMPDIR/odd.want" || fail "odd bytes (--lines)"
+
+# Empty input gives empty output.
+: >"$TMPDIR/empty"
+[ "$($P --rules-only <"$TMPDIR/empty" | wc -c)" -eq 0 ] || fail "empty input"
+
+# 300 MB without a newline in under 64 MB of RSS.
+/usr/bin/time -f '%M' -o "$TMPDIR/rss" sh -c \
+    "head -c 300000000 /dev/zero | tr '\\0' a | $P --rules-only | wc -c >'$TMPDIR/count'"
+[ "$(cat "$TMPDIR/count")" -eq 300000000 ] || fail "300 MB: wrong output size"
+rss=$(tail -n 1 "$TMPDIR/rss")
+echo "max RSS ${rss} KB"
+[ "$rss" -lt 65536 ] || fail "RSS ${rss} KB >= 64 MB"
+echo ok

@@ -1,0 +1,72 @@
+# Issue 2 acceptance examples on the rule tier.
+set -e
+P=$PII_REDACT
+fail() { echo "FAIL: $*"; exit 1; }
+out=$(printf 'Mail bob.smith@example.com or call +1 415-555-0100 today.\n' | $P --rules-only)
+[ "$out" = "Mail <PRIVATE_EMAIL> or call <PRIVATE_PHONE> today." ] || fail "email/phone: $out"
+
+out=$(printf 'card 4111 1111 1111 1111 and 4111 1111 1111 1112\n' | $P --rules-only)
+[ "$out" = "card <ACCOUNT_NUMBER> and 4111 1111 1111 1112" ] || fail "luhn: $out"
+
+out=$(printf 'x bob@example.com y' | $P --rules-only --format json)
+echo "$out" | grep -q '"spans":\[{"label":"private_email","start":2,"end":17,"source":"rule"' ||
+    fail "json: $out"
+[ "$(echo "$out" | grep -o '"label"' | wc -l)" -eq 1 ] || fail "json: more than one span"
+
+# --check: nothing on stdout, exit 1 with PII and 0 without.
+set +e
+printf 'mail bob@example.com\n' | $P --rules-only --check >"$TMPDIR/o"; rc=$?
+[ "$rc" -eq 1 ] && [ ! -s "$TMPDIR/o" ] || fail "--check with PII: rc=$rc"
+printf 'nothing here\n' | $P --rules-only --check >"$TMPDIR/o"; rc=$?
+[ "$rc" -eq 0 ] && [ ! -s "$TMPDIR/o" ] || fail "--check without PII: rc=$rc"
+set -e
+
+# Operators.
+out=$(printf 'x bob@example.com y' | $P --rules-only --operator mask)
+[ "$out" = "x *************** y" ] || fail "mask: $out"
+out=$(printf 'x bob@example.com y' | $P --rules-only --operator private_email=remove)
+[ "$out" = "x  y" ] || fail "remove: $out"
+out=$(printf 'a@example.com b@example.com a@example.com' | $P --rules-only --operator pseudonym)
+[ "$out" = "<PRIVATE_EMAIL_1> <PRIVATE_EMAIL_2> <PRIVATE_EMAIL_1>" ] || fail "pseudonym: $out"
+out=$(printf 'x bob@example.com y' | PII_REDACT_KEY=k $P --rules-only --operator hash:8)
+echo "$out" | grep -Eq '^x [0-9a-f]{8} y$' || fail "hash: $out"
+out=$(printf 'x bob@example.com y' | $P --rules-only --operator 'placeholder:[{label}]')
+[ "$out" = "x [private_email] y" ] || fail "template: $out"
+
+# jsonl, offsets in code points, values only on request.
+out=$(printf '\303\251\303\251 bob@example.com' | $P --rules-only --format jsonl --offsets codepoint)
+echo "$out" | grep -q '"start":3,"end":18' || fail "codepoint offsets: $out"
+echo "$out" | grep -q 'bob@' && fail "value printed without --show-values"
+out=$(printf 'x bob@example.com' | $P --rules-only --format jsonl --show-values)
+echo "$out" | grep -q '"text":"bob@example.com"' || fail "--show-values: $out"
+
+# Label selection.
+out=$(printf 'bob@example.com +1 415-555-0100' | $P --rules-only --labels private_phone)
+[ "$out" = "bob@example.com <PRIVATE_PHONE>" ] || fail "--labels: $out"
+out=$(printf 'bob@example.com +1 415-555-0100' | $P --rules-only --exclude-labels private_phone)
+[ "$out" = "<PRIVATE_EMAIL> +1 415-555-0100" ] || fail "--exclude-labels: $out"
+
+# Allow and deny lists.
+printf 'bob@example.com\n' >"$TMPDIR/allow"
+printf 'private_person\tProject Nightingale\n' >"$TMPDIR/deny"
+out=$(printf 'bob@example.com ann@example.com Project Nightingale' |
+    $P --rules-only --allow "$TMPDIR/allow" --deny "$TMPDIR/deny")
+[ "$out" = "bob@example.com <PRIVATE_EMAIL> <PRIVATE_PERSON>" ] || fail "allow/deny: $out"
+
+# --lines flushes per line: the first line comes out while the input is
+# still open (polls up to 20 s; no timing assertion).
+mkfifo "$TMPDIR/fifo"
+$P --rules-only --lines <"$TMPDIR/fifo" >"$TMPDIR/lines" &
+pid=$!
+exec 3>"$TMPDIR/fifo"
+printf 'mail a@example.com\n' >&3
+i=0
+while [ "$(cat "$TMPDIR/lines")" != "mail <PRIVATE_EMAIL>" ] && [ $i -lt 200 ]; do
+    sleep 0.1; i=$((i + 1))
+done
+[ "$(cat "$TMPDIR/lines")" = "mail <PRIVATE_EMAIL>" ] || fail "--lines did not flush the first line"
+printf 'second\n' >&3
+exec 3>&-
+wait $pid
+[ "$(tail -n 1 "$TMPDIR/lines")" = "second" ] || fail "--lines second line"
+echo ok
