@@ -69,4 +69,10 @@ printf 'second\n' >&3
 exec 3>&-
 wait $pid
 [ "$(tail -n 1 "$TMPDIR/lines")" = "second" ] || fail "--lines second line"
+# No final newline, CRLF, NUL, invalid UTF-8 around a finding.
+printf 'a\r\n\0\377\376 bob@example.com \300\r\nend' >"$TMPDIR/odd"
+printf 'a\r\n\0\377\376 <PRIVATE_EMAIL> \300\r\nend' >"$TMPDIR/odd.want"
+$P --rules-only "$TMPDIR/odd" | cmp - "$TMPDIR/odd.want" || fail "odd bytes"
+$P --rules-only --lines <"$TMPDIR/odd" | cmp - "$TMPDIR/odd.want" || fail "odd bytes (--lines)"
+
 echo ok
