@@ -226,4 +226,157 @@ pii_err pii_ner_extract_spans(const pii_ner_labels *L, const pii_ner_span_opts *
                               const uint8_t *text, size_t len, const pii_ner_tok *tok,
                               const float *e, const int32_t *labels, size_t n, pii_spanvec *out);
 
+/* ==== the model detector ==================================================
+ *
+ * A pii_ner turns documents into model spans: it tokenizes, runs the
+ * encoder in windows, decodes (Viterbi or argmax) and extracts spans with
+ * source PII_SRC_MODEL and the model's category names as labels.
+ *
+ * Exact windows.  A forward pass covers at most `window` tokens.  A
+ * document of n <= window tokens is one pass.  A longer one runs as windows
+ * starting at 0, s, 2s, ... (s = window - 2*halo, halo = the model's
+ * receptive field, layers x attention radius), each min(window, n - start)
+ * long, the last being the first that reaches n; window k keeps its logit
+ * rows [k ? halo : 0, last ? len : len - halo).  Every kept row saw its full
+ * receptive field, so logits equal a single pass up to float rounding (the
+ * positions differ), and the windows depend only on n, never on how the
+ * input arrived.  window must exceed 2*halo.
+ *
+ * Streams.  The detector (pii_ner_detector) scans a document through the
+ * stream's sliding buffer.  Tokens are final when the tokenizer says so
+ * (its stable prefix); a window runs once the tokens after it exist (or the
+ * document ended); labels are final when the online Viterbi says so (see
+ * pii_ner_online); spans are final once no later span can start before
+ * them.  Output is therefore identical to one-shot processing of the whole
+ * document for every chunking.  Held back: at most about window + max_lag +
+ * max_span_tokens tokens plus the tokenizer's unstable tail (< 4 KiB), so
+ * memory is flat in the input length.
+ *
+ * Packing.  pii_ner_detect_batch runs the windows of several documents
+ * back to back in one forward pass (positions restart and attention stays
+ * inside each sequence), so short documents share expert weights.  Results
+ * equal one-at-a-time results.
+ *
+ * Threads: a pii_ner is immutable after creation and may be shared; each
+ * call and each detector state uses its own scratch.
+ */
+
+typedef enum pii_ner_decode_mode {
+    PII_NER_DECODE_VITERBI = 0, /* constrained BIOES Viterbi (spec §6.2) */
+    PII_NER_DECODE_ARGMAX = 1,  /* per-token argmax + §6.3 repair rules  */
+} pii_ner_decode_mode;
+
+#define PII_NER_MAX_LABEL_THRESHOLDS 32
+#define PII_NER_NAME_MAX 64
+
+typedef struct pii_ner_params {
+    size_t window;      /* tokens per forward pass, default 4096          */
+    size_t pack_tokens; /* batch: tokens per packed forward, default window */
+    float threshold;    /* global minimum span score, default 0 (keep all) */
+    size_t nlabel_thresholds;
+    struct {
+        char label[PII_NER_NAME_MAX];
+        float value;
+    } label_thresholds[PII_NER_MAX_LABEL_THRESHOLDS]; /* per-category overrides */
+    char operating_point[PII_NER_NAME_MAX];           /* default "default"           */
+    const char *calibration_path;                     /* NULL: <model dir>/viterbi_calibration.json
+                                                         when it exists, else all-zero biases */
+    unsigned bias_mask;                               /* bit i set: bias_override.v[i] replaces
+                                                         the operating point's value          */
+    pii_ner_biases bias_override;
+    pii_ner_decode_mode decode; /* default Viterbi                      */
+    size_t max_lag;             /* online Viterbi bound in tokens, default 4096 */
+    size_t max_span_tokens;     /* longest token span before a split, 4096  */
+    int threads;                /* forward-pass threads; 0: the model's default */
+} pii_ner_params;
+
+pii_ner_params pii_ner_default_params(void);
+/* "0.5" sets the global threshold; "private_person=0.7" one category's.
+ * PII_EINVAL on bad syntax or a value outside [0, 1]; PII_ETOOBIG when
+ * more than PII_NER_MAX_LABEL_THRESHOLDS labels are given.  Whether the
+ * category exists is checked by pii_ner_create. */
+pii_err pii_ner_params_threshold(pii_ner_params *p, const char *spec);
+/* "KEY=VALUE" with a key of pii_ner_bias_index.  PII_EINVAL. */
+pii_err pii_ner_params_bias(pii_ner_params *p, const char *spec);
+/* "viterbi" or "argmax".  PII_EINVAL. */
+pii_err pii_ner_params_decode(pii_ner_params *p, const char *mode);
+
+/* ---- backends -------------------------------------------------------------
+ *
+ * What the detector needs from a model, as callbacks.  pii_ner_create
+ * builds one from the project's tokenizer and encoder; tests and other
+ * models may supply their own. */
+
+/* Tokenizer output: token i covers [end[i-1], end[i]) (end[-1] = 0),
+ * offsets relative to the text passed to tokenize(). */
+typedef struct pii_ner_toks {
+    int32_t *ids;
+    uint64_t *end;
+    size_t n, cap;
+} pii_ner_toks;
+pii_err pii_ner_toks_push(pii_ner_toks *t, int32_t id, uint64_t end);
+void pii_ner_toks_free(pii_ner_toks *t);
+
+typedef struct pii_ner_backend {
+    void *ud;
+    const char *const *labels; /* id2label, nlabels entries              */
+    size_t nlabels;
+    size_t halo;           /* receptive field: logits of token i depend
+                              only on tokens i-halo .. i+halo          */
+    const char *model_dir; /* where viterbi_calibration.json may be; NULL */
+    /* Per-thread scratch (tokenizer cache, activations); both may be NULL. */
+    void *(*ctx_create)(void *ud, pii_err *err);
+    void (*ctx_free)(void *ud, void *ctx);
+    /* Appends the tokens of text[0..len), which starts at a pre-token
+     * boundary.  last != 0: the text ends at len, tokenize all of it.
+     * last == 0: tokenize only the stable prefix (tokens that no following
+     * byte can change) and set *consumed to its length. */
+    pii_err (*tokenize)(void *ud, void *ctx, const uint8_t *text, size_t len, int last,
+                        pii_ner_toks *out, size_t *consumed);
+    /* Logits [sum lens][nlabels] of nseq independent sequences packed back
+     * to back in ids (positions restart at 0 in each, no attention across). */
+    pii_err (*forward)(void *ud, void *ctx, const int32_t *ids, const size_t *lens, size_t nseq,
+                       float *logits);
+} pii_ner_backend;
+
+typedef struct pii_ner pii_ner;
+
+/* The backend is copied; its ud and labels must outlive the pii_ner.
+ * Resolves the operating point (calibration file, then bias overrides),
+ * the thresholds (unknown categories are PII_EINVAL, named in errbuf) and
+ * checks window > 2*halo. */
+pii_ner *pii_ner_create_backend(const pii_ner_backend *be, const pii_ner_params *p, pii_err *err,
+                                char *errbuf, size_t errcap);
+void pii_ner_free(pii_ner *n);
+
+const pii_ner_labels *pii_ner_get_labels(const pii_ner *n);
+/* The biases in use after resolving the operating point and overrides. */
+pii_ner_biases pii_ner_get_biases(const pii_ner *n);
+size_t pii_ner_halo(const pii_ner *n);
+size_t pii_ner_window(const pii_ner *n);
+
+/* The streaming detector (pii_redact.h contract).  shared = the pii_ner. */
+pii_detector pii_ner_detector(const pii_ner *n);
+
+/* One document, whole: exactly what the detector reports for it. */
+pii_err pii_ner_detect(const pii_ner *n, const uint8_t *text, size_t len, pii_spanvec *out);
+
+/* Several documents packed into shared forward passes; out[i] receives
+ * document i's spans (appended).  Equal to pii_ner_detect per document. */
+pii_err pii_ner_detect_batch(const pii_ner *n, const uint8_t *const *docs, const size_t *lens,
+                             size_t ndocs, pii_spanvec *out);
+
+/* Everything about one document (tests, `logits`-style tools). */
+typedef struct pii_ner_result {
+    size_t n;          /* tokens                         */
+    int32_t *ids;      /* [n]                            */
+    uint64_t *start;   /* [n] byte offsets               */
+    uint64_t *end;     /* [n]                            */
+    float *logits;     /* [n][C] raw logits (kept rows)  */
+    int32_t *labels;   /* [n] decoded labels             */
+    pii_spanvec spans; /* final spans                    */
+} pii_ner_result;
+pii_err pii_ner_analyze(const pii_ner *n, const uint8_t *text, size_t len, pii_ner_result *out);
+void pii_ner_result_free(pii_ner_result *r);
+
 #endif

@@ -78,6 +78,10 @@ void ner_resolver_free(ner_resolver *r);
 /* Smallest start among pending spans, or UINT64_MAX. */
 uint64_t ner_resolver_min_start(const ner_resolver *r);
 
+/* Hands the pii_ner an object to free with it (the backend adapter of
+ * pii_ner_create). */
+void ner_set_owner(pii_ner *n, void *owner, void (*owner_free)(void *owner));
+
 /* pii_spanvec append without depending on redact/. */
 pii_err ner_spanvec_push(pii_spanvec *sv, const pii_span *s);
 

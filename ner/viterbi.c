@@ -272,7 +272,8 @@ pii_ner_online *pii_ner_online_create(const pii_ner_viterbi *v, size_t max_lag, 
     o->v = v;
     o->C = C;
     o->max_lag = max_lag;
-    o->cap = max_lag ? max_lag + 2 : 256;
+    /* the ring starts small and grows to at most max_lag + 2 rows */
+    o->cap = max_lag && max_lag + 2 < 256 ? max_lag + 2 : 256;
     if (o->cap > SIZE_MAX / C / sizeof(uint16_t))
         goto oom;
     o->s = o->sbuf = malloc(2 * C * sizeof *o->s);
@@ -411,17 +412,19 @@ static int merge_point(pii_ner_online *o, uint64_t cur, uint64_t *tau, size_t *s
     return 1;
 }
 
-/* Grows the ring (unbounded mode) so that times [fin, t] fit. */
+/* Grows the ring so that times [fin, t] fit (up to max_lag + 2 rows). */
 static pii_err ring_fit(pii_ner_online *o)
 {
     size_t need = (size_t)(o->t - o->fin + 1);
     if (need <= o->cap)
         return PII_OK;
-    if (o->max_lag)
+    if (o->max_lag && need > o->max_lag + 2)
         return PII_EINTERNAL; /* the bound keeps t - fin <= max_lag */
     size_t nc = o->cap * 2;
     while (nc < need)
         nc *= 2;
+    if (o->max_lag && nc > o->max_lag + 2)
+        nc = o->max_lag + 2;
     if (nc > SIZE_MAX / o->C / sizeof(uint16_t))
         return PII_ENOMEM;
     uint16_t *nr = malloc(nc * o->C * sizeof *nr);

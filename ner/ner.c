@@ -1,0 +1,983 @@
+/* ner.c — the model detector: exact windows, exact streams, packed batches.
+ *
+ * Legend: n tokens of a document, W window (tokens per forward pass), H halo
+ * (receptive field), s = W - 2H stride, C labels, K categories.
+ *
+ * One engine (ner_doc) serves every entry point.  A document goes through
+ *   tokenize ─► windows (jobs) ─► packed forward ─► rows kept ─► log-softmax
+ *   ─► decoder (online Viterbi / argmax) ─► §6.3 state machine ─► byte spans
+ *   ─► threshold ─► §6.4 resolver ─► spans
+ * and every stage only ever acts on what is final, so feeding the document
+ * whole (pii_ner_detect, batches) or in pieces (the detector) gives the same
+ * result.  The window layout depends on the token count alone (see
+ * pii_ner.h), never on chunking.
+ *
+ * Memory per document: tokens from the first unconsumed window or the
+ * first token of the open span (whichever is older) to the last final
+ * token; log-prob rows of tokens whose labels are not final yet. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ner/ner_internal.h"
+#include "pii_ner.h"
+
+struct pii_ner {
+    pii_ner_backend be;
+    pii_ner_labels *L;
+    pii_ner_viterbi *V;
+    pii_ner_biases biases;
+    size_t C, K;
+    size_t W, H, stride, pack;
+    size_t max_lag, max_span;
+    pii_ner_decode_mode decode;
+    float *thr; /* [K] */
+    void *owner;
+    void (*owner_free)(void *owner);
+};
+
+/* ---- params ---------------------------------------------------------------- */
+
+pii_ner_params pii_ner_default_params(void)
+{
+    pii_ner_params p;
+    memset(&p, 0, sizeof p);
+    p.window = 4096;
+    p.pack_tokens = 0;
+    p.threshold = 0.0f;
+    snprintf(p.operating_point, sizeof p.operating_point, "default");
+    p.decode = PII_NER_DECODE_VITERBI;
+    p.max_lag = 4096;
+    p.max_span_tokens = 4096;
+    return p;
+}
+
+static int parse_float(const char *s, float *out)
+{
+    if (!s || !*s)
+        return 0;
+    char *end;
+    float v = strtof(s, &end);
+    if (*end != '\0' || !isfinite(v))
+        return 0;
+    *out = v;
+    return 1;
+}
+
+pii_err pii_ner_params_threshold(pii_ner_params *p, const char *spec)
+{
+    if (!p || !spec)
+        return PII_EINVAL;
+    const char *eq = strrchr(spec, '=');
+    float v;
+    if (!eq) {
+        if (!parse_float(spec, &v) || v < 0.0f || v > 1.0f)
+            return PII_EINVAL;
+        p->threshold = v;
+        return PII_OK;
+    }
+    size_t ln = (size_t)(eq - spec);
+    if (ln == 0 || ln >= PII_NER_NAME_MAX || !parse_float(eq + 1, &v) || v < 0.0f || v > 1.0f)
+        return PII_EINVAL;
+    size_t i;
+    for (i = 0; i < p->nlabel_thresholds; i++)
+        if (strlen(p->label_thresholds[i].label) == ln &&
+            memcmp(p->label_thresholds[i].label, spec, ln) == 0)
+            break;
+    if (i == p->nlabel_thresholds) {
+        if (i == PII_NER_MAX_LABEL_THRESHOLDS)
+            return PII_ETOOBIG;
+        memcpy(p->label_thresholds[i].label, spec, ln);
+        p->label_thresholds[i].label[ln] = '\0';
+        p->nlabel_thresholds++;
+    }
+    p->label_thresholds[i].value = v;
+    return PII_OK;
+}
+
+pii_err pii_ner_params_bias(pii_ner_params *p, const char *spec)
+{
+    if (!p || !spec)
+        return PII_EINVAL;
+    const char *eq = strchr(spec, '=');
+    if (!eq || eq == spec || (size_t)(eq - spec) >= 128)
+        return PII_EINVAL;
+    char key[128];
+    memcpy(key, spec, (size_t)(eq - spec));
+    key[eq - spec] = '\0';
+    int i = pii_ner_bias_index(key);
+    float v;
+    if (i < 0 || !parse_float(eq + 1, &v))
+        return PII_EINVAL;
+    p->bias_override.v[i] = v;
+    p->bias_mask |= 1u << i;
+    return PII_OK;
+}
+
+pii_err pii_ner_params_decode(pii_ner_params *p, const char *mode)
+{
+    if (!p || !mode)
+        return PII_EINVAL;
+    if (strcmp(mode, "viterbi") == 0)
+        p->decode = PII_NER_DECODE_VITERBI;
+    else if (strcmp(mode, "argmax") == 0)
+        p->decode = PII_NER_DECODE_ARGMAX;
+    else
+        return PII_EINVAL;
+    return PII_OK;
+}
+
+pii_err pii_ner_toks_push(pii_ner_toks *t, int32_t id, uint64_t end)
+{
+    if (t->n == t->cap) {
+        size_t nc = t->cap ? t->cap * 2 : 256;
+        int32_t *ni = realloc(t->ids, nc * sizeof *ni);
+        if (!ni)
+            return PII_ENOMEM;
+        t->ids = ni;
+        uint64_t *ne = realloc(t->end, nc * sizeof *ne);
+        if (!ne)
+            return PII_ENOMEM;
+        t->end = ne;
+        t->cap = nc;
+    }
+    t->ids[t->n] = id;
+    t->end[t->n] = end;
+    t->n++;
+    return PII_OK;
+}
+
+void pii_ner_toks_free(pii_ner_toks *t)
+{
+    if (!t)
+        return;
+    free(t->ids);
+    free(t->end);
+    memset(t, 0, sizeof *t);
+}
+
+/* ---- creation ------------------------------------------------------------------ */
+
+static void seterr(char *buf, size_t cap, const char *fmt, const char *a, const char *b)
+{
+    if (buf && cap)
+        snprintf(buf, cap, fmt, a, b);
+}
+
+void pii_ner_free(pii_ner *n)
+{
+    if (!n)
+        return;
+    pii_ner_viterbi_free(n->V);
+    pii_ner_labels_free(n->L);
+    free(n->thr);
+    if (n->owner_free)
+        n->owner_free(n->owner);
+    free(n);
+}
+
+void ner_set_owner(pii_ner *n, void *owner, void (*owner_free)(void *))
+{
+    n->owner = owner;
+    n->owner_free = owner_free;
+}
+
+/* Operating point: calibration file (explicit, or the model directory's
+ * when present), then overrides. */
+static pii_err resolve_biases(const pii_ner_backend *be, const pii_ner_params *p,
+                              pii_ner_biases *out, char *errbuf, size_t errcap)
+{
+    memset(out, 0, sizeof *out);
+    const char *point = p->operating_point[0] ? p->operating_point : "default";
+    int is_default = strcmp(point, "default") == 0;
+    char path[4096];
+    const char *use = NULL;
+    if (p->calibration_path) {
+        use = p->calibration_path;
+    } else if (be->model_dir) {
+        int w = snprintf(path, sizeof path, "%s/viterbi_calibration.json", be->model_dir);
+        if (w > 0 && (size_t)w < sizeof path && access(path, F_OK) == 0)
+            use = path;
+    }
+    if (use) {
+        pii_err e = pii_ner_calibration_load(use, point, out, errbuf, errcap);
+        if (e)
+            return e;
+    } else if (!is_default) {
+        seterr(errbuf, errcap,
+               "operating point \"%s\" needs a viterbi_calibration.json (none found%s)", point,
+               be->model_dir ? " in the model directory" : "");
+        return PII_ENOTFOUND;
+    }
+    for (int i = 0; i < PII_NER_NBIAS; i++)
+        if (p->bias_mask & (1u << i))
+            out->v[i] = p->bias_override.v[i];
+    return PII_OK;
+}
+
+pii_ner *pii_ner_create_backend(const pii_ner_backend *be, const pii_ner_params *pp, pii_err *err,
+                                char *errbuf, size_t errcap)
+{
+    pii_ner_params defaults = pii_ner_default_params();
+    const pii_ner_params *p = pp ? pp : &defaults;
+    pii_err e = PII_OK;
+    pii_ner *n = NULL;
+    if (!be || !be->labels || !be->nlabels || !be->tokenize || !be->forward) {
+        e = PII_EINVAL;
+        seterr(errbuf, errcap, "%s%s", "incomplete model backend", "");
+        goto fail;
+    }
+    if (!(n = calloc(1, sizeof *n))) {
+        e = PII_ENOMEM;
+        goto fail;
+    }
+    n->be = *be;
+    if (!(n->L = pii_ner_labels_create(be->labels, be->nlabels, &e, errbuf, errcap)))
+        goto fail;
+    n->C = pii_ner_labels_count(n->L);
+    n->K = pii_ner_labels_ncat(n->L);
+    if ((e = resolve_biases(be, p, &n->biases, errbuf, errcap)))
+        goto fail;
+    if (!(n->V = pii_ner_viterbi_create(n->L, &n->biases, &e)))
+        goto fail;
+    if (!(n->thr = malloc((n->K ? n->K : 1) * sizeof *n->thr))) {
+        e = PII_ENOMEM;
+        goto fail;
+    }
+    for (size_t k = 0; k < n->K; k++)
+        n->thr[k] = p->threshold;
+    for (size_t i = 0; i < p->nlabel_thresholds && i < PII_NER_MAX_LABEL_THRESHOLDS; i++) {
+        int k = pii_ner_labels_find_category(n->L, p->label_thresholds[i].label);
+        if (k < 0) {
+            e = PII_EINVAL;
+            seterr(errbuf, errcap, "threshold for \"%s\": the model has no such label%s",
+                   p->label_thresholds[i].label, "");
+            goto fail;
+        }
+        n->thr[k] = p->label_thresholds[i].value;
+    }
+    n->H = be->halo;
+    n->W = p->window ? p->window : 4096;
+    if (n->W <= 2 * n->H) {
+        e = PII_EINVAL;
+        char a[32], b[32];
+        snprintf(a, sizeof a, "%zu", n->W);
+        snprintf(b, sizeof b, "%zu", 2 * n->H + 1);
+        seterr(errbuf, errcap,
+               "window %s is too small: windows need at least %s tokens (2 x receptive field + 1)",
+               a, b);
+        goto fail;
+    }
+    n->stride = n->W - 2 * n->H;
+    n->pack = p->pack_tokens ? p->pack_tokens : n->W;
+    n->decode = p->decode;
+    n->max_lag = p->max_lag;
+    n->max_span = p->max_span_tokens;
+    if (err)
+        *err = PII_OK;
+    return n;
+fail:
+    pii_ner_free(n);
+    if (err)
+        *err = e ? e : PII_EINTERNAL;
+    return NULL;
+}
+
+const pii_ner_labels *pii_ner_get_labels(const pii_ner *n)
+{
+    return n->L;
+}
+
+pii_ner_biases pii_ner_get_biases(const pii_ner *n)
+{
+    return n->biases;
+}
+
+size_t pii_ner_halo(const pii_ner *n)
+{
+    return n->H;
+}
+
+size_t pii_ner_window(const pii_ner *n)
+{
+    return n->W;
+}
+
+/* ---- the per-document engine ---------------------------------------------------- */
+
+typedef struct ner_doc {
+    const pii_ner *n;
+    /* final tokens [tbase, tn), slot i - tbase */
+    int32_t *tid;
+    uint64_t *ts, *te;
+    size_t tcap;
+    uint64_t tbase, tn;
+    uint64_t tf;  /* bytes tokenized (a pre-token boundary) */
+    int tok_done; /* the document ended and is fully tokenized */
+    /* windows: next_k scheduled, cons_k consumed */
+    uint64_t next_k, cons_k;
+    int win_done; /* the last window is scheduled */
+    uint64_t lg;  /* tokens with final log-prob rows */
+    float *rows;  /* rows [rbase, lg), slot i - rbase, [C] each */
+    size_t rcap;  /* rows allocated */
+    uint64_t rbase;
+    pii_ner_online *ov; /* NULL for argmax */
+    int32_t *lab;
+    size_t labcap;
+    ner_sm sm;
+    ner_resolver rs;
+    int finished;
+    ner_text tx;         /* the bytes of the current call */
+    pii_ner_toks tmp;    /* tokenizer output */
+    pii_ner_result *rec; /* analyze: record everything */
+    size_t rec_tcap, rec_lcap;
+} ner_doc;
+
+typedef struct ner_job {
+    ner_doc *d;
+    uint64_t ws;   /* first token */
+    size_t wlen;   /* tokens */
+    size_t lo, hi; /* kept rows */
+} ner_job;
+
+static void doc_free(ner_doc *d)
+{
+    free(d->tid);
+    free(d->ts);
+    free(d->te);
+    free(d->rows);
+    free(d->lab);
+    pii_ner_online_free(d->ov);
+    ner_resolver_free(&d->rs);
+    pii_ner_toks_free(&d->tmp);
+}
+
+static pii_err doc_init(ner_doc *d, const pii_ner *n)
+{
+    memset(d, 0, sizeof *d);
+    d->n = n;
+    pii_err e = PII_OK;
+    if (n->decode == PII_NER_DECODE_VITERBI &&
+        !(d->ov = pii_ner_online_create(n->V, n->max_lag, &e)))
+        return e;
+    ner_sm_init(&d->sm, n->L, n->max_span);
+    return PII_OK;
+}
+
+static void doc_reset(ner_doc *d)
+{
+    d->tbase = d->tn = d->tf = 0;
+    d->tok_done = 0;
+    d->next_k = d->cons_k = 0;
+    d->win_done = 0;
+    d->lg = d->rbase = 0;
+    if (d->ov)
+        pii_ner_online_reset(d->ov);
+    ner_sm_init(&d->sm, d->n->L, d->n->max_span);
+    ner_resolver_reset(&d->rs);
+    d->finished = 0;
+}
+
+/* Oldest token still needed: the first unconsumed window's start, or the
+ * first token of the open span / of the unlabelled tokens. */
+static uint64_t doc_tok_floor(const ner_doc *d)
+{
+    uint64_t a = d->cons_k * (uint64_t)d->n->stride;
+    uint64_t b = ner_sm_pending_token(&d->sm);
+    uint64_t m = a < b ? a : b;
+    return m < d->tn ? m : d->tn;
+}
+
+static pii_err tok_reserve(ner_doc *d, size_t k)
+{
+    size_t live = (size_t)(d->tn - d->tbase);
+    if (live + k <= d->tcap)
+        return PII_OK;
+    uint64_t lo = doc_tok_floor(d);
+    if (lo > d->tbase) {
+        size_t drop = (size_t)(lo - d->tbase);
+        live -= drop;
+        memmove(d->tid, d->tid + drop, live * sizeof *d->tid);
+        memmove(d->ts, d->ts + drop, live * sizeof *d->ts);
+        memmove(d->te, d->te + drop, live * sizeof *d->te);
+        d->tbase = lo;
+    }
+    if (live + k <= d->tcap / 2 + 1 && live + k <= d->tcap)
+        return PII_OK;
+    size_t nc = d->tcap ? d->tcap : 1024;
+    while (nc < 2 * (live + k))
+        nc *= 2;
+    int32_t *a = realloc(d->tid, nc * sizeof *a);
+    if (!a)
+        return PII_ENOMEM;
+    d->tid = a;
+    uint64_t *b = realloc(d->ts, nc * sizeof *b);
+    if (!b)
+        return PII_ENOMEM;
+    d->ts = b;
+    uint64_t *c = realloc(d->te, nc * sizeof *c);
+    if (!c)
+        return PII_ENOMEM;
+    d->te = c;
+    d->tcap = nc;
+    return PII_OK;
+}
+
+static pii_err rows_reserve(ner_doc *d, size_t k)
+{
+    size_t C = d->n->C;
+    size_t live = (size_t)(d->lg - d->rbase);
+    if (live + k <= d->rcap)
+        return PII_OK;
+    uint64_t lo = d->sm.t; /* rows of labelled tokens are no longer needed */
+    if (lo > d->rbase) {
+        size_t drop = (size_t)(lo - d->rbase);
+        live -= drop;
+        memmove(d->rows, d->rows + drop * C, live * C * sizeof *d->rows);
+        d->rbase = lo;
+    }
+    if (live + k <= d->rcap / 2 + 1 && live + k <= d->rcap)
+        return PII_OK;
+    size_t nc = d->rcap ? d->rcap : 256;
+    while (nc < 2 * (live + k))
+        nc *= 2;
+    float *r = realloc(d->rows, nc * C * sizeof *r);
+    if (!r)
+        return PII_ENOMEM;
+    d->rows = r;
+    d->rcap = nc;
+    return PII_OK;
+}
+
+static pii_err grow(void **p, size_t *cap, size_t need, size_t elem)
+{
+    if (need <= *cap)
+        return PII_OK;
+    size_t nc = *cap ? *cap : 256;
+    while (nc < need)
+        nc *= 2;
+    void *q = realloc(*p, nc * elem);
+    if (!q)
+        return PII_ENOMEM;
+    *p = q;
+    *cap = nc;
+    return PII_OK;
+}
+
+/* Tokenizes what is final in the current bytes. */
+static pii_err doc_tokenize(ner_doc *d, void *ctx, int eod)
+{
+    if (d->tok_done)
+        return PII_OK;
+    const pii_ner *n = d->n;
+    size_t off = (size_t)(d->tf - d->tx.base);
+    size_t avail = d->tx.len - off;
+    if (avail == 0 && !eod)
+        return PII_OK;
+    d->tmp.n = 0;
+    size_t used = 0;
+    pii_err e = PII_OK;
+    if (avail)
+        e = n->be.tokenize(n->be.ud, ctx, d->tx.p + off, avail, eod, &d->tmp, &used);
+    if (e)
+        return e;
+    if (eod)
+        used = avail;
+    if (used > avail)
+        return PII_ETOKENIZER;
+    /* the tokens must tile [0, used) */
+    uint64_t prev = 0;
+    for (size_t i = 0; i < d->tmp.n; i++) {
+        if (d->tmp.end[i] <= prev)
+            return PII_ETOKENIZER;
+        prev = d->tmp.end[i];
+    }
+    if (prev != used)
+        return PII_ETOKENIZER;
+    if ((e = tok_reserve(d, d->tmp.n)))
+        return e;
+    if (d->rec) {
+        pii_ner_result *r = d->rec;
+        size_t need = r->n + d->tmp.n;
+        size_t c0 = d->rec_tcap;
+        if ((e = grow((void **)&r->ids, &c0, need, sizeof *r->ids)))
+            return e;
+        c0 = d->rec_tcap;
+        if ((e = grow((void **)&r->start, &c0, need, sizeof *r->start)))
+            return e;
+        c0 = d->rec_tcap;
+        if ((e = grow((void **)&r->end, &c0, need, sizeof *r->end)))
+            return e;
+        d->rec_tcap = c0;
+    }
+    prev = 0;
+    for (size_t i = 0; i < d->tmp.n; i++) {
+        size_t slot = (size_t)(d->tn - d->tbase);
+        d->tid[slot] = d->tmp.ids[i];
+        d->ts[slot] = d->tf + prev;
+        d->te[slot] = d->tf + d->tmp.end[i];
+        prev = d->tmp.end[i];
+        if (d->rec) {
+            pii_ner_result *r = d->rec;
+            r->ids[r->n] = d->tid[slot];
+            r->start[r->n] = d->ts[slot];
+            r->end[r->n] = d->te[slot];
+            r->n++;
+        }
+        d->tn++;
+    }
+    d->tf += used;
+    if (eod)
+        d->tok_done = 1;
+    return PII_OK;
+}
+
+/* The next window that can run now, if any. */
+static int doc_next_job(ner_doc *d, ner_job *j)
+{
+    const pii_ner *n = d->n;
+    if (d->win_done)
+        return 0;
+    uint64_t k = d->next_k, ws = k * (uint64_t)n->stride;
+    size_t wlen;
+    int last;
+    if (d->tok_done) {
+        if (d->tn == 0) {
+            d->win_done = 1;
+            return 0;
+        }
+        uint64_t rest = d->tn - ws;
+        wlen = rest < n->W ? (size_t)rest : n->W;
+        last = ws + n->W >= d->tn;
+    } else {
+        if (d->tn <= ws + n->W)
+            return 0; /* not known yet whether this window is the last */
+        wlen = n->W;
+        last = 0;
+    }
+    j->d = d;
+    j->ws = ws;
+    j->wlen = wlen;
+    j->lo = k ? n->H : 0;
+    j->hi = last ? wlen : wlen - n->H;
+    d->next_k++;
+    if (last)
+        d->win_done = 1;
+    return 1;
+}
+
+static pii_err doc_add_tspan(ner_doc *d, const ner_tsp *t)
+{
+    const pii_ner *n = d->n;
+    uint64_t fs = d->ts[t->ts - d->tbase], le = d->te[t->te - 1 - d->tbase];
+    uint64_t s, e;
+    if (!ner_byte_span(&d->tx, fs, le, &s, &e))
+        return PII_OK;
+    float score = (float)(t->psum / (double)(t->te - t->ts));
+    if (!(score >= n->thr[t->cat]))
+        return PII_OK;
+    pii_span sp = {s, e, pii_ner_labels_category(n->L, t->cat), NULL, score, PII_SRC_MODEL};
+    return ner_resolver_add(&d->rs, &sp);
+}
+
+/* Feeds final labels (for tokens sm.t, sm.t+1, ...) to the span machine. */
+static pii_err doc_labels(ner_doc *d, const int32_t *lab, size_t k)
+{
+    const pii_ner *n = d->n;
+    pii_err e;
+    if (d->rec) {
+        size_t c0 = d->rec_lcap;
+        if ((e = grow((void **)&d->rec->labels, &c0, d->sm.t + k, sizeof *d->rec->labels)))
+            return e;
+        d->rec_lcap = c0;
+    }
+    for (size_t i = 0; i < k; i++) {
+        uint64_t t = d->sm.t;
+        const float *row = d->rows + (size_t)(t - d->rbase) * n->C;
+        double prob = exp((double)row[lab[i]]);
+        if (d->rec)
+            d->rec->labels[t] = lab[i];
+        ner_tsp out[2];
+        int m = ner_sm_push(&d->sm, lab[i], prob, out);
+        for (int j = 0; j < m; j++)
+            if ((e = doc_add_tspan(d, &out[j])))
+                return e;
+    }
+    return PII_OK;
+}
+
+static pii_err doc_take_labels(ner_doc *d)
+{
+    pii_err e;
+    if (!d->ov) {
+        /* argmax: every row's label is final at once */
+        size_t k = (size_t)(d->lg - d->sm.t);
+        if ((e = grow((void **)&d->lab, &d->labcap, k ? k : 1, sizeof *d->lab)))
+            return e;
+        pii_ner_argmax(d->rows + (size_t)(d->sm.t - d->rbase) * d->n->C, k, d->n->C, d->lab);
+        return doc_labels(d, d->lab, k);
+    }
+    size_t ready;
+    while ((ready = pii_ner_online_ready(d->ov)) > 0) {
+        if ((e = grow((void **)&d->lab, &d->labcap, ready, sizeof *d->lab)))
+            return e;
+        size_t k = pii_ner_online_take(d->ov, d->lab, ready);
+        if ((e = doc_labels(d, d->lab, k)))
+            return e;
+    }
+    return PII_OK;
+}
+
+/* Takes the kept rows of a window's logits[wlen][C]. */
+static pii_err doc_consume(ner_doc *d, const ner_job *j, const float *logits)
+{
+    const pii_ner *n = d->n;
+    size_t C = n->C, r = j->hi - j->lo;
+    pii_err e;
+    if (j->ws + j->lo != d->lg)
+        return PII_EINTERNAL;
+    if ((e = rows_reserve(d, r)))
+        return e;
+    float *dst = d->rows + (size_t)(d->lg - d->rbase) * C;
+    pii_ner_log_softmax(logits + j->lo * C, r, C, dst);
+    if (d->rec) {
+        pii_ner_result *R = d->rec;
+        float *nl = realloc(R->logits, (size_t)(d->lg + r) * C * sizeof *nl);
+        if (!nl)
+            return PII_ENOMEM;
+        R->logits = nl;
+        memcpy(R->logits + (size_t)d->lg * C, logits + j->lo * C, r * C * sizeof *nl);
+    }
+    if (d->ov && (e = pii_ner_online_push(d->ov, dst, r)))
+        return e;
+    d->lg += r;
+    d->cons_k++;
+    return doc_take_labels(d);
+}
+
+/* Byte offset that every later span starts at or after. */
+static uint64_t doc_boundary(const ner_doc *d)
+{
+    uint64_t p = ner_sm_pending_token(&d->sm);
+    uint64_t pos = p < d->tn ? d->ts[p - d->tbase] : d->tf;
+    if (pos >= d->tx.base + d->tx.len)
+        return pos;
+    return d->tx.base + pii_ner_char_start(d->tx.p, d->tx.len, (size_t)(pos - d->tx.base));
+}
+
+/* Lowest byte offset the document needs to see again. */
+static uint64_t doc_keep(const ner_doc *d)
+{
+    uint64_t p = ner_sm_pending_token(&d->sm);
+    uint64_t pos = p < d->tn ? d->ts[p - d->tbase] : d->tf;
+    if (d->tf < pos)
+        pos = d->tf;
+    return pos > 3 ? pos - 3 : 0;
+}
+
+static int doc_complete(const ner_doc *d)
+{
+    return d->tok_done && d->win_done && d->cons_k == d->next_k;
+}
+
+static pii_err doc_flush(ner_doc *d, pii_spanvec *out)
+{
+    pii_err e;
+    if (!d->finished && doc_complete(d)) {
+        if (d->ov) {
+            if ((e = pii_ner_online_finish(d->ov)) || (e = doc_take_labels(d)))
+                return e;
+        }
+        ner_tsp t;
+        if (ner_sm_finish(&d->sm, &t) && (e = doc_add_tspan(d, &t)))
+            return e;
+        d->finished = 1;
+        return ner_resolver_flush(&d->rs, UINT64_MAX, out);
+    }
+    if (d->finished)
+        return PII_OK;
+    return ner_resolver_flush(&d->rs, doc_boundary(d), out);
+}
+
+/* ---- running windows ----------------------------------------------------------------- */
+
+typedef struct ner_run {
+    void *ctx;
+    ner_job *jobs;
+    size_t nj, jcap;
+    int32_t *ids;
+    size_t idcap;
+    size_t *lens;
+    size_t lcap;
+    float *logits;
+    size_t lgcap;
+} ner_run;
+
+static void run_free(const pii_ner *n, ner_run *r)
+{
+    if (r->ctx && n->be.ctx_free)
+        n->be.ctx_free(n->be.ud, r->ctx);
+    free(r->jobs);
+    free(r->ids);
+    free(r->lens);
+    free(r->logits);
+    memset(r, 0, sizeof *r);
+}
+
+static pii_err run_init(const pii_ner *n, ner_run *r)
+{
+    memset(r, 0, sizeof *r);
+    pii_err e = PII_OK;
+    if (n->be.ctx_create && !(r->ctx = n->be.ctx_create(n->be.ud, &e)))
+        return e ? e : PII_ENOMEM;
+    return PII_OK;
+}
+
+static pii_err run_push_job(ner_run *r, const ner_job *j)
+{
+    pii_err e = grow((void **)&r->jobs, &r->jcap, r->nj + 1, sizeof *r->jobs);
+    if (e)
+        return e;
+    r->jobs[r->nj++] = *j;
+    return PII_OK;
+}
+
+/* One packed forward pass over jobs[0..nj), then each document takes its
+ * rows, in job order. */
+static pii_err run_pack(const pii_ner *n, ner_run *r, const ner_job *jobs, size_t nj)
+{
+    size_t total = 0;
+    for (size_t i = 0; i < nj; i++)
+        total += jobs[i].wlen;
+    pii_err e;
+    if ((e = grow((void **)&r->ids, &r->idcap, total, sizeof *r->ids)) ||
+        (e = grow((void **)&r->lens, &r->lcap, nj, sizeof *r->lens)) ||
+        (e = grow((void **)&r->logits, &r->lgcap, total * n->C, sizeof *r->logits)))
+        return e;
+    size_t off = 0;
+    for (size_t i = 0; i < nj; i++) {
+        const ner_doc *d = jobs[i].d;
+        if (jobs[i].ws < d->tbase || jobs[i].ws + jobs[i].wlen > d->tn)
+            return PII_EINTERNAL;
+        memcpy(r->ids + off, d->tid + (jobs[i].ws - d->tbase), jobs[i].wlen * sizeof *r->ids);
+        r->lens[i] = jobs[i].wlen;
+        off += jobs[i].wlen;
+    }
+    if ((e = n->be.forward(n->be.ud, r->ctx, r->ids, r->lens, nj, r->logits)))
+        return e;
+    off = 0;
+    for (size_t i = 0; i < nj; i++) {
+        if ((e = doc_consume(jobs[i].d, &jobs[i], r->logits + off * n->C)))
+            return e;
+        off += jobs[i].wlen;
+    }
+    return PII_OK;
+}
+
+/* Runs queued jobs in packs of at most n->pack tokens (at least one job
+ * each); with `all` == 0 only while a full pack is queued.  Returns the
+ * number of jobs run via *ran. */
+static pii_err run_queue(const pii_ner *n, ner_run *r, int all, size_t *ran)
+{
+    size_t i = 0;
+    pii_err e = PII_OK;
+    while (i < r->nj) {
+        size_t j = i, tok = 0;
+        while (j < r->nj && (j == i || tok + r->jobs[j].wlen <= n->pack))
+            tok += r->jobs[j++].wlen;
+        if (!all && j == r->nj && tok < n->pack)
+            break;
+        if ((e = run_pack(n, r, r->jobs + i, j - i)))
+            break;
+        i = j;
+    }
+    if (i && i < r->nj)
+        memmove(r->jobs, r->jobs + i, (r->nj - i) * sizeof *r->jobs);
+    r->nj -= i;
+    if (ran)
+        *ran = i;
+    return e;
+}
+
+/* ---- the streaming detector ------------------------------------------------------------- */
+
+typedef struct ner_state {
+    const pii_ner *n;
+    ner_run run;
+    ner_doc doc;
+} ner_state;
+
+static void det_close(void *st)
+{
+    ner_state *s = st;
+    if (!s)
+        return;
+    doc_free(&s->doc);
+    run_free(s->n, &s->run);
+    free(s);
+}
+
+static void *det_open(const void *shared, pii_err *err)
+{
+    const pii_ner *n = shared;
+    pii_err e = PII_ENOMEM;
+    ner_state *s = calloc(1, sizeof *s);
+    if (!s)
+        goto fail;
+    s->n = n;
+    if ((e = run_init(n, &s->run)))
+        goto fail;
+    if ((e = doc_init(&s->doc, n)))
+        goto fail;
+    if (err)
+        *err = PII_OK;
+    return s;
+fail:
+    det_close(s);
+    if (err)
+        *err = e;
+    return NULL;
+}
+
+static void det_reset(void *st)
+{
+    ner_state *s = st;
+    doc_reset(&s->doc);
+    s->run.nj = 0;
+}
+
+static pii_err det_scan(void *st, const uint8_t *buf, size_t len, uint64_t base, int eod,
+                        pii_spanvec *out, uint64_t *done, uint64_t *keep)
+{
+    ner_state *s = st;
+    ner_doc *d = &s->doc;
+    pii_err e;
+    if (d->tf < base || d->tf > base + len)
+        return PII_EINVAL; /* the buffer must cover what is not tokenized yet */
+    d->tx.p = buf;
+    d->tx.base = base;
+    d->tx.len = len;
+    if ((e = doc_tokenize(d, s->run.ctx, eod)))
+        return e;
+    ner_job j;
+    while (doc_next_job(d, &j))
+        if ((e = run_push_job(&s->run, &j)))
+            return e;
+    if ((e = run_queue(s->n, &s->run, 1, NULL)))
+        return e;
+    if ((e = doc_flush(d, out)))
+        return e;
+    if (d->finished) {
+        *done = *keep = base + len;
+    } else {
+        *done = doc_boundary(d);
+        *keep = doc_keep(d);
+    }
+    return PII_OK;
+}
+
+static const pii_detector_class ner_detector_class = {
+    "model", det_open, det_scan, det_reset, det_close,
+};
+
+pii_detector pii_ner_detector(const pii_ner *n)
+{
+    pii_detector d = {&ner_detector_class, n};
+    return d;
+}
+
+/* ---- whole documents and batches ------------------------------------------------------ */
+
+static pii_err batch(const pii_ner *n, const uint8_t *const *docs, const size_t *lens, size_t ndocs,
+                     pii_spanvec *out, pii_ner_result *rec)
+{
+    ner_run r;
+    pii_err e = run_init(n, &r);
+    if (e)
+        return e;
+    /* documents in flight: [first, next) */
+    ner_doc *ds = calloc(ndocs ? ndocs : 1, sizeof *ds);
+    size_t first = 0, next = 0;
+    if (!ds) {
+        run_free(n, &r);
+        return PII_ENOMEM;
+    }
+    size_t queued = 0; /* tokens in queued jobs */
+    while (!e && first < ndocs) {
+        /* start documents until a pack is full or none are left */
+        while (!e && next < ndocs && queued < n->pack) {
+            ner_doc *d = &ds[next];
+            if ((e = doc_init(d, n)))
+                break;
+            d->rec = rec;
+            d->tx.p = docs[next];
+            d->tx.base = 0;
+            d->tx.len = lens[next];
+            if ((e = doc_tokenize(d, r.ctx, 1)))
+                break;
+            ner_job j;
+            while (!e && doc_next_job(d, &j)) {
+                e = run_push_job(&r, &j);
+                queued += j.wlen;
+            }
+            next++;
+        }
+        if (e)
+            break;
+        /* run full packs (everything once all documents are started) */
+        if ((e = run_queue(n, &r, next == ndocs, NULL)))
+            break;
+        queued = 0;
+        for (size_t i = 0; i < r.nj; i++)
+            queued += r.jobs[i].wlen;
+        /* finish the documents whose windows are all done, in order */
+        while (first < next && doc_complete(&ds[first])) {
+            if ((e = doc_flush(&ds[first], &out[first])))
+                break;
+            doc_free(&ds[first]);
+            first++;
+        }
+    }
+    for (size_t i = first; i < next; i++)
+        doc_free(&ds[i]);
+    free(ds);
+    run_free(n, &r);
+    return e;
+}
+
+pii_err pii_ner_detect_batch(const pii_ner *n, const uint8_t *const *docs, const size_t *lens,
+                             size_t ndocs, pii_spanvec *out)
+{
+    if (!n || (ndocs && (!docs || !lens || !out)))
+        return PII_EINVAL;
+    return batch(n, docs, lens, ndocs, out, NULL);
+}
+
+pii_err pii_ner_detect(const pii_ner *n, const uint8_t *text, size_t len, pii_spanvec *out)
+{
+    return pii_ner_detect_batch(n, &text, &len, 1, out);
+}
+
+pii_err pii_ner_analyze(const pii_ner *n, const uint8_t *text, size_t len, pii_ner_result *out)
+{
+    memset(out, 0, sizeof *out);
+    pii_err e = batch(n, &text, &len, 1, &out->spans, out);
+    if (e)
+        pii_ner_result_free(out);
+    return e;
+}
+
+void pii_ner_result_free(pii_ner_result *r)
+{
+    if (!r)
+        return;
+    free(r->ids);
+    free(r->start);
+    free(r->end);
+    free(r->logits);
+    free(r->labels);
+    free(r->spans.v);
+    memset(r, 0, sizeof *r);
+}

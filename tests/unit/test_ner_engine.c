@@ -1,0 +1,699 @@
+/* test_ner_engine.c — the detector engine on an exact fake model: window
+ * stitching, streaming in random chunks, packing, parameters.
+ *
+ * The fake model's logits for token t are sums of small dyadic numbers over
+ * the tokens t-H .. t+H of its sequence (no absolute positions, like RoPE),
+ * so they are exact in f32: any difference between a windowed, streamed or
+ * packed run and a single pass is an engine bug, not rounding. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "pii_ner.h"
+
+static uint64_t rng_state = 12345;
+static uint64_t rng(void)
+{
+    uint64_t z = (rng_state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+/* ---- the fake backend ---------------------------------------------------- */
+
+static const char *const names33[33] = {
+    "O",
+    "B-account_number",
+    "I-account_number",
+    "E-account_number",
+    "S-account_number",
+    "B-private_address",
+    "I-private_address",
+    "E-private_address",
+    "S-private_address",
+    "B-private_date",
+    "I-private_date",
+    "E-private_date",
+    "S-private_date",
+    "B-private_email",
+    "I-private_email",
+    "E-private_email",
+    "S-private_email",
+    "B-private_person",
+    "I-private_person",
+    "E-private_person",
+    "S-private_person",
+    "B-private_phone",
+    "I-private_phone",
+    "E-private_phone",
+    "S-private_phone",
+    "B-private_url",
+    "I-private_url",
+    "E-private_url",
+    "S-private_url",
+    "B-secret",
+    "I-secret",
+    "E-secret",
+    "S-secret",
+};
+
+typedef struct fake {
+    size_t H; /* true receptive field */
+    size_t C;
+    size_t forwards;  /* calls */
+    size_t max_seq;   /* longest sequence seen */
+    size_t max_total; /* most tokens in one call */
+    size_t seqs;      /* sequences seen */
+    int fail_at;      /* forward call number that fails (0: never) */
+} fake;
+
+static int isword(uint8_t b)
+{
+    return (b >= 'a' && b <= 'z') || (b >= 'A' && b <= 'Z') || (b >= '0' && b <= '9') || b >= 0x80;
+}
+
+#define MAXPIECE 64
+
+/* Pre-tokens: runs of word bytes (at most MAXPIECE from their start), or
+ * one other byte.  Tokens: a run is cut into pieces of 3 bytes (so UTF-8
+ * characters get split across tokens). */
+static pii_err fake_tokenize(void *ud, void *ctx, const uint8_t *text, size_t len, int last,
+                             pii_ner_toks *out, size_t *consumed)
+{
+    (void)ud;
+    assert_non_null(ctx);
+    size_t s = 0;
+    while (s < len) {
+        size_t e = s + 1;
+        if (isword(text[s])) {
+            while (e < len && e - s < MAXPIECE && isword(text[e]))
+                e++;
+            if (!last && e == len && e - s < MAXPIECE)
+                break; /* may continue */
+        }
+        for (size_t p = s; p < e; p += 3) {
+            size_t q = p + 3 < e ? p + 3 : e;
+            uint32_t h = 2166136261u;
+            for (size_t i = p; i < q; i++)
+                h = (h ^ text[i]) * 16777619u;
+            pii_err err = pii_ner_toks_push(out, (int32_t)(h % 1000), q);
+            if (err)
+                return err;
+        }
+        s = e;
+    }
+    *consumed = s;
+    return PII_OK;
+}
+
+static float weight(int32_t id, int d, size_t c)
+{
+    uint32_t h = (uint32_t)id * 2654435761u ^ (uint32_t)(d + 64) * 40503u ^ (uint32_t)c * 9973u;
+    h ^= h >> 13;
+    h *= 0x5bd1e995u;
+    h ^= h >> 15;
+    return (float)((int)(h % 33) - 16) / 8.0f;
+}
+
+static pii_err fake_forward(void *ud, void *ctx, const int32_t *ids, const size_t *lens,
+                            size_t nseq, float *logits)
+{
+    fake *f = ud;
+    assert_non_null(ctx);
+    f->forwards++;
+    if (f->fail_at && (int)f->forwards == f->fail_at)
+        return PII_EMODEL;
+    size_t off = 0;
+    for (size_t q = 0; q < nseq; q++) {
+        size_t n = lens[q];
+        assert_true(n > 0);
+        if (n > f->max_seq)
+            f->max_seq = n;
+        f->seqs++;
+        for (size_t t = 0; t < n; t++) {
+            float *row = logits + (off + t) * f->C;
+            for (size_t c = 0; c < f->C; c++) {
+                float acc = 0;
+                int H = (int)f->H;
+                for (int d = -H; d <= H; d++) {
+                    long u = (long)t + d;
+                    if (u < 0 || u >= (long)n)
+                        continue;
+                    acc += weight(ids[off + (size_t)u], d, c);
+                }
+                if (c == 0 && ids[off + t] % 4 != 0)
+                    acc += 6.0f; /* mostly background */
+                row[c] = acc;
+            }
+        }
+        off += n;
+    }
+    if (off > f->max_total)
+        f->max_total = off;
+    return PII_OK;
+}
+
+static int ctx_token;
+static void *fake_ctx_create(void *ud, pii_err *err)
+{
+    (void)ud;
+    *err = PII_OK;
+    return &ctx_token;
+}
+static void fake_ctx_free(void *ud, void *ctx)
+{
+    (void)ud;
+    assert_ptr_equal(ctx, &ctx_token);
+}
+
+static pii_ner_backend fake_backend(fake *f, size_t H)
+{
+    memset(f, 0, sizeof *f);
+    f->H = H;
+    f->C = 33;
+    pii_ner_backend be = {
+        f, names33, 33, H, NULL, fake_ctx_create, fake_ctx_free, fake_tokenize, fake_forward};
+    return be;
+}
+
+static pii_ner *make_ner(fake *f, size_t H, size_t halo, size_t window, pii_ner_params *pp)
+{
+    pii_ner_backend be = fake_backend(f, H);
+    be.halo = halo;
+    pii_ner_params p = pp ? *pp : pii_ner_default_params();
+    p.window = window;
+    char msg[256];
+    pii_err err;
+    pii_ner *n = pii_ner_create_backend(&be, &p, &err, msg, sizeof msg);
+    if (!n)
+        fprintf(stderr, "create: %s (%s)\n", msg, pii_errname(err));
+    assert_non_null(n);
+    return n;
+}
+
+/* Random text: words (ASCII and multibyte), spaces, CRLF, punctuation,
+ * emoji, NBSP, an occasional invalid byte. */
+static char *random_text(size_t nbytes)
+{
+    static const char *const parts[] = {"Alice",
+                                        "Smith",
+                                        "z\xC3\xB6"
+                                        "e",
+                                        "\xE5\x8C\x97\xE4\xBA\xAC",
+                                        "\xF0\x9F\x91\x8B",
+                                        " ",
+                                        " ",
+                                        " ",
+                                        "\r\n",
+                                        ",",
+                                        ".",
+                                        "@",
+                                        "555",
+                                        "1234",
+                                        "\xC2\xA0",
+                                        "\xE3\x80\x80",
+                                        "x",
+                                        "\xFF",
+                                        "street",
+                                        "\t",
+                                        "-",
+                                        "42"};
+    size_t np = sizeof parts / sizeof parts[0];
+    char *t = malloc(nbytes + 16);
+    size_t n = 0;
+    while (n < nbytes) {
+        const char *p = parts[rng() % np];
+        size_t l = strlen(p);
+        if (n + l > nbytes)
+            break;
+        memcpy(t + n, p, l);
+        n += l;
+    }
+    t[n] = '\0';
+    return t;
+}
+
+static void spans_equal(const pii_spanvec *a, const pii_spanvec *b)
+{
+    if (a->n != b->n)
+        fprintf(stderr, "span count %zu vs %zu\n", a->n, b->n);
+    assert_int_equal(a->n, b->n);
+    for (size_t i = 0; i < a->n; i++) {
+        assert_int_equal(a->v[i].start, b->v[i].start);
+        assert_int_equal(a->v[i].end, b->v[i].end);
+        assert_string_equal(a->v[i].label, b->v[i].label);
+        assert_true(a->v[i].score == b->v[i].score);
+        assert_int_equal(a->v[i].source, PII_SRC_MODEL);
+        assert_null(a->v[i].rule);
+    }
+}
+
+/* Spans are sorted, non-overlapping, on character boundaries, trimmed. */
+static void spans_sane(const pii_spanvec *s, const char *text, size_t len)
+{
+    uint64_t prev = 0;
+    for (size_t i = 0; i < s->n; i++) {
+        assert_true(s->v[i].start >= prev);
+        assert_true(s->v[i].end > s->v[i].start);
+        assert_true(s->v[i].end <= len);
+        const uint8_t *p = (const uint8_t *)text;
+        assert_int_equal(pii_ner_char_start(p, len, (size_t)s->v[i].start), s->v[i].start);
+        if (s->v[i].end < len)
+            assert_int_equal(pii_ner_char_start(p, len, (size_t)s->v[i].end), s->v[i].end);
+        assert_true(text[s->v[i].start] != ' ' && text[s->v[i].end - 1] != ' ');
+        prev = s->v[i].end;
+    }
+}
+
+/* ---- windows -------------------------------------------------------------------- */
+
+static void test_windows_exact(void **st)
+{
+    (void)st;
+    char *text = random_text(12000);
+    size_t len = strlen(text);
+    fake f1;
+    pii_ner *one = make_ner(&f1, 8, 8, 1 << 20, NULL);
+    pii_ner_result ref;
+    assert_int_equal(pii_ner_analyze(one, (const uint8_t *)text, len, &ref), PII_OK);
+    assert_true(ref.n > 3000);
+    assert_int_equal(f1.forwards, 1);
+    assert_true(ref.spans.n > 20);
+    spans_sane(&ref.spans, text, len);
+    /* tokens tile the text */
+    for (size_t i = 0; i < ref.n; i++)
+        assert_int_equal(ref.start[i], i ? ref.end[i - 1] : 0);
+    assert_int_equal(ref.end[ref.n - 1], len);
+    size_t windows[] = {17, 18, 40, 100, 1000, 2999, 3000, ref.n - 1, ref.n, ref.n + 1};
+    for (size_t w = 0; w < sizeof windows / sizeof windows[0]; w++) {
+        fake f;
+        pii_ner *n = make_ner(&f, 8, 8, windows[w], NULL);
+        pii_ner_result r;
+        assert_int_equal(pii_ner_analyze(n, (const uint8_t *)text, len, &r), PII_OK);
+        assert_int_equal(r.n, ref.n);
+        assert_memory_equal(r.ids, ref.ids, r.n * sizeof *r.ids);
+        assert_memory_equal(r.logits, ref.logits, r.n * 33 * sizeof *r.logits);
+        assert_memory_equal(r.labels, ref.labels, r.n * sizeof *r.labels);
+        spans_equal(&r.spans, &ref.spans);
+        assert_true(f.max_seq <= windows[w]);
+        if (windows[w] < ref.n)
+            assert_true(f.seqs > 1);
+        pii_ner_result_free(&r);
+        pii_ner_free(n);
+    }
+    /* control: a halo smaller than the receptive field changes logits */
+    fake fb;
+    pii_ner *bad = make_ner(&fb, 8, 4, 100, NULL);
+    pii_ner_result r;
+    assert_int_equal(pii_ner_analyze(bad, (const uint8_t *)text, len, &r), PII_OK);
+    assert_int_equal(r.n, ref.n);
+    assert_memory_not_equal(r.logits, ref.logits, r.n * 33 * sizeof *r.logits);
+    pii_ner_result_free(&r);
+    pii_ner_free(bad);
+    pii_ner_result_free(&ref);
+    pii_ner_free(one);
+    free(text);
+}
+
+/* ---- streams ------------------------------------------------------------------------ */
+
+typedef struct stream_stats {
+    size_t max_held; /* most bytes between keep and the end of input */
+    size_t scans;
+} stream_stats;
+
+/* Drives the detector like pii_stream does: a buffer from the last `keep`
+ * to the bytes received so far (copied fresh each time, so reads outside
+ * it are caught by ASan), chunk sizes from next_chunk(). */
+static void stream_run(const pii_ner *n, const char *text, size_t len, size_t maxchunk,
+                       pii_spanvec *out, stream_stats *stats)
+{
+    pii_detector det = pii_ner_detector(n);
+    pii_err err;
+    void *st = det.cls->open(det.shared, &err);
+    assert_non_null(st);
+    assert_string_equal(det.cls->name, "model");
+    for (int docn = 0; docn < 2; docn++) { /* twice: reset() must start afresh */
+        if (docn)
+            det.cls->reset(st);
+        out->n = 0;
+        uint64_t keep = 0, done = 0, pos = 0;
+        memset(stats, 0, sizeof *stats);
+        int ended = 0;
+        while (!ended) {
+            size_t k = 1 + (size_t)(rng() % maxchunk);
+            if (rng() % 8 == 0)
+                k = 0; /* a scan with nothing new */
+            if (k > len - pos)
+                k = (size_t)(len - pos);
+            pos += k;
+            int eod = pos == len && (rng() % 2 || k == 0);
+            size_t blen = (size_t)(pos - keep);
+            uint8_t *buf = malloc(blen ? blen : 1);
+            memcpy(buf, text + keep, blen);
+            uint64_t nd = 0, nk = 0;
+            size_t before = out->n;
+            assert_int_equal(det.cls->scan(st, buf, blen, keep, eod, out, &nd, &nk), PII_OK);
+            free(buf);
+            stats->scans++;
+            /* the contract */
+            assert_true(nd >= done);
+            assert_true(nk >= keep);
+            assert_true(nk <= nd);
+            assert_true(nd <= pos);
+            for (size_t i = before; i < out->n; i++)
+                assert_true(out->v[i].start >= done);
+            if (eod) {
+                assert_int_equal(nd, pos);
+                ended = 1;
+            }
+            done = nd;
+            keep = nk;
+            if (pos - keep > stats->max_held)
+                stats->max_held = (size_t)(pos - keep);
+        }
+    }
+    det.cls->close(st);
+}
+
+static void test_stream_equals_oneshot(void **st)
+{
+    (void)st;
+    size_t sizes[] = {0, 1, 5, 300, 5000};
+    for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++) {
+        char *text = random_text(sizes[si]);
+        size_t len = strlen(text);
+        size_t windows[] = {40, 1 << 20};
+        for (size_t w = 0; w < 2; w++) {
+            fake f;
+            pii_ner *n = make_ner(&f, 8, 8, windows[w], NULL);
+            pii_spanvec ref = {0}, got = {0};
+            assert_int_equal(pii_ner_detect(n, (const uint8_t *)text, len, &ref), PII_OK);
+            size_t chunks[] = {1, 3, 64, 4096};
+            for (size_t c = 0; c < 4; c++) {
+                stream_stats ss;
+                stream_run(n, text, len, chunks[c], &got, &ss);
+                spans_equal(&got, &ref);
+            }
+            free(ref.v);
+            free(got.v);
+            pii_ner_free(n);
+        }
+        free(text);
+    }
+}
+
+/* Memory is flat: a long document never makes the detector hold more than
+ * a bounded tail. */
+static void test_stream_bounded(void **st)
+{
+    (void)st;
+    char *text = random_text(400000);
+    size_t len = strlen(text);
+    pii_ner_params p = pii_ner_default_params();
+    p.max_lag = 256;
+    p.max_span_tokens = 256;
+    fake f;
+    pii_ner *n = make_ner(&f, 8, 8, 64, &p);
+    pii_spanvec ref = {0}, got = {0};
+    assert_int_equal(pii_ner_detect(n, (const uint8_t *)text, len, &ref), PII_OK);
+    stream_stats ss;
+    stream_run(n, text, len, 2000, &got, &ss);
+    spans_equal(&got, &ref);
+    /* a chunk, plus window + halo + lag + span tokens of at most 3 bytes,
+     * plus the tokenizer's unstable piece */
+    size_t bound = 2000 + (64 + 8 + 2 + 256 + 256) * 3 + MAXPIECE + 3;
+    fprintf(stderr, "stream: held at most %zu bytes (bound %zu), %zu scans\n", ss.max_held, bound,
+            ss.scans);
+    assert_true(ss.max_held <= bound);
+    free(ref.v);
+    free(got.v);
+    pii_ner_free(n);
+    free(text);
+}
+
+/* A tight Viterbi bound and argmax decoding stay chunking-independent. */
+static void test_stream_modes(void **st)
+{
+    (void)st;
+    char *text = random_text(6000);
+    size_t len = strlen(text);
+    for (int mode = 0; mode < 3; mode++) {
+        pii_ner_params p = pii_ner_default_params();
+        if (mode == 0)
+            p.max_lag = 2;
+        if (mode == 1)
+            assert_int_equal(pii_ner_params_decode(&p, "argmax"), PII_OK);
+        if (mode == 2)
+            p.max_span_tokens = 2;
+        fake f;
+        pii_ner *n = make_ner(&f, 8, 8, 50, &p);
+        pii_spanvec ref = {0}, got = {0};
+        assert_int_equal(pii_ner_detect(n, (const uint8_t *)text, len, &ref), PII_OK);
+        assert_true(ref.n > 0);
+        spans_sane(&ref, text, len);
+        for (int c = 0; c < 3; c++) {
+            stream_stats ss;
+            stream_run(n, text, len, c == 0 ? 1 : 97, &got, &ss);
+            spans_equal(&got, &ref);
+        }
+        free(ref.v);
+        free(got.v);
+        pii_ner_free(n);
+    }
+    free(text);
+}
+
+/* ---- packing ------------------------------------------------------------------------ */
+
+static void test_packing(void **st)
+{
+    (void)st;
+    enum { ND = 60 };
+    char *docs[ND];
+    size_t lens[ND];
+    for (int i = 0; i < ND; i++) {
+        size_t sz = i % 10 == 0 ? 0 : (i % 7 == 0 ? 3000 : 20 + rng() % 200);
+        docs[i] = random_text(sz);
+        lens[i] = strlen(docs[i]);
+    }
+    fake fa, fb;
+    pii_ner_params p = pii_ner_default_params();
+    p.pack_tokens = 512;
+    pii_ner *n = make_ner(&fa, 8, 8, 100, &p);
+    pii_ner *m = make_ner(&fb, 8, 8, 100, NULL);
+    pii_spanvec packed[ND], single[ND];
+    memset(packed, 0, sizeof packed);
+    memset(single, 0, sizeof single);
+    assert_int_equal(pii_ner_detect_batch(n, (const uint8_t *const *)docs, lens, ND, packed),
+                     PII_OK);
+    for (int i = 0; i < ND; i++)
+        assert_int_equal(pii_ner_detect(m, (const uint8_t *)docs[i], lens[i], &single[i]), PII_OK);
+    size_t total = 0;
+    for (int i = 0; i < ND; i++) {
+        spans_equal(&packed[i], &single[i]);
+        total += single[i].n;
+        free(packed[i].v);
+        free(single[i].v);
+        free(docs[i]);
+    }
+    assert_true(total > 0);
+    assert_true(fa.forwards < fb.forwards / 3); /* shared passes */
+    assert_true(fa.max_total <= 512);
+    assert_true(fa.max_seq <= 100);
+    pii_ner_free(n);
+    pii_ner_free(m);
+    /* an empty batch */
+    fake fc;
+    pii_ner *e = make_ner(&fc, 8, 8, 100, NULL);
+    assert_int_equal(pii_ner_detect_batch(e, NULL, NULL, 0, NULL), PII_OK);
+    pii_ner_free(e);
+}
+
+/* ---- parameters --------------------------------------------------------------------- */
+
+static void test_params(void **st)
+{
+    (void)st;
+    pii_ner_params p = pii_ner_default_params();
+    assert_int_equal(p.window, 4096);
+    assert_string_equal(p.operating_point, "default");
+    assert_int_equal(pii_ner_params_threshold(&p, "0.5"), PII_OK);
+    assert_true(p.threshold == 0.5f);
+    assert_int_equal(pii_ner_params_threshold(&p, "private_person=0.7"), PII_OK);
+    assert_int_equal(pii_ner_params_threshold(&p, "private_person=0.8"), PII_OK);
+    assert_int_equal(p.nlabel_thresholds, 1);
+    assert_true(p.label_thresholds[0].value == 0.8f);
+    assert_int_equal(pii_ner_params_threshold(&p, "1.5"), PII_EINVAL);
+    assert_int_equal(pii_ner_params_threshold(&p, "x"), PII_EINVAL);
+    assert_int_equal(pii_ner_params_threshold(&p, "=0.1"), PII_EINVAL);
+    assert_int_equal(pii_ner_params_threshold(&p, "a=0.1x"), PII_EINVAL);
+    assert_int_equal(pii_ner_params_bias(&p, "background_stay=-1.5"), PII_OK);
+    assert_int_equal(pii_ner_params_bias(&p, "transition_bias_end_to_start=2"), PII_OK);
+    assert_int_equal(p.bias_mask, (1u << 0) | (1u << 5));
+    assert_int_equal(pii_ner_params_bias(&p, "nope=1"), PII_EINVAL);
+    assert_int_equal(pii_ner_params_bias(&p, "background_stay"), PII_EINVAL);
+    assert_int_equal(pii_ner_params_bias(&p, "background_stay=inf"), PII_EINVAL);
+    assert_int_equal(pii_ner_params_decode(&p, "beam"), PII_EINVAL);
+
+    fake f;
+    pii_ner_backend be = fake_backend(&f, 8);
+    char msg[256];
+    pii_err err;
+    /* unknown label in a threshold */
+    pii_ner_params q = pii_ner_default_params();
+    assert_int_equal(pii_ner_params_threshold(&q, "private_pet=0.5"), PII_OK);
+    assert_null(pii_ner_create_backend(&be, &q, &err, msg, sizeof msg));
+    assert_int_equal(err, PII_EINVAL);
+    assert_non_null(strstr(msg, "private_pet"));
+    /* window too small for the halo */
+    q = pii_ner_default_params();
+    q.window = 16;
+    assert_null(pii_ner_create_backend(&be, &q, &err, msg, sizeof msg));
+    assert_int_equal(err, PII_EINVAL);
+    assert_non_null(strstr(msg, "17"));
+    /* a named operating point without any calibration file */
+    q = pii_ner_default_params();
+    snprintf(q.operating_point, sizeof q.operating_point, "recall");
+    assert_null(pii_ner_create_backend(&be, &q, &err, msg, sizeof msg));
+    assert_int_equal(err, PII_ENOTFOUND);
+    /* bias overrides on the default point */
+    q = pii_ner_default_params();
+    assert_int_equal(pii_ner_params_bias(&q, "background_to_start=-3"), PII_OK);
+    pii_ner *n = pii_ner_create_backend(&be, &q, &err, msg, sizeof msg);
+    assert_non_null(n);
+    pii_ner_biases b = pii_ner_get_biases(n);
+    assert_true(b.v[1] == -3.0f && b.v[0] == 0.0f);
+    assert_int_equal(pii_ner_halo(n), 8);
+    assert_int_equal(pii_ner_window(n), 4096);
+    assert_int_equal(pii_ner_labels_ncat(pii_ner_get_labels(n)), 8);
+    pii_ner_free(n);
+    pii_ner_free(NULL);
+}
+
+static void test_calibration_dir(void **st)
+{
+    (void)st;
+    char dir[] = "/tmp/ner_cal_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char path[256];
+    snprintf(path, sizeof path, "%s/viterbi_calibration.json", dir);
+    FILE *fp = fopen(path, "w");
+    assert_non_null(fp);
+    fputs("{\"operating_points\":{\"default\":{\"biases\":{"
+          "\"transition_bias_background_stay\":0,\"transition_bias_background_to_start\":0,"
+          "\"transition_bias_inside_to_continue\":0,\"transition_bias_inside_to_end\":0,"
+          "\"transition_bias_end_to_background\":0,\"transition_bias_end_to_start\":0}},"
+          "\"strict\":{\"biases\":{"
+          "\"transition_bias_background_stay\":4,\"transition_bias_background_to_start\":-4,"
+          "\"transition_bias_inside_to_continue\":0,\"transition_bias_inside_to_end\":0,"
+          "\"transition_bias_end_to_background\":0,\"transition_bias_end_to_start\":0}}}}",
+          fp);
+    fclose(fp);
+    fake f;
+    pii_ner_backend be = fake_backend(&f, 8);
+    be.model_dir = dir;
+    pii_ner_params q = pii_ner_default_params();
+    snprintf(q.operating_point, sizeof q.operating_point, "strict");
+    pii_err err;
+    char msg[256];
+    pii_ner *strict = pii_ner_create_backend(&be, &q, &err, msg, sizeof msg);
+    assert_non_null(strict);
+    assert_true(pii_ner_get_biases(strict).v[0] == 4.0f);
+    pii_ner *def = pii_ner_create_backend(&be, NULL, &err, msg, sizeof msg);
+    assert_non_null(def);
+    /* the strict point finds fewer spans on the same text */
+    char *text = random_text(4000);
+    pii_spanvec a = {0}, b = {0};
+    assert_int_equal(pii_ner_detect(def, (const uint8_t *)text, strlen(text), &a), PII_OK);
+    assert_int_equal(pii_ner_detect(strict, (const uint8_t *)text, strlen(text), &b), PII_OK);
+    assert_true(b.n < a.n);
+    /* an unknown point names the available ones */
+    snprintf(q.operating_point, sizeof q.operating_point, "fast");
+    assert_null(pii_ner_create_backend(&be, &q, &err, msg, sizeof msg));
+    assert_int_equal(err, PII_ENOTFOUND);
+    assert_non_null(strstr(msg, "strict"));
+    free(a.v);
+    free(b.v);
+    free(text);
+    pii_ner_free(strict);
+    pii_ner_free(def);
+    unlink(path);
+    rmdir(dir);
+}
+
+static void test_thresholds(void **st)
+{
+    (void)st;
+    char *text = random_text(4000);
+    size_t len = strlen(text);
+    fake f;
+    pii_ner *all = make_ner(&f, 8, 8, 4096, NULL);
+    pii_spanvec a = {0}, b = {0};
+    assert_int_equal(pii_ner_detect(all, (const uint8_t *)text, len, &a), PII_OK);
+    pii_ner_params p = pii_ner_default_params();
+    assert_int_equal(pii_ner_params_threshold(&p, "0.6"), PII_OK);
+    assert_int_equal(pii_ner_params_threshold(&p, "private_person=0.9"), PII_OK);
+    pii_ner *thr = make_ner(&f, 8, 8, 4096, &p);
+    assert_int_equal(pii_ner_detect(thr, (const uint8_t *)text, len, &b), PII_OK);
+    /* every kept span passes its threshold, and (overlaps aside, which
+     * only arise on split characters) the passing spans of the unfiltered
+     * run are kept */
+    size_t pass = 0, found = 0;
+    for (size_t i = 0; i < b.n; i++) {
+        float t = strcmp(b.v[i].label, "private_person") == 0 ? 0.9f : 0.6f;
+        assert_true(b.v[i].score >= t);
+    }
+    for (size_t i = 0; i < a.n; i++) {
+        float t = strcmp(a.v[i].label, "private_person") == 0 ? 0.9f : 0.6f;
+        if (a.v[i].score < t)
+            continue;
+        pass++;
+        for (size_t j = 0; j < b.n; j++)
+            if (b.v[j].start == a.v[i].start && b.v[j].end == a.v[i].end)
+                found++;
+    }
+    assert_true(pass > 0 && found * 10 >= pass * 9);
+    assert_true(b.n < a.n);
+    free(a.v);
+    free(b.v);
+    free(text);
+    pii_ner_free(all);
+    pii_ner_free(thr);
+}
+
+static void test_forward_error(void **st)
+{
+    (void)st;
+    char *text = random_text(3000);
+    size_t len = strlen(text);
+    fake f;
+    pii_ner *n = make_ner(&f, 8, 8, 100, NULL);
+    f.fail_at = 3;
+    pii_spanvec a = {0};
+    assert_int_equal(pii_ner_detect(n, (const uint8_t *)text, len, &a), PII_EMODEL);
+    free(a.v);
+    pii_ner_free(n);
+    free(text);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_windows_exact),   cmocka_unit_test(test_stream_equals_oneshot),
+        cmocka_unit_test(test_stream_bounded),  cmocka_unit_test(test_stream_modes),
+        cmocka_unit_test(test_packing),         cmocka_unit_test(test_params),
+        cmocka_unit_test(test_calibration_dir), cmocka_unit_test(test_thresholds),
+        cmocka_unit_test(test_forward_error),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
