@@ -19,6 +19,7 @@ const CULTURE_COUNTRY = { en_US: 'US', en_GB: 'UK', en_IE: 'IE', en_AU: 'AU', en
   r_ar: 'US', r_el: 'GR', r_ru: 'RU' };
 const LANG_COUNTRY = { en: null, de: 'DE', fr: 'FR', es: 'ES', it: 'IT', nl: 'NL', pt: 'BR', el: 'GR', ja: 'JP', pl: 'PL', sv: 'SE', tr: 'TR', ru: 'RU' };
 const JA_BANKS = ['みずほ', '三菱UFJ', '三井住友', 'りそな', 'ゆうちょ', '楽天'];
+const JOBS = ['Senior Accountant', 'Product Manager', 'Registered Nurse', 'Software Engineer', 'Marketing Coordinator', 'Teaching Assistant', 'Data Scientist', 'Warehouse Associate'];
 const BANKS = ['Chase', 'Bank of America', 'Barclays', 'HSBC', 'Deutsche Bank', 'BNP Paribas', 'Santander', 'ING', 'Revolut', 'N26', 'Wise', 'Citibank'];
 
 export class Ctx {
@@ -128,6 +129,8 @@ export function slot(ctx, name, nextPerson = 0) {
     case 'ISBN': return [null, N.isbn(r)];
     case 'BUILD': return [null, N.buildNumber(r)];
     case 'PCT': return [null, N.percent(r)];
+    case 'BIC': return [null, r.chars('ABCDEFGHIJKLMNOPQRSTUVWXYZ', 4) + r.pick(['DE', 'FR', 'GB', 'ES', 'IT', 'NL', 'GR']) + r.chars('ABCDEFGHJKLMNPQRSTUVWXYZ23456789', 2) + (r.chance(0.5) ? 'XXX' : '')];
+    case 'JOB': return [null, r.pick(JOBS)];
     case 'YEAR': return [null, String(r.range(1850, 2020))];
   }
   throw new Error('unknown slot ' + name);
