@@ -44,7 +44,7 @@ static void eval_usage(FILE *fp)
             "      --rules-only            use only the rule tier\n"
             "      --model-only            use only the model tier\n"
             "  -m, --model PATH            model checkpoint to use instead of the default\n"
-            "      --format FMT            text (default) or json\n"
+            "      --format FMT            text (default), json, or md (a Markdown table)\n"
             "      --predictions FILE      score the spans in FILE (JSON Lines: \"spans\" with\n"
             "                              code-point start, end, label; one line per record,\n"
             "                              in order) instead of running the redactor\n"
@@ -280,6 +280,45 @@ static void print_text(const char *file, const char *detectors, const pii_eval_a
 }
 
 /* A number with 6 decimals and no trailing zeros ("0.4", "1.0"); null for NaN. */
+static void print_md_row(const char *name, const pii_eval_label *l)
+{
+    pii_eval_prf s = pii_eval_score(&l->strict, l->gold);
+    pii_eval_prf o = pii_eval_score(&l->overlap, l->gold);
+    char b[7][16];
+    fmt_num(b[0], 16, s.p);
+    fmt_num(b[1], 16, s.r);
+    fmt_num(b[2], 16, s.f1);
+    fmt_num(b[3], 16, o.p);
+    fmt_num(b[4], 16, o.r);
+    fmt_num(b[5], 16, o.f1);
+    if (l->gold_chars)
+        snprintf(b[6], 16, "%.2f%%", 100.0 * (double)l->leaked_chars / (double)l->gold_chars);
+    else
+        snprintf(b[6], 16, "-");
+    printf("| %s | %llu | %llu | %s | %s | %s | %s | %s | %s | %s |\n", name,
+           (unsigned long long)l->gold, (unsigned long long)l->pred, b[0], b[1], b[2], b[3], b[4],
+           b[5], b[6]);
+}
+
+static void print_md(const char *file, const char *detectors, const pii_eval_acc *a)
+{
+    const char *base = strrchr(file, '/');
+    printf("#### %s — %s (%llu records)\n\n", base ? base + 1 : file, detectors,
+           (unsigned long long)a->records);
+    printf("| label | gold | pred | strict P | strict R | strict F1 | overlap P | overlap R | "
+           "overlap F1 | leak |\n");
+    printf("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n");
+    for (int L = 0; L < PII_NCAT; L++)
+        if (a->scored_mask >> L & 1u)
+            print_md_row(pii_categories[L], &a->lab[L]);
+    pii_eval_label m = pii_eval_micro(a);
+    print_md_row("**micro**", &m);
+    if (a->gold_chars)
+        printf("\nCharacter leak rate: **%.2f%%** (%llu of %llu gold PII characters)\n",
+               100.0 * (double)a->leaked_chars / (double)a->gold_chars,
+               (unsigned long long)a->leaked_chars, (unsigned long long)a->gold_chars);
+}
+
 static json_object *jnum(double v)
 {
     if (isnan(v))
@@ -495,7 +534,7 @@ int pii_cmd_eval(int argc, char **argv)
 {
     pii_opts o;
     memset(&o, 0, sizeof o);
-    int json = 0;
+    int json = 0; /* 0 text, 1 json, 2 markdown */
     const char *pred_path = NULL, *dump_path = NULL;
     int c;
     optind = 1;
@@ -516,8 +555,11 @@ int pii_cmd_eval(int argc, char **argv)
                 json = 1;
             else if (strcmp(optarg, "text") == 0)
                 json = 0;
+            else if (strcmp(optarg, "md") == 0)
+                json = 2;
             else {
-                fprintf(stderr, "pii-redact eval: unknown format '%s' (text or json)\n", optarg);
+                fprintf(stderr, "pii-redact eval: unknown format '%s' (text, json or md)\n",
+                        optarg);
                 return PII_EXIT_USAGE;
             }
             break;
@@ -593,22 +635,26 @@ int pii_cmd_eval(int argc, char **argv)
         goto out;
     }
 
-    json_object *all = json ? json_object_new_array() : NULL;
+    json_object *all = json == 1 ? json_object_new_array() : NULL;
     for (int i = 0; i < nfiles && rc < 0; i++) {
         pii_eval_acc acc;
         memset(&acc, 0, sizeof acc);
         rc = eval_file(argv[optind + i], &run, &acc);
         if (rc >= 0)
             break;
-        if (json)
+        if (json == 1)
             json_object_array_add(all, json_result(argv[optind + i], detectors, &acc));
-        else {
+        else if (json == 2) {
+            if (i)
+                printf("\n");
+            print_md(argv[optind + i], detectors, &acc);
+        } else {
             if (i)
                 printf("\n");
             print_text(argv[optind + i], detectors, &acc);
         }
     }
-    if (json) {
+    if (json == 1) {
         if (rc < 0) {
             json_object *top = json_object_new_object();
             json_object_object_add(top, "files", all);

@@ -10,6 +10,9 @@ diff -u $D/mini.expected.txt "$TMPDIR/out.txt" || fail "text table differs"
 (cd $D && $P eval --format json --predictions mini.pred.jsonl mini.jsonl) >"$TMPDIR/out.json" ||
     fail "exit status (json)"
 diff -u $D/mini.expected.json "$TMPDIR/out.json" || fail "json differs"
+(cd $D && $P eval --format md --predictions mini.pred.jsonl mini.jsonl) >"$TMPDIR/out.md" ||
+    fail "exit status (md)"
+diff -u $D/mini.expected.md "$TMPDIR/out.md" || fail "markdown differs"
 
 # Predictions in a different line order than the eval file are refused.
 sed -n 2p $D/mini.pred.jsonl >"$TMPDIR/swapped.jsonl"
