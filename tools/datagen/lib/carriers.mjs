@@ -524,3 +524,47 @@ export function negDoc(ctx, doc) {
     doc.t(`$ docker ps\nCONTAINER ID   IMAGE   STATUS\n${N.gitHash(r, true)}   ${r.pick(['nginx', 'redis', 'postgres'])}:${N.version(r)}   Up ${r.range(1, 48)} hours\n`);
   }
 }
+
+// ---------------------------------------------------------------- markup: vCard, HTML, Markdown, XML
+function esc(s) { return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;'); }
+export function markup(ctx, doc) {
+  const r = ctx.rng;
+  const p = ctx.person(0);
+  const k = r.int(4);
+  if (k === 0) {
+    const a = ctx.address(0);
+    doc.t('BEGIN:VCARD\nVERSION:3.0\nN:'); doc.s('private_person', p.family); doc.t(';'); doc.s('private_person', p.given); doc.t(';;;\nFN:');
+    doc.s('private_person', ctx.name(0, 'full')); doc.t(`\nORG:${ctx.company()}\n`);
+    doc.t(`TEL;TYPE=${r.pick(['CELL', 'WORK,VOICE', 'HOME'])}:`); doc.s('private_phone', ctx.phone(0));
+    doc.t('\nEMAIL;TYPE=INTERNET:'); doc.s('private_email', ctx.email(0));
+    if (r.chance(0.7)) {
+      doc.t('\nADR;TYPE=HOME:;;'); doc.s('private_address', a.lines[0]);
+      for (const l of a.lines.slice(1)) { doc.t(';'); doc.s('private_address', l); }
+      doc.t(';'); doc.s('private_address', a.country || 'USA');
+    }
+    if (r.chance(0.5)) { doc.t('\nBDAY:'); doc.s('private_date', formatDate(r, makeYMD(r, 'dob'), 'en', 'iso')); }
+    if (r.chance(0.3)) { doc.t('\nURL:'); doc.s('private_url', makePersonalUrl(ctx, p)); }
+    doc.t(`\nREV:${logTimestamp(r).replace(/[-:]/g, '').slice(0, 15)}\nEND:VCARD\n`);
+  } else if (k === 1) {
+    doc.t(`<div class="${r.pick(['contact-card', 'author', 'profile', 'vcard'])}">\n  <h3>`); doc.s('private_person', esc(ctx.name(0, 'full'))); doc.t('</h3>\n');
+    doc.t(`  <p class="title">${esc(r.pick(JOB_TITLES))}, ${esc(ctx.company())}</p>\n`);
+    const e = ctx.email(0);
+    doc.t('  <a href="mailto:'); doc.s('private_email', e); doc.t('">'); doc.s('private_email', e); doc.t('</a><br>\n');
+    doc.t('  <span class="tel">'); doc.s('private_phone', ctx.phone(0)); doc.t('</span>\n');
+    if (r.chance(0.5)) { doc.t('  <address>'); doc.s('private_address', esc(renderAddress(r, ctx.address(0), 'line', false))); doc.t('</address>\n'); }
+    doc.t(`  <a href="${publicUrl(r)}">Company website</a>\n</div>\n`);
+  } else if (k === 2) {
+    doc.t(`| ${r.pick(['Name', 'Employee', 'Contact'])} | ${r.pick(['Email', 'E-mail'])} | Phone | ${r.pick(['Team', 'Department', 'Role'])} |\n|---|---|---|---|\n`);
+    for (let i = 0, n = r.range(2, 5); i < n; i++) {
+      ctx.people.length = 0; ctx.cache.clear(); ctx.mentioned.clear();
+      doc.t('| '); doc.s('private_person', ctx.name(0, r.pick(['full', 'full', 'initfam']))); doc.t(' | '); doc.s('private_email', ctx.email(0));
+      doc.t(' | '); doc.s('private_phone', ctx.phone(0)); doc.t(` | ${r.pick(['Sales', 'Engineering', 'Finance', 'Support', 'Legal', 'HR'])} |\n`);
+    }
+  } else {
+    doc.t(`<?xml version="1.0" encoding="UTF-8"?>\n<customer id="${r.range(1000, 99999)}">\n  <name>`); doc.s('private_person', esc(ctx.name(0, 'full'))); doc.t('</name>\n  <email>'); doc.s('private_email', ctx.email(0));
+    doc.t('</email>\n  <phone>'); doc.s('private_phone', ctx.phone(0)); doc.t('</phone>\n');
+    if (r.chance(0.6)) { doc.t('  <birthDate>'); doc.s('private_date', formatDate(r, makeYMD(r, 'dob'), 'en', 'iso')); doc.t('</birthDate>\n'); }
+    if (r.chance(0.4)) { doc.t('  <iban>'); doc.s('account_number', makeIban(ctx, null, { grouped: false })); doc.t('</iban>\n'); }
+    doc.t(`  <createdAt>${logTimestamp(r)}</createdAt>\n  <tier>${r.pick(['gold', 'silver', 'basic'])}</tier>\n</customer>\n`);
+  }
+}
