@@ -16,6 +16,7 @@
  * first token of the open span (whichever is older) to the last final
  * token; log-prob rows of tokens whose labels are not final yet. */
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +35,10 @@ struct pii_ner {
     size_t max_lag, max_span;
     pii_ner_decode_mode decode;
     float *thr; /* [K] */
+    /* One spare backend context, so repeated one-shot calls do not rebuild
+     * tokenizer caches and model workspaces each time. */
+    pthread_mutex_t mu;
+    void *spare_ctx;
     void *owner;
     void (*owner_free)(void *owner);
 };
@@ -173,6 +178,9 @@ void pii_ner_free(pii_ner *n)
     pii_ner_viterbi_free(n->V);
     pii_ner_labels_free(n->L);
     free(n->thr);
+    if (n->spare_ctx && n->be.ctx_free)
+        n->be.ctx_free(n->be.ud, n->spare_ctx);
+    pthread_mutex_destroy(&n->mu);
     if (n->owner_free)
         n->owner_free(n->owner);
     free(n);
@@ -234,6 +242,7 @@ pii_ner *pii_ner_create_backend(const pii_ner_backend *be, const pii_ner_params 
         goto fail;
     }
     n->be = *be;
+    pthread_mutex_init(&n->mu, NULL);
     if (!(n->L = pii_ner_labels_create(be->labels, be->nlabels, &e, errbuf, errcap)))
         goto fail;
     n->C = pii_ner_labels_count(n->L);
@@ -715,10 +724,19 @@ typedef struct ner_run {
     size_t lgcap;
 } ner_run;
 
-static void run_free(const pii_ner *n, ner_run *r)
+static void run_free(const pii_ner *cn, ner_run *r)
 {
-    if (r->ctx && n->be.ctx_free)
-        n->be.ctx_free(n->be.ud, r->ctx);
+    pii_ner *n = (pii_ner *)cn; /* only the mutex-guarded spare changes */
+    if (r->ctx) {
+        pthread_mutex_lock(&n->mu);
+        if (!n->spare_ctx) {
+            n->spare_ctx = r->ctx;
+            r->ctx = NULL;
+        }
+        pthread_mutex_unlock(&n->mu);
+        if (r->ctx && n->be.ctx_free)
+            n->be.ctx_free(n->be.ud, r->ctx);
+    }
     free(r->jobs);
     free(r->ids);
     free(r->lens);
@@ -726,9 +744,16 @@ static void run_free(const pii_ner *n, ner_run *r)
     memset(r, 0, sizeof *r);
 }
 
-static pii_err run_init(const pii_ner *n, ner_run *r)
+static pii_err run_init(const pii_ner *cn, ner_run *r)
 {
+    pii_ner *n = (pii_ner *)cn;
     memset(r, 0, sizeof *r);
+    pthread_mutex_lock(&n->mu);
+    r->ctx = n->spare_ctx;
+    n->spare_ctx = NULL;
+    pthread_mutex_unlock(&n->mu);
+    if (r->ctx)
+        return PII_OK;
     pii_err e = PII_OK;
     if (n->be.ctx_create && !(r->ctx = n->be.ctx_create(n->be.ud, &e)))
         return e ? e : PII_ENOMEM;
