@@ -1,0 +1,366 @@
+/* pii_rt.h — the generic shard runtime: weight files, kernels, threads.
+ *
+ * Contract.  This module knows tensors, not PII.  It
+ *  - maps weight files read-only and zero-copy (HF safetensors, single file
+ *    or sharded through model.safetensors.index.json; GGUF v2/v3) or wraps
+ *    a caller-owned memory buffer, validates every header field against the
+ *    mapped size (with overflow checks) before any tensor byte is touched,
+ *    and exposes named, typed tensors;
+ *  - provides the kernels a transformer needs (GEMM per weight dtype with
+ *    the conversion to f32 done inside the micro-kernel, RMSNorm, RoPE with
+ *    YaRN, banded bidirectional attention with per-head sinks, top-k MoE
+ *    routing and grouping of tokens by expert, clamped SwiGLU);
+ *  - dispatches each kernel at run time to AVX-512, AVX2 or portable scalar
+ *    code (pii_rt_isa_*), and runs work on a thread pool with explicit
+ *    (ith, nth) splitting.
+ *
+ * Ownership.  A pii_rt_store owns its mappings; pii_rt_tensor views and every
+ * pointer they hold stay valid until pii_rt_store_free.  A store opened on a
+ * memory buffer borrows it (the buffer must outlive the store).  Stores are
+ * immutable after opening: any number of threads may read them.
+ *
+ * Errors.  Functions return pii_err.  Where an errbuf is taken, a message
+ * naming the file and, when relevant, the tensor or key is written to it
+ * (NUL-terminated, truncated to cap; errbuf may be NULL).
+ *
+ * Environment.  The library reads exactly one environment variable, in one
+ * place (pii_rt_isa_active's first call): PII_ISA=scalar|avx2|avx512 forces
+ * a CPU path (a slower one than the hardware supports, never a faster one).
+ * It is the documented test hook that lets CI run the scalar kernels.
+ *
+ * Limits.  At most PII_RT_MAXDIM dimensions per tensor; headers larger than
+ * PII_RT_MAX_HEADER bytes, more than PII_RT_MAX_TENSORS tensors or metadata
+ * entries, and names longer than PII_RT_MAX_NAME bytes are refused before
+ * anything is allocated for them.
+ *
+ * Legend used in the kernel comments: n tokens, D model width, H query heads,
+ * Hkv key/value heads, hd head width, E experts, k experts per token,
+ * I expert width, o / i output / input index of a Linear.
+ */
+#ifndef PII_RT_H
+#define PII_RT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "pii_error.h"
+
+#define PII_RT_MAXDIM 4
+#define PII_RT_MAX_HEADER (100u << 20) /* 100 MiB, the safetensors limit */
+#define PII_RT_MAX_TENSORS 1000000u
+#define PII_RT_MAX_NAME 1024u
+
+/* ---- dtypes ----------------------------------------------------------- */
+
+/* Element types.  Block types (Q8_0 and the project's quantized types) pack
+ * `block` elements into `block_bytes` bytes along the innermost dimension.
+ * Values are stable: append only. */
+typedef enum pii_dtype {
+    PII_DT_F32 = 0,
+    PII_DT_F16 = 1,
+    PII_DT_BF16 = 2,
+    PII_DT_Q8_0 = 3, /* GGUF: blocks of 32: f16 scale d, 32 x int8; x = d*q */
+    PII_DT_I32 = 4,
+    PII_DT_I64 = 5,
+    PII_DT_I8 = 6,
+    PII_DT_U8 = 7,
+    PII_DT_I16 = 8,
+    PII_DT_F64 = 9,
+    /* Project quantized weight types (a later issue adds loaders and
+     * kernels; the dispatch tables already have their slots).  Their data
+     * tensors are stored as I8/U8 with separate scale tensors, and become
+     * these dtypes only inside a pii_rt_mat. */
+    PII_DT_Q8_ROW = 10, /* int8, one f32 scale per output row            */
+    PII_DT_Q4_G32 = 11, /* int4, groups of 32 along the input dimension  */
+    PII_DT_COUNT
+} pii_dtype;
+
+const char *pii_dtype_name(pii_dtype t); /* "F32", "BF16", "Q8_0", ...; never NULL */
+unsigned pii_dtype_block(pii_dtype t);       /* elements per block (1 for scalars) */
+unsigned pii_dtype_block_bytes(pii_dtype t); /* bytes per block */
+/* Bytes for `nelem` elements in rows of `inner` elements; 0 with *err set
+ * when inner is not a multiple of the block or the size overflows. */
+uint64_t pii_dtype_nbytes(pii_dtype t, uint64_t nelem, uint64_t inner, pii_err *err);
+
+/* Exact conversions to f32 (bf16 and f16 upcast exactly; Q8_0 gives d*q in
+ * f32).  src points at element `0` of a run of n elements; for block types
+ * src and n must be block aligned.  Any alignment of src is fine. */
+void pii_rt_to_f32(pii_dtype t, const void *src, size_t n, float *dst);
+/* Round-to-nearest-even narrowing (writers). */
+uint16_t pii_rt_f32_to_bf16(float f);
+uint16_t pii_rt_f32_to_f16(float f);
+float pii_rt_bf16_to_f32(uint16_t h);
+float pii_rt_f16_to_f32(uint16_t h);
+
+/* ---- the tensor store ------------------------------------------------- */
+
+typedef enum pii_rt_format {
+    PII_RT_FMT_SAFETENSORS = 0,
+    PII_RT_FMT_GGUF = 1,
+} pii_rt_format;
+
+/* A view of one tensor.  shape is outermost first (numpy / PyTorch order;
+ * GGUF's ne[] is reversed into this order). */
+typedef struct pii_rt_tensor {
+    const char *name;  /* NUL-terminated, owned by the store        */
+    const char *file;  /* the file (shard) holding it, or the label  */
+    const void *data;  /* read-only; no alignment is promised        */
+    uint64_t nbytes;   /* validated: inside the file                 */
+    uint64_t nelem;    /* product of shape                           */
+    int64_t shape[PII_RT_MAXDIM];
+    int ndim;          /* 0..PII_RT_MAXDIM                           */
+    pii_dtype dtype;
+} pii_rt_tensor;
+
+typedef struct pii_rt_store pii_rt_store;
+
+/* Opens `path`: a *.safetensors file, a model.safetensors.index.json, a
+ * *.gguf file, or a directory holding model.safetensors.index.json or
+ * model.safetensors.  Every shard is mapped and validated. */
+pii_err pii_rt_store_open(const char *path, pii_rt_store **out, char *errbuf, size_t cap);
+/* Wraps a safetensors or GGUF image in memory (detected by content).  The
+ * buffer is borrowed.  `label` names it in messages (e.g. "<embedded>"). */
+pii_err pii_rt_store_open_mem(const void *bytes, size_t len, const char *label,
+                              pii_rt_store **out, char *errbuf, size_t cap);
+void pii_rt_store_free(pii_rt_store *s);
+
+pii_rt_format pii_rt_store_format(const pii_rt_store *s);
+size_t pii_rt_store_count(const pii_rt_store *s);
+const pii_rt_tensor *pii_rt_store_at(const pii_rt_store *s, size_t i); /* file order */
+const pii_rt_tensor *pii_rt_store_find(const pii_rt_store *s, const char *name);
+size_t pii_rt_store_nfiles(const pii_rt_store *s);
+const char *pii_rt_store_file(const pii_rt_store *s, size_t i);
+uint64_t pii_rt_store_bytes(const pii_rt_store *s); /* total mapped bytes */
+
+/* safetensors "__metadata__" string values (NULL when absent). */
+const char *pii_rt_store_st_meta(const pii_rt_store *s, const char *key);
+
+/* GGUF metadata.  Value types are GGUF's numbering. */
+typedef enum pii_rt_kvtype {
+    PII_KV_U8 = 0,
+    PII_KV_I8 = 1,
+    PII_KV_U16 = 2,
+    PII_KV_I16 = 3,
+    PII_KV_U32 = 4,
+    PII_KV_I32 = 5,
+    PII_KV_F32 = 6,
+    PII_KV_BOOL = 7,
+    PII_KV_STRING = 8,
+    PII_KV_ARRAY = 9,
+    PII_KV_U64 = 10,
+    PII_KV_I64 = 11,
+    PII_KV_F64 = 12,
+} pii_rt_kvtype;
+
+size_t pii_rt_store_kv_count(const pii_rt_store *s);
+const char *pii_rt_store_kv_key(const pii_rt_store *s, size_t i); /* NUL-terminated */
+/* Index of `key`, or -1. */
+long pii_rt_store_kv_find(const pii_rt_store *s, const char *key);
+/* Typed reads; PII_ENOTFOUND when absent, PII_EFORMAT on a type that does
+ * not convert (any integer or bool reads as int, any number as double). */
+pii_err pii_rt_store_kv_int(const pii_rt_store *s, const char *key, int64_t *out);
+pii_err pii_rt_store_kv_num(const pii_rt_store *s, const char *key, double *out);
+pii_err pii_rt_store_kv_str(const pii_rt_store *s, const char *key, const char **p, size_t *len);
+/* Arrays: element type and count; for numeric arrays also the raw
+ * little-endian elements (unaligned).  For string arrays *data is NULL: use
+ * pii_rt_store_kv_strings. */
+pii_err pii_rt_store_kv_arr(const pii_rt_store *s, const char *key, pii_rt_kvtype *elem,
+                            uint64_t *count, const void **data);
+/* Fills ptr[0..count) / len[0..count) with the (not NUL-terminated) strings
+ * of a string array; count must equal the array's count. */
+pii_err pii_rt_store_kv_strings(const pii_rt_store *s, const char *key, const char **ptr,
+                                uint32_t *len, uint64_t count);
+
+/* ---- writers (mkmodel, tests) ----------------------------------------- */
+
+/* Streaming safetensors writer: declare every tensor, then write their data
+ * in declaration order (any chunking).  Nothing is buffered beyond the
+ * header, so multi-GB files need no memory. */
+typedef struct pii_rt_st_writer pii_rt_st_writer;
+pii_rt_st_writer *pii_rt_st_writer_create(pii_err *err);
+void pii_rt_st_writer_free(pii_rt_st_writer *w);
+pii_err pii_rt_st_writer_meta(pii_rt_st_writer *w, const char *key, const char *value);
+pii_err pii_rt_st_writer_add(pii_rt_st_writer *w, const char *name, pii_dtype t, int ndim,
+                             const int64_t *shape);
+/* Writes the header to f (8-byte aligned data section). */
+pii_err pii_rt_st_writer_begin(pii_rt_st_writer *w, FILE *f);
+pii_err pii_rt_st_writer_data(pii_rt_st_writer *w, const void *p, size_t n);
+/* Checks that exactly the declared bytes were written. */
+pii_err pii_rt_st_writer_end(pii_rt_st_writer *w);
+
+/* Streaming GGUF v3 writer, same protocol; alignment 32. */
+typedef struct pii_rt_gguf_writer pii_rt_gguf_writer;
+pii_rt_gguf_writer *pii_rt_gguf_writer_create(pii_err *err);
+void pii_rt_gguf_writer_free(pii_rt_gguf_writer *w);
+pii_err pii_rt_gguf_writer_kv_u32(pii_rt_gguf_writer *w, const char *key, uint32_t v);
+pii_err pii_rt_gguf_writer_kv_f32(pii_rt_gguf_writer *w, const char *key, float v);
+pii_err pii_rt_gguf_writer_kv_bool(pii_rt_gguf_writer *w, const char *key, int v);
+pii_err pii_rt_gguf_writer_kv_str(pii_rt_gguf_writer *w, const char *key, const char *v);
+pii_err pii_rt_gguf_writer_kv_strs(pii_rt_gguf_writer *w, const char *key,
+                                   const char *const *v, size_t n);
+/* shape outermost first (numpy order); dtype F32, F16, BF16 or Q8_0. */
+pii_err pii_rt_gguf_writer_add(pii_rt_gguf_writer *w, const char *name, pii_dtype t, int ndim,
+                               const int64_t *shape);
+pii_err pii_rt_gguf_writer_begin(pii_rt_gguf_writer *w, FILE *f);
+pii_err pii_rt_gguf_writer_data(pii_rt_gguf_writer *w, const void *p, size_t n);
+pii_err pii_rt_gguf_writer_end(pii_rt_gguf_writer *w);
+
+/* ---- CPU dispatch ------------------------------------------------------ */
+
+typedef enum pii_rt_isa {
+    PII_RT_ISA_SCALAR = 0,
+    PII_RT_ISA_AVX2 = 1,   /* AVX2 + FMA + F16C                     */
+    PII_RT_ISA_AVX512 = 2, /* AVX-512 F/BW/VL (+VNNI when present)  */
+    PII_RT_ISA_COUNT
+} pii_rt_isa;
+
+pii_rt_isa pii_rt_isa_detect(void); /* the best the CPU supports */
+/* The path in use.  First call: detect, then apply PII_ISA (see top). */
+pii_rt_isa pii_rt_isa_active(void);
+/* Selects a path (tests, --isa); PII_EUNSUPPORTED when the CPU lacks it.
+ * Not thread-safe with running kernels: set it between forward passes. */
+pii_err pii_rt_isa_set(pii_rt_isa isa);
+const char *pii_rt_isa_name(pii_rt_isa isa); /* "scalar", "avx2", "avx512" */
+pii_err pii_rt_isa_parse(const char *s, pii_rt_isa *out);
+
+/* ---- thread pool -------------------------------------------------------- */
+
+/* pii_rt_pool_run(p, fn, ctx) calls fn(ctx, ith, nth) once on each of the
+ * pool's nth threads (the caller is ith 0) and returns when all have
+ * returned.  Inside fn, pii_rt_pool_barrier(p) waits until all nth threads
+ * reach it (every thread must call it the same number of times): it orders
+ * memory, so writes before the barrier are visible after it.  A NULL pool is
+ * one thread: run calls fn(ctx, 0, 1), barrier returns at once.
+ * One run at a time per pool (concurrent callers are serialized). */
+typedef struct pii_rt_pool pii_rt_pool;
+typedef void (*pii_rt_task_fn)(void *ctx, int ith, int nth);
+/* nthreads <= 0: one per online CPU. */
+pii_rt_pool *pii_rt_pool_create(int nthreads, pii_err *err);
+void pii_rt_pool_free(pii_rt_pool *p);
+int pii_rt_pool_size(const pii_rt_pool *p); /* 1 for NULL */
+void pii_rt_pool_run(pii_rt_pool *p, pii_rt_task_fn fn, void *ctx);
+void pii_rt_pool_barrier(pii_rt_pool *p);
+int pii_rt_ncpu(void);
+
+/* [lo, hi) = thread ith's share of [0, total), boundaries rounded to
+ * multiples of `align` (except the end). */
+void pii_rt_split(size_t total, size_t align, int ith, int nth, size_t *lo, size_t *hi);
+
+/* ---- GEMM ---------------------------------------------------------------- */
+
+/* A weight matrix view: y[t, o] = sum_i x[t, i] * W(o, i).
+ *   PII_RT_OI: stored [n_out][n_in] (PyTorch Linear, GGUF), row o at data + o*ld
+ *   PII_RT_IO: stored [n_in][n_out] (HF expert tensors),   row i at data + i*ld
+ * ld is in bytes.  Block dtypes (Q8_0, Q4_G32) only in OI layout, blocks
+ * along i.  A sub-matrix (an expert of a stacked tensor, a column range of
+ * gate_up_proj) is the same view with data moved and ld kept. */
+typedef enum pii_rt_layout { PII_RT_OI = 0, PII_RT_IO = 1 } pii_rt_layout;
+
+typedef struct pii_rt_mat {
+    const void *data;
+    const float *scale; /* Q8_ROW: [n_out]; Q4_G32: per group (reserved) */
+    size_t ld;          /* bytes between stored rows                     */
+    uint32_t n_out, n_in;
+    pii_dtype dtype;
+    pii_rt_layout layout;
+} pii_rt_mat;
+
+/* Builds the view of tensor t's 2-D slice: t is [rows][cols] (2-D), or
+ * [E][rows][cols] with `index` choosing the leading slice.  Layout OI means
+ * rows = n_out; IO means rows = n_in.  Column range [c0, c0+ncols) of the
+ * stored rows (ncols 0 = all).  Checks dtype/layout support and block
+ * alignment. */
+pii_err pii_rt_mat_view(pii_rt_mat *m, const pii_rt_tensor *t, pii_rt_layout layout, int64_t index,
+                        uint32_t c0, uint32_t ncols);
+/* Same matrix, expert e of a stack whose experts are `stride` bytes apart. */
+static inline pii_rt_mat pii_rt_mat_offset(const pii_rt_mat *m, size_t bytes)
+{
+    pii_rt_mat r = *m;
+    r.data = (const uint8_t *)m->data + bytes;
+    return r;
+}
+
+/* y[t, o] (+)= sum_i x[t, i] W(o, i) + bias[o], for t < n and o in [o0, o1).
+ *   x: [n][ldx] floats, y: [n][ldy] floats, bias: [n_out] or NULL.
+ *   accumulate != 0 adds into y (residual), else overwrites.
+ * Converts weights to f32 inside the micro-kernel; no allocation. */
+void pii_rt_gemm(const pii_rt_mat *W, size_t n, const float *x, size_t ldx, const float *bias,
+                 float *y, size_t ldy, size_t o0, size_t o1, int accumulate);
+/* The same on a given path (tests compare paths). */
+void pii_rt_gemm_isa(pii_rt_isa isa, const pii_rt_mat *W, size_t n, const float *x, size_t ldx,
+                     const float *bias, float *y, size_t ldy, size_t o0, size_t o1,
+                     int accumulate);
+/* Whether a dtype/layout has a kernel (else pii_rt_gemm must not be called). */
+int pii_rt_gemm_supported(pii_dtype t, pii_rt_layout layout);
+
+/* ---- other kernels (each has a scalar twin selected by the active ISA) ---- */
+
+/* y[t] = g * x[t] / sqrt(mean(x[t]^2) + eps), t < n; rows of d floats with
+ * strides ldx / ldy; g: [d].  y may equal x. */
+void pii_rt_rmsnorm(size_t n, size_t d, const float *x, size_t ldx, const float *g, float eps,
+                    float *y, size_t ldy);
+
+/* YaRN / default RoPE frequencies (HF _compute_yarn_parameters semantics).
+ * rope_type "yarn": factor, beta_fast, beta_slow, orig_ctx, truncate,
+ * attention_factor (<= 0: derived 0.1*ln(factor)+1).  "default": plain. */
+typedef struct pii_rt_rope {
+    double theta;
+    double factor;
+    double beta_fast, beta_slow;
+    double orig_ctx;
+    double attention_factor;
+    int yarn;
+    int truncate;
+} pii_rt_rope;
+/* omega[hd/2] (double) and the mscale that multiplies cos and sin. */
+void pii_rt_rope_freqs(const pii_rt_rope *r, int hd, double *omega, double *mscale);
+/* Table for positions 0..npos-1: cs[p][j] = {cos, sin}(angle(p, j)) * mul,
+ * j < hd/2, as f32.  angles_f64: angle p*omega_j in double; else the HF
+ * float32 semantics f32(f32(p) * f32(omega_j)).  cos/sin in double. */
+void pii_rt_rope_table(float *cs /*[npos][hd/2][2]*/, size_t npos, int hd, const double *omega,
+                       double mul, int angles_f64);
+/* Interleaved (GPT-J) rotation of nh heads of x in place with row cs:
+ * (x[2j], x[2j+1]) <- (x0 c - x1 s, x1 c + x0 s). */
+void pii_rt_rope_apply(float *x /*[nh][hd]*/, int nh, int hd, const float *cs /*[hd/2][2]*/);
+
+/* Banded bidirectional attention with per-head sinks, for one document
+ * (rows [d0, d1) of the packed batch) and its queries [i0, i1):
+ *   s_ij = <q_i,h , k_j,g>, g = h / (H/Hkv), for |i-j| <= radius, d0 <= j < d1
+ *   P_ij = exp(s_ij - M) / (sum_j exp(s_ij - M) + exp(sink_h - M))
+ *   o_i,h = sum_j P_ij v_j,g
+ * Any score scale must be folded into q and k beforehand.
+ * scratch: pii_rt_attn_scratch(radius, H, Hkv) floats, per thread. */
+typedef struct pii_rt_attn {
+    const float *q;  /* [n][ldq], head h at h*hd            */
+    const float *kt; /* [Hkv*hd][ldkt]: k transposed         */
+    const float *v;  /* [n][ldv], kv head g at g*hd         */
+    float *o;        /* [n][ldo], head h at h*hd            */
+    const float *sinks; /* [H], natural-log units          */
+    size_t ldq, ldkt, ldv, ldo;
+    int H, Hkv, hd, radius;
+} pii_rt_attn;
+size_t pii_rt_attn_scratch(int radius, int H, int Hkv);
+void pii_rt_attn_band(const pii_rt_attn *a, size_t d0, size_t d1, size_t i0, size_t i1,
+                      float *scratch);
+
+/* dst[c][r] = src[r][c] for r < rows, c < cols. */
+void pii_rt_transpose(const float *src, size_t lds, size_t rows, size_t cols, float *dst,
+                      size_t ldd);
+
+/* Router: for each token, the k largest of logits[t][0..E) (descending; ties
+ * to the lower index) and the softmax of those k values.  idx/w: [n][k]. */
+void pii_rt_topk_softmax(size_t n, int E, int k, const float *logits, size_t ld, int32_t *idx,
+                         float *w);
+
+/* Groups the n*k (token, slot) choices by expert, tokens ascending within an
+ * expert: cnt[E], off[E+1] (prefix sums), grp[n*k] = t*k + slot in group
+ * order, pos[t*k + slot] = its position in group order. */
+void pii_rt_moe_group(size_t n, int E, int k, const int32_t *idx, uint32_t *cnt, uint32_t *off,
+                      uint32_t *grp, uint32_t *pos);
+
+/* Clamped SwiGLU in place: g <- min(g, limit) * sigmoid(alpha * min(g,
+ * limit)) * (clamp(u, -limit, limit) + 1), m values. */
+void pii_rt_swiglu(float *g, const float *u, size_t m, float alpha, float limit);
+
+#endif
