@@ -1,0 +1,153 @@
+/* pii_model.h — the OpenAI Privacy Filter MoE encoder (token classifier).
+ *
+ * Contract.  Loads a model (HF directory: config.json + model.safetensors or
+ * a sharded model.safetensors.index.json; a GGUF file in LocalAI's
+ * `openai-privacy-filter` layout; or a safetensors image + config.json text
+ * in memory, e.g. compiled into the binary) and runs the encoder forward
+ * pass of docs privacy-filter-spec §3 in f32 arithmetic, with weights
+ * upcast exactly inside the kernels (the files are mapped, never converted).
+ * The label space comes from the model (config.json id2label or GGUF
+ * classifier.output_labels); nothing here assumes 33 labels.
+ *
+ * RoPE angles: computed in double (p * omega_i in f64, cos/sin in f64, then
+ * rounded to f32) by default — the "more exact" choice of spec §3.0; the
+ * stock-HF float32 semantics are available through
+ * pii_model_params.rope_f32_angles.
+ *
+ * Packing.  One forward pass may hold several documents back to back
+ * (doc_lens): attention never crosses a document boundary and positions
+ * restart at 0 in each document, so each document's logits equal those of a
+ * pass on that document alone (up to f32 summation order: the kernels do
+ * not depend on the packing, so in practice they are identical).
+ *
+ * Ownership and threads.  A pii_model is immutable after loading and may be
+ * shared by any number of threads.  A pii_model_ws (workspace) holds every
+ * buffer a forward pass needs, sized for max_tokens when it is created, so
+ * pii_model_forward allocates nothing; a workspace is used by one caller at
+ * a time.  The thread pool given to a workspace is borrowed (NULL: run on
+ * the calling thread).  *_free(NULL) is a no-op.
+ *
+ * Limits.  Configuration values are bounded (see ner/config.c) and refused
+ * before anything is allocated for them; token ids must be < vocab_size.
+ */
+#ifndef PII_MODEL_H
+#define PII_MODEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pii_error.h"
+#include "pii_rt.h"
+
+typedef struct pii_model_config {
+    int vocab_size;    /* embedding rows addressed by token ids           */
+    int d_model;       /* D                                               */
+    int n_layers;      /* L                                               */
+    int n_heads;       /* H                                               */
+    int n_kv_heads;    /* Hkv                                             */
+    int head_dim;      /* hd                                              */
+    int d_expert;      /* I: expert intermediate width                    */
+    int n_experts;     /* E                                               */
+    int top_k;         /* k                                               */
+    int window;        /* attention radius: |i - j| <= window             */
+    int n_labels;      /* C                                               */
+    int pad_id;        /* -1 when unknown                                 */
+    float rms_eps;
+    float swiglu_limit; /* 7.0 */
+    float swiglu_alpha; /* 1.702 */
+    pii_rt_rope rope;
+} pii_model_config;
+
+typedef struct pii_model_params {
+    int rope_f32_angles; /* 0 (default): f64 angles; 1: HF float32 angles */
+} pii_model_params;
+
+void pii_model_default_params(pii_model_params *p);
+
+typedef struct pii_model pii_model;
+
+/* path: a directory, a *.safetensors file or index .json (config.json in
+ * the same directory), or a *.gguf file.  p may be NULL (defaults).
+ * On failure returns NULL, sets *err and writes a message naming the file
+ * and tensor/key to errbuf. */
+pii_model *pii_model_load(const char *path, const pii_model_params *p, pii_err *err,
+                          char *errbuf, size_t cap);
+/* config_json: config.json text (len bytes, need not be NUL-terminated);
+ * st: a safetensors (or GGUF, then config_json may be NULL) image.  Both
+ * buffers are borrowed and must outlive the model. */
+pii_model *pii_model_load_mem(const char *config_json, size_t config_len, const void *st,
+                              size_t st_len, const pii_model_params *p, pii_err *err,
+                              char *errbuf, size_t cap);
+void pii_model_free(pii_model *m);
+
+const pii_model_config *pii_model_cfg(const pii_model *m);
+const char *pii_model_label(const pii_model *m, int id); /* NULL if out of range */
+const pii_rt_store *pii_model_store(const pii_model *m);
+/* The directory the model came from (NULL for memory images). */
+const char *pii_model_dir(const pii_model *m);
+/* Total parameters stored (all tensors' elements, row map excluded). */
+uint64_t pii_model_nparams(const pii_model *m);
+/* Dtype of the expert weights (the bulk of the model). */
+pii_dtype pii_model_expert_dtype(const pii_model *m);
+/* Multiply-adds x2 per token for an input of n tokens in one document
+ * (active parameters and the attention band; issue 8's FLOP count). */
+double pii_model_flops_per_token(const pii_model *m, size_t n);
+
+/* ---- workspaces and the forward pass ----------------------------------- */
+
+typedef struct pii_model_ws pii_model_ws;
+
+pii_model_ws *pii_model_ws_create(const pii_model *m, size_t max_tokens, pii_rt_pool *pool,
+                                  pii_err *err);
+void pii_model_ws_free(pii_model_ws *ws);
+size_t pii_model_ws_max_tokens(const pii_model_ws *ws);
+/* Bytes the workspace holds (planning, RSS reports). */
+size_t pii_model_ws_bytes(const pii_model_ws *ws);
+
+/* Optional per-layer taps (parity tests, debugging).  Each non-NULL array
+ * is filled for every layer L and token t of the pass. */
+typedef struct pii_model_trace {
+    int32_t *experts;     /* [L][n][k]: chosen experts, descending router logit */
+    float *expert_w;      /* [L][n][k]: their softmax weights                   */
+    float *router_logits; /* [L][n][E]                                          */
+    float *hidden;        /* [L+1][n][D]: residual stream after the embedding
+                             and after each layer                              */
+} pii_model_trace;
+
+/* logits[n][C] for tokens ids[0..n).  doc_lens[0..ndocs) are the lengths of
+ * the documents packed back to back (they must sum to n; zero lengths are
+ * allowed); doc_lens NULL means one document.  n <= the workspace's
+ * max_tokens (else PII_ETOOBIG); ids outside [0, vocab_size) are
+ * PII_ERANGE.  trace may be NULL.  (The types match pii_ner_backend.) */
+pii_err pii_model_forward(const pii_model *m, pii_model_ws *ws, const int32_t *ids, size_t n,
+                          const size_t *doc_lens, size_t ndocs, float *logits,
+                          const pii_model_trace *trace);
+
+/* ---- random models (mkmodel, tests) ------------------------------------- */
+
+/* A random-weight model of the real layout, deterministic for a seed on
+ * every machine: each value is a small integer k (|k| <= 127) times a
+ * per-tensor power of two, drawn from a counter-based generator
+ * (splitmix64 of seed, tensor and element index), so F32, BF16 and F16
+ * files hold identical values and Q8_0 GGUF blocks (scale = that power of
+ * two) are lossless too.  Scales keep activations finite and routing
+ * spread over the experts. */
+typedef struct pii_model_synth {
+    pii_model_config cfg; /* shapes; rope and labels as in the real model */
+    uint64_t seed;
+    pii_dtype dtype;         /* F32, BF16 or F16 (safetensors bulk); sinks F32 */
+    pii_dtype gguf_experts;  /* GGUF only: F16 or Q8_0 for expert weights     */
+    int embed_rows;          /* 0: vocab_size; else a compact table + row map */
+} pii_model_synth;
+
+/* Fills the full-size configuration (spec §1) and seed 1, BF16. */
+void pii_model_synth_default(pii_model_synth *s);
+/* Writes dir/config.json and dir/model.safetensors (dir is created if
+ * missing), streaming: memory use does not grow with the model. */
+pii_err pii_model_synth_write_hf(const pii_model_synth *s, const char *dir, char *errbuf,
+                                 size_t cap);
+/* Writes one GGUF file in LocalAI's layout (spec §2.3). */
+pii_err pii_model_synth_write_gguf(const pii_model_synth *s, const char *path, char *errbuf,
+                                   size_t cap);
+
+#endif

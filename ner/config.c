@@ -1,0 +1,454 @@
+/* config.c — model configuration from HF config.json or GGUF metadata, and
+ * the label space.  Every value is range-checked before it sizes anything. */
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "model_internal.h"
+
+/* Bounds: far above any real model, low enough that products stay small. */
+#define MAX_LAYERS 256
+#define MAX_DIM 65536
+#define MAX_HEADS 1024
+#define MAX_HD 256
+#define MAX_EXPERTS 4096
+#define MAX_TOPK 64
+#define MAX_LABELS 65536
+#define MAX_VOCAB (1 << 24)
+#define MAX_WINDOW (1 << 24)
+
+static pii_err fail(char *errbuf, size_t cap, pii_err e, const char *file, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+
+static pii_err fail(char *errbuf, size_t cap, pii_err e, const char *file, const char *fmt, ...)
+{
+    if (errbuf && cap) {
+        int k = snprintf(errbuf, cap, "%s: ", file ? file : "?");
+        if (k >= 0 && (size_t)k < cap) {
+            va_list ap;
+            va_start(ap, fmt);
+            vsnprintf(errbuf + k, cap - (size_t)k, fmt, ap);
+            va_end(ap);
+        }
+    }
+    return e;
+}
+
+void pf_labels_free(char **labels, int n)
+{
+    if (!labels)
+        return;
+    for (int i = 0; i < n; i++)
+        free(labels[i]);
+    free(labels);
+}
+
+pii_err pf_labels_default(int n, char ***out)
+{
+    static const char *const cats[8] = {"account_number", "private_address", "private_date",
+                                        "private_email",  "private_person",  "private_phone",
+                                        "private_url",    "secret"};
+    char **l = calloc((size_t)n, sizeof *l);
+    if (!l)
+        return PII_ENOMEM;
+    for (int i = 0; i < n; i++) {
+        char buf[64];
+        if (i == 0)
+            snprintf(buf, sizeof buf, "O");
+        else if (n == 33)
+            snprintf(buf, sizeof buf, "%c-%s", "BIES"[(i - 1) % 4], cats[(i - 1) / 4]);
+        else
+            snprintf(buf, sizeof buf, "%c-category_%d", "BIES"[(i - 1) % 4], (i - 1) / 4);
+        if (!(l[i] = strdup(buf))) {
+            pf_labels_free(l, n);
+            return PII_ENOMEM;
+        }
+    }
+    *out = l;
+    return PII_OK;
+}
+
+static int check_cfg(const pii_model_config *c, const char **why)
+{
+#define REQ(cond, msg)                                                                           \
+    if (!(cond)) {                                                                               \
+        *why = msg;                                                                              \
+        return 0;                                                                                \
+    }
+    REQ(c->n_layers >= 1 && c->n_layers <= MAX_LAYERS, "num_hidden_layers out of range");
+    REQ(c->d_model >= 1 && c->d_model <= MAX_DIM, "hidden_size out of range");
+    REQ(c->n_heads >= 1 && c->n_heads <= MAX_HEADS, "num_attention_heads out of range");
+    REQ(c->n_kv_heads >= 1 && c->n_kv_heads <= c->n_heads && c->n_heads % c->n_kv_heads == 0,
+        "num_key_value_heads must divide num_attention_heads");
+    REQ(c->head_dim >= 2 && c->head_dim <= MAX_HD && c->head_dim % 2 == 0,
+        "head_dim must be even and <= 256");
+    REQ(c->d_expert >= 1 && c->d_expert <= MAX_DIM, "intermediate_size out of range");
+    REQ(c->n_experts >= 1 && c->n_experts <= MAX_EXPERTS, "num_local_experts out of range");
+    REQ(c->top_k >= 1 && c->top_k <= c->n_experts && c->top_k <= MAX_TOPK,
+        "num_experts_per_tok out of range");
+    REQ(c->n_labels >= 1 && c->n_labels <= MAX_LABELS, "label count out of range");
+    REQ(c->vocab_size >= 1 && c->vocab_size <= MAX_VOCAB, "vocab_size out of range");
+    REQ(c->window >= 0 && c->window <= MAX_WINDOW, "sliding_window out of range");
+    REQ(c->rms_eps > 0 && c->rms_eps < 1, "rms_norm_eps out of range");
+    REQ(c->swiglu_limit > 0 && isfinite(c->swiglu_limit), "swiglu_limit out of range");
+    REQ(c->rope.theta > 1 && isfinite(c->rope.theta), "rope_theta out of range");
+    REQ(!c->rope.yarn || (c->rope.factor >= 1 && c->rope.factor < 1e6 && c->rope.orig_ctx >= 1 &&
+                          c->rope.beta_fast > 0 && c->rope.beta_slow > 0),
+        "YaRN parameters out of range");
+#undef REQ
+    return 1;
+}
+
+static void cfg_defaults(pii_model_config *c)
+{
+    memset(c, 0, sizeof *c);
+    c->rms_eps = 1e-5f;
+    c->swiglu_limit = 7.0f;
+    c->swiglu_alpha = 1.702f;
+    c->pad_id = -1;
+    c->window = 128;
+    c->rope.theta = 150000.0;
+    c->rope.factor = 32.0;
+    c->rope.beta_fast = 32.0;
+    c->rope.beta_slow = 1.0;
+    c->rope.orig_ctx = 4096.0;
+    c->rope.yarn = 1;
+}
+
+/* ---- config.json ---------------------------------------------------------------- */
+
+typedef struct jctx {
+    json_object *root;
+    const char *file;
+    char *errbuf;
+    size_t cap;
+    pii_err rc;
+} jctx;
+
+/* Integer key: *out unchanged if absent and !required. */
+static int jint(jctx *j, json_object *obj, const char *key, int *out, int required)
+{
+    json_object *v;
+    if (!json_object_object_get_ex(obj, key, &v) || json_object_is_type(v, json_type_null)) {
+        if (required) {
+            j->rc = fail(j->errbuf, j->cap, PII_EMODEL, j->file, "missing key \"%s\"", key);
+            return 0;
+        }
+        return 1;
+    }
+    if (!json_object_is_type(v, json_type_int)) {
+        j->rc = fail(j->errbuf, j->cap, PII_EMODEL, j->file, "\"%s\" is not an integer", key);
+        return 0;
+    }
+    int64_t x = json_object_get_int64(v);
+    if (x < INT_MIN || x > INT_MAX) {
+        j->rc = fail(j->errbuf, j->cap, PII_ERANGE, j->file, "\"%s\" out of range", key);
+        return 0;
+    }
+    *out = (int)x;
+    return 1;
+}
+
+static int jnum(jctx *j, json_object *obj, const char *key, double *out)
+{
+    json_object *v;
+    if (!obj || !json_object_object_get_ex(obj, key, &v) || json_object_is_type(v, json_type_null))
+        return 1;
+    if (!json_object_is_type(v, json_type_int) && !json_object_is_type(v, json_type_double)) {
+        j->rc = fail(j->errbuf, j->cap, PII_EMODEL, j->file, "\"%s\" is not a number", key);
+        return 0;
+    }
+    *out = json_object_get_double(v);
+    return 1;
+}
+
+static pii_err parse_labels(jctx *j, json_object *id2, int n, char ***out)
+{
+    char **l = calloc((size_t)n, sizeof *l);
+    if (!l)
+        return PII_ENOMEM;
+    json_object_object_foreach(id2, key, val)
+    {
+        char *end;
+        errno = 0;
+        long id = strtol(key, &end, 10);
+        if (errno || *end || end == key || id < 0 || id >= n || l[id] ||
+            !json_object_is_type(val, json_type_string)) {
+            pf_labels_free(l, n);
+            return fail(j->errbuf, j->cap, PII_EMODEL, j->file,
+                        "id2label: bad or repeated entry \"%.40s\"", key);
+        }
+        const char *s = json_object_get_string(val);
+        if (!*s || strlen(s) > 256) {
+            pf_labels_free(l, n);
+            return fail(j->errbuf, j->cap, PII_EMODEL, j->file, "id2label[%ld]: bad name", id);
+        }
+        if (!(l[id] = strdup(s))) {
+            pf_labels_free(l, n);
+            return PII_ENOMEM;
+        }
+    }
+    for (int i = 0; i < n; i++)
+        if (!l[i]) {
+            pf_labels_free(l, n);
+            return fail(j->errbuf, j->cap, PII_EMODEL, j->file, "id2label has no id %d", i);
+        }
+    *out = l;
+    return PII_OK;
+}
+
+pii_err pf_config_json(const char *text, size_t len, pii_model_config *c, char ***labels,
+                       const char *fname, char *errbuf, size_t cap)
+{
+    jctx j = {NULL, fname, errbuf, cap, PII_OK};
+    cfg_defaults(c);
+    *labels = NULL;
+    if (len > (1u << 24))
+        return fail(errbuf, cap, PII_ETOOBIG, fname, "config larger than 16 MiB");
+    json_tokener *tok = json_tokener_new();
+    if (!tok)
+        return PII_ENOMEM;
+    json_object *root = json_tokener_parse_ex(tok, text, (int)len);
+    enum json_tokener_error je = json_tokener_get_error(tok);
+    json_tokener_free(tok);
+    if (!root || je != json_tokener_success) {
+        json_object_put(root);
+        return fail(errbuf, cap, PII_EJSON, fname, "%s",
+                    je == json_tokener_continue ? "JSON text ends early"
+                                                : json_tokener_error_desc(je));
+    }
+    j.root = root;
+    if (!json_object_is_type(root, json_type_object)) {
+        j.rc = fail(errbuf, cap, PII_EJSON, fname, "not a JSON object");
+        goto out;
+    }
+    c->n_kv_heads = -1;
+    c->head_dim = -1;
+    c->n_labels = -1;
+    if (!jint(&j, root, "vocab_size", &c->vocab_size, 1) ||
+        !jint(&j, root, "hidden_size", &c->d_model, 1) ||
+        !jint(&j, root, "num_hidden_layers", &c->n_layers, 1) ||
+        !jint(&j, root, "num_attention_heads", &c->n_heads, 1) ||
+        !jint(&j, root, "num_key_value_heads", &c->n_kv_heads, 0) ||
+        !jint(&j, root, "head_dim", &c->head_dim, 0) ||
+        !jint(&j, root, "intermediate_size", &c->d_expert, 1) ||
+        !jint(&j, root, "num_local_experts", &c->n_experts, 1) ||
+        !jint(&j, root, "num_experts_per_tok", &c->top_k, 1) ||
+        !jint(&j, root, "sliding_window", &c->window, 0) ||
+        !jint(&j, root, "num_labels", &c->n_labels, 0) ||
+        !jint(&j, root, "pad_token_id", &c->pad_id, 0))
+        goto out;
+    if (c->n_kv_heads < 0)
+        c->n_kv_heads = c->n_heads;
+    if (c->head_dim < 0)
+        c->head_dim = c->n_heads > 0 ? c->d_model / c->n_heads : 0;
+    double eps = c->rms_eps, lim = c->swiglu_limit;
+    if (!jnum(&j, root, "rms_norm_eps", &eps) || !jnum(&j, root, "swiglu_limit", &lim))
+        goto out;
+    c->rms_eps = (float)eps;
+    c->swiglu_limit = (float)lim;
+    /* RoPE: rope_parameters (current HF), rope_scaling (older), top-level theta */
+    json_object *rp = NULL;
+    if (!json_object_object_get_ex(root, "rope_parameters", &rp) ||
+        !json_object_is_type(rp, json_type_object))
+        if (!json_object_object_get_ex(root, "rope_scaling", &rp) ||
+            !json_object_is_type(rp, json_type_object))
+            rp = NULL;
+    if (!jnum(&j, root, "rope_theta", &c->rope.theta))
+        goto out;
+    if (rp) {
+        json_object *ty;
+        const char *type = "yarn"; /* the model class's default */
+        if ((json_object_object_get_ex(rp, "rope_type", &ty) ||
+             json_object_object_get_ex(rp, "type", &ty)) &&
+            json_object_is_type(ty, json_type_string))
+            type = json_object_get_string(ty);
+        c->rope.yarn = !strcmp(type, "yarn");
+        if (!c->rope.yarn && strcmp(type, "default")) {
+            j.rc = fail(errbuf, cap, PII_EUNSUPPORTED, fname, "rope type \"%.32s\"", type);
+            goto out;
+        }
+        c->rope.orig_ctx = 4096;
+        double af = 0;
+        json_object *tr;
+        if (!jnum(&j, rp, "rope_theta", &c->rope.theta) ||
+            !jnum(&j, rp, "factor", &c->rope.factor) ||
+            !jnum(&j, rp, "beta_fast", &c->rope.beta_fast) ||
+            !jnum(&j, rp, "beta_slow", &c->rope.beta_slow) ||
+            !jnum(&j, root, "initial_context_length", &c->rope.orig_ctx) ||
+            !jnum(&j, rp, "original_max_position_embeddings", &c->rope.orig_ctx) ||
+            !jnum(&j, rp, "attention_factor", &af))
+            goto out;
+        c->rope.attention_factor = af;
+        if (json_object_object_get_ex(rp, "truncate", &tr))
+            c->rope.truncate = json_object_get_boolean(tr);
+    }
+    json_object *id2 = NULL;
+    int nl = -1;
+    if (json_object_object_get_ex(root, "id2label", &id2) &&
+        json_object_is_type(id2, json_type_object))
+        nl = json_object_object_length(id2);
+    else
+        id2 = NULL;
+    if (c->n_labels < 0)
+        c->n_labels = nl;
+    if (nl >= 0 && c->n_labels != nl) {
+        j.rc = fail(errbuf, cap, PII_EMODEL, fname, "num_labels %d but id2label has %d entries",
+                    c->n_labels, nl);
+        goto out;
+    }
+    const char *why;
+    if (!check_cfg(c, &why)) {
+        j.rc = fail(errbuf, cap, PII_EMODEL, fname, "%s", why);
+        goto out;
+    }
+    j.rc = id2 ? parse_labels(&j, id2, c->n_labels, labels) : pf_labels_default(c->n_labels, labels);
+out:
+    json_object_put(root);
+    return j.rc;
+}
+
+/* ---- GGUF metadata ---------------------------------------------------------------- */
+
+static pii_err g_int(const pii_rt_store *s, const char *pre, const char *key, int *out,
+                     int required, const char *fname, char *errbuf, size_t cap)
+{
+    char k[256];
+    snprintf(k, sizeof k, "%s.%s", pre, key);
+    int64_t v;
+    pii_err e = pii_rt_store_kv_int(s, k, &v);
+    if (e == PII_ENOTFOUND && !required)
+        return PII_OK;
+    if (e)
+        return fail(errbuf, cap, PII_EMODEL, fname, "GGUF key %s %s", k,
+                    e == PII_ENOTFOUND ? "missing" : "is not an integer");
+    if (v < INT_MIN || v > INT_MAX)
+        return fail(errbuf, cap, PII_ERANGE, fname, "GGUF key %s out of range", k);
+    *out = (int)v;
+    return PII_OK;
+}
+
+static pii_err g_num(const pii_rt_store *s, const char *pre, const char *key, double *out,
+                     const char *fname, char *errbuf, size_t cap)
+{
+    char k[256];
+    snprintf(k, sizeof k, "%s.%s", pre, key);
+    pii_err e = pii_rt_store_kv_num(s, k, out);
+    if (e == PII_ENOTFOUND)
+        return PII_OK;
+    if (e)
+        return fail(errbuf, cap, PII_EMODEL, fname, "GGUF key %s is not a number", k);
+    return PII_OK;
+}
+
+pii_err pf_config_gguf(const pii_rt_store *s, pii_model_config *c, char ***labels,
+                       const char *fname, char *errbuf, size_t cap)
+{
+    cfg_defaults(c);
+    *labels = NULL;
+    const char *arch;
+    size_t al;
+    char pre[128];
+    if (pii_rt_store_kv_str(s, "general.architecture", &arch, &al) || al == 0 ||
+        al >= sizeof pre)
+        return fail(errbuf, cap, PII_EMODEL, fname, "GGUF has no general.architecture");
+    memcpy(pre, arch, al);
+    pre[al] = 0;
+    if (strcmp(pre, "openai-privacy-filter"))
+        return fail(errbuf, cap, PII_EUNSUPPORTED, fname, "GGUF architecture \"%s\"", pre);
+    pii_err e;
+    c->n_kv_heads = -1;
+    c->head_dim = -1;
+    c->d_expert = -1;
+    int ffl = -1;
+    if ((e = g_int(s, pre, "block_count", &c->n_layers, 1, fname, errbuf, cap)) ||
+        (e = g_int(s, pre, "embedding_length", &c->d_model, 1, fname, errbuf, cap)) ||
+        (e = g_int(s, pre, "attention.head_count", &c->n_heads, 1, fname, errbuf, cap)) ||
+        (e = g_int(s, pre, "attention.head_count_kv", &c->n_kv_heads, 0, fname, errbuf, cap)) ||
+        (e = g_int(s, pre, "attention.key_length", &c->head_dim, 0, fname, errbuf, cap)) ||
+        (e = g_int(s, pre, "expert_feed_forward_length", &c->d_expert, 0, fname, errbuf, cap)) ||
+        (e = g_int(s, pre, "feed_forward_length", &ffl, 0, fname, errbuf, cap)) ||
+        (e = g_int(s, pre, "expert_count", &c->n_experts, 1, fname, errbuf, cap)) ||
+        (e = g_int(s, pre, "expert_used_count", &c->top_k, 1, fname, errbuf, cap)) ||
+        (e = g_int(s, pre, "attention.sliding_window", &c->window, 0, fname, errbuf, cap)))
+        return e;
+    if (c->n_kv_heads < 0)
+        c->n_kv_heads = c->n_heads;
+    if (c->head_dim < 0)
+        c->head_dim = c->n_heads > 0 ? c->d_model / c->n_heads : 0;
+    if (c->d_expert < 0)
+        c->d_expert = ffl;
+    double eps = c->rms_eps, trunc = 0;
+    if ((e = g_num(s, pre, "attention.layer_norm_rms_epsilon", &eps, fname, errbuf, cap)) ||
+        (e = g_num(s, pre, "rope.freq_base", &c->rope.theta, fname, errbuf, cap)) ||
+        (e = g_num(s, pre, "rope.scaling.factor", &c->rope.factor, fname, errbuf, cap)) ||
+        (e = g_num(s, pre, "rope.scaling.original_context_length", &c->rope.orig_ctx, fname,
+                   errbuf, cap)) ||
+        (e = g_num(s, pre, "rope.scaling.yarn_beta_fast", &c->rope.beta_fast, fname, errbuf,
+                   cap)) ||
+        (e = g_num(s, pre, "rope.scaling.yarn_beta_slow", &c->rope.beta_slow, fname, errbuf,
+                   cap)) ||
+        (e = g_num(s, pre, "rope.scaling.yarn_truncate", &trunc, fname, errbuf, cap)))
+        return e;
+    c->rms_eps = (float)eps;
+    c->rope.truncate = trunc != 0;
+    char k[256];
+    const char *ty;
+    size_t tl;
+    snprintf(k, sizeof k, "%s.rope.scaling.type", pre);
+    if (pii_rt_store_kv_str(s, k, &ty, &tl) == PII_OK)
+        c->rope.yarn = tl == 4 && !memcmp(ty, "yarn", 4);
+    const pii_rt_tensor *emb = pii_rt_store_find(s, "token_embd.weight");
+    if (!emb || emb->ndim != 2 || emb->shape[0] > MAX_VOCAB)
+        return fail(errbuf, cap, PII_EMODEL, fname, "tensor 'token_embd.weight' missing or bad");
+    c->vocab_size = (int)emb->shape[0];
+    int64_t pad;
+    if (pii_rt_store_kv_int(s, "tokenizer.ggml.padding_token_id", &pad) == PII_OK && pad >= 0 &&
+        pad < c->vocab_size)
+        c->pad_id = (int)pad;
+    /* labels */
+    snprintf(k, sizeof k, "%s.classifier.output_labels", pre);
+    pii_rt_kvtype et;
+    uint64_t cnt = 0;
+    const void *dummy;
+    e = pii_rt_store_kv_arr(s, k, &et, &cnt, &dummy);
+    if (e == PII_OK && (et != PII_KV_STRING || cnt < 1 || cnt > MAX_LABELS))
+        return fail(errbuf, cap, PII_EMODEL, fname, "GGUF key %s is not a label list", k);
+    int nlab = -1;
+    if ((e = g_int(s, pre, "embedding_length_out", &nlab, 0, fname, errbuf, cap)))
+        return e;
+    if (cnt && nlab >= 0 && (uint64_t)nlab != cnt)
+        return fail(errbuf, cap, PII_EMODEL, fname, "%d outputs but %llu labels", nlab,
+                    (unsigned long long)cnt);
+    c->n_labels = cnt ? (int)cnt : nlab;
+    const char *why;
+    if (!check_cfg(c, &why))
+        return fail(errbuf, cap, PII_EMODEL, fname, "%s", why);
+    if (!cnt)
+        return pf_labels_default(c->n_labels, labels);
+    const char **ptr = calloc(cnt, sizeof *ptr);
+    uint32_t *len = calloc(cnt, sizeof *len);
+    char **l = calloc(cnt, sizeof *l);
+    e = ptr && len && l ? pii_rt_store_kv_strings(s, k, ptr, len, cnt) : PII_ENOMEM;
+    for (uint64_t i = 0; !e && i < cnt; i++) {
+        if (len[i] == 0 || len[i] > 256 || memchr(ptr[i], 0, len[i]))
+            e = fail(errbuf, cap, PII_EMODEL, fname, "label %llu: bad name",
+                     (unsigned long long)i);
+        else if (!(l[i] = strndup(ptr[i], len[i])))
+            e = PII_ENOMEM;
+    }
+    free(ptr);
+    free(len);
+    if (e) {
+        pf_labels_free(l, (int)cnt);
+        return e;
+    }
+    *labels = l;
+    return PII_OK;
+}

@@ -1,0 +1,415 @@
+/* forward.c — workspaces and the encoder forward pass (spec §3).
+ *
+ * Legend: n tokens in the pass (N the workspace maximum), D model width,
+ * H / Hkv heads, hd head width, QW = H*hd, KV = Hkv*hd, E experts, k experts
+ * per token, I expert width, C labels.
+ *
+ * One pass is one pool run: every thread executes the same phase sequence
+ * and takes its (ith, nth) share of each phase; a barrier separates phases
+ * whose inputs another thread wrote.  Per layer:
+ *   1 tokens   a = RMSNorm(x)
+ *   2 columns  q|k|v = a Wqkvᵀ + b      (QW + 2KV columns split over threads)
+ *   3 tokens   RoPE on q, k (position within the document; scales folded
+ *              into the table); k transposed into kt [KV][N]
+ *   4 tokens   banded attention with sinks, per document → att
+ *   5 columns  x += att Woᵀ + bo
+ *   6 tokens   a = RMSNorm(x); router logits; top-k and softmax
+ *   7 thread 0 group the n*k choices by expert; build the expert task lists
+ *   8 slots    gather a rows into expert order → xg
+ *   9 tasks    (expert, I-column chunk): gate, up, clamped SwiGLU → hg
+ *  10 tasks    (expert, D-column chunk): yg = hg Dn[e] + bd[e]
+ *  11 tokens   x += Σ_{experts ascending} w · yg
+ * Expert tasks are split by estimated cost (rows × columns), contiguous
+ * and deterministic, so results never depend on the thread count.
+ * Unselected experts get no task at all. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model_internal.h"
+
+#define EXPERT_CHUNK 64 /* columns per expert task */
+
+typedef struct etask {
+    uint32_t e, c0, c1;
+    uint64_t cum, cost; /* prefix cost before this task, own cost */
+} etask;
+
+struct pii_model_ws {
+    const pii_model *m;
+    pii_rt_pool *pool;
+    size_t N;
+    int nth;
+    float *x, *a;        /* [N][D]          */
+    float *q, *att;      /* [N][QW]         */
+    float *k, *v;        /* [N][KV]         */
+    float *kt;           /* [KV][N]         */
+    float *rl;           /* [N][E]          */
+    int32_t *sel;        /* [N][k]          */
+    float *selw;         /* [N][k]          */
+    uint32_t *cnt, *off; /* [E], [E+1]      */
+    uint32_t *grp, *pos; /* [N*k]           */
+    float *xg, *yg;      /* [N*k][D]        */
+    float *hg, *hu;      /* [N*k][I]        */
+    float *rope;         /* [N][hd/2][2]    */
+    uint32_t *dstart, *dend; /* [N]         */
+    float *scratch;      /* [nth][scr]      */
+    size_t scr;
+    etask *ta, *tb;      /* expert task lists */
+    size_t nta, ntb;
+    uint64_t costa, costb;
+    size_t bytes;
+    void *blocks[32];
+    int nblocks;
+};
+
+static void *ws_alloc(pii_model_ws *ws, size_t bytes)
+{
+    if (ws->nblocks >= 32)
+        return NULL;
+    if (bytes == 0)
+        bytes = 64;
+    void *p = NULL;
+    if (posix_memalign(&p, 64, bytes) != 0)
+        return NULL;
+    ws->blocks[ws->nblocks++] = p;
+    ws->bytes += bytes;
+    return p;
+}
+
+void pii_model_ws_free(pii_model_ws *ws)
+{
+    if (!ws)
+        return;
+    for (int i = 0; i < ws->nblocks; i++)
+        free(ws->blocks[i]);
+    free(ws);
+}
+
+pii_model_ws *pii_model_ws_create(const pii_model *m, size_t max_tokens, pii_rt_pool *pool,
+                                  pii_err *err)
+{
+    const pii_model_config *c = &m->cfg;
+    if (max_tokens == 0 || max_tokens > (1u << 24)) {
+        *err = PII_EINVAL;
+        return NULL;
+    }
+    pii_model_ws *ws = calloc(1, sizeof *ws);
+    if (!ws) {
+        *err = PII_ENOMEM;
+        return NULL;
+    }
+    const size_t N = max_tokens, D = (size_t)c->d_model, hd = (size_t)c->head_dim;
+    const size_t QW = (size_t)c->n_heads * hd, KV = (size_t)c->n_kv_heads * hd;
+    const size_t E = (size_t)c->n_experts, K = (size_t)c->top_k, I = (size_t)c->d_expert;
+    ws->m = m;
+    ws->pool = pool;
+    ws->N = N;
+    ws->nth = pii_rt_pool_size(pool);
+    ws->scr = pii_rt_attn_scratch(c->window, c->n_heads, c->n_kv_heads) + D;
+    size_t nta = E * ((I + EXPERT_CHUNK - 1) / EXPERT_CHUNK);
+    size_t ntb = E * ((D + EXPERT_CHUNK - 1) / EXPERT_CHUNK);
+    const size_t F = sizeof(float);
+    int ok = (ws->x = ws_alloc(ws, N * D * F)) && (ws->a = ws_alloc(ws, N * D * F)) &&
+             (ws->q = ws_alloc(ws, N * QW * F)) && (ws->att = ws_alloc(ws, N * QW * F)) &&
+             (ws->k = ws_alloc(ws, N * KV * F)) && (ws->v = ws_alloc(ws, N * KV * F)) &&
+             (ws->kt = ws_alloc(ws, N * KV * F)) && (ws->rl = ws_alloc(ws, N * E * F)) &&
+             (ws->sel = ws_alloc(ws, N * K * sizeof(int32_t))) &&
+             (ws->selw = ws_alloc(ws, N * K * F)) &&
+             (ws->cnt = ws_alloc(ws, E * sizeof(uint32_t))) &&
+             (ws->off = ws_alloc(ws, (E + 1) * sizeof(uint32_t))) &&
+             (ws->grp = ws_alloc(ws, N * K * sizeof(uint32_t))) &&
+             (ws->pos = ws_alloc(ws, N * K * sizeof(uint32_t))) &&
+             (ws->xg = ws_alloc(ws, N * K * D * F)) && (ws->yg = ws_alloc(ws, N * K * D * F)) &&
+             (ws->hg = ws_alloc(ws, N * K * I * F)) && (ws->hu = ws_alloc(ws, N * K * I * F)) &&
+             (ws->rope = ws_alloc(ws, N * hd * F)) &&
+             (ws->dstart = ws_alloc(ws, N * sizeof(uint32_t))) &&
+             (ws->dend = ws_alloc(ws, N * sizeof(uint32_t))) &&
+             (ws->scratch = ws_alloc(ws, (size_t)ws->nth * ws->scr * F)) &&
+             (ws->ta = ws_alloc(ws, nta * sizeof(etask))) &&
+             (ws->tb = ws_alloc(ws, ntb * sizeof(etask)));
+    if (!ok) {
+        pii_model_ws_free(ws);
+        *err = PII_ENOMEM;
+        return NULL;
+    }
+    /* RoPE table with mscale and the hd^-1/4 q/k scale folded in. */
+    double mul = m->mscale * pow((double)hd, -0.25);
+    pii_rt_rope_table(ws->rope, N, c->head_dim, m->omega, mul, !m->params.rope_f32_angles);
+    *err = PII_OK;
+    return ws;
+}
+
+size_t pii_model_ws_max_tokens(const pii_model_ws *ws)
+{
+    return ws->N;
+}
+
+size_t pii_model_ws_bytes(const pii_model_ws *ws)
+{
+    return ws->bytes;
+}
+
+/* ---- the pass -------------------------------------------------------------------- */
+
+typedef struct fctx {
+    const pii_model *m;
+    pii_model_ws *ws;
+    const int32_t *ids;
+    size_t n;
+    float *logits;
+    const pii_model_trace *tr;
+} fctx;
+
+static void tok_range(size_t n, int ith, int nth, size_t *lo, size_t *hi)
+{
+    pii_rt_split(n, 1, ith, nth, lo, hi);
+}
+
+/* Thread ith's contiguous share of a cost-annotated task list. */
+static void task_range(const etask *t, size_t nt, uint64_t total, int ith, int nth, size_t *lo,
+                       size_t *hi)
+{
+    size_t j = 0;
+    *lo = *hi = 0;
+    if (!total)
+        return;
+    while (j < nt) {
+        /* the thread owning task j: where its cost midpoint falls */
+        uint64_t mid2 = 2 * t[j].cum + t[j].cost;
+        int owner = (int)((double)mid2 * nth / (2.0 * (double)total));
+        if (owner >= nth)
+            owner = nth - 1;
+        if (owner == ith)
+            break;
+        if (owner > ith) {
+            *lo = *hi = j;
+            return;
+        }
+        j++;
+    }
+    *lo = j;
+    while (j < nt) {
+        uint64_t mid2 = 2 * t[j].cum + t[j].cost;
+        int owner = (int)((double)mid2 * nth / (2.0 * (double)total));
+        if (owner >= nth)
+            owner = nth - 1;
+        if (owner != ith)
+            break;
+        j++;
+    }
+    *hi = j;
+}
+
+static size_t build_tasks(etask *t, const uint32_t *cnt, int E, size_t cols, uint64_t colcost,
+                          uint64_t *total)
+{
+    size_t nt = 0;
+    uint64_t cum = 0;
+    for (int e = 0; e < E; e++) {
+        if (!cnt[e])
+            continue;
+        for (size_t c0 = 0; c0 < cols; c0 += EXPERT_CHUNK) {
+            size_t c1 = c0 + EXPERT_CHUNK < cols ? c0 + EXPERT_CHUNK : cols;
+            uint64_t cost = (uint64_t)cnt[e] * (c1 - c0) * colcost;
+            t[nt] = (etask){(uint32_t)e, (uint32_t)c0, (uint32_t)c1, cum, cost};
+            cum += cost;
+            nt++;
+        }
+    }
+    *total = cum;
+    return nt;
+}
+
+static void embed_rows(const pii_model *m, const int32_t *ids, size_t t0, size_t t1, float *x)
+{
+    const size_t D = (size_t)m->cfg.d_model;
+    const uint8_t *base = m->embed->data;
+    for (size_t t = t0; t < t1; t++) {
+        uint32_t r = (uint32_t)ids[t];
+        if (m->row_map) {
+            int32_t rr;
+            memcpy(&rr, m->row_map + 4 * (size_t)r, 4);
+            r = (uint32_t)rr;
+        }
+        pii_rt_to_f32(m->embed->dtype, base + (size_t)r * m->embed_row_bytes, D, x + t * D);
+    }
+}
+
+static void forward_thread(void *vctx, int ith, int nth)
+{
+    fctx *f = vctx;
+    const pii_model *m = f->m;
+    pii_model_ws *ws = f->ws;
+    pii_rt_pool *pool = ws->pool;
+    const pii_model_config *c = &m->cfg;
+    const size_t n = f->n, N = ws->N, D = (size_t)c->d_model, hd = (size_t)c->head_dim;
+    const size_t QW = (size_t)c->n_heads * hd, KV = (size_t)c->n_kv_heads * hd;
+    const size_t E = (size_t)c->n_experts, K = (size_t)c->top_k, I = (size_t)c->d_expert;
+    const size_t C = (size_t)c->n_labels;
+    const pii_model_trace *tr = f->tr;
+    float *scr = ws->scratch + (size_t)ith * ws->scr;
+    size_t t0, t1, lo, hi;
+    tok_range(n, ith, nth, &t0, &t1);
+
+    embed_rows(m, f->ids, t0, t1, ws->x);
+    if (tr && tr->hidden)
+        memcpy(tr->hidden + t0 * D, ws->x + t0 * D, (t1 - t0) * D * sizeof(float));
+    pii_rt_pool_barrier(pool);
+
+    pii_rt_attn at = {ws->q, ws->kt, ws->v, ws->att, NULL, QW, N, KV, QW,
+                      c->n_heads, c->n_kv_heads, c->head_dim, c->window};
+    for (int L = 0; L < c->n_layers; L++) {
+        const pf_layer *l = &m->layers[L];
+        /* 1 */
+        pii_rt_rmsnorm(t1 - t0, D, ws->x + t0 * D, D, l->ln_attn, c->rms_eps, ws->a + t0 * D, D);
+        pii_rt_pool_barrier(pool);
+        /* 2: columns of q|k|v */
+        pii_rt_split(QW + 2 * KV, 32, ith, nth, &lo, &hi);
+        if (lo < QW)
+            pii_rt_gemm(&l->wq, n, ws->a, D, l->bq, ws->q, QW, lo, hi < QW ? hi : QW, 0);
+        if (hi > QW && lo < QW + KV)
+            pii_rt_gemm(&l->wk, n, ws->a, D, l->bk, ws->k, KV, lo > QW ? lo - QW : 0,
+                        (hi < QW + KV ? hi : QW + KV) - QW, 0);
+        if (hi > QW + KV)
+            pii_rt_gemm(&l->wv, n, ws->a, D, l->bv, ws->v, KV, lo > QW + KV ? lo - QW - KV : 0,
+                        hi - QW - KV, 0);
+        pii_rt_pool_barrier(pool);
+        /* 3 */
+        for (size_t t = t0; t < t1; t++) {
+            const float *cs = ws->rope + (size_t)(t - ws->dstart[t]) * hd;
+            pii_rt_rope_apply(ws->q + t * QW, c->n_heads, c->head_dim, cs);
+            pii_rt_rope_apply(ws->k + t * KV, c->n_kv_heads, c->head_dim, cs);
+        }
+        pii_rt_transpose(ws->k + t0 * KV, KV, t1 - t0, KV, ws->kt + t0, N);
+        pii_rt_pool_barrier(pool);
+        /* 4 */
+        at.sinks = l->sinks;
+        for (size_t t = t0; t < t1;) {
+            size_t ds = ws->dstart[t], de = ws->dend[t], e = de < t1 ? de : t1;
+            pii_rt_attn_band(&at, ds, de, t, e, scr);
+            t = e;
+        }
+        pii_rt_pool_barrier(pool);
+        /* 5 */
+        pii_rt_split(D, 32, ith, nth, &lo, &hi);
+        pii_rt_gemm(&l->wo, n, ws->att, QW, l->bo, ws->x, D, lo, hi, 1);
+        pii_rt_pool_barrier(pool);
+        /* 6 */
+        pii_rt_rmsnorm(t1 - t0, D, ws->x + t0 * D, D, l->ln_moe, c->rms_eps, ws->a + t0 * D, D);
+        pii_rt_gemm(&l->router, t1 - t0, ws->a + t0 * D, D, l->brouter, ws->rl + t0 * E, E, 0, E,
+                    0);
+        pii_rt_topk_softmax(t1 - t0, (int)E, (int)K, ws->rl + t0 * E, E, ws->sel + t0 * K,
+                            ws->selw + t0 * K);
+        pii_rt_pool_barrier(pool);
+        /* 7 */
+        if (ith == 0) {
+            pii_rt_moe_group(n, (int)E, (int)K, ws->sel, ws->cnt, ws->off, ws->grp, ws->pos);
+            ws->nta = build_tasks(ws->ta, ws->cnt, (int)E, I, 2 * D, &ws->costa);
+            ws->ntb = build_tasks(ws->tb, ws->cnt, (int)E, D, I, &ws->costb);
+            if (tr && tr->experts)
+                memcpy(tr->experts + (size_t)L * n * K, ws->sel, n * K * sizeof(int32_t));
+            if (tr && tr->expert_w)
+                memcpy(tr->expert_w + (size_t)L * n * K, ws->selw, n * K * sizeof(float));
+            if (tr && tr->router_logits)
+                memcpy(tr->router_logits + (size_t)L * n * E, ws->rl, n * E * sizeof(float));
+        }
+        pii_rt_pool_barrier(pool);
+        /* 8 */
+        pii_rt_split(n * K, 1, ith, nth, &lo, &hi);
+        for (size_t p = lo; p < hi; p++)
+            memcpy(ws->xg + p * D, ws->a + (ws->grp[p] / K) * D, D * sizeof(float));
+        pii_rt_pool_barrier(pool);
+        /* 9 */
+        task_range(ws->ta, ws->nta, ws->costa, ith, nth, &lo, &hi);
+        for (size_t j = lo; j < hi; j++) {
+            const etask *tk = &ws->ta[j];
+            size_t r0 = ws->off[tk->e], rn = ws->cnt[tk->e];
+            pii_rt_mat g = pii_rt_mat_offset(&l->gate, tk->e * l->gate_es);
+            pii_rt_mat u = pii_rt_mat_offset(&l->up, tk->e * l->up_es);
+            float *hg = ws->hg + r0 * I, *hu = ws->hu + r0 * I;
+            pii_rt_gemm(&g, rn, ws->xg + r0 * D, D, l->bgate + tk->e * I, hg, I, tk->c0, tk->c1, 0);
+            pii_rt_gemm(&u, rn, ws->xg + r0 * D, D, l->bup + tk->e * I, hu, I, tk->c0, tk->c1, 0);
+            for (size_t r = 0; r < rn; r++)
+                pii_rt_swiglu(hg + r * I + tk->c0, hu + r * I + tk->c0, tk->c1 - tk->c0,
+                              c->swiglu_alpha, c->swiglu_limit);
+        }
+        pii_rt_pool_barrier(pool);
+        /* 10 */
+        task_range(ws->tb, ws->ntb, ws->costb, ith, nth, &lo, &hi);
+        for (size_t j = lo; j < hi; j++) {
+            const etask *tk = &ws->tb[j];
+            size_t r0 = ws->off[tk->e], rn = ws->cnt[tk->e];
+            pii_rt_mat dn = pii_rt_mat_offset(&l->down, tk->e * l->down_es);
+            pii_rt_gemm(&dn, rn, ws->hg + r0 * I, I, l->bdown + tk->e * D, ws->yg + r0 * D, D,
+                        tk->c0, tk->c1, 0);
+        }
+        pii_rt_pool_barrier(pool);
+        /* 11: sum in ascending expert order (HF's order), then the residual */
+        float *acc = scr;
+        for (size_t t = t0; t < t1; t++) {
+            const int32_t *se = ws->sel + t * K;
+            const float *sw = ws->selw + t * K;
+            memset(acc, 0, D * sizeof(float));
+            uint64_t used = 0; /* bitmask over slots, K <= 64 */
+            for (size_t r = 0; r < K; r++) {
+                size_t best = K;
+                for (size_t s = 0; s < K; s++)
+                    if (!(used >> s & 1) && (best == K || se[s] < se[best]))
+                        best = s;
+                used |= 1ull << best;
+                const float *y = ws->yg + (size_t)ws->pos[t * K + best] * D;
+                float w = sw[best];
+                for (size_t d = 0; d < D; d++)
+                    acc[d] += w * y[d];
+            }
+            float *xr = ws->x + t * D;
+            for (size_t d = 0; d < D; d++)
+                xr[d] += acc[d];
+        }
+        if (tr && tr->hidden)
+            memcpy(tr->hidden + ((size_t)(L + 1) * n + t0) * D, ws->x + t0 * D,
+                   (t1 - t0) * D * sizeof(float));
+        pii_rt_pool_barrier(pool);
+    }
+    pii_rt_rmsnorm(t1 - t0, D, ws->x + t0 * D, D, m->ln_final, c->rms_eps, ws->a + t0 * D, D);
+    pii_rt_gemm(&m->score, t1 - t0, ws->a + t0 * D, D, m->bscore, f->logits + t0 * C, C, 0, C, 0);
+}
+
+pii_err pii_model_forward(const pii_model *m, pii_model_ws *ws, const int32_t *ids, size_t n,
+                          const size_t *doc_lens, size_t ndocs, float *logits,
+                          const pii_model_trace *trace)
+{
+    if (!m || !ws || ws->m != m || (n && (!ids || !logits)))
+        return PII_EINVAL;
+    if (n > ws->N)
+        return PII_ETOOBIG;
+    if (n == 0)
+        return PII_OK;
+    for (size_t t = 0; t < n; t++)
+        if (ids[t] < 0 || ids[t] >= m->cfg.vocab_size)
+            return PII_ERANGE;
+    /* per-token document bounds */
+    if (doc_lens) {
+        size_t t = 0;
+        for (size_t d = 0; d < ndocs; d++) {
+            if (doc_lens[d] > n - t)
+                return PII_EINVAL;
+            for (size_t j = 0; j < doc_lens[d]; j++) {
+                ws->dstart[t + j] = (uint32_t)t;
+                ws->dend[t + j] = (uint32_t)(t + doc_lens[d]);
+            }
+            t += doc_lens[d];
+        }
+        if (t != n)
+            return PII_EINVAL;
+    } else {
+        for (size_t t = 0; t < n; t++) {
+            ws->dstart[t] = 0;
+            ws->dend[t] = (uint32_t)n;
+        }
+    }
+    fctx f = {m, ws, ids, n, logits, trace};
+    pii_rt_pool_run(ws->pool, forward_thread, &f);
+    return PII_OK;
+}

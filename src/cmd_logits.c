@@ -1,0 +1,257 @@
+/* cmd_logits.c — `pii-redact logits -m MODEL`: the encoder's raw logits for
+ * stdin, one JSON line per token (parity checks against the reference).
+ *
+ * The whole input is one forward pass (no windowing): this is a test tool.
+ * Text input goes through the o200k tokenizer; --ids reads token ids
+ * instead (whitespace or comma separated), which needs no tokenizer. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "model_cli.h"
+
+static const mc_opt opts[] = {
+    {"model", 'm', "PATH", "model directory, .safetensors, index .json or .gguf"},
+    {"ids", 0, NULL, "stdin holds token ids, not text"},
+    {"threads", 't', "N", "worker threads (default: all cores)"},
+    {"isa", 0, "NAME", "kernel path: scalar, avx2 or avx512 (default: best)"},
+    {"rope-f32", 0, NULL, "float32 RoPE angles (stock HF) instead of float64"},
+    {"experts", 0, NULL, "add the chosen experts per layer (ascending) to each line"},
+    {"help", 'h', NULL, "show this help"},
+};
+#define NOPTS (sizeof opts / sizeof opts[0])
+
+#define MAX_TOKENS (1u << 20)
+
+static int read_all(FILE *f, char **out, size_t *len)
+{
+    size_t n = 0, c = 1 << 16;
+    char *b = malloc(c + 1);
+    while (b) {
+        if (n == c) {
+            if (c >= (1u << 30)) {
+                free(b);
+                return -1;
+            }
+            char *nb = realloc(b, c * 2 + 1);
+            if (!nb)
+                break;
+            b = nb;
+            c *= 2;
+        }
+        size_t k = fread(b + n, 1, c - n, f);
+        n += k;
+        if (k == 0)
+            break;
+    }
+    if (!b || ferror(f)) {
+        free(b);
+        return -1;
+    }
+    b[n] = 0;
+    *out = b;
+    *len = n;
+    return 0;
+}
+
+static int parse_ids(const char *s, int32_t **ids, size_t *n)
+{
+    size_t cap = 256, k = 0;
+    int32_t *v = malloc(cap * sizeof *v);
+    if (!v)
+        return -1;
+    while (*s) {
+        while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r' || *s == ',' || *s == '[' ||
+               *s == ']')
+            s++;
+        if (!*s)
+            break;
+        char *end;
+        unsigned long long x = strtoull(s, &end, 10);
+        if (end == s || x > INT32_MAX || *s == '-') {
+            free(v);
+            return -2;
+        }
+        if (k == cap) {
+            int32_t *nv = k < MAX_TOKENS ? realloc(v, cap * 2 * sizeof *v) : NULL;
+            if (!nv) {
+                free(v);
+                return -1;
+            }
+            v = nv;
+            cap *= 2;
+        }
+        v[k++] = (int32_t)x;
+        s = end;
+    }
+    *ids = v;
+    *n = k;
+    return 0;
+}
+
+/* Text -> ids with byte offsets.  The o200k tokenizer is another module
+ * (include/pii_tok.h); until it is part of the build this reports that
+ * text input needs it. */
+static pii_err tokenize(const pii_model *m, const char *text, size_t len, int32_t **ids,
+                        uint64_t **start, uint64_t **end, size_t *n)
+{
+    (void)m;
+    (void)text;
+    (void)len;
+    (void)ids;
+    (void)start;
+    (void)end;
+    (void)n;
+    return PII_EUNSUPPORTED;
+}
+
+int pii_cmd_logits(int argc, char **argv)
+{
+    const char *mpath = NULL, *val;
+    int use_ids = 0, rope_f32 = 0, experts = 0, i = 1, k, status = PII_EXIT_OK;
+    unsigned long long nthreads = 0;
+    while ((k = mc_next("logits", argc, argv, &i, opts, NOPTS, &val)) != MC_END) {
+        if (k == MC_ERR)
+            return PII_EXIT_USAGE;
+        if (k == MC_POS) {
+            fprintf(stderr, "pii-redact logits: unexpected argument '%s'\n", val);
+            return PII_EXIT_USAGE;
+        }
+        const char *nm = opts[k].name;
+        if (!strcmp(nm, "help")) {
+            mc_usage(stdout, "pii-redact logits -m MODEL [OPTIONS] < INPUT",
+                     "Runs the encoder on stdin as one document and prints one JSON line per "
+                     "token:\n  {\"i\":N,\"id\":ID,\"start\":B,\"end\":B,\"logits\":[...]}\n"
+                     "(byte offsets; start/end are omitted with --ids).  Logits are printed "
+                     "with 9\nsignificant digits, enough to round-trip a float.",
+                     opts, NOPTS);
+            return PII_EXIT_OK;
+        }
+        if (!strcmp(nm, "model"))
+            mpath = val;
+        else if (!strcmp(nm, "ids"))
+            use_ids = 1;
+        else if (!strcmp(nm, "rope-f32"))
+            rope_f32 = 1;
+        else if (!strcmp(nm, "experts"))
+            experts = 1;
+        else if (!strcmp(nm, "threads")) {
+            if (mc_uint("logits", nm, val, 1024, &nthreads))
+                return PII_EXIT_USAGE;
+        } else if (!strcmp(nm, "isa")) {
+            if (mc_isa("logits", val))
+                return PII_EXIT_USAGE;
+        }
+    }
+    if (!mpath) {
+        fprintf(stderr, "pii-redact logits: -m MODEL is required\n");
+        return PII_EXIT_USAGE;
+    }
+    char *in = NULL;
+    size_t inlen = 0;
+    if (read_all(stdin, &in, &inlen)) {
+        fprintf(stderr, "pii-redact logits: cannot read stdin\n");
+        return PII_EXIT_IO;
+    }
+    pii_model *m = mc_load("logits", mpath, rope_f32, &status);
+    if (!m) {
+        free(in);
+        return status;
+    }
+    int32_t *ids = NULL;
+    uint64_t *st = NULL, *en = NULL;
+    size_t n = 0;
+    pii_rt_pool *pool = NULL;
+    pii_model_ws *ws = NULL;
+    float *lg = NULL;
+    int32_t *ex = NULL;
+    pii_err e = PII_OK;
+    if (use_ids) {
+        int r = parse_ids(in, &ids, &n);
+        if (r) {
+            fprintf(stderr, "pii-redact logits: %s\n",
+                    r == -2 ? "--ids: stdin must hold non-negative integers"
+                            : "too many tokens or out of memory");
+            status = r == -2 ? PII_EXIT_USAGE : PII_EXIT_FAIL;
+            goto out;
+        }
+    } else if ((e = tokenize(m, in, inlen, &ids, &st, &en, &n))) {
+        fprintf(stderr, "pii-redact logits: %s\n",
+                e == PII_EUNSUPPORTED ? "text input needs the o200k tokenizer, which this "
+                                        "build lacks; pass token ids with --ids"
+                                      : pii_strerror(e));
+        status = pii_exit_for(e);
+        goto out;
+    }
+    const pii_model_config *c = pii_model_cfg(m);
+    for (size_t t = 0; t < n; t++)
+        if (ids[t] >= c->vocab_size) {
+            fprintf(stderr, "pii-redact logits: token %zu: id %d >= vocab_size %d\n", t, ids[t],
+                    c->vocab_size);
+            status = PII_EXIT_USAGE;
+            goto out;
+        }
+    if (n == 0)
+        goto out;
+    if (nthreads != 1 && !(pool = pii_rt_pool_create((int)nthreads, &e))) {
+        status = PII_EXIT_FAIL;
+        goto out;
+    }
+    const size_t C = (size_t)c->n_labels, K = (size_t)c->top_k, L = (size_t)c->n_layers;
+    lg = malloc(n * C * sizeof *lg);
+    if (experts)
+        ex = malloc(L * n * K * sizeof *ex);
+    if (!lg || (experts && !ex) || !(ws = pii_model_ws_create(m, n, pool, &e))) {
+        fprintf(stderr, "pii-redact logits: out of memory for %zu tokens\n", n);
+        status = PII_EXIT_FAIL;
+        goto out;
+    }
+    pii_model_trace tr = {ex, NULL, NULL, NULL};
+    if ((e = pii_model_forward(m, ws, ids, n, NULL, 0, lg, experts ? &tr : NULL))) {
+        fprintf(stderr, "pii-redact logits: forward pass: %s\n", pii_strerror(e));
+        status = pii_exit_for(e);
+        goto out;
+    }
+    for (size_t t = 0; t < n; t++) {
+        printf("{\"i\":%zu,\"id\":%d", t, ids[t]);
+        if (st)
+            printf(",\"start\":%llu,\"end\":%llu", (unsigned long long)st[t],
+                   (unsigned long long)en[t]);
+        printf(",\"logits\":[");
+        for (size_t j = 0; j < C; j++)
+            printf("%s%.9g", j ? "," : "", lg[t * C + j]);
+        printf("]");
+        if (ex) {
+            printf(",\"experts\":[");
+            for (size_t l = 0; l < L; l++) {
+                int32_t s[64];
+                memcpy(s, ex + (l * n + t) * K, K * sizeof *s);
+                for (size_t a = 1; a < K; a++) /* ascending, as the reference prints */
+                    for (size_t b = a; b > 0 && s[b] < s[b - 1]; b--) {
+                        int32_t tmp = s[b];
+                        s[b] = s[b - 1];
+                        s[b - 1] = tmp;
+                    }
+                printf("%s[", l ? "," : "");
+                for (size_t a = 0; a < K; a++)
+                    printf("%s%d", a ? "," : "", s[a]);
+                printf("]");
+            }
+            printf("]");
+        }
+        printf("}\n");
+    }
+    if (fflush(stdout) != 0 || ferror(stdout))
+        status = PII_EXIT_IO;
+out:
+    pii_model_ws_free(ws);
+    pii_rt_pool_free(pool);
+    pii_model_free(m);
+    free(lg);
+    free(ex);
+    free(ids);
+    free(st);
+    free(en);
+    free(in);
+    return status;
+}

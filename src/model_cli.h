@@ -1,0 +1,35 @@
+/* model_cli.h — helpers shared by the model subcommands (mkmodel, info,
+ * logits): a small flag table driving parsing and --help, and model loading
+ * with error reporting.  CLI only, not part of the library. */
+#ifndef PII_MODEL_CLI_H
+#define PII_MODEL_CLI_H
+
+#include <stdio.h>
+
+#include "pii_model.h"
+
+typedef struct mc_opt {
+    const char *name; /* long name without "--" */
+    char shrt;        /* short letter or 0 */
+    const char *arg;  /* argument name, NULL for a switch */
+    const char *help;
+} mc_opt;
+
+/* Returns the index of the option at argv[*i] (advancing *i past it and its
+ * argument, *val set), MC_END after the last argument, MC_POS for a
+ * positional argument (*val = it), or MC_ERR after printing a message. */
+enum { MC_END = -1, MC_POS = -2, MC_ERR = -3 };
+int mc_next(const char *cmd, int argc, char **argv, int *i, const mc_opt *opts, size_t nopts,
+            const char **val);
+void mc_usage(FILE *f, const char *synopsis, const char *about, const mc_opt *opts,
+              size_t nopts);
+/* Parses a non-negative integer with an upper bound; prints on error. */
+int mc_uint(const char *cmd, const char *opt, const char *s, unsigned long long max,
+            unsigned long long *out);
+
+/* Loads a model, printing "pii-redact CMD: message" on failure. */
+pii_model *mc_load(const char *cmd, const char *path, int rope_f32, int *status);
+/* Applies --isa NAME; prints on error.  Returns 0 on success. */
+int mc_isa(const char *cmd, const char *name);
+
+#endif
