@@ -1,0 +1,42 @@
+#!/bin/sh
+# mkmodel / info / logits on a tiny random model: the HF layout and GGUF
+# load, info reports the configuration, logits prints one JSON line per
+# token with C finite logits, and the scalar path (PII_ISA=scalar) gives the
+# same expert choices.
+set -eu
+d="$TMPDIR/m"
+"$PII_REDACT" mkmodel -o "$d" --layers 2 --d-model 64 --heads 4 --kv-heads 2 --head-dim 16 \
+    --experts 8 --top-k 2 --vocab 300 --seed 3
+test -s "$d/config.json" && test -s "$d/model.safetensors"
+"$PII_REDACT" info -m "$d" > "$TMPDIR/info"
+grep -q '^layers: *2$' "$TMPDIR/info"
+grep -q '^experts: *8, top-2' "$TMPDIR/info"
+grep -q '^labels: *33:' "$TMPDIR/info"
+printf '1 2 3 299 17\n' | "$PII_REDACT" logits -m "$d" --ids --experts > "$TMPDIR/l1"
+test "$(wc -l < "$TMPDIR/l1")" -eq 5
+# 33 numbers per logits array, all finite
+awk -F'"logits":\\[' '{ split($2, a, "]"); n = split(a[1], v, ","); if (n != 33) exit 1;
+     for (i = 1; i <= n; i++) if (v[i] !~ /^-?[0-9.e+-]+$/) exit 1 }' "$TMPDIR/l1"
+printf '1 2 3 299 17\n' | PII_ISA=scalar "$PII_REDACT" logits -m "$d" --ids --experts > "$TMPDIR/l2"
+sed 's/.*"experts"//' "$TMPDIR/l1" > "$TMPDIR/e1"
+sed 's/.*"experts"//' "$TMPDIR/l2" > "$TMPDIR/e2"
+cmp "$TMPDIR/e1" "$TMPDIR/e2"
+# the same model as GGUF (Q8_0 experts) loads and agrees on the experts
+"$PII_REDACT" mkmodel -o "$TMPDIR/m.gguf" --gguf q8_0 --layers 2 --d-model 64 --heads 4 \
+    --kv-heads 2 --head-dim 16 --experts 8 --top-k 2 --vocab 300 --seed 3
+"$PII_REDACT" info -m "$TMPDIR/m.gguf" | grep -q '^format: *GGUF'
+printf '1 2 3 299 17\n' | "$PII_REDACT" logits -m "$TMPDIR/m.gguf" --ids --experts \
+    | sed 's/.*"experts"//' > "$TMPDIR/e3"
+cmp "$TMPDIR/e1" "$TMPDIR/e3"
+# errors: id out of range, bad model path, truncated file (message names it)
+if printf '300\n' | "$PII_REDACT" logits -m "$d" --ids 2>/dev/null; then exit 1; fi
+if "$PII_REDACT" info -m "$TMPDIR/nope" 2>/dev/null; then exit 1; fi
+head -c 1000 "$d/model.safetensors" > "$TMPDIR/t.safetensors"
+cp "$d/config.json" "$TMPDIR/config.json"
+set +e
+"$PII_REDACT" info -m "$TMPDIR/t.safetensors" 2> "$TMPDIR/err"
+rc=$?
+set -e
+test "$rc" -eq 4
+grep -q 't.safetensors' "$TMPDIR/err"
+"$PII_REDACT" mkmodel --help | grep -q -- '--gguf'
