@@ -26,11 +26,28 @@ enum {
     O_DENY,
     O_CHECK,
     O_LIST_RULES,
+    O_WINDOW,
+    O_THRESHOLD,
+    O_OPERATING_POINT,
+    O_CALIBRATION,
+    O_BIAS,
+    O_DECODE,
+    O_THREADS,
 };
 
 /* The order here is the order of --help and of the man page. */
 const pii_flag pii_flags[] = {
+    {"model", 'm', "PATH", "model: HF directory, .safetensors, or .gguf (default: built-in)"},
     {"rules-only", 0, NULL, "use only the rule tier (PCRE2 detectors)"},
+    {"model-only", 0, NULL, "use only the model tier"},
+    {"window", 0, "N", "tokens per forward pass (default 4096); longer inputs run as "
+                       "exact overlapping windows"},
+    {"threshold", 0, "[LABEL=]X", "minimum model span score, globally or per label (repeatable)"},
+    {"operating-point", 0, "NAME", "Viterbi operating point from viterbi_calibration.json"},
+    {"calibration", 0, "FILE", "viterbi_calibration.json to read (default: the model's)"},
+    {"bias", 0, "KEY=VALUE", "override one Viterbi transition bias (repeatable)"},
+    {"decode", 0, "MODE", "viterbi (default) or argmax"},
+    {"threads", 0, "N", "threads for the model (default: all cores)"},
     {"lines", 0, NULL, "treat each line as its own document; flush output per line"},
     {"format", 0, "FMT", "output format: text (default), json, jsonl"},
     {"offsets", 0, "UNIT", "offset unit in json/jsonl: byte (default) or codepoint"},
@@ -52,7 +69,8 @@ const pii_flag pii_flags[] = {
 };
 
 static const int flag_ids[] = {
-    O_RULES_ONLY, O_LINES,  O_FORMAT, O_OFFSETS,    O_SHOW_VALUES, O_OPERATOR,
+    O_MODEL, O_RULES_ONLY, O_MODEL_ONLY, O_WINDOW, O_THRESHOLD, O_OPERATING_POINT,
+    O_CALIBRATION, O_BIAS, O_DECODE, O_THREADS, O_LINES,  O_FORMAT, O_OFFSETS,    O_SHOW_VALUES, O_OPERATOR,
     O_KEY_FILE,   O_LABELS, O_EXCLUDE_LABELS, O_ALLOW, O_DENY,      O_CHECK,
     O_LIST_RULES, O_QUIET,  O_HELP,   O_VERSION,
 };
@@ -129,6 +147,38 @@ int pii_opts_parse(int argc, char **argv, pii_opts *o)
         case O_RULES_ONLY:
             o->rules_only = 1;
             break;
+        case O_MODEL:
+            o->model_path = optarg;
+            break;
+        case O_MODEL_ONLY:
+            o->model_only = 1;
+            break;
+        case O_WINDOW:
+            o->window = optarg;
+            break;
+        case O_OPERATING_POINT:
+            o->operating_point = optarg;
+            break;
+        case O_CALIBRATION:
+            o->calibration = optarg;
+            break;
+        case O_DECODE:
+            o->decode = optarg;
+            break;
+        case O_THREADS:
+            o->threads = optarg;
+            break;
+        case O_THRESHOLD:
+        case O_BIAS: {
+            const char ***v = c == O_BIAS ? &o->biases : &o->thresholds;
+            size_t *n = c == O_BIAS ? &o->n_biases : &o->n_thresholds;
+            const char **nv = realloc(*v, (*n + 1) * sizeof *nv);
+            if (!nv)
+                return PII_EXIT_FAIL;
+            nv[(*n)++] = optarg;
+            *v = nv;
+            break;
+        }
         case O_LINES:
             o->lines = 1;
             break;
@@ -216,5 +266,8 @@ int pii_opts_parse(int argc, char **argv, pii_opts *o)
 void pii_opts_free(pii_opts *o)
 {
     free(o->op_label);
+    free(o->thresholds);
+    free(o->biases);
     o->op_label = NULL;
+    o->thresholds = o->biases = NULL;
 }

@@ -21,6 +21,10 @@ typedef struct pii_opts {
     int quiet;
     int list_rules;
     const char *model_path;
+    /* model tier: raw option strings, applied by pii_pipeline_build */
+    const char *window, *operating_point, *calibration, *decode, *threads;
+    const char **thresholds, **biases; /* repeatable, borrowed from argv */
+    size_t n_thresholds, n_biases;
     const char *key_file;
     const char *allow_file, *deny_file;
     /* operators: global default and "label=op" overrides, in order */

@@ -1,0 +1,24 @@
+/* pii_default_model.h — the model compiled into libpiiredact.
+ *
+ * `make` embeds models/default/{config.json,model.safetensors} (a small
+ * Privacy-Filter-architecture model trained by the project, see
+ * tools/train/) into the library with .incbin, so pii-redact detects PII
+ * with no files beside the binary.  The image lives in .rodata: loading it
+ * maps nothing and copies nothing.  When the build had no model files, the
+ * functions report that none is embedded. */
+#ifndef PII_DEFAULT_MODEL_H
+#define PII_DEFAULT_MODEL_H
+
+#include <stddef.h>
+
+#include "pii_model.h"
+
+/* Non-zero when a default model is compiled in; then sets the images. */
+int pii_default_model_image(const char **config_json, size_t *config_len,
+                            const void **safetensors, size_t *st_len);
+
+/* Loads the embedded model (PII_ENOTFOUND when none is compiled in). */
+pii_model *pii_default_model_load(const pii_model_params *p, pii_err *err, char *errbuf,
+                                  size_t cap);
+
+#endif

@@ -1,0 +1,55 @@
+/* default_model.c — the embedded default model (see pii_default_model.h).
+ * mk/default_model.mk defines PII_DEFAULT_MODEL_DIR when the model files
+ * exist; the assembler then includes them byte for byte. */
+#include <stdio.h>
+
+#include "pii_default_model.h"
+
+#ifdef PII_DEFAULT_MODEL_DIR
+/* 64-byte alignment keeps the safetensors data section SIMD-friendly (the
+ * header length makes the tensor data start at 8 + header bytes, which the
+ * exporter pads to a multiple of 64). */
+__asm__(".section .rodata\n"
+        ".balign 64\n"
+        "pii_dm_st_begin:\n"
+        ".incbin \"" PII_DEFAULT_MODEL_DIR "/model.safetensors\"\n"
+        "pii_dm_st_end:\n"
+        ".balign 8\n"
+        "pii_dm_cfg_begin:\n"
+        ".incbin \"" PII_DEFAULT_MODEL_DIR "/config.json\"\n"
+        "pii_dm_cfg_end:\n"
+        ".previous\n");
+extern const unsigned char pii_dm_st_begin[], pii_dm_st_end[];
+extern const char pii_dm_cfg_begin[], pii_dm_cfg_end[];
+#endif
+
+int pii_default_model_image(const char **config_json, size_t *config_len,
+                            const void **safetensors, size_t *st_len)
+{
+#ifdef PII_DEFAULT_MODEL_DIR
+    *config_json = pii_dm_cfg_begin;
+    *config_len = (size_t)(pii_dm_cfg_end - pii_dm_cfg_begin);
+    *safetensors = pii_dm_st_begin;
+    *st_len = (size_t)(pii_dm_st_end - pii_dm_st_begin);
+    return 1;
+#else
+    (void)config_json, (void)config_len, (void)safetensors, (void)st_len;
+    return 0;
+#endif
+}
+
+pii_model *pii_default_model_load(const pii_model_params *p, pii_err *err, char *errbuf,
+                                  size_t cap)
+{
+    const char *cfg;
+    const void *st;
+    size_t cfg_len, st_len;
+    if (!pii_default_model_image(&cfg, &cfg_len, &st, &st_len)) {
+        if (err)
+            *err = PII_ENOTFOUND;
+        if (errbuf && cap)
+            snprintf(errbuf, cap, "no default model is compiled into this build");
+        return NULL;
+    }
+    return pii_model_load_mem(cfg, cfg_len, st, st_len, p, err, errbuf, cap);
+}
