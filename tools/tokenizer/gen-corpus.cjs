@@ -7,8 +7,8 @@
 // the C tokenizer against every line.
 //
 // Sources: synthetic text from a seeded PRNG (deterministic), the license
-// texts in /usr/share/common-licenses, C and JS sources from this repository
-// and tools/tokenizer/node_modules, and translated UI strings from the
+// texts in /usr/share/common-licenses, C headers from /usr/include, JS/TS
+// sources from tools/tokenizer/node_modules, and translated UI strings from the
 // gettext catalogs in /usr/share/locale (real text in many scripts).  The
 // machine-dependent sources make a regenerated corpus differ from the
 // committed one on another machine; either is a valid corpus.
@@ -116,13 +116,13 @@ for (let i = 0; i < 300; i++) {
 }
 
 // ---- code ---------------------------------------------------------------
+// (pinned npm packages and the C library headers: stable sources, so a
+// regenerated corpus does not change with this repository's own code)
 const codeFiles = [
-  ...listFiles(path.join(root, 'tokenizer'), /\.[ch]$/),
-  ...listFiles(path.join(root, 'include'), /\.h$/),
-  ...listFiles(path.join(root, 'src'), /\.[ch]$/),
+  ...fs.readdirSync('/usr/include').filter((f) => /\.h$/.test(f)).sort().map((f) => path.join('/usr/include', f)),
   ...listFiles(path.join(__dirname, 'node_modules', 'gpt-tokenizer', 'src'), /\.ts$/).slice(0, 60),
   ...listFiles(path.join(__dirname, 'node_modules', 'tiktoken'), /\.(cjs|ts)$/),
-].filter((p) => !/unicode_tab/.test(p)).map(readText).filter(Boolean);
+].map(readText).filter(Boolean);
 for (let i = 0; i < 500 && codeFiles.length; i++) add('code', windowOf(pick(codeFiles), 20, 900));
 
 // ---- logs ----------------------------------------------------------------
@@ -342,3 +342,22 @@ for (const { k, text } of corpus) {
 fs.mkdirSync(path.dirname(out), { recursive: true });
 fs.writeFileSync(out, lines.join('\n') + '\n');
 console.log(`wrote ${out}: ${lines.length} strings, ${ntok} tokens`);
+
+// A small sample in the formats of `pii-redact tokenize --jsonl`, for the
+// CLI test (tests/cli/t_tok_cli.sh): input lines and the expected output.
+const cliIn = [], cliOut = [];
+for (let i = 0; i < corpus.length; i += 97) {
+  const ids = Array.from(enc.encode_ordinary(corpus[i].text));
+  let pos = 0;
+  const offsets = ids.map((id) => {
+    const s = pos;
+    pos += lenOf.get(id);
+    return [s, pos];
+  });
+  cliIn.push(JSON.stringify({ text: corpus[i].text }));
+  cliOut.push(JSON.stringify({ ids, offsets }));
+}
+const dir = path.dirname(out);
+fs.writeFileSync(path.join(dir, 'cli.jsonl'), cliIn.join('\n') + '\n');
+fs.writeFileSync(path.join(dir, 'cli.expected.jsonl'), cliOut.join('\n') + '\n');
+console.log(`wrote ${path.join(dir, 'cli.jsonl')}: ${cliIn.length} lines`);
