@@ -14,6 +14,6 @@ const pii_subcommand pii_subcommands[] = {
     {"mkmodel", pii_cmd_mkmodel, "write a random-weight model (HF layout or GGUF)"},
     {"info", pii_cmd_info, "describe a model: format, shapes, dtypes, labels"},
     {"logits", pii_cmd_logits, "print the encoder's logits for stdin, one JSON line per token"},
-    {"tokenize", pii_cmd_tokenize, "print o200k token ids (and byte offsets with --jsonl)"},
+    {"tokenize", pii_cmd_tokenize, "print o200k token ids (and byte offsets)"},
     {NULL, NULL, NULL},
 };
