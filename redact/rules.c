@@ -1,0 +1,573 @@
+/* rules.c — the rule tier: built-in PCRE2 detectors with validators.
+ *
+ * All rules are alternatives of ONE pattern, searched with PCRE2's
+ * leftmost-first semantics (see rx.h): at the leftmost position where any
+ * rule matches, the first rule in table order that yields a validated match
+ * wins; the search resumes at the end of that match.  So spans never
+ * overlap, an earlier start always wins, and at the same start the table
+ * order below decides (specific token shapes first, then assignments and
+ * context-word rules, then email, URL, account numbers, dates, phones).
+ *
+ * Most rules must start where no word character precedes; they share one
+ * leading lookbehind (group A) so that inside a long word each position
+ * costs one failed assertion.  Group B (PEM blocks) may start anywhere.
+ *
+ * Every quantifier is bounded, so a match attempt reads a bounded number
+ * of bytes (the longest: a PEM block, 16 KiB of body), which is what makes
+ * the streaming detector exact with bounded memory.  docs/RULES.md
+ * documents each rule. */
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <pcre2.h>
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "redact/rules_internal.h"
+#include "redact/rx.h"
+#include "redact/validators.h"
+
+/* ---- pattern pieces (PCRE2 extended syntax: spaces are ignored outside
+ * classes, so a literal space is written [ ] and '#' as \#) ------------- */
+
+#define WORD_AFTER_NO "(?![\\p{L}\\p{N}_])"
+/* Not inside a longer number, after another digit group, or in an
+ * order/invoice reference. */
+#define NUM_BEFORE_NO                                                                    \
+    "(?<![.\\-/:\\#$+]|(?i:order[ ])|(?i:invoice[ ])|(?i:ticket[ ])|(?i:ref[ ])|(?i:po[ ])" \
+    "|\\#[ ]|[0-9][ ])"
+#define PHONE_EXT "(?:[ ]?(?:(?i:ext|extension|x)\\.?|\\#)[ ]?[0-9]{1,6})?"
+#define PHONE_END "(?![\\p{L}\\p{N}_]|[.\\-/][0-9])"
+#define DATE_END                                                                        \
+    "(?![\\p{L}\\p{N}_]|[\\-/.:][0-9]|[ ][0-9]{1,2}:[0-9]{2}|[._\\-][\\p{L}\\p{N}])"
+#define SP "[ \\x{a0}]{1,2}"
+#define YEAR "(?:1[89][0-9]{2}|20[0-9]{2})"
+#define DAY "(?:0?[1-9]|[12][0-9]|3[01])"
+#define MONTH                                                                               \
+    "(?i:january|february|march|april|may|june|july|august|september|october|november"     \
+    "|december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec"                            \
+    "|janvier|f\\x{e9}vrier|fevrier|mars|avril|mai|juin|juillet|ao\\x{fb}t|aout|septembre" \
+    "|octobre|novembre|d\\x{e9}cembre|decembre"                                             \
+    "|januar|j\\x{e4}nner|februar|m\\x{e4}rz|maerz|juni|juli|oktober|dezember"             \
+    "|enero|febrero|marzo|abril|mayo|junio|julio|agosto|septiembre|setiembre|octubre"      \
+    "|noviembre|diciembre)(?!\\p{L})"
+/* Assignments: NAME ["'] (=|:|:=|=>) ["'] VALUE. */
+#define NAME_PFX "(?:[A-Za-z0-9]{1,24}[_.\\-]){0,3}"
+#define NAME_SFX "(?:[_.\\-][A-Za-z0-9]{1,16}){0,2}"
+#define ASSIGN "[\"']?[ \\t]{0,3}(?:=>|:=|=|:)[ \\t]{0,3}[\"']?"
+#define VALCH "[^\\s\"'`,;<>(){}\\[\\]\\\\]"
+/* A value ends at a blank, a quote, ',', ';' or the end: "getpass()" is no value. */
+#define VALEND "(?![^\\s\"'`,;])"
+/* Domain names (IDN letters allowed). */
+#define DLABEL "[\\p{L}\\p{N}](?:[\\p{L}\\p{N}\\-]{0,61}[\\p{L}\\p{N}])?"
+#define TLD "(?:\\p{L}{2,24}|(?i:xn--)[a-z0-9\\-]{1,59})"
+#define PEM_LABEL "(?:[A-Z0-9]{1,16}[ ]){0,3}PRIVATE[ ]KEY(?:[ ]BLOCK)?"
+
+#define L_ACCOUNT "account_number"
+#define L_DATE "private_date"
+#define L_EMAIL "private_email"
+#define L_PHONE "private_phone"
+#define L_URL "private_url"
+#define L_SECRET "secret"
+
+typedef struct rule_def {
+    const char *id, *label, *about;
+    int anywhere; /* 0: group A (no word character before), 1: group B */
+    const char *re;
+    pii_rx_check check;
+} rule_def;
+
+static const rule_def rule_defs[] = {
+    /* -- secrets with a fixed shape ------------------------------------ */
+    {"aws_access_key", L_SECRET, "AWS access key id (AKIA/ASIA... + 16 base32 chars)", 0,
+     "(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AIPA|ANPA|ANVA|AROA|APKA|ASCA)[A-Z2-7]{16}" WORD_AFTER_NO,
+     NULL},
+    {"google_api_key", L_SECRET, "Google API key (AIza + 35 chars)", 0,
+     "AIza[0-9A-Za-z_\\-]{35}(?![0-9A-Za-z_\\-])", NULL},
+    {"github_token", L_SECRET, "GitHub token (ghp_, gho_, ghu_, ghs_, ghr_, github_pat_)", 0,
+     "(?:gh[pousr]_[A-Za-z0-9]{36,251}|github_pat_[A-Za-z0-9_]{22,240})" WORD_AFTER_NO, NULL},
+    {"gitlab_token", L_SECRET, "GitLab token (glpat-, gldt-, glrt-, ...)", 0,
+     "(?:glpat|gldt|glptt|glrt|glsoat|glcbt)-[A-Za-z0-9_\\-]{20,64}(?![A-Za-z0-9_\\-])", NULL},
+    {"slack_token", L_SECRET, "Slack token (xoxb-, xoxp-, xapp-, ...)", 0,
+     "(?:xox[abposre]-[A-Za-z0-9\\-]{10,250}|xapp-[0-9]-[A-Za-z0-9\\-]{10,250})"
+     "(?![A-Za-z0-9\\-])",
+     NULL},
+    {"stripe_key", L_SECRET, "Stripe secret or restricted key (sk_live_, rk_live_, sk_test_)", 0,
+     "[rs]k_(?:live|test)_[A-Za-z0-9]{16,247}" WORD_AFTER_NO, NULL},
+    {"openai_key", L_SECRET, "OpenAI-style key (sk-, sk-proj-) with random-looking body", 0,
+     "sk-[A-Za-z0-9_\\-]{20,250}(?![A-Za-z0-9_\\-])", pii_val_openai_key},
+    {"jwt", L_SECRET, "JSON Web Token (header decodes to JSON with alg/typ)", 0,
+     "eyJ[A-Za-z0-9_\\-]{12,4096}\\.eyJ[A-Za-z0-9_\\-]{8,8192}\\.[A-Za-z0-9_\\-]{0,4096}"
+     "(?![A-Za-z0-9_\\-]|\\.[A-Za-z0-9_\\-])",
+     pii_val_jwt},
+    /* -- secrets by context: only the value is the span ------------------ */
+    {"basic_auth", L_SECRET, "credentials after 'Authorization: Basic'", 0,
+     "(?i:authorization|proxy-authorization)[\"']?[ \\t]{0,3}[:=][ \\t]{0,3}[\"']?(?i:basic)"
+     "[ ]{1,3}(?<V>[A-Za-z0-9+/]{8,1024}={0,2})(?![A-Za-z0-9+/=])",
+     pii_val_basic_auth},
+    {"bearer_token", L_SECRET, "high-entropy token after 'Bearer'", 0,
+     "(?i:bearer)[ ]{1,3}(?<V>[A-Za-z0-9._~+/\\-]{16,4096}={0,2})(?![A-Za-z0-9._~+/=\\-])",
+     pii_val_secret_token},
+    {"password_assignment", L_SECRET, "value assigned to a password-like name", 0,
+     "(?i:" NAME_PFX "(?:password|passwd|passphrase|passcode|pass|pwd|pw)" NAME_SFX ")" ASSIGN
+     "(?<V>" VALCH "{6,256})" VALEND,
+     pii_val_secret_password},
+    {"secret_assignment", L_SECRET,
+     "high-entropy value assigned to a key/token/secret-like name", 0,
+     "(?i:" NAME_PFX
+     "(?:secret|token|api[_\\-]?key|apikey|access[_\\-]?key(?:[_\\-]?id)?|private[_\\-]?key"
+     "|(?:signing|encryption|master|client|app|consumer|account|service)[_\\-]?key"
+     "|credentials?|auth|session[_\\-]?(?:id|key)|cookie|salt)" NAME_SFX ")" ASSIGN
+     "(?<V>" VALCH "{12,512})" VALEND,
+     pii_val_secret_token},
+    /* -- numbers after a context word ------------------------------------ */
+    {"phone_context", L_PHONE, "phone number after a word like 'phone', 'tel', 'call'", 0,
+     "(?i:telephone|phone|tel|mobile|mobil|cell|fax|whatsapp|handy|telefon"
+     "|t\\x{e9}l\\x{e9}phone|portable|call(?:[ ]me)?(?:[ ]at|[ ]on)?)"
+     "(?:[ _\\-]?(?i:number|num|nr|no)\\.?|[ ]?\\#)?[ \\t]{0,3}[:=]?[ \\t]{0,3}[\"']?"
+     "(?<V>\\+?\\(?[0-9](?:[ .\\-/]?\\(?[0-9]\\)?){6,16}" PHONE_EXT ")" PHONE_END,
+     pii_val_phone_loose},
+    {"account_context", L_ACCOUNT,
+     "6-34 digit number after 'account', 'acct', 'routing', 'sort code', ...", 0,
+     "(?i:account|acct|a/c|routing|aba|sort[ ]?code|bsb|konto|kontonummer|bank[ ]?account)"
+     "(?:[ _\\-]?(?i:number|num|nr|no|id)\\.?|[ ]?\\#)?[ \\t]{0,3}[:=\\#]?[ \\t]{0,3}"
+     "(?<V>[0-9](?:[ \\-]?[0-9]){5,33})(?![\\p{L}\\p{N}_]|[.,\\-/][0-9])",
+     pii_val_account},
+    /* -- email and URL ----------------------------------------------------- */
+    {"email", L_EMAIL, "email address (IDN domains allowed)", 0,
+     "(?<![.%+\\-])[\\p{L}\\p{N}_][\\p{L}\\p{N}_.%+\\-]{0,63}@(?:" DLABEL "\\.){1,8}" TLD
+     "(?![\\p{L}\\p{N}_\\-@]|\\.[\\p{L}\\p{N}]|:[\\p{L}\\p{N}_/~.\\-])",
+     pii_val_email},
+    {"url", L_URL, "URL with a scheme (http, https, ftp, ws) or starting with www.", 0,
+     "(?:(?i:https?|ftps?|sftp|wss?)://(?:[^\\s/?\\#@\"'<>\\[\\]]{1,128}@)?|(?i:www)\\.)"
+     "(?:" DLABEL "\\.){1,10}" TLD "(?::[0-9]{1,5})?"
+     "(?:[/?\\#][^\\s<>\"'`{}|\\\\^\\x{0}-\\x{1f}\\x{7f}]{0,2048})?"
+     "(?![\\p{L}\\p{N}_\\-@]|\\.[\\p{L}\\p{N}]|:[0-9])",
+     pii_val_url},
+    /* -- account numbers ----------------------------------------------------- */
+    {"iban", L_ACCOUNT, "IBAN (country length table and mod-97 check)", 0,
+     "[A-Z]{2}[0-9]{2}(?:[ ]?[A-Z0-9]){11,30}" WORD_AFTER_NO, pii_val_iban},
+    {"card", L_ACCOUNT, "payment card number (issuer prefix, length, Luhn)", 0,
+     "(?<![.,/:\\-+$\\#])[0-9](?:[ \\-]?[0-9]){12,18}(?![\\p{L}\\p{N}_]|[ \\-.,][0-9])",
+     pii_val_card},
+    /* -- dates --------------------------------------------------------------- */
+    {"date_iso", L_DATE, "yyyy-mm-dd or yyyy/mm/dd, a real date, not followed by a time", 0,
+     "(?<![./:\\-+])(?:19|20)[0-9]{2}([\\-/])(?:0[1-9]|1[0-2])\\g{-1}(?:0[1-9]|[12][0-9]|3[01])"
+     DATE_END,
+     pii_val_date_iso},
+    {"date_numeric", L_DATE, "dd.mm.yyyy, dd/mm/yyyy, mm/dd/yyyy, dd-mm-yyyy, a real date", 0,
+     "(?<![./:\\-+])" DAY "([./\\-])" DAY "\\g{-1}(?:19|20)[0-9]{2}" DATE_END,
+     pii_val_date_numeric},
+    {"date_text_dmy", L_DATE, "23 April 2026, 1st of May, 2026, 3. M\xC3\xA4rz 2026", 0,
+     "(?<![./:\\-+])" DAY "(?:st|nd|rd|th|er|\\.)?" SP "(?:(?i:of|de)" SP ")?" MONTH "\\.?,?" SP
+     "(?:(?i:de)" SP ")?" YEAR "(?![\\p{L}\\p{N}_]|[.:][0-9])",
+     pii_val_date_text},
+    {"date_text_mdy", L_DATE, "April 23, 2026, Sept. 1 2026", 0,
+     MONTH "\\.?" SP DAY "(?:st|nd|rd|th)?,?" SP YEAR "(?![\\p{L}\\p{N}_]|[.:][0-9])",
+     pii_val_date_text},
+    /* -- phones ----------------------------------------------------------------- */
+    {"phone_intl", L_PHONE, "international number: +, country code, 8-15 digits", 0,
+     "(?<![+])\\+[1-9](?:[ .\\-]?\\(?[0-9]\\)?){6,16}" PHONE_EXT PHONE_END, pii_val_phone_intl},
+    {"phone_nanp", L_PHONE, "US/Canada number with separators: (415) 555-0100, 415.555.0100",
+     0,
+     NUM_BEFORE_NO "(?:1[ .\\-]?)?(?:\\([2-9][0-9]{2}\\)[ ]?[2-9][0-9]{2}[ .\\-]"
+                   "|[2-9][0-9]{2}([ .\\-])[2-9][0-9]{2}\\g{-1})[0-9]{4}" PHONE_EXT PHONE_END,
+     NULL},
+    {"phone_national", L_PHONE,
+     "national number with trunk 0 and separators: 020 7946 0958, 01 23 45 67 89, 03-1234-5678",
+     0,
+     NUM_BEFORE_NO "(?:\\(0[1-9][0-9]{0,4}\\)[ ]?[0-9]|0[1-9])(?:[ .\\-/]?[0-9]){6,11}" PHONE_EXT
+                   PHONE_END,
+     pii_val_phone_national},
+    {"phone_in", L_PHONE, "Indian mobile number written 98765 43210", 0,
+     NUM_BEFORE_NO "[6-9][0-9]{4}[ \\-][0-9]{5}" PHONE_END, NULL},
+    /* -- group B: may follow a word character ------------------------------------ */
+    {"pem_private_key", L_SECRET, "PEM/PGP private key block, BEGIN to END", 1,
+     "-----BEGIN[ ]" PEM_LABEL "-----[\\s\\S]{0,16384}?-----END[ ]" PEM_LABEL "-----", NULL},
+    {"pem_private_key_open", L_SECRET, "PEM private key header and body without an END line",
+     1, "-----BEGIN[ ]" PEM_LABEL "-----[A-Za-z0-9+/=:,.\\-\\s\\\\]{0,16384}+", NULL},
+};
+
+#define NRULES (sizeof rule_defs / sizeof rule_defs[0])
+
+/* ---- the prefilter ------------------------------------------------------
+ *
+ * A necessary condition for a match of the combined pattern at p, checked in
+ * C so that PCRE2 runs (anchored) only where something might match.  Every
+ * clause is implied by the rules above (docs/RULES.md gives the argument);
+ * the tests compare prefiltered and plain PCRE2 scans.
+ *   group B (PEM): "-----BEGIN " at p.
+ *   group A needs p to follow no ASCII word byte (a preceding non-ASCII
+ *   character is left to PCRE2), and then one of:
+ *   - p is a digit; or '+' / '(' followed by a digit;
+ *   - p starts a character (ASCII letter, '_', or a UTF-8 lead byte) and,
+ *     with R the maximal run of "ident" bytes [A-Za-z0-9_.%+-] or >= 0x80
+ *     from p (R holds every name, email local part and token body, also
+ *     the caseless non-ASCII forms of k and s):
+ *     (a) R is followed by '@' (email);
+ *     (b) R is at least 15 bytes and starts with a token prefix (A, gh,
+ *         gl, xox, xapp-, sk, rk, eyJ);
+ *     (c) R, an optional quote and up to 3 blanks are followed by ':' or
+ *         '=', and R contains a secret-name stem (pw, pass, secret, token,
+ *         key, credential, auth, session, cookie, salt) or is a URL scheme
+ *         (assignments, Authorization:, URLs) or has a non-ASCII byte;
+ *     (d) R starts with "www." or is "bearer";
+ *     (e) a digit lies within 64 bytes of p, and either p starts
+ *         [A-Z][A-Z][0-9][0-9] (IBAN), or a context-word stem (phone,
+ *         account and month words), or a non-ASCII byte lies within 16
+ *         bytes of p (non-ASCII month names and caseless forms).
+ * Anything that would need bytes past the buffer end is a candidate. */
+
+#define PF_RUN_MAX 512 /* no name or local part is longer (in bytes)  */
+#define PF_DIGIT_WINDOW 64
+#define PF_NONASCII_WINDOW 16
+
+enum { PF_WORD = 1, PF_IDENT = 2, PF_DIGIT = 4, PF_UPPER = 8, PF_HIGH = 16 };
+static uint8_t pf_cls[256];
+static pthread_once_t pf_once = PTHREAD_ONCE_INIT;
+
+static void pf_init(void)
+{
+    for (int c = 0; c < 256; c++) {
+        int up = c >= 'A' && c <= 'Z', dg = c >= '0' && c <= '9';
+        int alnum = up || (c >= 'a' && c <= 'z') || dg;
+        uint8_t k = 0;
+        if (alnum || c == '_')
+            k |= PF_WORD;
+        if (alnum || c == '_' || c == '.' || c == '%' || c == '+' || c == '-' || c >= 0x80)
+            k |= PF_IDENT;
+        if (dg)
+            k |= PF_DIGIT;
+        if (up)
+            k |= PF_UPPER;
+        if (c >= 0x80)
+            k |= PF_HIGH;
+        pf_cls[c] = k;
+    }
+}
+
+static uint8_t pf_lower(uint8_t c)
+{
+    return (c >= 'A' && c <= 'Z') ? (uint8_t)(c + 32) : c;
+}
+
+/* Case-insensitive: does p[0..n) start with the lower-case ASCII lit? */
+static int pf_ci_starts(const uint8_t *p, size_t n, const char *lit, size_t m)
+{
+    if (n < m)
+        return 0;
+    for (size_t i = 0; i < m; i++)
+        if (pf_lower(p[i]) != (uint8_t)lit[i])
+            return 0;
+    return 1;
+}
+
+#define PF_CI_STARTS(p, n, lit) pf_ci_starts((p), (n), lit, sizeof lit - 1)
+#define PF_STARTS(p, n, lit) ((n) >= sizeof lit - 1 && memcmp((p), lit, sizeof lit - 1) == 0)
+
+static const char *const pf_secret_stems[] = {"pw",  "pass",       "secret", "token",
+                                              "key", "credential", "auth",   "session",
+                                              "cookie", "salt",    NULL};
+static const char *const pf_schemes[] = {"http", "https", "ftp", "ftps", "sftp", "ws", "wss",
+                                         NULL};
+static const char *const pf_ctx_stems[] = {
+    /* phone words */ "tel", "phone", "mobil", "cell", "fax", "whatsapp", "handy", "portable",
+    "call",
+    /* account words */ "account", "acct", "a/c", "routing", "aba", "sort", "bsb", "konto",
+    "bank",
+    /* ASCII month names, by their first three letters */ "jan", "feb", "mar", "apr", "may",
+    "jun", "jul", "aug", "sep", "oct", "nov", "dec", "fev", "mai", "jui", "avr", "aou", "okt",
+    "dez", "ene", "abr", "ago", "set", "dic", NULL};
+
+static int pf_any_stem(const uint8_t *p, size_t n, const char *const *stems, int anywhere)
+{
+    for (size_t i = 0; i < n; i++) {
+        for (int k = 0; stems[k]; k++)
+            if (pf_ci_starts(p + i, n - i, stems[k], strlen(stems[k])))
+                return 1;
+        if (!anywhere)
+            break;
+    }
+    return 0;
+}
+
+static int pf_is_one_of(const uint8_t *p, size_t n, const char *const *words)
+{
+    for (int k = 0; words[k]; k++)
+        if (strlen(words[k]) == n && pf_ci_starts(p, n, words[k], n))
+            return 1;
+    return 0;
+}
+
+/* Non-zero when a group-A rule might match at p, which starts a character
+ * other than a digit, '+' or '('. */
+static int pf_letter_start(const uint8_t *b, size_t p, size_t lim, int eod, pii_rx_pfcache *pc)
+{
+    /* The ident run containing p (every p inside one run shares its end). */
+    if (!(pc->valid & 1) || p < pc->run_lo || p >= pc->run_hi) {
+        size_t e = p;
+        while (e < lim && (pf_cls[b[e]] & PF_IDENT))
+            e++;
+        pc->run_lo = p;
+        pc->run_hi = e;
+        pc->valid |= 1;
+    }
+    size_t e = pc->run_hi, len = e - p;
+    if (e >= lim)
+        return !eod || len >= 15; /* undecided, or a token up to the end */
+    const uint8_t *r = b + p;
+    uint8_t after = b[e];
+    /* (a) email */
+    if (after == '@' && len <= PF_RUN_MAX)
+        return 1;
+    /* (b) tokens with a fixed prefix */
+    if (len >= 15 && (r[0] == 'A' || PF_STARTS(r, len, "gh") || PF_STARTS(r, len, "gl") ||
+                      PF_STARTS(r, len, "xox") || PF_STARTS(r, len, "xapp-") ||
+                      PF_STARTS(r, len, "sk") || PF_STARTS(r, len, "rk") ||
+                      PF_STARTS(r, len, "eyJ")))
+        return 1;
+    /* (c) NAME = / NAME: and scheme: */
+    if (len <= PF_RUN_MAX && (after == ':' || after == '=' || after == '"' || after == '\'' ||
+                              after == ' ' || after == '\t')) {
+        size_t q = e;
+        if (b[q] == '"' || b[q] == '\'')
+            q++;
+        for (int k = 0; k < 3 && q < lim && (b[q] == ' ' || b[q] == '\t'); k++)
+            q++;
+        if (q >= lim) {
+            if (!eod)
+                return 1;
+        } else if (b[q] == ':' || b[q] == '=') {
+            int high = 0;
+            for (size_t i = 0; i < len; i++)
+                high |= pf_cls[r[i]] & PF_HIGH;
+            if (high || pf_any_stem(r, len, pf_secret_stems, 1) ||
+                pf_is_one_of(r, len, pf_schemes))
+                return 1;
+        }
+    }
+    /* (d) www. and Bearer */
+    if (PF_CI_STARTS(r, len, "www.") || (len == 6 && PF_CI_STARTS(r, len, "bearer")))
+        return 1;
+    /* (e) a digit nearby: IBAN, context words, month names. */
+    if (!(pc->valid & 2) || p < pc->digit_from || (pc->digit < lim && p > pc->digit)) {
+        size_t d = p;
+        while (d < lim && !(pf_cls[b[d]] & PF_DIGIT))
+            d++;
+        pc->digit = d;
+        pc->digit_from = p;
+        pc->valid |= 2;
+    }
+    if (pc->digit < lim) {
+        if (pc->digit - p > PF_DIGIT_WINDOW)
+            return 0;
+    } else if (eod || lim - p > PF_DIGIT_WINDOW) {
+        return 0;
+    }
+    size_t avail = lim - p;
+    if (avail < 4 || (avail < PF_NONASCII_WINDOW && !eod))
+        return 1; /* undecided */
+    if ((pf_cls[r[0]] & PF_UPPER) && (pf_cls[r[1]] & PF_UPPER) && (pf_cls[r[2]] & PF_DIGIT) &&
+        (pf_cls[r[3]] & PF_DIGIT))
+        return 1;
+    size_t w = avail < PF_NONASCII_WINDOW ? avail : PF_NONASCII_WINDOW;
+    for (size_t i = 0; i < w; i++)
+        if (pf_cls[r[i]] & PF_HIGH)
+            return 1;
+    return pf_any_stem(r, avail, pf_ctx_stems, 0);
+}
+
+static size_t rules_prefilter(const uint8_t *b, size_t at, size_t lim, int eod,
+                              pii_rx_pfcache *pc)
+{
+    static const char pem[] = "-----BEGIN ";
+    for (size_t p = at; p < lim; p++) {
+        uint8_t c = b[p];
+        if (c == '-') {
+            size_t n = lim - p < sizeof pem - 1 ? lim - p : sizeof pem - 1;
+            if (memcmp(b + p, pem, n) == 0 && (n == sizeof pem - 1 || !eod))
+                return p;
+        }
+        if (p > 0 && (pf_cls[b[p - 1]] & PF_WORD))
+            continue;
+        if (c < 0x80) {
+            if (pf_cls[c] & PF_DIGIT)
+                return p;
+            if (c == '+' || c == '(') {
+                if (p + 1 >= lim ? !eod : (pf_cls[b[p + 1]] & PF_DIGIT))
+                    return p;
+                continue;
+            }
+            if (!(pf_cls[c] & PF_WORD))
+                continue;
+        } else if (c < 0xC2 || c > 0xF4) {
+            continue; /* never the first byte of a character */
+        }
+        if (pf_letter_start(b, p, lim, eod, pc))
+            return p;
+    }
+    return lim;
+}
+
+struct pii_rules {
+    pii_rx rx;
+    pii_rx_alt alts[NRULES];
+    pii_rule_info info[NRULES];
+};
+
+/* Appends s to the growing string *buf. */
+static int cat(char **buf, size_t *n, size_t *cap, const char *s)
+{
+    size_t m = strlen(s);
+    if (*n + m + 1 > *cap) {
+        size_t nc = (*cap ? *cap * 2 : 4096);
+        while (nc < *n + m + 1)
+            nc *= 2;
+        char *nb = realloc(*buf, nc);
+        if (!nb)
+            return 0;
+        *buf = nb;
+        *cap = nc;
+    }
+    memcpy(*buf + *n, s, m + 1);
+    *n += m;
+    return 1;
+}
+
+/* Appends rule i as "(?:RE)(*:i)(?Ci+1)", renaming its value group (?<V>
+ * to (?<v<i>> so that every group name is unique. */
+static int cat_alt(char **buf, size_t *n, size_t *cap, size_t i, int *first)
+{
+    char tail[48], vname[24];
+    if (!*first && !cat(buf, n, cap, "|"))
+        return 0;
+    *first = 0;
+    if (!cat(buf, n, cap, "(?:"))
+        return 0;
+    const char *re = rule_defs[i].re, *v = strstr(re, "(?<V>");
+    if (v) {
+        char *head = strndup(re, (size_t)(v - re));
+        snprintf(vname, sizeof vname, "(?<v%zu>", i);
+        int ok = head && cat(buf, n, cap, head) && cat(buf, n, cap, vname) &&
+                 cat(buf, n, cap, v + 5);
+        free(head);
+        if (!ok)
+            return 0;
+    } else if (!cat(buf, n, cap, re)) {
+        return 0;
+    }
+    if (rule_defs[i].check)
+        snprintf(tail, sizeof tail, ")(*:%zu)(?C%zu)", i, i + 1);
+    else
+        snprintf(tail, sizeof tail, ")(*:%zu)", i);
+    return cat(buf, n, cap, tail);
+}
+
+char *pii_rules__pattern(void)
+{
+    char *buf = NULL;
+    size_t n = 0, cap = 0;
+    int first = 1, ok = cat(&buf, &n, &cap, "(?:(?<![\\p{L}\\p{N}_])(?:");
+    for (size_t i = 0; ok && i < NRULES; i++)
+        if (!rule_defs[i].anywhere)
+            ok = cat_alt(&buf, &n, &cap, i, &first);
+    ok = ok && cat(&buf, &n, &cap, ")");
+    for (size_t i = 0; ok && i < NRULES; i++)
+        if (rule_defs[i].anywhere) {
+            first = 0;
+            ok = cat_alt(&buf, &n, &cap, i, &first);
+        }
+    ok = ok && cat(&buf, &n, &cap, ")");
+    if (!ok) {
+        free(buf);
+        return NULL;
+    }
+    return buf;
+}
+
+pii_rules *pii_rules__create(int use_jit, int use_prefilter, pii_err *err, char *msg,
+                             size_t msgcap)
+{
+    pii_err e = PII_ENOMEM;
+    pii_rules *r = calloc(1, sizeof *r);
+    char *pat = pii_rules__pattern();
+    if (!r || !pat)
+        goto fail;
+    for (size_t i = 0; i < NRULES; i++) {
+        r->alts[i].id = rule_defs[i].id;
+        r->alts[i].label = rule_defs[i].label;
+        r->alts[i].check = rule_defs[i].check;
+        r->info[i].id = rule_defs[i].id;
+        r->info[i].label = rule_defs[i].label;
+        r->info[i].about = rule_defs[i].about;
+    }
+    pthread_once(&pf_once, pf_init);
+    e = pii_rx_compile(&r->rx, pat, PCRE2_EXTENDED, use_jit, use_prefilter, msg, msgcap);
+    if (e != PII_OK)
+        goto fail;
+    for (size_t i = 0; i < NRULES; i++) {
+        char vname[24];
+        snprintf(vname, sizeof vname, "v%zu", i);
+        int g = pcre2_substring_number_from_name((const pcre2_code *)r->rx.code,
+                                                 (PCRE2_SPTR)vname);
+        r->alts[i].vgroup = g > 0 ? (uint32_t)g : 0;
+    }
+    r->rx.alts = r->alts;
+    r->rx.nalt = NRULES;
+    r->rx.max_hold = PII_RX_MAX_HOLD;
+    r->rx.source = PII_SRC_RULE;
+    r->rx.prefilter = use_prefilter ? rules_prefilter : NULL;
+    free(pat);
+    if (err)
+        *err = PII_OK;
+    return r;
+fail:
+    free(pat);
+    free(r);
+    if (err)
+        *err = e;
+    return NULL;
+}
+
+int pii_rules__jit(const pii_rules *r)
+{
+    return r->rx.jit;
+}
+
+pii_rules *pii_rules_create(pii_err *err)
+{
+    return pii_rules__create(1, 1, err, NULL, 0);
+}
+
+void pii_rules_free(pii_rules *r)
+{
+    if (!r)
+        return;
+    pii_rx_destroy(&r->rx);
+    free(r);
+}
+
+size_t pii_rules_count(const pii_rules *r)
+{
+    (void)r;
+    return NRULES;
+}
+
+const pii_rule_info *pii_rules_info(const pii_rules *r, size_t i)
+{
+    return (r && i < NRULES) ? &r->info[i] : NULL;
+}
+
+pii_detector pii_rules_detector(const pii_rules *r)
+{
+    pii_detector d = {&pii_rx_detector_class, r ? &r->rx : NULL};
+    return d;
+}
+
+pii_err pii_rules_scan_all(const pii_rules *r, const uint8_t *text, size_t len, pii_spanvec *out)
+{
+    if (!r || !out || (len && !text))
+        return PII_EINVAL;
+    return pii_rx_scan_all(&r->rx, text, len, out);
+}

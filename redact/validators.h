@@ -1,0 +1,36 @@
+/* validators.h — private: checks run on rule matches (rules.c callouts).
+ *
+ * Every function takes the bytes of a candidate span and returns non-zero to
+ * accept it.  They are pure functions of those bytes (no context, no
+ * state), which keeps the rule tier's result independent of how a stream is
+ * chunked.  docs/RULES.md describes what each one checks. */
+#ifndef PII_VALIDATORS_H
+#define PII_VALIDATORS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Building blocks (exposed for the unit tests). */
+int pii_val_luhn(const char *digits, size_t n);      /* '0'..'9' only      */
+int pii_val_iban_mod97(const char *compact, size_t n); /* [A-Z0-9], no spaces */
+int pii_val_real_date(int y, int m, int d);           /* Gregorian, 1..9999 */
+double pii_val_entropy(const uint8_t *p, size_t n);   /* bits per byte      */
+
+int pii_val_email(const uint8_t *p, size_t n);
+int pii_val_url(const uint8_t *p, size_t n);
+int pii_val_iban(const uint8_t *p, size_t n);
+int pii_val_card(const uint8_t *p, size_t n);
+int pii_val_account(const uint8_t *p, size_t n);
+int pii_val_date_iso(const uint8_t *p, size_t n);     /* yyyy-mm-dd, yyyy/mm/dd */
+int pii_val_date_numeric(const uint8_t *p, size_t n); /* d.m.yyyy, d/m/yyyy, m/d/yyyy */
+int pii_val_date_text(const uint8_t *p, size_t n);    /* 23 April 2026, April 23, 2026 */
+int pii_val_phone_intl(const uint8_t *p, size_t n);
+int pii_val_phone_national(const uint8_t *p, size_t n);
+int pii_val_phone_loose(const uint8_t *p, size_t n);
+int pii_val_secret_token(const uint8_t *p, size_t n);
+int pii_val_secret_password(const uint8_t *p, size_t n);
+int pii_val_openai_key(const uint8_t *p, size_t n);
+int pii_val_jwt(const uint8_t *p, size_t n);
+int pii_val_basic_auth(const uint8_t *p, size_t n);
+
+#endif

@@ -1,0 +1,235 @@
+/* rules_test_util.h — shared helpers of the test_rules_* and test_lists_*
+ * suites (static functions; each suite is one binary).
+ *
+ * harness_feed() plays the stream's part of the detector contract: it
+ * feeds a document in chunks cut at given offsets, keeps only the bytes
+ * from the detector's last `keep` on, and copies that window into a heap
+ * buffer of exactly its size before each scan (so ASan catches a read
+ * outside it).  It checks the contract on every call. */
+#ifndef RULES_TEST_UTIL_H
+#define RULES_TEST_UTIL_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "pii_redact.h"
+#include "redact/rules_internal.h"
+
+typedef struct exp_span {
+    const char *rule;
+    unsigned start, end;
+    const char *text;
+} exp_span;
+
+#define MAX_EXP 10
+typedef struct rcase {
+    const char *in;
+    exp_span sp[MAX_EXP]; /* terminated by rule == NULL */
+} rcase;
+
+/* Feeds t[0..n) cut at cuts[0..ncuts) (increasing, may repeat) to a new
+ * state of d; appends the spans to out; returns the largest window held. */
+__attribute__((unused)) static size_t harness_feed(pii_detector d, const uint8_t *t, size_t n,
+                                                   const size_t *cuts, size_t ncuts,
+                                                   pii_spanvec *out)
+{
+    pii_err e = PII_OK;
+    void *st = d.cls->open(d.shared, &e);
+    assert_non_null(st);
+    assert_int_equal(e, PII_OK);
+    uint64_t base = 0, prev_done = 0, prev_keep = 0;
+    size_t maxheld = 0, first_new = out->n;
+    for (size_t c = 0; c <= ncuts; c++) {
+        size_t end = c < ncuts ? cuts[c] : n;
+        int eod = c == ncuts;
+        assert_true(end >= base && end <= n);
+        size_t len = end - base;
+        uint8_t *win = malloc(len ? len : 1);
+        assert_non_null(win);
+        memcpy(win, t + base, len);
+        uint64_t done = 0, keep = 0;
+        size_t before = out->n;
+        e = d.cls->scan(st, win, len, base, eod, out, &done, &keep);
+        free(win);
+        assert_int_equal(e, PII_OK);
+        assert_true(done >= prev_done);
+        assert_true(keep >= prev_keep);
+        assert_true(keep <= done);
+        assert_true(done <= end);
+        assert_true(keep >= base);
+        if (eod)
+            assert_int_equal(done, n);
+        for (size_t i = before; i < out->n; i++) {
+            assert_true(out->v[i].start >= prev_done); /* promised by done */
+            assert_true(out->v[i].end <= end);
+            assert_true(out->v[i].start < out->v[i].end);
+            if (i > first_new)
+                assert_true(out->v[i].start >= out->v[i - 1].end);
+        }
+        prev_done = done;
+        prev_keep = keep;
+        if (len > maxheld)
+            maxheld = len;
+        base = keep;
+    }
+    d.cls->close(st);
+    return maxheld;
+}
+
+__attribute__((unused)) static int spans_equal(const pii_spanvec *a, const pii_spanvec *b)
+{
+    if (a->n != b->n)
+        return 0;
+    for (size_t i = 0; i < a->n; i++) {
+        const pii_span *x = &a->v[i], *y = &b->v[i];
+        if (x->start != y->start || x->end != y->end || strcmp(x->label, y->label) != 0 ||
+            (x->rule == NULL) != (y->rule == NULL) || (x->rule && strcmp(x->rule, y->rule) != 0) ||
+            x->source != y->source)
+            return 0;
+    }
+    return 1;
+}
+
+__attribute__((unused)) static void print_spans(const char *what, const uint8_t *t,
+                                                const pii_spanvec *sv)
+{
+    fprintf(stderr, "  %s: %zu spans\n", what, sv->n);
+    for (size_t i = 0; i < sv->n; i++)
+        fprintf(stderr, "    %s %llu %llu \"%.*s\"\n", sv->v[i].rule,
+                (unsigned long long)sv->v[i].start, (unsigned long long)sv->v[i].end,
+                (int)(sv->v[i].end - sv->v[i].start), (const char *)t + sv->v[i].start);
+}
+
+/* Streaming equals one-shot for: every 2-chunk split, byte-by-byte feeding
+ * with a repeated (empty) call, and `nrand` random multi-chunk splits. */
+__attribute__((unused)) static void check_stream_exact(pii_detector d, const pii_spanvec *want,
+                                                       const uint8_t *t, size_t n, unsigned nrand,
+                                                       uint64_t seed)
+{
+    pii_spanvec got = {0};
+    size_t *cuts = malloc((2 * n + 2) * sizeof *cuts);
+    assert_non_null(cuts);
+    for (size_t k = 0; k <= n; k++) {
+        cuts[0] = k;
+        pii_spanvec_clear(&got);
+        harness_feed(d, t, n, cuts, 1, &got);
+        if (!spans_equal(&got, want)) {
+            fprintf(stderr, "split at %zu of \"%.*s\"\n", k, (int)n, (const char *)t);
+            print_spans("want", t, want);
+            print_spans("got", t, &got);
+            fail();
+        }
+    }
+    size_t m = 0;
+    for (size_t k = 1; k <= n; k++) {
+        cuts[m++] = k;
+        if (k % 7 == 3)
+            cuts[m++] = k; /* the same window again */
+    }
+    pii_spanvec_clear(&got);
+    harness_feed(d, t, n, cuts, m, &got);
+    assert_true(spans_equal(&got, want));
+    uint64_t x = seed * 0x9E3779B97F4A7C15ull + 1;
+    for (unsigned r = 0; r < nrand; r++) {
+        m = 0;
+        size_t at = 0;
+        while (at < n) {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            at += 1 + (size_t)(x % (r % 3 == 0 ? 4 : 40));
+            if (at < n)
+                cuts[m++] = at;
+        }
+        pii_spanvec_clear(&got);
+        harness_feed(d, t, n, cuts, m, &got);
+        if (!spans_equal(&got, want)) {
+            fprintf(stderr, "random split %u\n", r);
+            print_spans("want", t, want);
+            print_spans("got", t, &got);
+            fail();
+        }
+    }
+    pii_spanvec_free(&got);
+    free(cuts);
+}
+
+/* The four engine variants: JIT x prefilter. */
+typedef struct rules_set {
+    pii_rules *v[4];
+} rules_set;
+
+__attribute__((unused)) static void rules_set_open(rules_set *rs)
+{
+    for (int i = 0; i < 4; i++) {
+        pii_err e = PII_OK;
+        char msg[256] = "";
+        rs->v[i] = pii_rules__create(!(i & 2), !(i & 1), &e, msg, sizeof msg);
+        if (!rs->v[i])
+            fprintf(stderr, "pii_rules__create: %s %s\n", pii_errname(e), msg);
+        assert_non_null(rs->v[i]);
+    }
+}
+
+__attribute__((unused)) static void rules_set_close(rules_set *rs)
+{
+    for (int i = 0; i < 4; i++)
+        pii_rules_free(rs->v[i]);
+}
+
+/* Checks every case: exact spans (rule, offsets, text) from the one-shot
+ * scan, the same from every engine variant and from every 2-chunk split. */
+__attribute__((unused)) static void check_cases(const rcase *cases, size_t ncases)
+{
+    rules_set rs;
+    rules_set_open(&rs);
+    for (size_t c = 0; c < ncases; c++) {
+        const uint8_t *t = (const uint8_t *)cases[c].in;
+        size_t n = strlen(cases[c].in);
+        pii_spanvec got = {0};
+        assert_int_equal(pii_rules_scan_all(rs.v[0], t, n, &got), PII_OK);
+        size_t ne = 0;
+        while (ne < MAX_EXP && cases[c].sp[ne].rule)
+            ne++;
+        int ok = got.n == ne;
+        for (size_t i = 0; ok && i < ne; i++) {
+            const exp_span *x = &cases[c].sp[i];
+            const pii_span *g = &got.v[i];
+            ok = strcmp(g->rule, x->rule) == 0 && g->start == x->start && g->end == x->end &&
+                 strlen(x->text) == x->end - x->start &&
+                 memcmp(t + x->start, x->text, x->end - x->start) == 0 &&
+                 g->source == PII_SRC_RULE && g->score == 1.0f;
+        }
+        if (!ok) {
+            fprintf(stderr, "case %zu: \"%s\"\n  want:\n", c, cases[c].in);
+            for (size_t i = 0; i < ne; i++)
+                fprintf(stderr, "    %s %u %u \"%s\"\n", cases[c].sp[i].rule, cases[c].sp[i].start,
+                        cases[c].sp[i].end, cases[c].sp[i].text);
+            print_spans("got", t, &got);
+            fail();
+        }
+        for (int v = 1; v < 4; v++) {
+            pii_spanvec other = {0};
+            assert_int_equal(pii_rules_scan_all(rs.v[v], t, n, &other), PII_OK);
+            if (!spans_equal(&other, &got)) {
+                fprintf(stderr, "case %zu, engine variant %d differs\n", c, v);
+                print_spans("got", t, &other);
+                fail();
+            }
+            pii_spanvec_free(&other);
+        }
+        check_stream_exact(pii_rules_detector(rs.v[0]), &got, t, n, 4, c);
+        check_stream_exact(pii_rules_detector(rs.v[1]), &got, t, n, 0, c);
+        pii_spanvec_free(&got);
+    }
+    rules_set_close(&rs);
+}
+
+#endif

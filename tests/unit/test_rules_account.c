@@ -1,0 +1,56 @@
+/* test_rules_account.c — account_number rules: cards, IBAN, context numbers.
+ *
+ * Each case lists the exact spans (rule, byte offsets, text) of the
+ * one-shot scan; check_cases() also requires the same spans from every
+ * engine variant (JIT/interpreter x prefilter/plain) and from every
+ * 2-chunk split of the input.  Cases without spans are hard negatives.
+ * Expected values were checked by hand against docs/RULES.md. */
+#include "rules_test_util.h"
+
+static const rcase account_cases[] = {
+    {"card 4111 1111 1111 1111 and 4111 1111 1111 1112", {{"card", 5, 24, "4111 1111 1111 1111"}}},
+    {"4111-1111-1111-1111, 5555555555554444 and 378282246310005",
+     {{"card", 0, 19, "4111-1111-1111-1111"},
+      {"card", 21, 37, "5555555555554444"},
+      {"card", 42, 57, "378282246310005"}}},
+    {"Amex 3782 822463 10005, Discover 6011 1111 1111 1117",
+     {{"card", 5, 22, "3782 822463 10005"}, {"card", 33, 52, "6011 1111 1111 1117"}}},
+    {"JCB 3530111333300000, Diners 30569309025904, MC 2223003122003222",
+     {{"card", 4, 20, "3530111333300000"},
+      {"card", 29, 43, "30569309025904"},
+      {"card", 48, 64, "2223003122003222"}}},
+    {"UnionPay 6200000000000005 end", {{"card", 9, 25, "6200000000000005"}}},
+    {"IBAN DE89 3704 0044 0532 0130 00 EUR", {{"iban", 5, 32, "DE89 3704 0044 0532 0130 00"}}},
+    {"GB82WEST12345698765432 and GB82 WEST 1234 5698 7654 32",
+     {{"iban", 0, 22, "GB82WEST12345698765432"}, {"iban", 27, 54, "GB82 WEST 1234 5698 7654 32"}}},
+    {"FR1420041010050500013M02606, NL91ABNA0417164300.",
+     {{"iban", 0, 27, "FR1420041010050500013M02606"}, {"iban", 29, 47, "NL91ABNA0417164300"}}},
+    {"account number: 12345678901", {{"account_context", 16, 27, "12345678901"}}},
+    {"Acct #: 9876-5432-10 and routing 021000021",
+     {{"account_context", 8, 20, "9876-5432-10"}, {"account_context", 33, 42, "021000021"}}},
+    {"sort code 12-34-56, Kontonummer 1234567890",
+     {{"account_context", 10, 18, "12-34-56"}, {"account_context", 32, 42, "1234567890"}}},
+    {"1234 5678 9012 3456 and 4111111111111111111111", {{0}}},
+    {"timestamp 1714000000000 epoch 1714000000", {{0}}},
+    {"Order #4111111111111111 and 4111 1111-1111 1111 and 4111 11 11 1111 1111", {{0}}},
+    {"DE89 3704 0044 0532 0130 01 and DE8937040044053201300", {{0}}},
+    {"XX89370400440532013000 and DE89 370 40044 05320130 00", {{0}}},
+    {"account 12345, account created 2026-04-23, account balance 1234567",
+     {{"date_iso", 31, 41, "2026-04-23"}}},
+    {"account 000000000", {{0}}},
+    {"4111 1111 1111 1111 2", {{0}}},
+};
+
+static void test_account(void **state)
+{
+    (void)state;
+    check_cases(account_cases, sizeof account_cases / sizeof account_cases[0]);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_account),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
