@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pii_fault.h"
 #include "pii_redact.h"
 
 #define PII_MAX_DETECTORS 8
@@ -355,6 +356,8 @@ static pii_err process(pii_stream *s, int eod)
         det_slot *d = &s->d[i];
         uint64_t done = d->done, keep = d->keep;
         pii_spanvec_clear(&s->fresh);
+        if (pii_fault_hit(PII_FAULT_SCAN))
+            return PII_EINJECTED;
         e = d->cls->scan(d->st, s->buf, s->blen, s->bbase, eod, &s->fresh, &done, &keep);
         if (e)
             return e;

@@ -29,4 +29,10 @@ extern const pii_subcommand pii_subcommands[];
 /* Maps a library error to an exit status. */
 int pii_exit_for(pii_err e);
 
+/* Test hook (src/testhook.c, docs/HARDENING.md): reads $PII_REDACT_FAULT once
+ * and arms the library's fault-injection counters; with "count" in it the
+ * event counts are printed to stderr at exit.  Non-zero (after a message)
+ * when the variable is malformed. */
+int pii_cli_testhook_init(void);
+
 #endif

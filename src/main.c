@@ -11,6 +11,7 @@
 #include "cli.h"
 #include "opts.h"
 #include "output.h"
+#include "pii_fault.h"
 #include "pipeline.h"
 
 #define READ_CHUNK (64u * 1024u)
@@ -22,7 +23,7 @@ static pii_err run_fd(int fd, pii_stream *st, int lines, uint8_t *buf)
 {
     int pending = 0; /* bytes fed to the current document */
     for (;;) {
-        ssize_t r = read(fd, buf, READ_CHUNK);
+        ssize_t r = pii_fault_hit(PII_FAULT_READ) ? (errno = EIO, -1) : read(fd, buf, READ_CHUNK);
         if (r < 0) {
             if (errno == EINTR)
                 continue;
@@ -150,6 +151,8 @@ int main(int argc, char **argv)
 {
     /* A closed pipe is reported as EPIPE by write and ends us quietly. */
     signal(SIGPIPE, SIG_IGN);
+    if (pii_cli_testhook_init() != 0)
+        return PII_EXIT_USAGE;
     if (argc > 1 && argv[1][0] != '-') {
         for (const pii_subcommand *c = pii_subcommands; c->name; c++)
             if (strcmp(argv[1], c->name) == 0)

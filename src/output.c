@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "output.h"
+#include "pii_fault.h"
 
 typedef struct jspan {
     pii_span s;
@@ -41,6 +42,10 @@ struct pii_out {
 
 static pii_err wr(pii_out *w, const void *p, size_t n)
 {
+    if (pii_fault_hit(PII_FAULT_WRITE)) {
+        errno = EIO;
+        return PII_EWRITE;
+    }
     if (n && fwrite(p, 1, n, w->fp) != n)
         return PII_EWRITE;
     return PII_OK;
