@@ -3,6 +3,7 @@
 #   make                 release build: ./pii-redact and libpiiredact.a
 #   make check           build and run the cmocka suites and the CLI tests
 #   make check SAN=1     the same under ASan+UBSan (objects in build/san)
+#   make fuzz            libFuzzer targets (mk/fuzz.mk, objects in build/fuzz)
 #   make setup           apt-get the Debian build/test dependencies when missing
 #   make demo            redact samples/ with the built-in default
 #   make install PREFIX=/usr/local DESTDIR=
@@ -22,6 +23,12 @@ VERSION := 0.1.0
 ifeq ($(SAN),1)
 VARIANT := san
 OPT     := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
+else ifeq ($(FUZZ),1)
+# libFuzzer variant (mk/fuzz.mk): clang-14; the library gets coverage
+# instrumentation without libFuzzer's main (fuzzer-no-link), ASan and UBSan.
+VARIANT := fuzz
+CC      := clang-14
+OPT     := -O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all
 else ifeq ($(DEBUG),1)
 VARIANT := debug
 OPT     := -O0 -g
