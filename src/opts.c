@@ -131,7 +131,8 @@ int pii_opts_parse(int argc, char **argv, pii_opts *o)
 
     memset(o, 0, sizeof *o);
     opterr = 0;
-    optind = 1;
+    optind = 0; /* glibc: 0 re-initialises getopt completely (a stale short-option
+                   cluster from an earlier parse is forgotten); 1 does not */
     int c;
     while ((c = getopt_long(argc, argv, shorts, lo, NULL)) != -1) {
         switch (c) {
