@@ -223,6 +223,8 @@ static size_t utf8_seq(const uint8_t *p, const uint8_t *end)
  * query).  Invalid bytes count one each. */
 static uint64_t cp_at(pii_stream *s, uint64_t x, int eod)
 {
+    if (s->cp_pos >= x)
+        return s->cp_count; /* also keeps NULL + 0 out of an empty stream */
     const uint8_t *end = s->buf + s->blen;
     while (s->cp_pos < x) {
         const uint8_t *p = s->buf + (s->cp_pos - s->bbase);
