@@ -242,6 +242,12 @@ static pii_ops *make_ops(int which)
     return o;
 }
 
+/* memcmp that accepts NULL for zero lengths. */
+static int same(const void *a, const void *b, size_t n)
+{
+    return n == 0 || memcmp(a, b, n) == 0;
+}
+
 /* ---- capture -------------------------------------------------------------- */
 
 typedef struct rec {
@@ -290,7 +296,7 @@ static pii_err cap_span(void *ud, const pii_span *s, const uint8_t *value, size_
     FUZZ_CHECK(s->start < s->end && len == s->end - s->start);
     size_t ds = c->doc_start[c->docs];
     FUZZ_CHECK(s->end <= c->doc_start[c->docs + 1] - ds);
-    FUZZ_CHECK(memcmp(value, c->text + ds + s->start, len) == 0);
+    FUZZ_CHECK(same(value, c->text + ds + s->start, len));
     if (c->ns == c->caps) {
         c->caps = c->caps ? 2 * c->caps : 16;
         c->spans = realloc(c->spans, c->caps * sizeof *c->spans);
@@ -516,7 +522,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     FUZZ_CHECK(ref.docs == ndoc);
     pii_buf exp = {0};
     expect(data, ds, ndoc, &ref, which_ops, &exp);
-    FUZZ_CHECK(exp.n == ref.n && memcmp(exp.p, ref.out, ref.n) == 0);
+    FUZZ_CHECK(exp.n == ref.n && same(exp.p, ref.out, ref.n));
 
     /* 2. random chunks */
     static const size_t avgs[4] = {1, 7, 100, 5000};
@@ -529,7 +535,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     FUZZ_CHECK(e == PII_OK);
     FUZZ_CHECK(ch.docs == ref.docs);
     FUZZ_CHECK(same_spans(&ref, &ch));
-    FUZZ_CHECK(ch.n == ref.n && memcmp(ch.out, ref.out, ref.n) == 0);
+    FUZZ_CHECK(ch.n == ref.n && same(ch.out, ref.out, ref.n));
 
     /* 3. fail closed: a detector scan or a sink write fails part-way */
     if (plan) {
@@ -545,7 +551,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         pii_fault_reset();
         if (e != PII_OK)
             FUZZ_CHECK(e == PII_EWRITE || e == PII_EINJECTED);
-        FUZZ_CHECK(fl.n <= ref.n && memcmp(fl.out, ref.out, fl.n) == 0);
+        FUZZ_CHECK(fl.n <= ref.n && same(fl.out, ref.out, fl.n));
         if (e == PII_OK)
             FUZZ_CHECK(fl.n == ref.n);
         cap_free(&fl);

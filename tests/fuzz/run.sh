@@ -21,7 +21,7 @@ for t in "$@"; do
     "$bin" -max_total_time="$secs" -print_final_stats=1 -timeout=20 -rss_limit_mb=2048 \
         -artifact_prefix="$b/artifacts/$t-" $dict $args "$b/corpus/$t" "tests/fuzz/$t" >"$log" 2>&1
     rc=$?
-    execs=$(sed -n 's/^stat::number_executed_runs: *//p' "$log" | tail -n 1)
+    execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
     cov=$(grep -o 'cov: [0-9]*' "$log" | tail -n 1 | cut -d' ' -f2)
     ft=$(grep -o 'ft: [0-9]*' "$log" | tail -n 1 | cut -d' ' -f2)
     corp=$(grep -o 'corp: [0-9]*' "$log" | tail -n 1 | cut -d' ' -f2)
