@@ -240,6 +240,23 @@ static uint64_t cp_at(pii_stream *s, uint64_t x, int eod)
     return s->cp_count;
 }
 
+/* The code-point offset of a span edge inside a UTF-8 sequence that the
+ * buffer end cuts depends on bytes not yet seen (the sequence may complete,
+ * or turn out invalid and count byte by byte).  Before the end of the
+ * document, nothing at or after such a sequence's start is written, so
+ * cp_at never meets one and the offsets do not depend on the chunking. */
+static uint64_t cut_tail(const pii_stream *s, uint64_t D)
+{
+    const uint8_t *end = s->buf + s->blen;
+    size_t back = s->blen < 3 ? s->blen : 3;
+    for (const uint8_t *p = end - back; p < end; p++)
+        if (*p >= 0xC2 && utf8_seq(p, end) == 0) {
+            uint64_t at = s->bbase + (uint64_t)(p - s->buf);
+            return at < D ? at : D;
+        }
+    return D;
+}
+
 static pii_err emit_raw(pii_stream *s, uint64_t upto)
 {
     if (upto <= s->wpos)
@@ -373,6 +390,8 @@ static pii_err process(pii_stream *s, int eod)
         if (done < D)
             D = done;
     }
+    if (!eod && s->sink.span)
+        D = cut_tail(s, D);
 
     /* Write every cluster that can no longer grow, then raw bytes. */
     pii_spanvec *pv = &s->pending;
