@@ -130,6 +130,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (o.deny_file)
             o.deny_file = g_deny;
         o.model_path = NULL;
+        o.calibration = NULL; /* a file: the model tier is not fuzzed here */
         o.model_only = 0;
         o.rules_only = 1;
         pii_pipeline p;
