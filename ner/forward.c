@@ -28,7 +28,7 @@
 
 #include "model_internal.h"
 
-#define EXPERT_CHUNK 64 /* columns per expert task */
+#define EXPERT_CHUNK 256 /* columns per expert task, about */
 
 typedef struct etask {
     uint32_t e, c0, c1;
@@ -201,16 +201,22 @@ static void task_range(const etask *t, size_t nt, uint64_t total, int ith, int n
     *hi = j;
 }
 
+/* Expert tasks: columns split into chunks of ~EXPERT_CHUNK (multiples of
+ * 64, the widest kernel tile), so one task streams whole cache lines of
+ * each weight row; cost = rows x columns x inner width. */
 static size_t build_tasks(etask *t, const uint32_t *cnt, int E, size_t cols, uint64_t colcost,
                           uint64_t *total)
 {
-    size_t nt = 0;
+    size_t nt = 0, nch = (cols + EXPERT_CHUNK - 1) / EXPERT_CHUNK;
     uint64_t cum = 0;
     for (int e = 0; e < E; e++) {
         if (!cnt[e])
             continue;
-        for (size_t c0 = 0; c0 < cols; c0 += EXPERT_CHUNK) {
-            size_t c1 = c0 + EXPERT_CHUNK < cols ? c0 + EXPERT_CHUNK : cols;
+        for (size_t k = 0; k < nch; k++) {
+            size_t c0 = k ? cols * k / nch / 64 * 64 : 0;
+            size_t c1 = k + 1 < nch ? cols * (k + 1) / nch / 64 * 64 : cols;
+            if (c1 <= c0)
+                continue;
             uint64_t cost = (uint64_t)cnt[e] * (c1 - c0) * colcost;
             t[nt] = (etask){(uint32_t)e, (uint32_t)c0, (uint32_t)c1, cum, cost};
             cum += cost;

@@ -74,7 +74,8 @@ enum { K_LINEAR, K_GAIN, K_ZERO };
 typedef struct gen {
     uint64_t key;
     int kind;
-    int s; /* exponent */
+    int s;       /* exponent */
+    float scale; /* 2^-s */
 } gen;
 
 static gen gen_for(uint64_t seed, const char *hf_name)
@@ -98,6 +99,7 @@ static gen gen_for(uint64_t seed, const char *hf_name)
     } else if (strstr(hf_name, "bias")) {
         g.s = 10;
     }
+    g.scale = ldexpf(1.0f, -g.s);
     return g;
 }
 
@@ -115,7 +117,7 @@ static float gen_val(const gen *g, uint64_t idx)
     int k = gen_k(g, idx);
     if (g->kind == K_GAIN)
         return (float)(128 + k) / 128.0f;
-    return ldexpf((float)k, -g->s);
+    return (float)k * g->scale; /* exact: a power of two */
 }
 
 /* ---- output helpers ----------------------------------------------------------------- */
@@ -539,7 +541,7 @@ static void emit_gguf(out *o, const pii_model_config *c, const gdesc *d, uint64_
             if (t->dt == PII_DT_Q8_0) { /* blocks along the innermost dim */
                 for (uint64_t c0 = 0; c0 < Cc; c0 += 32) {
                     uint8_t blk[34];
-                    uint16_t dh = pii_rt_f32_to_f16(ldexpf(1.0f, -g.s));
+                    uint16_t dh = pii_rt_f32_to_f16(g.scale);
                     blk[0] = (uint8_t)dh;
                     blk[1] = (uint8_t)(dh >> 8);
                     for (int j = 0; j < 32; j++)

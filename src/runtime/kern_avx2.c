@@ -49,6 +49,9 @@ static inline TGT float hmax_v(__m256 v)
 
 #define IO_T 6
 #define IO_NV 2
+#define IO_TS 3
+#define IO_NVS 4
+#define IO_NVMAX 4
 #define OI_O 4
 #define OI_T 2
 #define ATT_NH 7

@@ -33,6 +33,9 @@ typedef __m512 vf;
 
 #define IO_T 8
 #define IO_NV 2
+#define IO_TS 4
+#define IO_NVS 4
+#define IO_NVMAX 4
 #define OI_O 4
 #define OI_T 4
 #define ATT_NH 7
