@@ -2,13 +2,15 @@
  * stdin, one JSON line per token (parity checks against the reference).
  *
  * The whole input is one forward pass (no windowing): this is a test tool.
- * Text input goes through the o200k tokenizer; --ids reads token ids
- * instead (whitespace or comma separated), which needs no tokenizer. */
+ * Text input goes through the model's tokenizer (tokenizer.json, the GGUF's
+ * token list, else the built-in o200k_base); --ids reads token ids instead
+ * (whitespace or comma separated). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 #include "model_cli.h"
+#include "pii_tok.h"
 
 static const mc_opt opts[] = {
     {"model", 'm', "PATH", "model directory, .safetensors, index .json or .gguf"},
@@ -89,20 +91,31 @@ static int parse_ids(const char *s, int32_t **ids, size_t *n)
     return 0;
 }
 
-/* Text -> ids with byte offsets.  The o200k tokenizer is another module
- * (include/pii_tok.h); until it is part of the build this reports that
- * text input needs it. */
-static pii_err tokenize(const pii_model *m, const char *text, size_t len, int32_t **ids,
+/* Text -> ids with byte offsets, with the model's tokenizer. */
+static pii_err tokenize(const pii_tok *tok, const char *text, size_t len, int32_t **ids,
                         uint64_t **start, uint64_t **end, size_t *n)
 {
-    (void)m;
-    (void)text;
-    (void)len;
-    (void)ids;
-    (void)start;
-    (void)end;
-    (void)n;
-    return PII_EUNSUPPORTED;
+    pii_tok_enc *enc = pii_tok_enc_create(tok);
+    pii_tok_buf b = PII_TOK_BUF_INIT;
+    pii_err e = enc ? pii_tok_encode(enc, text, len, &b) : PII_ENOMEM;
+    pii_tok_enc_free(enc);
+    if (!e && b.n > MAX_TOKENS)
+        e = PII_ETOOBIG;
+    if (!e) {
+        *ids = malloc((b.n ? b.n : 1) * sizeof **ids);
+        *start = malloc((b.n ? b.n : 1) * sizeof **start);
+        *end = malloc((b.n ? b.n : 1) * sizeof **end);
+        if (!*ids || !*start || !*end)
+            e = PII_ENOMEM;
+    }
+    for (size_t i = 0; !e && i < b.n; i++) {
+        (*ids)[i] = b.ids[i];
+        (*start)[i] = b.offs[i].start;
+        (*end)[i] = b.offs[i].end;
+    }
+    *n = e ? 0 : b.n;
+    pii_tok_buf_free(&b);
+    return e;
 }
 
 int pii_cmd_logits(int argc, char **argv)
@@ -175,13 +188,19 @@ int pii_cmd_logits(int argc, char **argv)
             status = r == -2 ? PII_EXIT_USAGE : PII_EXIT_FAIL;
             goto out;
         }
-    } else if ((e = tokenize(m, in, inlen, &ids, &st, &en, &n))) {
-        fprintf(stderr, "pii-redact logits: %s\n",
-                e == PII_EUNSUPPORTED ? "text input needs the o200k tokenizer, which this "
-                                        "build lacks; pass token ids with --ids"
-                                      : pii_strerror(e));
-        status = pii_exit_for(e);
-        goto out;
+    } else {
+        const char *src;
+        pii_tok *owned = NULL;
+        const pii_tok *tok = mc_tokenizer("logits", m, &owned, &src, &status);
+        if (!tok)
+            goto out;
+        e = tokenize(tok, in, inlen, &ids, &st, &en, &n);
+        pii_tok_free(owned);
+        if (e) {
+            fprintf(stderr, "pii-redact logits: tokenizer: %s\n", pii_strerror(e));
+            status = pii_exit_for(e);
+            goto out;
+        }
     }
     const pii_model_config *c = pii_model_cfg(m);
     for (size_t t = 0; t < n; t++)

@@ -3,8 +3,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <unistd.h>
+
 #include "cli.h"
 #include "model_cli.h"
+#include "pii_tok.h"
 
 int mc_next(const char *cmd, int argc, char **argv, int *i, const mc_opt *opts, size_t nopts,
             const char **val)
@@ -110,4 +113,61 @@ int mc_isa(const char *cmd, const char *name)
         return -1;
     }
     return 0;
+}
+
+const pii_tok *mc_tokenizer(const char *cmd, const pii_model *m, pii_tok **owned,
+                            const char **source, int *status)
+{
+    *owned = NULL;
+    const pii_rt_store *st = pii_model_store(m);
+    char msg[512] = "";
+    pii_err e = PII_OK;
+    if (pii_rt_store_format(st) == PII_RT_FMT_GGUF &&
+        pii_rt_store_kv_find(st, "tokenizer.ggml.tokens") >= 0) {
+        pii_rt_kvtype et;
+        uint64_t n = 0;
+        const void *data;
+        e = pii_rt_store_kv_arr(st, "tokenizer.ggml.tokens", &et, &n, &data);
+        const char **ptr = NULL;
+        uint32_t *len32 = NULL;
+        size_t *lens = NULL;
+        int32_t *types = NULL;
+        if (!e && (et != PII_KV_STRING || n == 0 || n > (1u << 24)))
+            e = PII_EFORMAT;
+        if (!e && (!(ptr = calloc(n, sizeof *ptr)) || !(len32 = calloc(n, sizeof *len32)) ||
+                   !(lens = calloc(n, sizeof *lens))))
+            e = PII_ENOMEM;
+        if (!e)
+            e = pii_rt_store_kv_strings(st, "tokenizer.ggml.tokens", ptr, len32, n);
+        for (uint64_t i = 0; !e && i < n; i++)
+            lens[i] = len32[i];
+        uint64_t nt = 0;
+        if (!e && pii_rt_store_kv_arr(st, "tokenizer.ggml.token_type", &et, &nt, &data) ==
+                      PII_OK && nt == n && et == PII_KV_I32 && (types = malloc(n * 4)))
+            memcpy(types, data, n * 4);
+        if (!e)
+            e = pii_tok_load_gguf_tokens(ptr, lens, types, n, owned, msg, sizeof msg);
+        free(ptr);
+        free(len32);
+        free(lens);
+        free(types);
+        *source = "GGUF tokenizer.ggml.tokens";
+    } else {
+        const char *dir = pii_model_dir(m);
+        char path[4096];
+        snprintf(path, sizeof path, "%s/tokenizer.json", dir ? dir : ".");
+        if (dir && access(path, R_OK) == 0) {
+            e = pii_tok_load_hf_json(path, owned, msg, sizeof msg);
+            *source = "tokenizer.json";
+        } else {
+            *source = "built-in o200k_base";
+            return pii_tok_o200k();
+        }
+    }
+    if (e) {
+        fprintf(stderr, "pii-redact %s: tokenizer: %s\n", cmd, msg[0] ? msg : pii_strerror(e));
+        *status = PII_EXIT_MODEL;
+        return NULL;
+    }
+    return *owned;
 }

@@ -29,6 +29,14 @@ int mc_uint(const char *cmd, const char *opt, const char *s, unsigned long long 
 
 /* Loads a model, printing "pii-redact CMD: message" on failure. */
 pii_model *mc_load(const char *cmd, const char *path, int rope_f32, int *status);
+/* The tokenizer for a model: tokenizer.json beside it, else the GGUF's
+ * tokenizer.ggml.tokens, else the built-in o200k_base.  *owned receives a
+ * loaded tokenizer to free (NULL for the built-in one); *source names it.
+ * Prints and returns NULL on error. */
+struct pii_tok;
+const struct pii_tok *mc_tokenizer(const char *cmd, const pii_model *m, struct pii_tok **owned,
+                                   const char **source, int *status);
+
 /* Applies --isa NAME; prints on error.  Returns 0 on success. */
 int mc_isa(const char *cmd, const char *name);
 

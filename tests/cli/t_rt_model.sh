@@ -40,3 +40,10 @@ set -e
 test "$rc" -eq 4
 grep -q 't.safetensors' "$TMPDIR/err"
 "$PII_REDACT" mkmodel --help | grep -q -- '--gguf'
+# text input: the built-in tokenizer, byte offsets tiling the input
+"$PII_REDACT" mkmodel -o "$TMPDIR/v" --layers 1 --d-model 32 --heads 2 --kv-heads 1 \
+    --head-dim 16 --experts 4 --top-k 2 --labels 5
+printf 'My name is Alice Smith' | "$PII_REDACT" logits -m "$TMPDIR/v" > "$TMPDIR/t"
+test "$(wc -l < "$TMPDIR/t")" -eq 5
+head -n 1 "$TMPDIR/t" | grep -q '^{"i":0,"id":5444,"start":0,"end":2,"logits":\['
+tail -n 1 "$TMPDIR/t" | grep -q '"id":16627,"start":16,"end":22,'
