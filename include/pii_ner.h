@@ -358,7 +358,9 @@ size_t pii_ner_window(const pii_ner *n);
 /* The streaming detector (pii_redact.h contract).  shared = the pii_ner. */
 pii_detector pii_ner_detector(const pii_ner *n);
 
-/* One document, whole: exactly what the detector reports for it. */
+/* One document, whole: exactly what the detector reports for it.  Holds
+ * all of the document's tokens at once (about 20 bytes a token); for input
+ * of unbounded size use the detector. */
 pii_err pii_ner_detect(const pii_ner *n, const uint8_t *text, size_t len, pii_spanvec *out);
 
 /* Several documents packed into shared forward passes; out[i] receives

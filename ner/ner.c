@@ -582,6 +582,8 @@ static pii_err doc_add_tspan(ner_doc *d, const ner_tsp *t)
     const pii_ner *n = d->n;
     uint64_t fs = d->ts[t->ts - d->tbase], le = d->te[t->te - 1 - d->tbase];
     uint64_t s, e;
+    if (fs < d->tx.base || le > d->tx.base + d->tx.len)
+        return PII_EINTERNAL; /* the bytes must be in view (see doc_keep) */
     if (!ner_byte_span(&d->tx, fs, le, &s, &e))
         return PII_OK;
     float score = (float)(t->psum / (double)(t->te - t->ts));
@@ -832,6 +834,7 @@ typedef struct ner_state {
     const pii_ner *n;
     ner_run run;
     ner_doc doc;
+    uint64_t keep; /* the last keep returned */
 } ner_state;
 
 static void det_close(void *st)
@@ -871,6 +874,7 @@ static void det_reset(void *st)
     ner_state *s = st;
     doc_reset(&s->doc);
     s->run.nj = 0;
+    s->keep = 0;
 }
 
 static pii_err det_scan(void *st, const uint8_t *buf, size_t len, uint64_t base, int eod,
@@ -879,8 +883,8 @@ static pii_err det_scan(void *st, const uint8_t *buf, size_t len, uint64_t base,
     ner_state *s = st;
     ner_doc *d = &s->doc;
     pii_err e;
-    if (d->tf < base || d->tf > base + len)
-        return PII_EINVAL; /* the buffer must cover what is not tokenized yet */
+    if (base > s->keep || d->tf > base + len)
+        return PII_EINVAL; /* the buffer must start at or before our keep */
     d->tx.p = buf;
     d->tx.base = base;
     d->tx.len = len;
@@ -900,6 +904,7 @@ static pii_err det_scan(void *st, const uint8_t *buf, size_t len, uint64_t base,
         *done = doc_boundary(d);
         *keep = doc_keep(d);
     }
+    s->keep = *keep;
     return PII_OK;
 }
 
