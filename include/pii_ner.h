@@ -355,6 +355,19 @@ pii_ner_biases pii_ner_get_biases(const pii_ner *n);
 size_t pii_ner_halo(const pii_ner *n);
 size_t pii_ner_window(const pii_ner *n);
 
+/* The detector over the project's encoder (pii_model.h) and tokenizer
+ * (pii_tok.h; NULL: the built-in o200k).  Both are borrowed and must
+ * outlive the pii_ner.  The receptive field is the model's layers x
+ * attention radius; the label space is its id2label; the calibration file
+ * is looked for in the model's directory.  params.threads: > 1 (0: all
+ * cores) gives the pii_ner a thread pool of its own, shared by all callers
+ * (one pass at a time); 1 runs each pass on the calling thread (use it
+ * when several worker threads share one pii_ner). */
+typedef struct pii_model pii_model;
+typedef struct pii_tok pii_tok;
+pii_ner *pii_ner_create(const pii_model *model, const pii_tok *tok, const pii_ner_params *p,
+                        pii_err *err, char *errbuf, size_t errcap);
+
 /* The streaming detector (pii_redact.h contract).  shared = the pii_ner. */
 pii_detector pii_ner_detector(const pii_ner *n);
 
