@@ -124,7 +124,7 @@ pii_err pii_tok_compare(const pii_tok *a, const pii_tok *b, size_t *n_common, ch
 
 /* ---- encoding --------------------------------------------------------------- */
 
-/* A per-thread encoder: piece cache and BPE scratch (about 1 MiB).
+/* A per-thread encoder: piece cache and BPE scratch (about 2.5 MiB).
  * NULL when out of memory. */
 pii_tok_enc *pii_tok_enc_create(const pii_tok *tok);
 void pii_tok_enc_free(pii_tok_enc *enc);

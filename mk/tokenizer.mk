@@ -21,3 +21,33 @@ $(TOK_TBL): tokenizer/data/o200k_base.vocab $(TOK_MKVOCAB)
 $(B)/tokenizer/tok_o200k_data.o: $(TOK_TBL)
 
 .PHONY: bench-tokenizer
+
+# ---- make bench-tokenizer ----------------------------------------------------
+# Single-thread throughput on an English corpus (the license texts and the
+# copyright files of the installed Debian packages) and a multilingual one
+# (translated strings of the gettext catalogs, up to 20 kB per locale), each
+# at most 4 MB of valid UTF-8, next to tiktoken (WASM) and gpt-tokenizer
+# (pure JS) on the same bytes when node is available.
+TOK_BENCH     := $(TOK_GEN)/tok-bench
+TOK_BENCH_DIR := build/bench/tok
+
+$(TOK_BENCH): tools/tokenizer/bench.c $(LIB)
+	$(CC) $(CFLAGS_ALL) -o $@ $< $(LIB) $(LDLIBS_ALL)
+
+bench-tokenizer: $(TOK_BENCH)
+	@mkdir -p $(TOK_BENCH_DIR)
+	@LC_ALL=C; $(TOK_BENCH) cat $(TOK_BENCH_DIR)/english.txt 4000000 \
+	    /usr/share/common-licenses/* /usr/share/doc/*/copyright
+	@LC_ALL=C; $(TOK_BENCH) mo $(TOK_BENCH_DIR)/multilingual.txt 4000000 20000 \
+	    /usr/share/locale/*/LC_MESSAGES/*.mo
+	@echo "machine: $$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $$(nproc) cores; single thread"
+	@$(TOK_BENCH) run $(TOK_BENCH_DIR)/c.json $(TOK_BENCH_DIR)/english.txt $(TOK_BENCH_DIR)/multilingual.txt
+	@if ! command -v node >/dev/null 2>&1; then \
+	    echo "node not found: JavaScript tokenizers skipped"; \
+	elif [ ! -d tools/tokenizer/node_modules/tiktoken ] && \
+	     ! (cd tools/tokenizer && npm ci --no-audit --no-fund >/dev/null 2>&1); then \
+	    echo "npm ci failed in tools/tokenizer: JavaScript tokenizers skipped"; \
+	else \
+	    node tools/tokenizer/bench.cjs $(TOK_BENCH_DIR)/c.json \
+	        $(TOK_BENCH_DIR)/english.txt $(TOK_BENCH_DIR)/multilingual.txt; \
+	fi

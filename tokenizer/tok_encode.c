@@ -20,7 +20,7 @@
 
 #define BPE_SMALL 48
 #define RANK_NONE 0xFFFFFFFFu
-#define CACHE_BITS 12
+#define CACHE_BITS 14
 #define CACHE_MAXP 56 /* longest cached piece, bytes */
 #define CACHE_MAXT 12 /* most tokens of a cached piece */
 
@@ -113,9 +113,15 @@ void pii_tok_enc_free(pii_tok_enc *e)
     free(e);
 }
 
-static inline uint32_t pair_rank(const pii_tok *t, const uint8_t *p, size_t n)
+/* Rank of merging adjacent parts a and b, which cover p[0..n): the id of
+ * their concatenation, RANK_NONE if it is not a token.  From the merge
+ * table when the vocabulary has one, else by hashing the bytes. */
+static inline uint32_t merge_rank(const pii_tok *t, int32_t a, int32_t b, const uint8_t *p,
+                                  size_t n)
 {
-    return (uint32_t)tok_find(t, p, n); /* -1 -> RANK_NONE */
+    if (t->pair)
+        return (uint32_t)tok_pair(t, (uint32_t)a, (uint32_t)b); /* -1 -> RANK_NONE */
+    return (uint32_t)tok_find(t, p, n);
 }
 
 /* Flat quadratic merge.  Leaves parts [st[i], st[i+1]) with ids id[i];
@@ -132,7 +138,7 @@ static size_t bpe_small(pii_tok_enc *e, const uint8_t *p, size_t n)
     }
     st[n] = (uint32_t)n;
     for (size_t i = 0; i + 1 < n; i++)
-        rk[i] = pair_rank(t, p + i, 2);
+        rk[i] = (uint32_t)t->bpair[p[i] << 8 | p[i + 1]];
     rk[n - 1] = RANK_NONE;
     size_t m = n;
     while (m > 1) {
@@ -150,9 +156,10 @@ static size_t bpe_small(pii_tok_enc *e, const uint8_t *p, size_t n)
         memmove(id + bi + 1, id + bi + 2, (m - bi - 2) * sizeof *id);
         memmove(rk + bi + 1, rk + bi + 2, (m - bi - 2) * sizeof *rk);
         m--;
-        rk[bi] = bi + 1 < m ? pair_rank(t, p + st[bi], st[bi + 2] - st[bi]) : RANK_NONE;
+        rk[bi] = bi + 1 < m ? merge_rank(t, id[bi], id[bi + 1], p + st[bi], st[bi + 2] - st[bi])
+                            : RANK_NONE;
         if (bi > 0)
-            rk[bi - 1] = pair_rank(t, p + st[bi - 1], st[bi + 1] - st[bi - 1]);
+            rk[bi - 1] = merge_rank(t, id[bi - 1], id[bi], p + st[bi - 1], st[bi + 1] - st[bi - 1]);
     }
     return m;
 }
@@ -205,7 +212,9 @@ static void bpe_heap(pii_tok_enc *e, const uint8_t *p, size_t n)
         nx[i] = (uint32_t)(i + 1);
         pv[i] = (uint32_t)i - 1;
         id[i] = byte_id[p[i]];
-        rk[i] = i + 1 < n ? pair_rank(t, p + i, 2) : RANK_NONE;
+    }
+    for (size_t i = 0; i < n; i++) {
+        rk[i] = i + 1 < n ? (uint32_t)t->bpair[p[i] << 8 | p[i + 1]] : RANK_NONE;
         if (rk[i] != RANK_NONE)
             heap_push(h, &hn, (uint64_t)rk[i] << 32 | i);
     }
@@ -220,12 +229,12 @@ static void bpe_heap(pii_tok_enc *e, const uint8_t *p, size_t n)
         nx[i] = k;
         if (k < n)
             pv[k] = i;
-        rk[i] = k < n ? pair_rank(t, p + i, nx[k] - i) : RANK_NONE;
+        rk[i] = k < n ? merge_rank(t, id[i], id[k], p + i, nx[k] - i) : RANK_NONE;
         if (rk[i] != RANK_NONE)
             heap_push(h, &hn, (uint64_t)rk[i] << 32 | i);
         if (i > 0) {
             uint32_t a = pv[i];
-            rk[a] = pair_rank(t, p + a, k - a);
+            rk[a] = merge_rank(t, id[a], id[i], p + a, k - a);
             if (rk[a] != RANK_NONE)
                 heap_push(h, &hn, (uint64_t)rk[a] << 32 | a);
         }

@@ -14,6 +14,25 @@
  *                                      bits 63..40 hash tag, 39..32 min(len,255),
  *                                      31..0 id + 1 (0 = empty slot)
  *   uint8_t  bytes[]                   token bytes in id order
+ *   int32_t  bpair[65536]              id of each two-byte token (a << 8 | b), -1
+ *   uint64_t pair[1 << pair_bits]      the merge table (when pair_bits > 0): for
+ *                                      every token T that BPE of T's own bytes
+ *                                      turns into T, one entry
+ *                                      (A+1) << 42 | B << 21 | T with A, B the
+ *                                      parts of that run's last merge
+ *                                      (0 = empty), keyed by tok_pair_hash
+ *
+ * BPE asks "is concat(A, B) a token, and which?" for adjacent parts A, B.
+ * The merge table answers from the two ids, without touching any bytes, and
+ * holds one pair per token instead of every split, which is exact:
+ * suppose BPE of any piece merges adjacent parts A, B into T, and let R be
+ * their byte range.  Every earlier merge inside R was also the lowest
+ * (rank, position) among the pairs inside R, and no part crossed R's ends,
+ * so the merges inside R are exactly those of BPE run on R's bytes alone,
+ * which therefore reaches [A, B] and then [T].  So (A, B) is T's pair in the
+ * table.  A pair that is not in the table is never merged, and so never
+ * the lowest candidate: dropping it changes nothing.  The table exists when
+ * every id is below 2^21; otherwise BPE hashes the bytes of each pair.
  *
  * tok_blob.c is compiled both into the library and into the host tool, so it
  * must not depend on anything but libc.
@@ -141,8 +160,22 @@ static inline uint64_t tok_hash(const uint8_t *p, size_t n)
     return h;
 }
 
+/* a[0..n) == b[0..n), inline for the short strings of token lookups. */
+static inline int tok_eq(const uint8_t *a, const uint8_t *b, size_t n)
+{
+    if (n >= 8) {
+        if (n <= 16)
+            return tok_rd64(a) == tok_rd64(b) && tok_rd64(a + n - 8) == tok_rd64(b + n - 8);
+        return memcmp(a, b, n) == 0;
+    }
+    if (n >= 4)
+        return tok_rd32(a) == tok_rd32(b) && tok_rd32(a + n - 4) == tok_rd32(b + n - 4);
+    return n == 0 || (a[0] == b[0] && a[n >> 1] == b[n >> 1] && a[n - 1] == b[n - 1]);
+}
+
 /* ---- the blob ------------------------------------------------------------ */
-#define TOK_BLOB_MAGIC "PIITOKB1"
+#define TOK_BLOB_MAGIC "PIITOKB2"
+#define TOK_PAIR_MAX_ID (1u << 21)
 #define TOK_BLOB_ENDIAN 0x01020304u
 #define TOK_TAG_MASK 0xFFFFFF0000000000ull
 
@@ -153,9 +186,10 @@ typedef struct tok_blob_hdr {
     uint32_t n_tokens;  /* ids that hold a token (<= V) */
     uint32_t max_len;   /* longest token, bytes */
     uint32_t hash_bits; /* slot count = 1 << hash_bits */
-    uint32_t reserved;
-    uint64_t off_pos, slot_pos, bytes_pos, total; /* section offsets from the blob start */
-    int32_t byte_id[256];                         /* id of each single byte, -1 if none */
+    uint32_t pair_bits; /* merge table slots = 1 << pair_bits, 0 = no table */
+    uint64_t off_pos, slot_pos, bytes_pos, bpair_pos, pair_pos, total; /* from the blob start */
+    uint64_t n_pairs;                                                  /* merge table entries */
+    int32_t byte_id[256]; /* id of each single byte, -1 if none */
 } tok_blob_hdr;
 
 /* Builds a blob from V token strings (tok[i] may be NULL / len 0 for an id
@@ -177,7 +211,10 @@ struct pii_tok {
     const uint32_t *off;  /* [V+1] */
     const uint64_t *slot; /* [mask+1] */
     const uint8_t *bytes; /* token bytes */
+    const int32_t *bpair; /* [65536] two-byte tokens */
+    const uint64_t *pair; /* merge table, NULL if none */
     uint64_t mask;        /* slot count - 1 */
+    uint64_t pair_mask;   /* merge table slots - 1 */
     uint32_t n_ids;       /* V */
     uint32_t max_len;     /* longest mergeable token */
     uint32_t vocab_size;  /* V and special ids: max id + 1 */
@@ -214,10 +251,34 @@ static inline int32_t tok_find_h(const pii_tok *t, const uint8_t *p, size_t n, u
         if ((e & ~0xFFFFFFFFull) == key) {
             uint32_t id = (uint32_t)e - 1;
             uint32_t o = t->off[id];
-            if (t->off[id + 1] - o == n && memcmp(t->bytes + o, p, n) == 0)
+            if (t->off[id + 1] - o == n && tok_eq(t->bytes + o, p, n))
                 return (int32_t)id;
         }
         i = (i + 1) & t->mask;
+    }
+}
+
+static inline uint64_t tok_pair_hash(uint32_t a, uint32_t b)
+{
+    uint64_t h = ((uint64_t)a << 32 | b) * 0x9E3779B97F4A7C15ull;
+    h ^= h >> 29;
+    h *= 0xbf58476d1ce4e5b9ull;
+    h ^= h >> 32;
+    return h;
+}
+
+/* Id of the token concat(a, b) from the merge table, or -1. */
+static inline int32_t tok_pair(const pii_tok *t, uint32_t a, uint32_t b)
+{
+    uint64_t key = (uint64_t)(a + 1) << 21 | b;
+    uint64_t i = tok_pair_hash(a, b) & t->pair_mask;
+    for (;;) {
+        uint64_t e = t->pair[i];
+        if ((e >> 21) == key)
+            return (int32_t)(e & (TOK_PAIR_MAX_ID - 1));
+        if (!e)
+            return -1;
+        i = (i + 1) & t->pair_mask;
     }
 }
 
