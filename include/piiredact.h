@@ -3,4 +3,5 @@
 #define PIIREDACT_H
 #include "pii_error.h"
 #include "pii_redact.h"
+#include "pii_records.h"
 #endif

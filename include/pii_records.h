@@ -1,0 +1,98 @@
+/* pii_records.h — redaction of selected fields of JSON Lines and CSV records.
+ *
+ * A record stream reads JSON Lines (one JSON value per line) or CSV (RFC
+ * 4180 records, quoted fields may hold commas, quotes and newlines) and
+ * writes the same records back with only the selected string values
+ * redacted.  Every other byte is copied unchanged: keys, numbers,
+ * whitespace, escapes, quoting, line ends, unselected values.
+ *
+ * Each selected value is decoded (JSON escapes resolved, CSV "" undoubled),
+ * redacted as one document through a pii_stream of the given redactor, and
+ * written back re-escaped minimally: the parts of the value outside every
+ * span keep their original raw bytes (escapes included), and only the
+ * replacement text is escaped ("\"" "\\" and control characters for JSON;
+ * doubled quotes for CSV, where an unquoted field that now needs quotes
+ * gets them).  A span whose edge falls inside an escape or a UTF-8
+ * sequence is widened to cover it, so output stays valid.  Span offsets
+ * reported to the sink are UTF-8 byte offsets into the decoded value.
+ *
+ * Selectors (pii_rec_spec_add):
+ *   JSONL  a dot path of object keys: "message", "user.email".  Arrays are
+ *          transparent (a path selects every string in an array at that
+ *          path).  A "*" segment matches any one key; a final "*" matches
+ *          any number of further keys, so "*" alone selects every string
+ *          value of the record.  "\." and "\\" escape a dot and a
+ *          backslash inside a key.  Keys are compared after decoding.
+ *   CSV    a 1-based column INDEX (all digits, like cut(1)) or a column
+ *          NAME.  When any NAME is given, the first record of each input is
+ *          a header: it is copied unscanned and names are looked up in it
+ *          (a name missing from the header is an error for that input).
+ *          With indexes only, every record is data.
+ *
+ * Failure (fail closed): a record that does not parse — invalid JSON, a
+ * CSV quote that is not closed or is followed by something other than a
+ * comma or a line end, a record over PII_REC_MAX_RECORD bytes — stops the
+ * stream with an error (PII_EJSON, PII_EFORMAT, PII_ETOOBIG); nothing of
+ * that record or later ones is written.  pii_rec_stream_record() names the
+ * record and pii_rec_stream_detail() says what was wrong (never quoting
+ * input text).  Lenient on purpose: blank (whitespace-only) JSONL lines are
+ * copied as they are; invalid UTF-8 inside strings and fields passes
+ * through untouched; a UTF-8 byte-order mark at the start of the input is
+ * kept; a quote inside an unquoted CSV field is literal text; CSV records
+ * end at LF or CRLF.
+ *
+ * Threads: a pii_rec_spec is immutable once built and may be shared; a
+ * pii_rec_stream belongs to one thread (it owns one pii_stream).
+ */
+#ifndef PII_RECORDS_H
+#define PII_RECORDS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pii_error.h"
+#include "pii_redact.h"
+
+#define PII_REC_MAX_RECORD (32u * 1024u * 1024u)
+
+typedef enum pii_rec_format {
+    PII_REC_JSONL = 1,
+    PII_REC_CSV = 2,
+} pii_rec_format;
+
+typedef struct pii_rec_spec pii_rec_spec;
+
+pii_rec_spec *pii_rec_spec_create(pii_rec_format fmt, pii_err *err);
+void pii_rec_spec_free(pii_rec_spec *s);
+/* Adds a selector (see above).  PII_EINVAL for an empty or malformed one
+ * (an empty key, index 0). */
+pii_err pii_rec_spec_add(pii_rec_spec *s, const char *selector);
+pii_rec_format pii_rec_spec_format(const pii_rec_spec *s);
+
+typedef struct pii_rec_stream pii_rec_stream;
+
+/* Sink use: write receives output bytes, whole records with their line
+ * ends; span receives each redacted span of a selected value (offsets and
+ * value refer to the decoded value); end_doc is called after each record.
+ * ops replaces the spans (NULL: the "<LABEL>" placeholder); both spec, r
+ * and ops are borrowed and must outlive the stream. */
+pii_rec_stream *pii_rec_stream_create(const pii_rec_spec *spec, const pii_redactor *r, pii_ops *ops,
+                                      const pii_sink *sink, pii_err *err);
+void pii_rec_stream_free(pii_rec_stream *rs);
+/* Feeds input bytes; complete records are processed and written. */
+pii_err pii_rec_stream_feed(pii_rec_stream *rs, const void *data, size_t len);
+/* Ends the input: the last record (without a final line end) is processed.
+ * The next feed starts a new input (CSV: a new header). */
+pii_err pii_rec_stream_end(pii_rec_stream *rs);
+/* Drops any partial input and error state; the next feed starts a new
+ * input.  Needed after an error before reusing the stream. */
+pii_err pii_rec_stream_reset(pii_rec_stream *rs);
+/* 1-based number of the record being processed (after an error: the
+ * record that failed).  Counts every record, the CSV header included. */
+uint64_t pii_rec_stream_record(const pii_rec_stream *rs);
+/* What went wrong in the last error, e.g. "expected ':' at byte 17 of the
+ * record"; "" if nothing to add.  Never contains input text, except CSV
+ * column names given as selectors. */
+const char *pii_rec_stream_detail(const pii_rec_stream *rs);
+
+#endif

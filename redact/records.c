@@ -1,0 +1,1181 @@
+/* records.c — JSON Lines and CSV field redaction (contract in pii_records.h).
+ *
+ * Input bytes collect in `in` until a record is complete (JSONL: a LF;
+ * CSV: a LF outside quotes, found by a small state machine that survives
+ * across feeds).  A complete record is parsed in place; each selected value
+ * is decoded into `dec`, fed to the inner pii_stream as one document, and
+ * the spans it reports are widened to whole escapes/UTF-8 sequences
+ * ("units") and mapped back to raw offsets by walking the raw value unit by
+ * unit.  The record's output is the raw record with those raw ranges
+ * replaced; a record with no span is written straight from `in`.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pii_records.h"
+
+#define MAX_DEPTH 512
+
+/* ---- selectors -------------------------------------------------------- */
+
+typedef struct seg {
+    char *s;
+    size_t n;
+    int star; /* unescaped "*" */
+} seg;
+
+typedef struct jpath {
+    seg *seg;
+    size_t nseg;
+} jpath;
+
+struct pii_rec_spec {
+    pii_rec_format fmt;
+    jpath *paths;
+    size_t npaths;
+    size_t *idx; /* CSV 0-based column indexes */
+    size_t nidx;
+    char **names; /* CSV column names */
+    size_t nnames;
+};
+
+pii_rec_spec *pii_rec_spec_create(pii_rec_format fmt, pii_err *err)
+{
+    pii_rec_spec *s = NULL;
+    pii_err e = PII_OK;
+    if (fmt != PII_REC_JSONL && fmt != PII_REC_CSV)
+        e = PII_EINVAL;
+    else if (!(s = calloc(1, sizeof *s)))
+        e = PII_ENOMEM;
+    else
+        s->fmt = fmt;
+    if (err)
+        *err = e;
+    return s;
+}
+
+void pii_rec_spec_free(pii_rec_spec *s)
+{
+    if (!s)
+        return;
+    for (size_t i = 0; i < s->npaths; i++) {
+        for (size_t k = 0; k < s->paths[i].nseg; k++)
+            free(s->paths[i].seg[k].s);
+        free(s->paths[i].seg);
+    }
+    free(s->paths);
+    free(s->idx);
+    for (size_t i = 0; i < s->nnames; i++)
+        free(s->names[i]);
+    free(s->names);
+    free(s);
+}
+
+pii_rec_format pii_rec_spec_format(const pii_rec_spec *s)
+{
+    return s->fmt;
+}
+
+/* Splits "a.b\.c.*" into segments. */
+static pii_err parse_path(const char *sel, jpath *out)
+{
+    size_t len = strlen(sel);
+    jpath p = {NULL, 0};
+    pii_err e = PII_OK;
+    size_t i = 0;
+    for (;;) {
+        char *buf = malloc(len + 1);
+        seg *v = realloc(p.seg, (p.nseg + 1) * sizeof *v);
+        if (!buf || !v) {
+            free(buf);
+            if (v)
+                p.seg = v;
+            e = PII_ENOMEM;
+            break;
+        }
+        p.seg = v;
+        size_t n = 0;
+        int escaped = 0;
+        while (i < len && sel[i] != '.') {
+            if (sel[i] == '\\') {
+                if (i + 1 == len) {
+                    e = PII_EINVAL;
+                    break;
+                }
+                i++;
+                escaped = 1;
+            }
+            buf[n++] = sel[i++];
+        }
+        p.seg[p.nseg++] = (seg){buf, n, !escaped && n == 1 && buf[0] == '*'};
+        if (e)
+            break;
+        if (n == 0) {
+            e = PII_EINVAL;
+            break;
+        }
+        if (i == len)
+            break;
+        i++; /* the dot */
+        if (i == len) {
+            e = PII_EINVAL; /* trailing dot: empty last key */
+            break;
+        }
+    }
+    if (e) {
+        for (size_t k = 0; k < p.nseg; k++)
+            free(p.seg[k].s);
+        free(p.seg);
+        return e;
+    }
+    *out = p;
+    return PII_OK;
+}
+
+pii_err pii_rec_spec_add(pii_rec_spec *s, const char *sel)
+{
+    if (!s || !sel || !*sel)
+        return PII_EINVAL;
+    if (s->fmt == PII_REC_JSONL) {
+        jpath p;
+        pii_err e = parse_path(sel, &p);
+        if (e)
+            return e;
+        jpath *v = realloc(s->paths, (s->npaths + 1) * sizeof *v);
+        if (!v) {
+            for (size_t k = 0; k < p.nseg; k++)
+                free(p.seg[k].s);
+            free(p.seg);
+            return PII_ENOMEM;
+        }
+        s->paths = v;
+        s->paths[s->npaths++] = p;
+        return PII_OK;
+    }
+    size_t n = strlen(sel), k = 0;
+    while (k < n && sel[k] >= '0' && sel[k] <= '9')
+        k++;
+    if (k == n) {
+        size_t val = 0;
+        for (k = 0; k < n; k++) {
+            if (val > (SIZE_MAX - 9) / 10 || val > 100000000)
+                return PII_ERANGE;
+            val = val * 10 + (size_t)(sel[k] - '0');
+        }
+        if (val == 0)
+            return PII_EINVAL; /* indexes are 1-based */
+        size_t *v = realloc(s->idx, (s->nidx + 1) * sizeof *v);
+        if (!v)
+            return PII_ENOMEM;
+        s->idx = v;
+        s->idx[s->nidx++] = val - 1;
+        return PII_OK;
+    }
+    char *copy = strdup(sel);
+    char **v = copy ? realloc(s->names, (s->nnames + 1) * sizeof *v) : NULL;
+    if (!v) {
+        free(copy);
+        return PII_ENOMEM;
+    }
+    s->names = v;
+    s->names[s->nnames++] = copy;
+    return PII_OK;
+}
+
+/* ---- the stream ------------------------------------------------------- */
+
+enum { CS_START, CS_UNQ, CS_Q, CS_QQ }; /* CSV record-end scanner states */
+
+typedef struct fspan {
+    pii_span s;
+    size_t raw0, raw1; /* raw range replaced */
+} fspan;
+
+struct pii_rec_stream {
+    const pii_rec_spec *spec;
+    pii_ops *ops;
+    pii_sink sink;
+    const pii_redactor *r;
+    pii_stream *st;
+    pii_spanvec found; /* spans of the current value (decoded offsets) */
+    fspan *fin;        /* widened spans */
+    size_t nfin, capfin;
+    pii_buf in;   /* input not yet written: [start, n) */
+    size_t start; /* first byte of the next record in `in` */
+    size_t scan;  /* bytes of `in` scanned for a record end */
+    int cstate;   /* CSV scanner state at `scan` */
+    int bom;      /* -1 undecided, 0 none, 1 present (input start) */
+    pii_buf out;  /* the current record's output */
+    pii_buf dec;  /* decoded value */
+    pii_buf rep;  /* operator output */
+    pii_buf fld;  /* rebuilt raw value */
+    pii_buf keys; /* JSON key path bytes */
+    size_t *koff; /* key k is keys[koff[k] .. koff[k+1]) (koff[nk] = keys.n) */
+    size_t nk, capk;
+    uint64_t record;       /* records begun in this input */
+    unsigned char *colsel; /* CSV: column k is selected */
+    size_t ncolsel, capcolsel;
+    int header_pending; /* CSV: next record is the header */
+    pii_err failed;
+    char detail[160];
+};
+
+static pii_err collect(void *ud, const pii_span *s, const uint8_t *v, size_t n, uint64_t c0,
+                       uint64_t c1)
+{
+    (void)v, (void)n, (void)c0, (void)c1;
+    pii_rec_stream *rs = ud;
+    return pii_spanvec_push(&rs->found, s);
+}
+
+static pii_err open_inner(pii_rec_stream *rs)
+{
+    pii_sink in = {NULL, collect, NULL, rs};
+    pii_err e;
+    pii_stream_free(rs->st);
+    rs->st = pii_stream_create(rs->r, &in, &e);
+    return rs->st ? PII_OK : e;
+}
+
+static pii_err begin_input(pii_rec_stream *rs)
+{
+    const pii_rec_spec *sp = rs->spec;
+    rs->in.n = rs->start = rs->scan = 0;
+    rs->cstate = CS_START;
+    rs->bom = -1;
+    rs->record = 0;
+    rs->header_pending = sp->fmt == PII_REC_CSV && sp->nnames > 0;
+    size_t need = 0;
+    for (size_t i = 0; i < sp->nidx; i++)
+        if (sp->idx[i] + 1 > need)
+            need = sp->idx[i] + 1;
+    if (need > rs->capcolsel) {
+        unsigned char *v = realloc(rs->colsel, need);
+        if (!v)
+            return PII_ENOMEM;
+        rs->colsel = v;
+        rs->capcolsel = need;
+    }
+    if (need)
+        memset(rs->colsel, 0, need);
+    for (size_t i = 0; i < sp->nidx; i++)
+        rs->colsel[sp->idx[i]] = 1;
+    rs->ncolsel = need;
+    return PII_OK;
+}
+
+pii_rec_stream *pii_rec_stream_create(const pii_rec_spec *spec, const pii_redactor *r, pii_ops *ops,
+                                      const pii_sink *sink, pii_err *err)
+{
+    pii_err e = PII_OK;
+    pii_rec_stream *rs = calloc(1, sizeof *rs);
+    if (!rs) {
+        e = PII_ENOMEM;
+        goto out;
+    }
+    rs->spec = spec;
+    rs->r = r;
+    rs->ops = ops;
+    if (sink)
+        rs->sink = *sink;
+    if ((e = open_inner(rs)) || (e = begin_input(rs))) {
+        pii_rec_stream_free(rs);
+        rs = NULL;
+    }
+out:
+    if (err)
+        *err = e;
+    return rs;
+}
+
+void pii_rec_stream_free(pii_rec_stream *rs)
+{
+    if (!rs)
+        return;
+    pii_stream_free(rs->st);
+    pii_spanvec_free(&rs->found);
+    free(rs->fin);
+    free(rs->in.p);
+    free(rs->out.p);
+    free(rs->dec.p);
+    free(rs->rep.p);
+    free(rs->fld.p);
+    free(rs->keys.p);
+    free(rs->koff);
+    free(rs->colsel);
+    free(rs);
+}
+
+uint64_t pii_rec_stream_record(const pii_rec_stream *rs)
+{
+    return rs->record;
+}
+
+const char *pii_rec_stream_detail(const pii_rec_stream *rs)
+{
+    return rs->detail;
+}
+
+static pii_err fail(pii_rec_stream *rs, pii_err e, const char *fmt, size_t at)
+{
+    if (fmt)
+        snprintf(rs->detail, sizeof rs->detail, fmt, at);
+    return e;
+}
+
+/* ---- units: one escape or one UTF-8 sequence --------------------------- */
+
+/* Length of a valid UTF-8 sequence at p (1..4), or 1 for an invalid or cut
+ * byte (the same rule as the stream's code-point counting). */
+static size_t u8len(const uint8_t *p, const uint8_t *end)
+{
+    uint8_t c = p[0];
+    size_t k;
+    uint32_t min;
+    if (c < 0x80)
+        return 1;
+    if (c >= 0xC2 && c <= 0xDF)
+        k = 2, min = 0x80;
+    else if (c >= 0xE0 && c <= 0xEF)
+        k = 3, min = 0x800;
+    else if (c >= 0xF0 && c <= 0xF4)
+        k = 4, min = 0x10000;
+    else
+        return 1;
+    if ((size_t)(end - p) < k)
+        return 1;
+    uint32_t cp = c & (0x7F >> k);
+    for (size_t i = 1; i < k; i++) {
+        if ((p[i] & 0xC0) != 0x80)
+            return 1;
+        cp = (cp << 6) | (p[i] & 0x3F);
+    }
+    if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+        return 1;
+    return k;
+}
+
+static int hexval(uint8_t c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
+static uint32_t hex4(const uint8_t *p)
+{
+    return (uint32_t)(hexval(p[0]) << 12 | hexval(p[1]) << 8 | hexval(p[2]) << 4 | hexval(p[3]));
+}
+
+static size_t put_utf8(uint32_t cp, uint8_t *o)
+{
+    if (cp < 0x80) {
+        o[0] = (uint8_t)cp;
+        return 1;
+    }
+    if (cp < 0x800) {
+        o[0] = (uint8_t)(0xC0 | cp >> 6);
+        o[1] = (uint8_t)(0x80 | (cp & 0x3F));
+        return 2;
+    }
+    if (cp < 0x10000) { /* lone surrogates too: invalid UTF-8, passed on */
+        o[0] = (uint8_t)(0xE0 | cp >> 12);
+        o[1] = (uint8_t)(0x80 | ((cp >> 6) & 0x3F));
+        o[2] = (uint8_t)(0x80 | (cp & 0x3F));
+        return 3;
+    }
+    o[0] = (uint8_t)(0xF0 | cp >> 18);
+    o[1] = (uint8_t)(0x80 | ((cp >> 12) & 0x3F));
+    o[2] = (uint8_t)(0x80 | ((cp >> 6) & 0x3F));
+    o[3] = (uint8_t)(0x80 | (cp & 0x3F));
+    return 4;
+}
+
+/* One unit of a raw value at raw[k] (already validated): its raw length,
+ * and its decoded bytes in d[0..*dl).  kind: 'j' JSON string body, 'q'
+ * quoted CSV field body, 'u' unquoted CSV field. */
+static size_t unit(int kind, const uint8_t *raw, size_t n, size_t k, uint8_t d[4], size_t *dl)
+{
+    const uint8_t *p = raw + k;
+    if (kind == 'j' && p[0] == '\\') {
+        uint8_t c = p[1];
+        if (c != 'u') {
+            static const char from[] = "\"\\/bfnrt", to[] = "\"\\/\b\f\n\r\t";
+            d[0] = (uint8_t)to[strchr(from, c) - from];
+            *dl = 1;
+            return 2;
+        }
+        uint32_t cp = hex4(p + 2);
+        if (cp >= 0xD800 && cp <= 0xDBFF && k + 12 <= n && p[6] == '\\' && p[7] == 'u') {
+            uint32_t lo = hex4(p + 8);
+            if (lo >= 0xDC00 && lo <= 0xDFFF) {
+                *dl = put_utf8(0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00), d);
+                return 12;
+            }
+        }
+        *dl = put_utf8(cp, d);
+        return 6;
+    }
+    if (kind == 'q' && p[0] == '"') { /* "" */
+        d[0] = '"';
+        *dl = 1;
+        return 2;
+    }
+    size_t l = u8len(p, raw + n);
+    memcpy(d, p, l);
+    *dl = l;
+    return l;
+}
+
+static pii_err decode(int kind, const uint8_t *raw, size_t n, pii_buf *out)
+{
+    out->n = 0;
+    if (kind == 'u' || !memchr(raw, kind == 'j' ? '\\' : '"', n))
+        return pii_buf_append(out, raw, n);
+    uint8_t d[4];
+    size_t dl;
+    for (size_t k = 0; k < n;) {
+        k += unit(kind, raw, n, k, d, &dl);
+        pii_err e = pii_buf_append(out, d, dl);
+        if (e)
+            return e;
+    }
+    return PII_OK;
+}
+
+/* ---- escaping replacement text ------------------------------------------ */
+
+static pii_err json_escape(const uint8_t *p, size_t n, pii_buf *o)
+{
+    pii_err e = PII_OK;
+    for (size_t i = 0; i < n && !e;) {
+        uint8_t c = p[i];
+        char esc[8];
+        const char *r = NULL;
+        size_t l = u8len(p + i, p + n);
+        if (c == '"')
+            r = "\\\"";
+        else if (c == '\\')
+            r = "\\\\";
+        else if (c == '\n')
+            r = "\\n";
+        else if (c == '\r')
+            r = "\\r";
+        else if (c == '\t')
+            r = "\\t";
+        else if (c < 0x20) {
+            snprintf(esc, sizeof esc, "\\u%04x", c);
+            r = esc;
+        } else if (c >= 0x80 && l == 1)
+            r = "\\ufffd"; /* not representable in JSON text */
+        if (r)
+            e = pii_buf_append(o, r, strlen(r));
+        else
+            e = pii_buf_append(o, p + i, l);
+        i += l;
+    }
+    return e;
+}
+
+static pii_err csv_double_quotes(const uint8_t *p, size_t n, pii_buf *o)
+{
+    pii_err e = PII_OK;
+    size_t run = 0;
+    for (size_t i = 0; i < n && !e; i++) {
+        if (p[i] == '"') {
+            e = pii_buf_append(o, p + run, i + 1 - run);
+            if (!e)
+                e = pii_buf_append(o, "\"", 1);
+            run = i + 1;
+        }
+    }
+    if (!e)
+        e = pii_buf_append(o, p + run, n - run);
+    return e;
+}
+
+/* ---- redacting one value ------------------------------------------------ */
+
+static pii_err placeholder(const char *label, pii_buf *out)
+{
+    char name[128];
+    size_t k = pii_label_upper(label, name, sizeof name);
+    if (k >= sizeof name)
+        k = sizeof name - 1;
+    pii_err e = pii_buf_append(out, "<", 1);
+    if (!e)
+        e = pii_buf_append(out, name, k);
+    if (!e)
+        e = pii_buf_append(out, ">", 1);
+    return e;
+}
+
+static pii_err push_fin(pii_rec_stream *rs, const fspan *f)
+{
+    if (rs->nfin == rs->capfin) {
+        size_t cap = rs->capfin ? 2 * rs->capfin : 8;
+        fspan *v = realloc(rs->fin, cap * sizeof *v);
+        if (!v)
+            return PII_ENOMEM;
+        rs->fin = v;
+        rs->capfin = cap;
+    }
+    rs->fin[rs->nfin++] = *f;
+    return PII_OK;
+}
+
+/* Redacts the raw value raw[0..n) of the given kind.  *changed says
+ * whether rs->fld holds its rebuilt raw form (else the value stays). */
+static pii_err redact_value(pii_rec_stream *rs, int kind, const uint8_t *raw, size_t n,
+                            int *changed)
+{
+    *changed = 0;
+    pii_err e = decode(kind, raw, n, &rs->dec);
+    if (e || rs->dec.n == 0)
+        return e;
+    pii_spanvec_clear(&rs->found);
+    if ((e = pii_stream_feed(rs->st, rs->dec.p, rs->dec.n)) || (e = pii_stream_end_doc(rs->st)))
+        return e;
+    if (rs->found.n == 0)
+        return PII_OK;
+
+    /* Widen to whole units, merging spans that come to overlap. */
+    const uint8_t *dec = rs->dec.p;
+    size_t r = 0, d = 0, dl, rl;
+    uint8_t tmp[4];
+    rs->nfin = 0;
+    for (size_t i = 0; i < rs->found.n; i++) {
+        const pii_span *s = &rs->found.v[i];
+        if (s->end > rs->dec.n || s->start >= s->end)
+            return PII_EINTERNAL;
+        fspan *last = rs->nfin ? &rs->fin[rs->nfin - 1] : NULL;
+        if (!last || s->start >= last->s.end) {
+            for (; r < n; r += rl, d += dl) {
+                rl = unit(kind, raw, n, r, tmp, &dl);
+                if (d + dl > s->start)
+                    break;
+            }
+            fspan f = {*s, r, r};
+            f.s.start = d;
+            if ((e = push_fin(rs, &f)))
+                return e;
+            last = &rs->fin[rs->nfin - 1];
+        }
+        for (; r < n && d < s->end; r += rl, d += dl)
+            rl = unit(kind, raw, n, r, tmp, &dl);
+        if (d > last->s.end) {
+            last->s.end = d;
+            last->raw1 = r;
+        } else if (last->raw1 < r) {
+            last->raw1 = r;
+        }
+    }
+
+    /* Rebuild: raw bytes between spans, escaped replacements in them. */
+    rs->fld.n = 0;
+    size_t pos = 0, cpos = 0, ccount = 0;
+    int need_quotes = 0; /* 'u': a replacement holds a CSV special */
+    const uint8_t *dend = dec + rs->dec.n;
+    for (size_t i = 0; i < rs->nfin && !e; i++) {
+        fspan *f = &rs->fin[i];
+        const uint8_t *val = dec + f->s.start;
+        size_t vlen = (size_t)(f->s.end - f->s.start);
+        if (rs->sink.span) {
+            uint64_t c0, c1;
+            while (cpos < f->s.start)
+                cpos += u8len(dec + cpos, dend), ccount++;
+            c0 = ccount;
+            while (cpos < f->s.end)
+                cpos += u8len(dec + cpos, dend), ccount++;
+            c1 = ccount;
+            if ((e = rs->sink.span(rs->sink.ud, &f->s, val, vlen, c0, c1)))
+                return e;
+        }
+        rs->rep.n = 0;
+        e = rs->ops ? pii_ops_apply(rs->ops, &f->s, val, vlen, &rs->rep)
+                    : placeholder(f->s.label, &rs->rep);
+        if (!e)
+            e = pii_buf_append(&rs->fld, raw + pos, f->raw0 - pos);
+        if (!e && kind == 'j')
+            e = json_escape(rs->rep.p, rs->rep.n, &rs->fld);
+        else if (!e && kind == 'q')
+            e = csv_double_quotes(rs->rep.p, rs->rep.n, &rs->fld);
+        else if (!e)
+            e = pii_buf_append(&rs->fld, rs->rep.p, rs->rep.n);
+        for (size_t k = 0; kind == 'u' && k < rs->rep.n; k++)
+            need_quotes |= rs->rep.p[k] == ',' || rs->rep.p[k] == '"' || rs->rep.p[k] == '\n' ||
+                           rs->rep.p[k] == '\r';
+        pos = f->raw1;
+    }
+    if (!e)
+        e = pii_buf_append(&rs->fld, raw + pos, n - pos);
+    if (!e && need_quotes) {
+        /* An unquoted field whose replacement text needs quotes gets them. */
+        {
+            rs->rep.n = 0;
+            e = pii_buf_append(&rs->rep, "\"", 1);
+            if (!e)
+                e = csv_double_quotes(rs->fld.p, rs->fld.n, &rs->rep);
+            if (!e)
+                e = pii_buf_append(&rs->rep, "\"", 1);
+            pii_buf t = rs->fld;
+            rs->fld = rs->rep;
+            rs->rep = t;
+        }
+    }
+    if (!e)
+        *changed = 1;
+    return e;
+}
+
+/* Replaces rec[a, b) by rs->fld in the record output. */
+static pii_err splice(pii_rec_stream *rs, const uint8_t *rec, size_t *copied, size_t a, size_t b)
+{
+    pii_err e = pii_buf_append(&rs->out, rec + *copied, a - *copied);
+    if (!e)
+        e = pii_buf_append(&rs->out, rs->fld.p, rs->fld.n);
+    *copied = b;
+    return e;
+}
+
+/* ---- JSON Lines -------------------------------------------------------- */
+
+typedef struct jp {
+    const uint8_t *p;
+    size_t n, i;
+    int depth;
+    size_t copied;
+} jp;
+
+static void j_ws(jp *j)
+{
+    while (j->i < j->n &&
+           (j->p[j->i] == ' ' || j->p[j->i] == '\t' || j->p[j->i] == '\r' || j->p[j->i] == '\n'))
+        j->i++;
+}
+
+/* Validates the string starting at the quote p[i]; *end = its closing quote. */
+static pii_err j_strend(pii_rec_stream *rs, jp *j, size_t *end)
+{
+    size_t k = j->i + 1;
+    while (k < j->n) {
+        uint8_t c = j->p[k];
+        if (c == '"') {
+            *end = k;
+            return PII_OK;
+        }
+        if (c < 0x20)
+            return fail(rs, PII_EJSON, "control character in a string at byte %zu", k);
+        if (c != '\\') {
+            k++;
+            continue;
+        }
+        if (k + 1 >= j->n)
+            break;
+        c = j->p[k + 1];
+        if (c == 'u') {
+            if (k + 6 > j->n)
+                break;
+            for (size_t h = 2; h < 6; h++)
+                if (hexval(j->p[k + h]) < 0)
+                    return fail(rs, PII_EJSON, "bad \\u escape at byte %zu", k);
+            k += 6;
+        } else if (strchr("\"\\/bfnrt", c) && c) {
+            k += 2;
+        } else {
+            return fail(rs, PII_EJSON, "bad escape at byte %zu", k);
+        }
+    }
+    return fail(rs, PII_EJSON, "string not closed (it starts at byte %zu)", j->i);
+}
+
+static int seg_eq(const seg *s, const uint8_t *k, size_t n)
+{
+    return s->star || (s->n == n && memcmp(s->s, k, n) == 0);
+}
+
+/* Does the current key path match a selector? */
+static int j_selected(const pii_rec_stream *rs)
+{
+    const pii_rec_spec *sp = rs->spec;
+    for (size_t p = 0; p < sp->npaths; p++) {
+        const jpath *jpth = &sp->paths[p];
+        size_t s = 0, k = 0;
+        for (; s < jpth->nseg; s++, k++) {
+            const seg *g = &jpth->seg[s];
+            if (g->star && s + 1 == jpth->nseg)
+                return 1; /* final "*": this key and anything below */
+            if (k == rs->nk)
+                break;
+            if (!seg_eq(g, rs->keys.p + rs->koff[k], rs->koff[k + 1] - rs->koff[k]))
+                break;
+        }
+        if (s == jpth->nseg && k == rs->nk)
+            return 1;
+    }
+    return 0;
+}
+
+static pii_err j_value(pii_rec_stream *rs, jp *j);
+
+static pii_err j_string_value(pii_rec_stream *rs, jp *j)
+{
+    size_t end;
+    pii_err e = j_strend(rs, j, &end);
+    if (e)
+        return e;
+    size_t a = j->i + 1;
+    if (end > a && j_selected(rs)) {
+        int changed;
+        if ((e = redact_value(rs, 'j', j->p + a, end - a, &changed)))
+            return e;
+        if (changed && (e = splice(rs, j->p, &j->copied, a, end)))
+            return e;
+    }
+    j->i = end + 1;
+    return PII_OK;
+}
+
+static pii_err push_key(pii_rec_stream *rs, const uint8_t *raw, size_t n)
+{
+    if (rs->nk + 2 > rs->capk) {
+        size_t cap = rs->capk ? 2 * rs->capk : 16;
+        size_t *v = realloc(rs->koff, cap * sizeof *v);
+        if (!v)
+            return PII_ENOMEM;
+        rs->koff = v;
+        rs->capk = cap;
+    }
+    size_t base = rs->keys.n;
+    uint8_t d[4];
+    size_t dl;
+    for (size_t k = 0; k < n;) {
+        k += unit('j', raw, n, k, d, &dl);
+        pii_err e = pii_buf_append(&rs->keys, d, dl);
+        if (e)
+            return e;
+    }
+    rs->koff[rs->nk] = base;
+    rs->koff[++rs->nk] = rs->keys.n;
+    return PII_OK;
+}
+
+static pii_err j_object(pii_rec_stream *rs, jp *j)
+{
+    pii_err e;
+    j->i++;
+    j_ws(j);
+    if (j->i < j->n && j->p[j->i] == '}') {
+        j->i++;
+        return PII_OK;
+    }
+    for (;;) {
+        j_ws(j);
+        if (j->i >= j->n || j->p[j->i] != '"')
+            return fail(rs, PII_EJSON, "expected a key at byte %zu", j->i);
+        size_t end;
+        if ((e = j_strend(rs, j, &end)))
+            return e;
+        if ((e = push_key(rs, j->p + j->i + 1, end - j->i - 1)))
+            return e;
+        j->i = end + 1;
+        j_ws(j);
+        if (j->i >= j->n || j->p[j->i] != ':')
+            return fail(rs, PII_EJSON, "expected ':' at byte %zu", j->i);
+        j->i++;
+        if ((e = j_value(rs, j)))
+            return e;
+        rs->keys.n = rs->koff[--rs->nk];
+        j_ws(j);
+        if (j->i < j->n && j->p[j->i] == ',') {
+            j->i++;
+            continue;
+        }
+        if (j->i < j->n && j->p[j->i] == '}') {
+            j->i++;
+            return PII_OK;
+        }
+        return fail(rs, PII_EJSON, "expected ',' or '}' at byte %zu", j->i);
+    }
+}
+
+static pii_err j_array(pii_rec_stream *rs, jp *j)
+{
+    pii_err e;
+    j->i++;
+    j_ws(j);
+    if (j->i < j->n && j->p[j->i] == ']') {
+        j->i++;
+        return PII_OK;
+    }
+    for (;;) {
+        if ((e = j_value(rs, j)))
+            return e;
+        j_ws(j);
+        if (j->i < j->n && j->p[j->i] == ',') {
+            j->i++;
+            continue;
+        }
+        if (j->i < j->n && j->p[j->i] == ']') {
+            j->i++;
+            return PII_OK;
+        }
+        return fail(rs, PII_EJSON, "expected ',' or ']' at byte %zu", j->i);
+    }
+}
+
+static int isdig(const jp *j)
+{
+    return j->i < j->n && j->p[j->i] >= '0' && j->p[j->i] <= '9';
+}
+
+static pii_err j_number(pii_rec_stream *rs, jp *j)
+{
+    size_t at = j->i;
+    if (j->p[j->i] == '-')
+        j->i++;
+    if (j->i < j->n && j->p[j->i] == '0')
+        j->i++;
+    else if (isdig(j))
+        while (isdig(j))
+            j->i++;
+    else
+        return fail(rs, PII_EJSON, "bad number at byte %zu", at);
+    if (j->i < j->n && j->p[j->i] == '.') {
+        j->i++;
+        if (!isdig(j))
+            return fail(rs, PII_EJSON, "bad number at byte %zu", at);
+        while (isdig(j))
+            j->i++;
+    }
+    if (j->i < j->n && (j->p[j->i] == 'e' || j->p[j->i] == 'E')) {
+        j->i++;
+        if (j->i < j->n && (j->p[j->i] == '+' || j->p[j->i] == '-'))
+            j->i++;
+        if (!isdig(j))
+            return fail(rs, PII_EJSON, "bad number at byte %zu", at);
+        while (isdig(j))
+            j->i++;
+    }
+    return PII_OK;
+}
+
+static pii_err j_value(pii_rec_stream *rs, jp *j)
+{
+    j_ws(j);
+    if (j->i >= j->n)
+        return fail(rs, PII_EJSON, "unexpected end of the record at byte %zu", j->i);
+    uint8_t c = j->p[j->i];
+    pii_err e;
+    static const char *const lits[] = {"true", "false", "null"};
+    switch (c) {
+    case '{':
+    case '[':
+        if (++j->depth > MAX_DEPTH)
+            return fail(rs, PII_EJSON, "nested deeper than 512 levels at byte %zu", j->i);
+        e = c == '{' ? j_object(rs, j) : j_array(rs, j);
+        j->depth--;
+        return e;
+    case '"':
+        return j_string_value(rs, j);
+    case 't':
+    case 'f':
+    case 'n':
+        for (int k = 0; k < 3; k++) {
+            size_t l = strlen(lits[k]);
+            if (lits[k][0] == c && j->n - j->i >= l && memcmp(j->p + j->i, lits[k], l) == 0) {
+                j->i += l;
+                return PII_OK;
+            }
+        }
+        break;
+    default:
+        if (c == '-' || (c >= '0' && c <= '9'))
+            return j_number(rs, j);
+    }
+    return fail(rs, PII_EJSON, "unexpected character at byte %zu", j->i);
+}
+
+/* rec[0..n) is one line with its LF (if any); skip = BOM bytes. */
+static pii_err jsonl_record(pii_rec_stream *rs, const uint8_t *rec, size_t n, size_t skip)
+{
+    size_t body = n && rec[n - 1] == '\n' ? n - 1 : n;
+    jp j = {rec, body, skip, 0, 0};
+    rs->out.n = 0;
+    rs->nk = 0;
+    rs->keys.n = 0;
+    j_ws(&j);
+    if (j.i < body) {
+        pii_err e = j_value(rs, &j);
+        if (e)
+            return e;
+        j_ws(&j);
+        if (j.i != body)
+            return fail(rs, PII_EJSON, "unexpected data after the JSON value at byte %zu", j.i);
+    }
+    if (j.copied == 0)
+        return rs->sink.write ? rs->sink.write(rs->sink.ud, rec, n) : PII_OK;
+    pii_err e = pii_buf_append(&rs->out, rec + j.copied, n - j.copied);
+    if (!e && rs->sink.write)
+        e = rs->sink.write(rs->sink.ud, rs->out.p, rs->out.n);
+    return e;
+}
+
+/* ---- CSV --------------------------------------------------------------- */
+
+typedef struct cfield {
+    size_t a, b; /* body (inside the quotes when quoted) */
+    int quoted;
+} cfield;
+
+/* Next field at rec[*k]; *k ends on the ',' or at body. */
+static pii_err csv_field(pii_rec_stream *rs, const uint8_t *rec, size_t body, size_t *k, cfield *f)
+{
+    size_t i = *k;
+    if (i < body && rec[i] == '"') {
+        size_t q = i + 1;
+        for (;;) {
+            const uint8_t *nq = q < body ? memchr(rec + q, '"', body - q) : NULL;
+            if (!nq)
+                return fail(rs, PII_EFORMAT, "quoted field not closed (it starts at byte %zu)", i);
+            q = (size_t)(nq - rec);
+            if (q + 1 < body && rec[q + 1] == '"') {
+                q += 2;
+                continue;
+            }
+            break;
+        }
+        *f = (cfield){i + 1, q, 1};
+        i = q + 1;
+        if (i < body && rec[i] != ',')
+            return fail(rs, PII_EFORMAT, "unexpected character after a closing quote at byte %zu",
+                        i);
+    } else {
+        const uint8_t *c = i < body ? memchr(rec + i, ',', body - i) : NULL;
+        size_t j = c ? (size_t)(c - rec) : body;
+        *f = (cfield){i, j, 0};
+        i = j;
+    }
+    *k = i;
+    return PII_OK;
+}
+
+static pii_err csv_header(pii_rec_stream *rs, const uint8_t *rec, size_t body, size_t skip)
+{
+    const pii_rec_spec *sp = rs->spec;
+    size_t k = skip, col = 0;
+    unsigned char *found = calloc(sp->nnames ? sp->nnames : 1, 1);
+    pii_err e = found ? PII_OK : PII_ENOMEM;
+    for (; !e; col++) {
+        cfield f;
+        if ((e = csv_field(rs, rec, body, &k, &f)))
+            break;
+        if ((e = decode(f.quoted ? 'q' : 'u', rec + f.a, f.b - f.a, &rs->dec)))
+            break;
+        for (size_t i = 0; i < sp->nnames; i++) {
+            size_t l = strlen(sp->names[i]);
+            if (l != rs->dec.n || memcmp(sp->names[i], rs->dec.p, l) != 0)
+                continue;
+            found[i] = 1;
+            if (col >= rs->capcolsel) {
+                size_t cap = 2 * col + 8;
+                unsigned char *v = realloc(rs->colsel, cap);
+                if (!v) {
+                    e = PII_ENOMEM;
+                    break;
+                }
+                rs->colsel = v;
+                rs->capcolsel = cap;
+            }
+            if (col >= rs->ncolsel) {
+                memset(rs->colsel + rs->ncolsel, 0, col + 1 - rs->ncolsel);
+                rs->ncolsel = col + 1;
+            }
+            rs->colsel[col] = 1;
+        }
+        if (k >= body)
+            break;
+        k++;
+    }
+    for (size_t i = 0; !e && i < sp->nnames; i++)
+        if (!found[i]) {
+            snprintf(rs->detail, sizeof rs->detail, "column \"%.100s\" is not in the header",
+                     sp->names[i]);
+            e = PII_ENOTFOUND;
+        }
+    free(found);
+    return e;
+}
+
+static pii_err csv_record(pii_rec_stream *rs, const uint8_t *rec, size_t n, size_t skip)
+{
+    size_t body = n;
+    if (body && rec[body - 1] == '\n') {
+        body--;
+        if (body && rec[body - 1] == '\r')
+            body--;
+    }
+    pii_err e;
+    if (rs->header_pending) {
+        rs->header_pending = 0;
+        if ((e = csv_header(rs, rec, body, skip)))
+            return e;
+        return rs->sink.write ? rs->sink.write(rs->sink.ud, rec, n) : PII_OK;
+    }
+    rs->out.n = 0;
+    size_t k = skip, copied = 0;
+    for (size_t col = 0;; col++) {
+        cfield f;
+        if ((e = csv_field(rs, rec, body, &k, &f)))
+            return e;
+        if (col < rs->ncolsel && rs->colsel[col] && f.b > f.a) {
+            int changed;
+            if ((e = redact_value(rs, f.quoted ? 'q' : 'u', rec + f.a, f.b - f.a, &changed)))
+                return e;
+            if (changed && (e = splice(rs, rec, &copied, f.a, f.b)))
+                return e;
+        }
+        if (k >= body)
+            break;
+        k++;
+    }
+    if (copied == 0)
+        return rs->sink.write ? rs->sink.write(rs->sink.ud, rec, n) : PII_OK;
+    e = pii_buf_append(&rs->out, rec + copied, n - copied);
+    if (!e && rs->sink.write)
+        e = rs->sink.write(rs->sink.ud, rs->out.p, rs->out.n);
+    return e;
+}
+
+/* Finds the end of the record starting at in[start]; scanning resumes at
+ * rs->scan.  Returns 1 and *end (one past its LF) when found. */
+static int record_end(pii_rec_stream *rs, size_t *end)
+{
+    const uint8_t *p = rs->in.p;
+    size_t n = rs->in.n;
+    if (rs->spec->fmt == PII_REC_JSONL) {
+        const uint8_t *nl = rs->scan < n ? memchr(p + rs->scan, '\n', n - rs->scan) : NULL;
+        if (!nl) {
+            rs->scan = n;
+            return 0;
+        }
+        *end = (size_t)(nl - p) + 1;
+        rs->scan = *end;
+        return 1;
+    }
+    int st = rs->cstate;
+    for (size_t k = rs->scan; k < n; k++) {
+        uint8_t c = p[k];
+        switch (st) {
+        case CS_START:
+        case CS_UNQ:
+            if (c == '"' && st == CS_START)
+                st = CS_Q;
+            else if (c == ',')
+                st = CS_START;
+            else if (c != '\n')
+                st = CS_UNQ;
+            break;
+        case CS_Q:
+            if (c == '"')
+                st = CS_QQ;
+            break;
+        case CS_QQ:
+            st = c == '"' ? CS_Q : c == ',' ? CS_START : CS_UNQ;
+            break;
+        }
+        if (c == '\n' && st != CS_Q) {
+            rs->cstate = CS_START;
+            rs->scan = *end = k + 1;
+            return 1;
+        }
+    }
+    rs->cstate = st;
+    rs->scan = n;
+    return 0;
+}
+
+static pii_err one_record(pii_rec_stream *rs, size_t end)
+{
+    const uint8_t *rec = rs->in.p + rs->start;
+    size_t n = end - rs->start;
+    size_t skip = (rs->record == 0 && rs->bom == 1) ? 3 : 0;
+    rs->record++;
+    pii_err e = rs->spec->fmt == PII_REC_JSONL ? jsonl_record(rs, rec, n, skip)
+                                               : csv_record(rs, rec, n, skip);
+    if (!e && rs->sink.end_doc)
+        e = rs->sink.end_doc(rs->sink.ud);
+    rs->start = end;
+    return e;
+}
+
+static pii_err drain(pii_rec_stream *rs, int eof)
+{
+    pii_err e = PII_OK;
+    if (rs->bom < 0 && (rs->in.n >= 3 || eof)) {
+        rs->bom = rs->in.n >= 3 && memcmp(rs->in.p, "\xEF\xBB\xBF", 3) == 0;
+        if (rs->bom)
+            rs->scan = 3;
+    }
+    if (rs->bom < 0)
+        return PII_OK;
+    size_t end;
+    while (!e && record_end(rs, &end))
+        e = one_record(rs, end);
+    if (!e && eof && rs->start < rs->in.n) {
+        rs->scan = rs->in.n;
+        e = one_record(rs, rs->in.n);
+    }
+    if (e)
+        return e;
+    if (rs->in.n - rs->start > PII_REC_MAX_RECORD) {
+        rs->record++;
+        snprintf(rs->detail, sizeof rs->detail, "a record is longer than %u bytes",
+                 PII_REC_MAX_RECORD);
+        return PII_ETOOBIG;
+    }
+    if (rs->start) {
+        memmove(rs->in.p, rs->in.p + rs->start, rs->in.n - rs->start);
+        rs->in.n -= rs->start;
+        rs->scan -= rs->start;
+        rs->start = 0;
+    }
+    return PII_OK;
+}
+
+pii_err pii_rec_stream_feed(pii_rec_stream *rs, const void *data, size_t len)
+{
+    if (rs->failed)
+        return rs->failed;
+    pii_err e = pii_buf_append(&rs->in, data, len);
+    if (!e)
+        e = drain(rs, 0);
+    return rs->failed = e;
+}
+
+pii_err pii_rec_stream_end(pii_rec_stream *rs)
+{
+    if (rs->failed)
+        return rs->failed;
+    pii_err e = drain(rs, 1);
+    if (e)
+        return rs->failed = e;
+    return begin_input(rs);
+}
+
+pii_err pii_rec_stream_reset(pii_rec_stream *rs)
+{
+    pii_err e = PII_OK;
+    if (rs->failed)
+        e = open_inner(rs); /* the inner stream may have failed too */
+    rs->failed = e;
+    rs->detail[0] = '\0';
+    if (!e)
+        e = begin_input(rs);
+    return rs->failed = e;
+}

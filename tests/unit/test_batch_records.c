@@ -1,0 +1,466 @@
+/* test_batch_records.c — JSON Lines and CSV field redaction (pii_records.h)
+ * with a synthetic detector: only selected values change, every other byte
+ * stays, escapes and quoting survive, spans that cut an escape or a UTF-8
+ * sequence are widened, offsets refer to decoded values, bad records fail
+ * closed, and chunking never changes the output. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "pii_records.h"
+#include "pii_redact.h"
+
+/* ---- a synthetic detector ------------------------------------------------
+ * private_email: a maximal run of [A-Za-z0-9._] '@' [A-Za-z0-9.]+ (held
+ * back while it touches the buffer end); secret: every single byte 0xA9
+ * (the second byte of "é", to cut UTF-8 sequences on purpose). */
+static int word(uint8_t c)
+{
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '.' ||
+           c == '_' || c == '@';
+}
+
+static void *fake_open(const void *shared, pii_err *err)
+{
+    (void)shared;
+    *err = PII_OK;
+    return malloc(1);
+}
+
+static pii_err fake_scan(void *st, const uint8_t *buf, size_t len, uint64_t base, int eod,
+                         pii_spanvec *out, uint64_t *done, uint64_t *keep)
+{
+    (void)st;
+    uint64_t end = base + len, i = *done;
+    while (i < end) {
+        uint8_t c = buf[i - base];
+        if (c == 0xA9) {
+            pii_span s = {i, i + 1, "secret", "a9", 1.0f, PII_SRC_RULE};
+            pii_err e = pii_spanvec_push(out, &s);
+            if (e)
+                return e;
+            i++;
+            continue;
+        }
+        if (!word(c)) {
+            i++;
+            continue;
+        }
+        uint64_t j = i;
+        int at = 0;
+        while (j < end && word(buf[j - base]))
+            at += buf[j - base] == '@', j++;
+        if (j == end && !eod) {
+            *done = *keep = i;
+            return PII_OK;
+        }
+        if (at == 1 && buf[i - base] != '@' && buf[j - 1 - base] != '@') {
+            pii_span s = {i, j, "private_email", "mail", 1.0f, PII_SRC_RULE};
+            pii_err e = pii_spanvec_push(out, &s);
+            if (e)
+                return e;
+        }
+        i = j;
+    }
+    *done = *keep = end;
+    return PII_OK;
+}
+
+static const pii_detector_class fake_cls = {"fake", fake_open, fake_scan, NULL, free};
+static const int fake_shared = 0;
+
+/* ---- capture ------------------------------------------------------------- */
+typedef struct cap {
+    char *out;
+    size_t n, cap;
+    char spans[2048];
+    size_t ns;
+    int records;
+} cap;
+
+static pii_err cap_write(void *ud, const uint8_t *p, size_t n)
+{
+    cap *c = ud;
+    if (c->n + n + 1 > c->cap) {
+        c->cap = 2 * (c->n + n + 1);
+        c->out = realloc(c->out, c->cap);
+        assert_non_null(c->out);
+    }
+    memcpy(c->out + c->n, p, n);
+    c->n += n;
+    c->out[c->n] = '\0';
+    return PII_OK;
+}
+
+static pii_err cap_span(void *ud, const pii_span *s, const uint8_t *v, size_t len, uint64_t c0,
+                        uint64_t c1)
+{
+    cap *c = ud;
+    c->ns +=
+        (size_t)snprintf(c->spans + c->ns, sizeof c->spans - c->ns, "%s:%llu-%llu/%llu-%llu=%.*s;",
+                         s->label, (unsigned long long)s->start, (unsigned long long)s->end,
+                         (unsigned long long)c0, (unsigned long long)c1, (int)len, (const char *)v);
+    return PII_OK;
+}
+
+static pii_err cap_end(void *ud)
+{
+    ((cap *)ud)->records++;
+    return PII_OK;
+}
+
+static pii_redactor *redactor(void)
+{
+    pii_err e;
+    pii_redactor *r = pii_redactor_create(&e);
+    assert_non_null(r);
+    pii_detector d = {&fake_cls, &fake_shared};
+    assert_int_equal(pii_redactor_add_detector(r, d), PII_OK);
+    return r;
+}
+
+static pii_rec_spec *spec(pii_rec_format fmt, const char *const *sel)
+{
+    pii_err e;
+    pii_rec_spec *s = pii_rec_spec_create(fmt, &e);
+    assert_non_null(s);
+    for (; *sel; sel++)
+        assert_int_equal(pii_rec_spec_add(s, *sel), PII_OK);
+    return s;
+}
+
+/* Runs `in` through a record stream fed in pieces of `step` bytes (0: one
+ * piece); returns the error and fills c (c->out is always a string). */
+static pii_err run(const pii_rec_spec *sp, const char *in, size_t len, size_t step, cap *c,
+                   uint64_t *record)
+{
+    pii_redactor *r = redactor();
+    pii_sink sink = {cap_write, cap_span, cap_end, c};
+    pii_err e;
+    memset(c, 0, sizeof *c);
+    cap_write(c, (const uint8_t *)"", 0);
+    pii_rec_stream *rs = pii_rec_stream_create(sp, r, NULL, &sink, &e);
+    assert_non_null(rs);
+    size_t off = 0;
+    while (!e && off < len) {
+        size_t n = step && step < len - off ? step : len - off;
+        e = pii_rec_stream_feed(rs, in + off, n);
+        off += n;
+    }
+    if (!e)
+        e = pii_rec_stream_end(rs);
+    if (record)
+        *record = pii_rec_stream_record(rs);
+    pii_rec_stream_free(rs);
+    pii_redactor_free(r);
+    return e;
+}
+
+static void expect(pii_rec_format fmt, const char *const *sel, const char *in, const char *want)
+{
+    pii_rec_spec *sp = spec(fmt, sel);
+    cap c, d;
+    size_t len = strlen(in);
+    assert_int_equal(run(sp, in, len, 0, &c, NULL), PII_OK);
+    assert_string_equal(c.out, want);
+    /* every chunking gives the same bytes and spans */
+    for (size_t step = 1; step <= len; step += (len > 200 ? 13 : 1)) {
+        assert_int_equal(run(sp, in, len, step, &d, NULL), PII_OK);
+        assert_string_equal(d.out, want);
+        assert_int_equal(d.ns, c.ns);
+        assert_memory_equal(d.spans, c.spans, c.ns);
+        free(d.out);
+    }
+    free(c.out);
+    pii_rec_spec_free(sp);
+}
+
+/* ---- JSON Lines ---------------------------------------------------------- */
+
+static void test_jsonl_only_selected(void **state)
+{
+    (void)state;
+    const char *sel[] = {"message", NULL};
+    expect(
+        PII_REC_JSONL, sel,
+        "{\"message\":\"mail bob@x.com now\", \"n\": -1.5e3,\"user\":{\"email\":\"a@b.io\"},"
+        "\"m2\":\"c@d.io\"}\n"
+        "  { \"user\" : {\"message\":\"e@f.io\"} , \"message\" : [\"g@h.io\", 3, "
+        "{\"x\":\"i@j.io\"}] }\r\n"
+        "\n"
+        "   \n"
+        "[1,2]\n"
+        "\"k@l.io\"\n"
+        "{\"message\":null,\"z\":true}",
+        "{\"message\":\"mail <PRIVATE_EMAIL> now\", \"n\": -1.5e3,\"user\":{\"email\":\"a@b.io\"},"
+        "\"m2\":\"c@d.io\"}\n"
+        "  { \"user\" : {\"message\":\"e@f.io\"} , \"message\" : [\"<PRIVATE_EMAIL>\", 3, "
+        "{\"x\":\"i@j.io\"}] }\r\n"
+        "\n"
+        "   \n"
+        "[1,2]\n"
+        "\"k@l.io\"\n"
+        "{\"message\":null,\"z\":true}");
+}
+
+static void test_jsonl_paths(void **state)
+{
+    (void)state;
+    const char *nested[] = {"user.email", "a\\.b", NULL};
+    expect(PII_REC_JSONL, nested,
+           "{\"user\":{\"email\":\"a@b.io\",\"name\":\"c@d.io\"},\"email\":\"e@f.io\","
+           "\"a.b\":\"g@h.io\",\"a\":{\"b\":\"i@j.io\"}}\n",
+           "{\"user\":{\"email\":\"<PRIVATE_EMAIL>\",\"name\":\"c@d.io\"},\"email\":\"e@f.io\","
+           "\"a.b\":\"<PRIVATE_EMAIL>\",\"a\":{\"b\":\"i@j.io\"}}\n");
+    const char *all[] = {"*", NULL};
+    expect(PII_REC_JSONL, all, "{\"a\":[\"b@c.io\",{\"d\":\"e@f.io\"}],\"g@h.io\":1}\n\"x@y.io\"\n",
+           "{\"a\":[\"<PRIVATE_EMAIL>\",{\"d\":\"<PRIVATE_EMAIL>\"}],\"g@h.io\":1}\n"
+           "\"<PRIVATE_EMAIL>\"\n");
+    const char *under[] = {"u.*", "*.k", NULL};
+    expect(PII_REC_JSONL, under,
+           "{\"u\":{\"a\":{\"b\":\"b@c.io\"}},\"v\":{\"k\":\"d@e.io\",\"w\":{\"k\":\"f@g.io\"}}}\n",
+           "{\"u\":{\"a\":{\"b\":\"<PRIVATE_EMAIL>\"}},\"v\":{\"k\":\"<PRIVATE_EMAIL>\","
+           "\"w\":{\"k\":\"f@g.io\"}}}\n");
+    /* keys are compared decoded */
+    const char *msg[] = {"message", NULL};
+    expect(PII_REC_JSONL, msg, "{\"mess\\u0061ge\":\"b@c.io\"}\n",
+           "{\"mess\\u0061ge\":\"<PRIVATE_EMAIL>\"}\n");
+}
+
+static void test_jsonl_escapes_kept(void **state)
+{
+    (void)state;
+    const char *sel[] = {"m", NULL};
+    /* the email is spelt with an escape; the other escapes stay as they are */
+    expect(PII_REC_JSONL, sel,
+           "{\"m\":\"l1\\nmail \\u0062ob@x.com\\t\\\"q\\\" caf\\u00E9 \\/ x@y.z\"}\n",
+           "{\"m\":\"l1\\nmail <PRIVATE_EMAIL>\\t\\\"q\\\" caf<SECRET> \\/ <PRIVATE_EMAIL>\"}\n");
+    /* a span inside a literal UTF-8 sequence is widened to the character */
+    expect(PII_REC_JSONL, sel, "{\"m\":\"caf\xc3\xa9!\"}\n", "{\"m\":\"caf<SECRET>!\"}\n");
+    /* surrogate pairs and lone surrogates pass through */
+    expect(PII_REC_JSONL, sel, "{\"m\":\"\\ud83d\\ude00 a@b.io \\udc00\"}\n",
+           "{\"m\":\"\\ud83d\\ude00 <PRIVATE_EMAIL> \\udc00\"}\n");
+}
+
+static void test_jsonl_offsets_decoded(void **state)
+{
+    (void)state;
+    pii_rec_spec *sp = spec(PII_REC_JSONL, (const char *const[]){"m", NULL});
+    cap c;
+    const char *in = "{\"m\":\"\\u00e8\\n b@c.io\"}\n{\"m\":\"x@y.io\"}\n";
+    assert_int_equal(run(sp, in, strlen(in), 0, &c, NULL), PII_OK);
+    c.spans[c.ns] = 0;
+    /* é (2 bytes, 1 code point) \n space: the email starts at byte 4, cp 3 */
+    assert_string_equal(c.spans, "private_email:4-10/3-9=b@c.io;private_email:0-6/0-6=x@y.io;");
+    assert_int_equal(c.records, 2);
+    free(c.out);
+    pii_rec_spec_free(sp);
+}
+
+static void test_jsonl_fail_closed(void **state)
+{
+    (void)state;
+    pii_rec_spec *sp = spec(PII_REC_JSONL, (const char *const[]){"m", NULL});
+    static const char *bad[] = {
+        "{\"m\":\"a\" \"b\"}",
+        "{\"m\":\"a}",
+        "{\"m\":01}",
+        "{\"m\":tru}",
+        "{m:1}",
+        "{\"m\":\"\\x\"}",
+        "{\"m\":\"\\u12\"}",
+        "{\"m\":1,}",
+        "{\"m\":\"a\tb\"}",
+        "[1 2]",
+        "{\"m\":1} x",
+        "{\"m\":-}",
+        "{\"m\":1.}",
+        "{\"m\":1e}",
+        "{",
+        "}",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        char in[256];
+        snprintf(in, sizeof in, "{\"m\":\"a@b.io\"}\n%s\n{\"m\":\"c@d.io\"}\n", bad[i]);
+        cap c;
+        uint64_t rec;
+        pii_err e = run(sp, in, strlen(in), 0, &c, &rec);
+        if (e != PII_EJSON)
+            fail_msg("case %zu: %s", i, pii_errname(e));
+        assert_int_equal(rec, 2);
+        assert_string_equal(c.out, "{\"m\":\"<PRIVATE_EMAIL>\"}\n");
+        free(c.out);
+    }
+    /* deep nesting is refused, not recursed into without end */
+    size_t n = 2000;
+    char *deep = malloc(2 * n + 2);
+    memset(deep, '[', n);
+    memset(deep + n, ']', n);
+    deep[2 * n] = '\n';
+    deep[2 * n + 1] = 0;
+    cap c;
+    assert_int_equal(run(sp, deep, strlen(deep), 0, &c, NULL), PII_EJSON);
+    assert_int_equal(c.n, 0);
+    free(c.out);
+    free(deep);
+    pii_rec_spec_free(sp);
+}
+
+static void test_jsonl_reset_and_reuse(void **state)
+{
+    (void)state;
+    pii_rec_spec *sp = spec(PII_REC_JSONL, (const char *const[]){"m", NULL});
+    pii_redactor *r = redactor();
+    cap c;
+    memset(&c, 0, sizeof c);
+    pii_sink sink = {cap_write, NULL, NULL, &c};
+    pii_err e;
+    pii_rec_stream *rs = pii_rec_stream_create(sp, r, NULL, &sink, &e);
+    assert_non_null(rs);
+    assert_int_equal(pii_rec_stream_feed(rs, "{\"m\":", 5), PII_OK);
+    assert_int_equal(pii_rec_stream_end(rs), PII_EJSON);
+    assert_true(strlen(pii_rec_stream_detail(rs)) > 0);
+    assert_int_equal(pii_rec_stream_feed(rs, "{}", 2), PII_EJSON); /* sticky */
+    assert_int_equal(pii_rec_stream_reset(rs), PII_OK);
+    const char *in = "{\"m\":\"a@b.io\"}";
+    assert_int_equal(pii_rec_stream_feed(rs, in, strlen(in)), PII_OK);
+    assert_int_equal(pii_rec_stream_end(rs), PII_OK);
+    assert_string_equal(c.out, "{\"m\":\"<PRIVATE_EMAIL>\"}");
+    pii_rec_stream_free(rs);
+    pii_redactor_free(r);
+    pii_rec_spec_free(sp);
+    free(c.out);
+}
+
+static void test_selectors_invalid(void **state)
+{
+    (void)state;
+    pii_err e;
+    pii_rec_spec *j = pii_rec_spec_create(PII_REC_JSONL, &e);
+    assert_int_equal(pii_rec_spec_add(j, ""), PII_EINVAL);
+    assert_int_equal(pii_rec_spec_add(j, "a..b"), PII_EINVAL);
+    assert_int_equal(pii_rec_spec_add(j, "a."), PII_EINVAL);
+    assert_int_equal(pii_rec_spec_add(j, "a\\"), PII_EINVAL);
+    assert_int_equal(pii_rec_spec_add(j, ".a"), PII_EINVAL);
+    pii_rec_spec_free(j);
+    pii_rec_spec *c = pii_rec_spec_create(PII_REC_CSV, &e);
+    assert_int_equal(pii_rec_spec_add(c, "0"), PII_EINVAL);
+    assert_int_equal(pii_rec_spec_add(c, "99999999999999999999999"), PII_ERANGE);
+    assert_int_equal(pii_rec_spec_add(c, "3"), PII_OK);
+    assert_int_equal(pii_rec_spec_add(c, "email"), PII_OK);
+    pii_rec_spec_free(c);
+    assert_null(pii_rec_spec_create((pii_rec_format)9, &e));
+    assert_int_equal(e, PII_EINVAL);
+    pii_rec_spec_free(NULL);
+    pii_rec_stream_free(NULL);
+}
+
+/* ---- CSV ----------------------------------------------------------------- */
+
+static void test_csv_index(void **state)
+{
+    (void)state;
+    const char *sel[] = {"2", NULL};
+    expect(PII_REC_CSV, sel,
+           "id,contact,note\n"
+           "1,bob@x.com,\"hi, bob@x.com\"\n"
+           "2,\"a@b.io, \"\"quoted\"\"\nsecond line c@d.io\",plain e@f.io\r\n"
+           "3,,\n"
+           "4\n"
+           "\n"
+           "5,\"\",x@y.io\n"
+           "6,\"g@h.io\"",
+           "id,contact,note\n"
+           "1,<PRIVATE_EMAIL>,\"hi, bob@x.com\"\n"
+           "2,\"<PRIVATE_EMAIL>, \"\"quoted\"\"\nsecond line <PRIVATE_EMAIL>\",plain e@f.io\r\n"
+           "3,,\n"
+           "4\n"
+           "\n"
+           "5,\"\",x@y.io\n"
+           "6,\"<PRIVATE_EMAIL>\"");
+}
+
+static void test_csv_names_and_header(void **state)
+{
+    (void)state;
+    const char *sel[] = {"note", "1", NULL};
+    /* the header is copied unscanned; a BOM is kept and ignored for names */
+    expect(PII_REC_CSV, sel,
+           "\xEF\xBB\xBF\"a@b.io\",x,\"note\"\n"
+           "c@d.io,e@f.io,\"g@h.io\"\n",
+           "\xEF\xBB\xBF\"a@b.io\",x,\"note\"\n"
+           "<PRIVATE_EMAIL>,e@f.io,\"<PRIVATE_EMAIL>\"\n");
+    /* a field with a literal quote in an unquoted field; widened UTF-8 */
+    const char *two[] = {"2", NULL};
+    expect(PII_REC_CSV, two, "x,ab\"c caf\xc3\xa9\n", "x,ab\"c caf<SECRET>\n");
+    /* quoted "" around an email: "" is one unit, the span stays inside */
+    expect(PII_REC_CSV, two, "x,\"\"\"a@b.io\"\"\"\n", "x,\"\"\"<PRIVATE_EMAIL>\"\"\"\n");
+}
+
+static void test_csv_errors(void **state)
+{
+    (void)state;
+    pii_rec_spec *sp = spec(PII_REC_CSV, (const char *const[]){"2", NULL});
+    cap c;
+    uint64_t rec;
+    const char *a = "1,a@b.io\n2,\"c@d.io\"x,3\n4,e@f.io\n";
+    assert_int_equal(run(sp, a, strlen(a), 0, &c, &rec), PII_EFORMAT);
+    assert_int_equal(rec, 2);
+    assert_string_equal(c.out, "1,<PRIVATE_EMAIL>\n");
+    free(c.out);
+    const char *b = "1,a@b.io\n2,\"c@d.io\nno end";
+    assert_int_equal(run(sp, b, strlen(b), 0, &c, &rec), PII_EFORMAT);
+    assert_int_equal(rec, 2);
+    assert_string_equal(c.out, "1,<PRIVATE_EMAIL>\n");
+    free(c.out);
+    pii_rec_spec_free(sp);
+    sp = spec(PII_REC_CSV, (const char *const[]){"email", NULL});
+    const char *h = "id,mail\n1,a@b.io\n";
+    pii_redactor *r = redactor();
+    pii_rec_stream *rs = pii_rec_stream_create(sp, r, NULL, NULL, NULL);
+    assert_int_equal(pii_rec_stream_feed(rs, h, strlen(h)), PII_ENOTFOUND);
+    assert_string_equal(pii_rec_stream_detail(rs), "column \"email\" is not in the header");
+    pii_rec_stream_free(rs);
+    pii_redactor_free(r);
+    pii_rec_spec_free(sp);
+}
+
+static void test_csv_header_per_input(void **state)
+{
+    (void)state;
+    pii_rec_spec *sp = spec(PII_REC_CSV, (const char *const[]){"mail", NULL});
+    pii_redactor *r = redactor();
+    cap c;
+    memset(&c, 0, sizeof c);
+    pii_sink sink = {cap_write, NULL, NULL, &c};
+    pii_rec_stream *rs = pii_rec_stream_create(sp, r, NULL, &sink, NULL);
+    const char *f1 = "mail,x\na@b.io,c@d.io\n", *f2 = "x,mail\na@b.io,c@d.io\n";
+    assert_int_equal(pii_rec_stream_feed(rs, f1, strlen(f1)), PII_OK);
+    assert_int_equal(pii_rec_stream_end(rs), PII_OK);
+    assert_int_equal(pii_rec_stream_feed(rs, f2, strlen(f2)), PII_OK);
+    assert_int_equal(pii_rec_stream_end(rs), PII_OK);
+    assert_string_equal(c.out, "mail,x\n<PRIVATE_EMAIL>,c@d.io\nx,mail\na@b.io,<PRIVATE_EMAIL>\n");
+    pii_rec_stream_free(rs);
+    pii_redactor_free(r);
+    pii_rec_spec_free(sp);
+    free(c.out);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_jsonl_only_selected),  cmocka_unit_test(test_jsonl_paths),
+        cmocka_unit_test(test_jsonl_escapes_kept),   cmocka_unit_test(test_jsonl_offsets_decoded),
+        cmocka_unit_test(test_jsonl_fail_closed),    cmocka_unit_test(test_jsonl_reset_and_reuse),
+        cmocka_unit_test(test_selectors_invalid),    cmocka_unit_test(test_csv_index),
+        cmocka_unit_test(test_csv_names_and_header), cmocka_unit_test(test_csv_errors),
+        cmocka_unit_test(test_csv_header_per_input),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
