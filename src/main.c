@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "batch.h"
 #include "cli.h"
 #include "opts.h"
 #include "output.h"
@@ -73,7 +74,12 @@ static int redact_main(int argc, char **argv)
         pii_opts_free(&o);
         return rc;
     }
-    if (o.nfiles > 1 && o.format == PII_FMT_TEXT && !o.check) {
+    int batch = pii_batch_wanted(&o);
+    if (batch && (rc = pii_batch_validate(&o)) >= 0) {
+        pii_opts_free(&o);
+        return rc;
+    }
+    if (!batch && o.nfiles > 1 && o.format == PII_FMT_TEXT && !o.check) {
         fprintf(stderr, "pii-redact: several inputs would be concatenated on standard output; "
                         "give one FILE, or use --format json/jsonl or --check\n");
         pii_opts_free(&o);
@@ -85,6 +91,10 @@ static int redact_main(int argc, char **argv)
         goto done;
     if (o.list_rules) {
         rc = list_rules(&p);
+        goto done;
+    }
+    if (batch) {
+        rc = pii_batch_run(&o, &p);
         goto done;
     }
 

@@ -33,6 +33,20 @@ enum {
     O_BIAS,
     O_DECODE,
     O_THREADS,
+    O_RECURSIVE = 'r',
+    O_JOBS = 'j',
+    O_INCLUDE = 512,
+    O_EXCLUDE,
+    O_FOLLOW,
+    O_BINARY,
+    O_OUT_DIR,
+    O_IN_PLACE,
+    O_SUFFIX,
+    O_RESUME,
+    O_JSONL_FIELD,
+    O_CSV_COLUMN,
+    O_REPORT,
+    O_PROGRESS,
 };
 
 /* The order here is the order of --help and of the man page. */
@@ -62,6 +76,22 @@ const pii_flag pii_flags[] = {
     {"deny", 0, "FILE", "values always redacted: [LABEL<TAB>]string or re:REGEX lines"},
     {"check", 0, NULL, "print nothing; exit 1 if any PII is found, 0 if none"},
     {"list-rules", 0, NULL, "list the rule tier's rules and exit"},
+    /* batch mode (docs/BATCH.md) */
+    {"recursive", 'r', NULL, "redact the files under each DIR argument"},
+    {"include", 0, "GLOB", "with -r: only files whose name matches GLOB (repeatable)"},
+    {"exclude", 0, "GLOB", "with -r: skip files and directories matching GLOB (repeatable)"},
+    {"follow", 0, NULL, "with -r: follow symbolic links (default: skip them)"},
+    {"binary", 0, NULL, "redact files that look binary instead of skipping them"},
+    {"out-dir", 0, "DIR", "write each output under DIR, mirroring the input paths"},
+    {"in-place", 0, NULL, "replace each file atomically by its redacted version"},
+    {"suffix", 0, "SUF", "write each output beside its input, named FILE+SUF"},
+    {"resume", 0, NULL, "skip inputs whose --out-dir/--suffix output is newer"},
+    {"jsonl-field", 0, "PATH",
+     "JSON Lines: redact only the string values at PATH (a.b, *) (repeatable)"},
+    {"csv-column", 0, "COL", "CSV: redact only column COL, a name or 1-based index (repeatable)"},
+    {"jobs", 'j', "N", "worker threads over files (default: one per core)"},
+    {"report", 0, "FILE", "write a JSON report: per file counts, bytes, time (no values)"},
+    {"progress", 0, NULL, "show a progress line on stderr even when it is not a terminal"},
     {"quiet", 'q', NULL, "no notices on stderr"},
     {"help", 'h', NULL, "show this help and exit"},
     {"version", 'V', NULL, "show the version and exit"},
@@ -72,7 +102,9 @@ static const int flag_ids[] = {
     O_MODEL, O_RULES_ONLY, O_MODEL_ONLY, O_WINDOW, O_THRESHOLD, O_OPERATING_POINT,
     O_CALIBRATION, O_BIAS, O_DECODE, O_THREADS, O_LINES,  O_FORMAT, O_OFFSETS,    O_SHOW_VALUES, O_OPERATOR,
     O_KEY_FILE,   O_LABELS, O_EXCLUDE_LABELS, O_ALLOW, O_DENY,      O_CHECK,
-    O_LIST_RULES, O_QUIET,  O_HELP,   O_VERSION,
+    O_LIST_RULES, O_RECURSIVE, O_INCLUDE, O_EXCLUDE, O_FOLLOW, O_BINARY, O_OUT_DIR,
+    O_IN_PLACE, O_SUFFIX, O_RESUME, O_JSONL_FIELD, O_CSV_COLUMN, O_JOBS, O_REPORT, O_PROGRESS,
+    O_QUIET,  O_HELP,   O_VERSION,
 };
 
 void pii_print_help(void)
@@ -100,6 +132,17 @@ void pii_print_help(void)
            "See pii-redact(1) for details.\n");
 }
 
+/* Appends a repeatable option's argument to a list. */
+static int push_arg(const char ***list, size_t *n, const char *arg)
+{
+    const char **v = realloc(*list, (*n + 1) * sizeof *v);
+    if (!v)
+        return -1;
+    v[(*n)++] = arg;
+    *list = v;
+    return 0;
+}
+
 static void usage_error(const char *fmt, const char *arg)
 {
     fprintf(stderr, "pii-redact: ");
@@ -111,9 +154,10 @@ int pii_opts_parse(int argc, char **argv, pii_opts *o)
 {
     enum { NFLAGS = sizeof flag_ids / sizeof flag_ids[0] };
     struct option lo[NFLAGS + 1];
-    char shorts[2 * NFLAGS + 2];
+    char shorts[2 * NFLAGS + 1];
     size_t ns = 0;
-    shorts[ns++] = '+'; /* stop at the first non-option: no permutation surprises */
+    /* GNU argument order: options may follow file names ("-r DIR --out-dir
+     * OUT"); "--" ends the options. */
     for (size_t i = 0; i < NFLAGS; i++) {
         const pii_flag *f = &pii_flags[i];
         lo[i].name = f->name;
@@ -243,6 +287,54 @@ int pii_opts_parse(int argc, char **argv, pii_opts *o)
         case O_LIST_RULES:
             o->list_rules = 1;
             break;
+        case O_RECURSIVE:
+            o->recursive = 1;
+            break;
+        case O_FOLLOW:
+            o->follow = 1;
+            break;
+        case O_BINARY:
+            o->binary = 1;
+            break;
+        case O_IN_PLACE:
+            o->in_place = 1;
+            break;
+        case O_RESUME:
+            o->resume = 1;
+            break;
+        case O_PROGRESS:
+            o->progress = 1;
+            break;
+        case O_OUT_DIR:
+            o->out_dir = optarg;
+            break;
+        case O_SUFFIX:
+            o->suffix = optarg;
+            break;
+        case O_REPORT:
+            o->report = optarg;
+            break;
+        case O_JOBS: {
+            char *end;
+            o->jobs = strtol(optarg, &end, 10);
+            if (*end || end == optarg || o->jobs < 1 || o->jobs > 1024) {
+                usage_error("bad number of jobs '%s' (1 to 1024)", optarg);
+                return PII_EXIT_USAGE;
+            }
+            break;
+        }
+        case O_INCLUDE:
+        case O_EXCLUDE:
+        case O_JSONL_FIELD:
+        case O_CSV_COLUMN: {
+            int r = c == O_INCLUDE       ? push_arg(&o->include, &o->ninclude, optarg)
+                    : c == O_EXCLUDE     ? push_arg(&o->exclude, &o->nexclude, optarg)
+                    : c == O_JSONL_FIELD ? push_arg(&o->jsonl_fields, &o->njsonl_fields, optarg)
+                                         : push_arg(&o->csv_columns, &o->ncsv_columns, optarg);
+            if (r)
+                return PII_EXIT_FAIL;
+            break;
+        }
         case ':':
             usage_error("option '%s' needs an argument", argv[optind - 1]);
             return PII_EXIT_USAGE;
@@ -271,4 +363,9 @@ void pii_opts_free(pii_opts *o)
     free(o->biases);
     o->op_label = NULL;
     o->thresholds = o->biases = NULL;
+    free(o->include);
+    free(o->exclude);
+    free(o->jsonl_fields);
+    free(o->csv_columns);
+    o->include = o->exclude = o->jsonl_fields = o->csv_columns = NULL;
 }

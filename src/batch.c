@@ -1,0 +1,859 @@
+/* batch.c — the batch driver: options, destinations, the worker pool and
+ * the per-file pipeline (see batch.h, batch_int.h and docs/BATCH.md).
+ *
+ * One file, start to end, in one worker:
+ *   open (O_NOFOLLOW for walked entries) → read the first block → binary
+ *   sniff (a NUL byte in the first 8000 bytes) → destination → feed the
+ *   worker's stream block by block → finish.
+ * File outputs are written to a temporary file beside the destination
+ * (".NAME.pii-redact-XXXXXX") and renamed over it only when complete, so a
+ * destination name only ever holds a complete output.  --in-place also
+ * keeps the owner, group and mode, fsyncs the file before the rename and
+ * the directory after it, and leaves a file with no finding untouched.
+ * Any failure (read, write, full disk, a bad record, a detector error)
+ * removes the temporary file and leaves the original as it was; a kill at
+ * any moment leaves at worst a stale temporary file, never a damaged
+ * original (SIGINT, SIGTERM and SIGHUP remove the temporary files first).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "batch.h"
+#include "batch_int.h"
+#include "cli.h"
+#include "output.h"
+
+#define CHUNK (64u * 1024u)
+#define SNIFF 8000u /* bytes inspected for a NUL (binary files) */
+#define IOBUF (64u * 1024u)
+
+/* ---- options ------------------------------------------------------------- */
+
+int pii_batch_wanted(const pii_opts *o)
+{
+    return o->recursive || o->out_dir || o->in_place || o->suffix || o->report ||
+           o->njsonl_fields || o->ncsv_columns;
+}
+
+static int usage(const char *msg)
+{
+    fprintf(stderr, "pii-redact: %s\nTry 'pii-redact --help' for more information.\n", msg);
+    return PII_EXIT_USAGE;
+}
+
+static int has_dotdot(const char *p)
+{
+    for (const char *s = p; (s = strstr(s, "..")); s += 2)
+        if ((s == p || s[-1] == '/') && (s[2] == '/' || s[2] == '\0'))
+            return 1;
+    return 0;
+}
+
+int pii_batch_validate(const pii_opts *o)
+{
+    int writes = o->out_dir || o->in_place || o->suffix;
+    if (o->in_place && (o->out_dir || o->suffix))
+        return usage("--in-place cannot be combined with --out-dir or --suffix");
+    if (o->check && writes)
+        return usage("--check writes nothing; drop --out-dir, --in-place or --suffix");
+    if (o->in_place && o->format != PII_FMT_TEXT)
+        return usage("--in-place writes text; --format json/jsonl needs --out-dir or --suffix");
+    if (o->njsonl_fields && o->ncsv_columns)
+        return usage("--jsonl-field and --csv-column cannot be combined");
+    if ((o->njsonl_fields || o->ncsv_columns) && o->format != PII_FMT_TEXT)
+        return usage("--jsonl-field/--csv-column write the records themselves; use --report "
+                     "for the findings");
+    if ((o->njsonl_fields || o->ncsv_columns) && o->lines)
+        return usage("--lines cannot be combined with --jsonl-field/--csv-column (records "
+                     "are already their own documents)");
+    if (o->recursive && o->nfiles == 0)
+        return usage("-r needs at least one DIR");
+    if (o->suffix && !o->suffix[0])
+        return usage("--suffix needs a non-empty suffix");
+    if (o->out_dir && !o->out_dir[0])
+        return usage("--out-dir needs a directory");
+    if (o->resume && !o->out_dir && !o->suffix)
+        return usage("--resume needs --out-dir or --suffix");
+    if (!writes && !o->check && o->format == PII_FMT_TEXT && (o->recursive || o->nfiles > 1))
+        return usage("several inputs would be concatenated on standard output; use "
+                     "--out-dir, --in-place or --suffix (or --check, or --format json/jsonl)");
+    for (size_t i = 0; i < o->nfiles; i++) {
+        if (writes && strcmp(o->files[i], "-") == 0)
+            return usage("standard input (-) can only be written to standard output");
+        if (o->out_dir && has_dotdot(o->files[i]))
+            return usage("with --out-dir, give input paths without '..' (the output mirrors "
+                         "the path)");
+    }
+    return -1;
+}
+
+/* ---- temporary files and signals ------------------------------------------ */
+
+typedef struct tslot {
+    volatile sig_atomic_t on;
+    char path[PATH_MAX];
+} tslot;
+
+static tslot *g_slots;
+static unsigned g_nslots;
+
+static void on_fatal_signal(int sig)
+{
+    for (unsigned i = 0; i < g_nslots; i++)
+        if (g_slots[i].on)
+            unlink(g_slots[i].path);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static void slot_set(tslot *s, const char *path)
+{
+    if (!s)
+        return;
+    size_t n = strlen(path);
+    if (n >= sizeof s->path)
+        return;
+    memcpy(s->path, path, n + 1);
+    atomic_signal_fence(memory_order_seq_cst);
+    s->on = 1;
+}
+
+static void slot_clear(tslot *s)
+{
+    if (s)
+        s->on = 0;
+}
+
+static int mkdir_p(const char *dir)
+{
+    char *d = strdup(dir);
+    if (!d)
+        return -1;
+    int rc = 0;
+    for (char *p = d + 1;; p++) {
+        if (*p == '/' || *p == '\0') {
+            char c = *p;
+            *p = '\0';
+            if (mkdir(d, 0777) != 0 && errno != EEXIST) {
+                rc = -1;
+                break;
+            }
+            *p = c;
+            if (!c)
+                break;
+        }
+    }
+    int err = errno;
+    free(d);
+    errno = err;
+    return rc;
+}
+
+/* Creates ".BASE.pii-redact-XXXXXX" beside `out`; *tmp gets its path. */
+static int make_temp(const char *out, int mkdirs, char **tmp)
+{
+    const char *slash = strrchr(out, '/');
+    size_t dl = slash ? (size_t)(slash - out) + 1 : 0;
+    const char *base = out + dl;
+    size_t bl = strlen(base);
+    if (bl > 200)
+        bl = 200;
+    char *t = malloc(dl + bl + 32);
+    if (!t)
+        return -1;
+    memcpy(t, out, dl);
+    t[dl] = '.';
+    memcpy(t + dl + 1, base, bl);
+    strcpy(t + dl + 1 + bl, BATCH_TMP_MARK "XXXXXX");
+    char *copy = strdup(t);
+    if (!copy) {
+        free(t);
+        return -1;
+    }
+    int fd = mkstemp(t);
+    if (fd < 0 && errno == ENOENT && mkdirs && dl) {
+        char *dir = strndup(out, dl - 1);
+        if (dir && (dl == 1 || mkdir_p(dir) == 0)) {
+            strcpy(t, copy);
+            fd = mkstemp(t);
+        }
+        free(dir);
+    }
+    if (fd >= 0)
+        fcntl(fd, F_SETFD, FD_CLOEXEC);
+    free(copy);
+    if (fd < 0) {
+        int err = errno;
+        free(t);
+        errno = err;
+        return -1;
+    }
+    *tmp = t;
+    return fd;
+}
+
+static int fsync_dir_of(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    char *dir = slash ? strndup(path, slash == path ? 1 : (size_t)(slash - path)) : strdup(".");
+    if (!dir)
+        return -1;
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    free(dir);
+    if (fd < 0)
+        return -1;
+    int rc = fsync(fd);
+    close(fd);
+    return rc;
+}
+
+/* ---- workers ------------------------------------------------------------- */
+
+typedef struct worker {
+    batch *b;
+    pthread_t th;
+    pii_stream *st;
+    pii_rec_stream *rs;
+    uint8_t *buf;
+    char *iobuf;
+    pii_out *out;
+    pii_sink osink;
+    bitem *it;
+    int dead; /* its stream could not be rebuilt after a failure */
+    tslot *slot;
+    pii_opts oout; /* options for pii_out (text to files: no per-line flush) */
+} worker;
+
+static pii_err w_write(void *ud, const uint8_t *p, size_t n)
+{
+    worker *w = ud;
+    w->it->bytes_out += n;
+    return w->osink.write ? w->osink.write(w->osink.ud, p, n) : PII_OK;
+}
+
+static pii_err w_span(void *ud, const pii_span *s, const uint8_t *v, size_t len, uint64_t c0,
+                      uint64_t c1)
+{
+    worker *w = ud;
+    bitem *it = w->it;
+    size_t i = 0;
+    while (i < it->ncounts && strcmp(it->counts[i].label, s->label) != 0)
+        i++;
+    if (i == it->ncounts) {
+        lcount *nv = realloc(it->counts, (it->ncounts + 1) * sizeof *nv);
+        if (!nv)
+            return PII_ENOMEM;
+        it->counts = nv;
+        memset(&nv[i], 0, sizeof nv[i]);
+        nv[i].label = s->label;
+        it->ncounts++;
+    }
+    if ((unsigned)s->source < 3)
+        it->counts[i].n[s->source]++;
+    it->findings++;
+    atomic_fetch_add(&w->b->findings, 1);
+    return w->osink.span ? w->osink.span(w->osink.ud, s, v, len, c0, c1) : PII_OK;
+}
+
+static pii_err w_end(void *ud)
+{
+    worker *w = ud;
+    if (w->rs)
+        w->it->records++;
+    return w->osink.end_doc ? w->osink.end_doc(w->osink.ud) : PII_OK;
+}
+
+static pii_err open_streams(worker *w)
+{
+    batch *b = w->b;
+    pii_sink s = {b->dest == DEST_NONE ? NULL : w_write, w_span, w_end, w};
+    pii_err e = PII_OK;
+    pii_stream_free(w->st);
+    pii_rec_stream_free(w->rs);
+    w->st = NULL;
+    w->rs = NULL;
+    if (b->spec)
+        w->rs = pii_rec_stream_create(b->spec, b->p->red, b->p->ops, &s, &e);
+    else
+        w->st = pii_stream_create(b->p->red, &s, &e);
+    return e;
+}
+
+static void fail_item(worker *w, bitem *it, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void fail_item(worker *w, bitem *it, const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    it->status = ST_FAILED;
+    free(it->error);
+    it->error = strdup(msg);
+    batch_msg(w->b, "pii-redact: %s: %s\n", it->path, msg);
+}
+
+static const char *errstr(int err, char *buf, size_t n)
+{
+    if (strerror_r(err, buf, n) != 0)
+        snprintf(buf, n, "error %d", err);
+    return buf;
+}
+
+/* Feeds one block; in --lines mode each line is its own document. */
+static pii_err feed(worker *w, const uint8_t *p, size_t n, int *pending)
+{
+    if (w->rs)
+        return pii_rec_stream_feed(w->rs, p, n);
+    if (!w->b->o->lines)
+        return pii_stream_feed(w->st, p, n);
+    size_t off = 0;
+    const uint8_t *nl;
+    pii_err e;
+    while ((nl = memchr(p + off, '\n', n - off))) {
+        size_t len = (size_t)(nl - (p + off)) + 1;
+        if ((e = pii_stream_feed(w->st, p + off, len)) || (e = pii_stream_end_doc(w->st)))
+            return e;
+        off += len;
+        *pending = 0;
+    }
+    if (off < n) {
+        if ((e = pii_stream_feed(w->st, p + off, n - off)))
+            return e;
+        *pending = 1;
+    }
+    return PII_OK;
+}
+
+static pii_err finish_input(worker *w, int pending)
+{
+    if (w->rs)
+        return pii_rec_stream_end(w->rs);
+    if (w->b->o->lines && !pending)
+        return PII_OK;
+    return pii_stream_end_doc(w->st);
+}
+
+/* Reads until the buffer holds `want` bytes or the input ends. */
+static ssize_t read_some(int fd, uint8_t *buf, size_t want)
+{
+    size_t n = 0;
+    while (n < want) {
+        ssize_t r = read(fd, buf + n, want - n);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0)
+            return -1;
+        if (r == 0)
+            break;
+        n += (size_t)r;
+    }
+    return (ssize_t)n;
+}
+
+static int same_file(const char *path, const struct stat *st)
+{
+    struct stat o;
+    return stat(path, &o) == 0 && o.st_dev == st->st_dev && o.st_ino == st->st_ino;
+}
+
+static int newer_or_same(const struct stat *a, const struct stat *b)
+{
+    if (a->st_mtim.tv_sec != b->st_mtim.tv_sec)
+        return a->st_mtim.tv_sec > b->st_mtim.tv_sec;
+    return a->st_mtim.tv_nsec >= b->st_mtim.tv_nsec;
+}
+
+static void process(worker *w, bitem *it)
+{
+    batch *b = w->b;
+    const pii_opts *o = b->o;
+    char eb[128];
+    double t0 = batch_now();
+    int is_stdin = it->is_root && strcmp(it->path, "-") == 0;
+    int fd = -1, tfd = -1, pending = 0;
+    char *tmp = NULL;
+    FILE *fp = NULL;
+    struct stat st;
+    pii_err e = PII_OK;
+
+    if (it->status == ST_SKIPPED) {
+        if (!o->quiet)
+            batch_msg(b, "pii-redact: %s: skipped: %s\n", it->path, it->reason);
+        return;
+    }
+    if (it->status == ST_FAILED) {
+        batch_msg(b, "pii-redact: %s: %s\n", it->path, it->error ? it->error : "failed");
+        return;
+    }
+    if (w->dead) {
+        fail_item(w, it, "not processed: a worker could not recover from an earlier failure");
+        return;
+    }
+    if (atomic_load(&b->stop)) { /* stdout was closed: stop quietly */
+        it->status = ST_FAILED;
+        it->error = strdup("not processed: standard output was closed");
+        return;
+    }
+    if (is_stdin) {
+        fd = STDIN_FILENO;
+    } else {
+        int fl = O_RDONLY | O_NOCTTY | O_CLOEXEC;
+        if (!it->is_root && !o->follow)
+            fl |= O_NOFOLLOW;
+        if ((fd = open(it->path, fl)) < 0) {
+            fail_item(w, it, "%s", errstr(errno, eb, sizeof eb));
+            return;
+        }
+    }
+    if (fstat(fd, &st) != 0) {
+        fail_item(w, it, "%s", errstr(errno, eb, sizeof eb));
+        goto out;
+    }
+    if (S_ISDIR(st.st_mode)) {
+        fail_item(w, it, "is a directory");
+        goto out;
+    }
+    if (b->dest == DEST_INPLACE && !S_ISREG(st.st_mode)) {
+        fail_item(w, it, "not a regular file; --in-place needs one");
+        goto out;
+    }
+    ssize_t got = read_some(fd, w->buf, CHUNK);
+    if (got < 0) {
+        fail_item(w, it, "read error: %s", errstr(errno, eb, sizeof eb));
+        goto out;
+    }
+    size_t n = (size_t)got;
+    if (!is_stdin && !o->binary && memchr(w->buf, 0, n < SNIFF ? n : SNIFF)) {
+        it->status = ST_SKIPPED;
+        it->reason = "binary file (--binary redacts it)";
+        if (!o->quiet)
+            batch_msg(b, "pii-redact: %s: skipped: %s\n", it->path, it->reason);
+        goto out;
+    }
+
+    /* The destination. */
+    switch (b->dest) {
+    case DEST_NONE:
+        break;
+    case DEST_STDOUT:
+        if (b->njobs == 1) {
+            fp = stdout;
+        } else if (!(fp = it->spool = tmpfile())) {
+            fail_item(w, it, "cannot create a spool file: %s", errstr(errno, eb, sizeof eb));
+            goto out;
+        }
+        break;
+    case DEST_INPLACE: {
+        struct stat ls;
+        if (lstat(it->path, &ls) == 0 && S_ISLNK(ls.st_mode))
+            it->out = realpath(it->path, NULL); /* replace the link's target */
+        else
+            it->out = strdup(it->path);
+        if (!it->out) {
+            fail_item(w, it, "%s", errstr(errno, eb, sizeof eb));
+            goto out;
+        }
+        if (n == 0) { /* an empty file stays as it is */
+            it->status = ST_OK;
+            goto out;
+        }
+        if (st.st_nlink > 1 && !o->quiet)
+            batch_msg(b,
+                      "pii-redact: %s: has %ju hard links; the other names keep the "
+                      "original text\n",
+                      it->path, (uintmax_t)st.st_nlink);
+        break;
+    }
+    case DEST_OUTDIR:
+    case DEST_SUFFIX: {
+        struct stat os;
+        if (!(it->out = batch_out_path(b, it->path))) {
+            fail_item(w, it, "out of memory");
+            goto out;
+        }
+        if (same_file(it->out, &st)) {
+            fail_item(w, it, "the output %s is the input itself (use --in-place)", it->out);
+            goto out;
+        }
+        if (o->resume && stat(it->out, &os) == 0 && newer_or_same(&os, &st)) {
+            it->status = ST_SKIPPED;
+            it->reason = "output is up to date (--resume)";
+            goto out;
+        }
+        break;
+    }
+    }
+    if (b->dest >= DEST_OUTDIR) {
+        if ((tfd = make_temp(it->out, b->dest == DEST_OUTDIR, &tmp)) < 0) {
+            fail_item(w, it, "cannot create a temporary file beside %s: %s", it->out,
+                      errstr(errno, eb, sizeof eb));
+            goto out;
+        }
+        slot_set(w->slot, tmp);
+        if (!(fp = fdopen(tfd, "w"))) {
+            fail_item(w, it, "%s", errstr(errno, eb, sizeof eb));
+            goto out;
+        }
+        tfd = -1; /* fp owns it now */
+        setvbuf(fp, w->iobuf, _IOFBF, IOBUF);
+    }
+    if (fp) {
+        if (!(w->out = pii_out_create(fp, &w->oout))) {
+            fail_item(w, it, "out of memory");
+            goto out;
+        }
+        pii_out_set_file(w->out, is_stdin ? NULL : it->path);
+        w->osink = pii_out_sink(w->out);
+    }
+
+    /* Redact. */
+    w->it = it;
+    int rerr = 0;
+    for (;;) {
+        it->bytes_in += n;
+        atomic_fetch_add(&b->bytes_done, n);
+        if (n && (e = feed(w, w->buf, n, &pending)))
+            break;
+        if (n < CHUNK)
+            break; /* read_some stops short only at the end of the input */
+        got = read_some(fd, w->buf, CHUNK);
+        if (got < 0) {
+            rerr = errno;
+            break;
+        }
+        if (got == 0)
+            break;
+        n = (size_t)got;
+    }
+    int werr = errno;
+    if (!e && !rerr)
+        e = finish_input(w, pending);
+    if (!e && !rerr && fp && fflush(fp) != 0)
+        e = PII_EWRITE, werr = errno;
+    if (rerr) {
+        fail_item(w, it, "read error: %s", errstr(rerr, eb, sizeof eb));
+    } else if (e == PII_EWRITE) {
+        if (werr == EPIPE && fp == stdout) {
+            atomic_store(&b->stop, 1); /* stop taking files, quietly */
+            it->status = ST_FAILED;
+            it->error = strdup("standard output was closed");
+        } else {
+            fail_item(w, it, "write error%s%s: %s", it->out ? " on " : "", it->out ? it->out : "",
+                      errstr(werr, eb, sizeof eb));
+        }
+    } else if (e && w->rs) {
+        const char *d = pii_rec_stream_detail(w->rs);
+        fail_item(w, it, "record %llu: %s%s%s", (unsigned long long)pii_rec_stream_record(w->rs),
+                  pii_strerror(e), d[0] ? ": " : "", d);
+    } else if (e) {
+        fail_item(w, it, "redaction stopped: %s", pii_strerror(e));
+    }
+    if (it->status == ST_FAILED) {
+        if (open_streams(w) != PII_OK)
+            w->dead = 1;
+        goto out;
+    }
+
+    /* Commit. */
+    it->status = ST_OK;
+    it->changed = it->findings > 0 || (b->dest != DEST_INPLACE && o->format != PII_FMT_TEXT);
+    if (b->dest == DEST_INPLACE && !it->changed) {
+        unlink(tmp); /* nothing found: the original stays untouched */
+        goto out;
+    }
+    if (b->dest >= DEST_OUTDIR) {
+        const char *what = NULL;
+        int fdo = fileno(fp);
+        if (b->dest == DEST_INPLACE) {
+            struct stat ts;
+            if (fstat(fdo, &ts) != 0)
+                what = "stat";
+            else if ((ts.st_uid != st.st_uid || ts.st_gid != st.st_gid) &&
+                     fchown(fdo, ts.st_uid != st.st_uid ? st.st_uid : (uid_t)-1,
+                            ts.st_gid != st.st_gid ? st.st_gid : (gid_t)-1) != 0)
+                what = "cannot keep the owner and group";
+            else if (fchmod(fdo, st.st_mode & 07777) != 0)
+                what = "cannot keep the permissions";
+            else if (fsync(fdo) != 0)
+                what = "fsync";
+        } else if (fchmod(fdo, 0666 & ~b->umask) != 0) {
+            what = "chmod";
+        }
+        int cerr = errno;
+        int closed = fclose(fp); /* closes the temporary file's descriptor */
+        fp = NULL;
+        if (!what && closed != 0)
+            what = "write error", cerr = errno;
+        if (!what && rename(tmp, it->out) != 0)
+            what = "rename", cerr = errno;
+        if (!what && b->dest == DEST_INPLACE && fsync_dir_of(it->out) != 0)
+            what = "fsync of the directory", cerr = errno; /* renamed; report it anyway */
+        if (what) {
+            fail_item(w, it, "%s (%s): %s; the original is unchanged", what, it->out,
+                      errstr(cerr, eb, sizeof eb));
+            unlink(tmp);
+        }
+    }
+out:
+    if (w->out) {
+        pii_out_free(w->out);
+        w->out = NULL;
+        memset(&w->osink, 0, sizeof w->osink);
+    }
+    if (fp && fp != stdout && fp != it->spool)
+        fclose(fp);
+    if (tfd >= 0)
+        close(tfd);
+    if (tmp) {
+        if (it->status != ST_OK)
+            unlink(tmp);
+        slot_clear(w->slot);
+        free(tmp);
+    }
+    if (fd > STDIN_FILENO || (fd == STDIN_FILENO && !is_stdin))
+        close(fd);
+    it->seconds = batch_now() - t0;
+}
+
+/* Publishes a finished item; writes spooled outputs to stdout in order. */
+static void finish(batch *b, bitem *it)
+{
+    char buf[CHUNK];
+    pthread_mutex_lock(&b->mu);
+    it->finished = 1;
+    b->nfinished++;
+    while (b->emit_next < b->nitems && b->items[b->emit_next].finished) {
+        bitem *x = &b->items[b->emit_next++];
+        if (!x->spool)
+            continue;
+        if (!b->stdout_err) {
+            size_t r;
+            rewind(x->spool);
+            while ((r = fread(buf, 1, sizeof buf, x->spool)) > 0)
+                if (fwrite(buf, 1, r, stdout) != r) {
+                    b->stdout_err = errno ? errno : EIO;
+                    break;
+                }
+        }
+        fclose(x->spool);
+        x->spool = NULL;
+    }
+    atomic_fetch_add(&b->done, 1);
+    pthread_cond_signal(&b->cv);
+    pthread_mutex_unlock(&b->mu);
+}
+
+static void *worker_main(void *arg)
+{
+    worker *w = arg;
+    batch *b = w->b;
+    size_t i;
+    while ((i = atomic_fetch_add(&b->next, 1)) < b->nitems) {
+        process(w, &b->items[i]);
+        finish(b, &b->items[i]);
+    }
+    return NULL;
+}
+
+/* ---- the run -------------------------------------------------------------- */
+
+static unsigned ncpu(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1 : n > 256 ? 256 : (unsigned)n;
+}
+
+int pii_batch_run(const pii_opts *o, pii_pipeline *p)
+{
+    batch b;
+    memset(&b, 0, sizeof b);
+    b.o = o;
+    b.p = p;
+    int rc = PII_EXIT_OK;
+    worker *ws = NULL;
+    unsigned nstarted = 0;
+
+    b.dest = o->in_place  ? DEST_INPLACE
+             : o->out_dir ? DEST_OUTDIR
+             : o->suffix  ? DEST_SUFFIX
+             : o->check   ? DEST_NONE
+                          : DEST_STDOUT;
+    if (o->njsonl_fields || o->ncsv_columns) {
+        pii_err e;
+        int csv = o->ncsv_columns > 0;
+        size_t n = csv ? o->ncsv_columns : o->njsonl_fields;
+        const char **sel = csv ? o->csv_columns : o->jsonl_fields;
+        if (!(b.spec = pii_rec_spec_create(csv ? PII_REC_CSV : PII_REC_JSONL, &e)))
+            return PII_EXIT_FAIL;
+        for (size_t i = 0; i < n; i++) {
+            if ((e = pii_rec_spec_add(b.spec, sel[i]))) {
+                fprintf(stderr, "pii-redact: bad %s '%s': %s\n",
+                        csv ? "--csv-column" : "--jsonl-field", sel[i], pii_strerror(e));
+                pii_rec_spec_free(b.spec);
+                return e == PII_ENOMEM ? PII_EXIT_FAIL : PII_EXIT_USAGE;
+            }
+        }
+    }
+    b.umask = umask(0);
+    umask(b.umask);
+    pthread_mutex_init(&b.mu, NULL);
+    pthread_mutex_init(&b.msgmu, NULL);
+    pthread_cond_init(&b.cv, NULL);
+    signal(SIGXFSZ, SIG_IGN); /* a file size limit is a write error, not a kill */
+
+    if (o->out_dir) {
+        struct stat st;
+        if (mkdir_p(o->out_dir) != 0 || stat(o->out_dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+            fprintf(stderr, "pii-redact: %s: cannot create the output directory: %s\n", o->out_dir,
+                    strerror(errno ? errno : ENOTDIR));
+            rc = PII_EXIT_IO;
+            goto done;
+        }
+        b.have_outdir_id = 1;
+        b.outdir_dev = st.st_dev;
+        b.outdir_ino = st.st_ino;
+    }
+    if ((rc = batch_collect(&b)) >= 0)
+        goto done;
+    rc = PII_EXIT_OK;
+
+    b.njobs = o->jobs ? (unsigned)o->jobs : ncpu();
+    if (b.njobs > b.nitems)
+        b.njobs = b.nitems ? (unsigned)b.nitems : 1;
+    int many = o->recursive || b.nitems > 1 || b.dest != DEST_STDOUT || o->report;
+    if (o->progress)
+        b.progress = isatty(STDERR_FILENO) ? 1 : 2;
+    else if (!o->quiet && many && b.dest != DEST_STDOUT && isatty(STDERR_FILENO))
+        b.progress = 1;
+
+    if (!(ws = calloc(b.njobs, sizeof *ws))) {
+        rc = PII_EXIT_FAIL;
+        goto done;
+    }
+    if (b.dest >= DEST_OUTDIR) {
+        if (!(g_slots = calloc(b.njobs, sizeof *g_slots))) {
+            rc = PII_EXIT_FAIL;
+            goto done;
+        }
+        g_nslots = b.njobs;
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = on_fatal_signal;
+        sigemptyset(&sa.sa_mask);
+        sigaction(SIGINT, &sa, NULL);
+        sigaction(SIGTERM, &sa, NULL);
+        sigaction(SIGHUP, &sa, NULL);
+    }
+    for (unsigned i = 0; i < b.njobs; i++) {
+        worker *w = &ws[i];
+        w->b = &b;
+        w->slot = g_slots ? &g_slots[i] : NULL;
+        w->oout = *o;
+        if (b.dest >= DEST_OUTDIR)
+            w->oout.lines = o->format == PII_FMT_TEXT ? 0 : o->lines;
+        w->buf = malloc(CHUNK);
+        w->iobuf = malloc(IOBUF);
+        pii_err e = w->buf && w->iobuf ? open_streams(w) : PII_ENOMEM;
+        if (e) {
+            pii_cli_error("redactor", e);
+            rc = pii_exit_for(e);
+            goto done;
+        }
+    }
+
+    b.t0 = batch_now();
+    {
+        for (; nstarted < b.njobs; nstarted++)
+            if (pthread_create(&ws[nstarted].th, NULL, worker_main, &ws[nstarted]) != 0)
+                break;
+        if (nstarted == 0)
+            worker_main(&ws[0]);
+        pthread_mutex_lock(&b.mu);
+        while (b.nfinished < b.nitems) {
+            if (b.progress) {
+                struct timespec ts;
+                clock_gettime(CLOCK_REALTIME, &ts);
+                ts.tv_nsec += 250000000;
+                if (ts.tv_nsec >= 1000000000)
+                    ts.tv_sec++, ts.tv_nsec -= 1000000000;
+                pthread_cond_timedwait(&b.cv, &b.mu, &ts);
+                pthread_mutex_unlock(&b.mu);
+                batch_progress(&b, 0);
+                pthread_mutex_lock(&b.mu);
+            } else {
+                pthread_cond_wait(&b.cv, &b.mu);
+            }
+        }
+        pthread_mutex_unlock(&b.mu);
+        for (unsigned i = 0; i < nstarted; i++)
+            pthread_join(ws[i].th, NULL);
+    }
+    double wall = batch_now() - b.t0;
+    batch_progress(&b, 1);
+
+    int failed = 0, found = 0, stopped = atomic_load(&b.stop);
+    for (size_t i = 0; i < b.nitems; i++) {
+        failed |= b.items[i].status == ST_FAILED;
+        found |= b.items[i].findings > 0;
+    }
+    if (b.stdout_err && b.stdout_err != EPIPE) {
+        fprintf(stderr, "pii-redact: write error: %s\n", strerror(b.stdout_err));
+        failed = 1;
+    }
+    stopped |= b.stdout_err == EPIPE;
+    if (o->report && batch_write_report(&b, wall) != 0) {
+        fprintf(stderr, "pii-redact: %s: cannot write the report: %s\n", o->report,
+                strerror(errno));
+        failed = 1;
+    }
+    if (!o->quiet && many && !stopped)
+        batch_summary(&b, wall);
+    if (stopped)
+        rc = PII_EXIT_OK; /* a closed pipe ends us quietly */
+    else if (failed)
+        rc = PII_EXIT_IO;
+    else if (o->check && found)
+        rc = PII_EXIT_FOUND;
+
+done:
+    if (ws) {
+        for (unsigned i = 0; i < b.njobs; i++) {
+            pii_stream_free(ws[i].st);
+            pii_rec_stream_free(ws[i].rs);
+            free(ws[i].buf);
+            free(ws[i].iobuf);
+        }
+        free(ws);
+    }
+    if (g_slots) {
+        signal(SIGINT, SIG_DFL);
+        signal(SIGTERM, SIG_DFL);
+        signal(SIGHUP, SIG_DFL);
+        g_nslots = 0;
+        free(g_slots);
+        g_slots = NULL;
+    }
+    for (size_t i = 0; i < b.nitems; i++) {
+        free(b.items[i].path);
+        free(b.items[i].error);
+        free(b.items[i].out);
+        free(b.items[i].counts);
+        if (b.items[i].spool)
+            fclose(b.items[i].spool);
+    }
+    free(b.items);
+    pii_rec_spec_free(b.spec);
+    pthread_mutex_destroy(&b.mu);
+    pthread_mutex_destroy(&b.msgmu);
+    pthread_cond_destroy(&b.cv);
+    return rc;
+}

@@ -1,0 +1,103 @@
+/* batch_int.h — internals shared by src/batch*.c (not a public header).
+ *
+ * Threads: the main thread collects the inputs (batch_walk.c), starts the
+ * workers, then draws the progress line until every item is finished.
+ * Workers take item indexes from `next` (atomic) and own an item from then
+ * on; they publish completion under `mu` (finished flag, stdout spool
+ * order) and bump the atomic progress counters.  Messages to stderr go
+ * through batch_msg (under `msgmu`) so they never tear the progress line.
+ */
+#ifndef PII_BATCH_INT_H
+#define PII_BATCH_INT_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#include "opts.h"
+#include "pii_records.h"
+#include "pipeline.h"
+
+enum dest {
+    DEST_STDOUT,  /* the redacted text on stdout (one input, or json/jsonl) */
+    DEST_NONE,    /* --check: nothing written */
+    DEST_OUTDIR,  /* --out-dir DIR */
+    DEST_SUFFIX,  /* --suffix SUF beside the input */
+    DEST_INPLACE, /* --in-place */
+};
+
+enum status { ST_PENDING, ST_OK, ST_SKIPPED, ST_FAILED };
+
+/* Findings of one label from one source (index: pii_source). */
+typedef struct lcount {
+    const char *label;
+    uint64_t n[3];
+} lcount;
+
+typedef struct bitem {
+    char *path;         /* as given or as walked ("-": stdin) */
+    const char *root;   /* the argument it was found under */
+    int is_root;        /* named on the command line */
+    uint64_t size;      /* from stat at collection, for the ETA */
+    enum status status; /* set at collection for skips/failures */
+    const char *reason; /* skipped: why (static) */
+    char *error;        /* failed: message */
+    char *out;          /* output path, if any */
+    int changed;        /* an output differs from the input */
+    uint64_t bytes_in, bytes_out, findings, records;
+    double seconds;
+    lcount *counts;
+    size_t ncounts;
+    FILE *spool; /* DEST_STDOUT with several workers: output in order */
+    int finished;
+} bitem;
+
+typedef struct batch {
+    const pii_opts *o;
+    pii_pipeline *p;
+    pii_rec_spec *spec;
+    enum dest dest;
+    bitem *items;
+    size_t nitems, capitems;
+    int walk_failed; /* collection hit errors (items carry them) */
+    unsigned njobs;
+    mode_t umask;
+    int have_outdir_id;
+    dev_t outdir_dev;
+    ino_t outdir_ino;
+
+    atomic_size_t next;
+    atomic_int stop; /* standard output was closed: take no more files */
+    atomic_uint_fast64_t done, bytes_done, findings;
+    uint64_t bytes_total;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    size_t emit_next; /* DEST_STDOUT spool order */
+    int stdout_err;   /* errno of a failed stdout write (0: fine) */
+    size_t nfinished;
+
+    pthread_mutex_t msgmu;
+    int progress; /* 0 off, 1 terminal line, 2 plain lines */
+    int progress_drawn;
+    double t0;
+} batch;
+
+/* batch_walk.c: fills b->items from the arguments.  Returns -1, or an exit
+ * status for a fatal problem (usage, memory). */
+int batch_collect(batch *b);
+/* Output path of an item for the file-writing destinations (malloc'd). */
+char *batch_out_path(const batch *b, const char *path);
+/* The temporary-file name pattern's marker (".NAME.pii-redact-XXXXXX"). */
+#define BATCH_TMP_MARK ".pii-redact-"
+int batch_is_tmp_name(const char *name);
+
+/* batch_report.c */
+void batch_msg(batch *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void batch_progress(batch *b, int final);
+int batch_write_report(batch *b, double wall);
+void batch_summary(batch *b, double wall);
+double batch_now(void);
+
+#endif

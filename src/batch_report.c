@@ -1,0 +1,297 @@
+/* batch_report.c — messages, the progress line, the summary line and the
+ * JSON report of a batch run.  Nothing here ever prints input text: the
+ * report and the lines carry paths, counts, labels, sizes and times. */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "batch_int.h"
+
+double batch_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Clears a drawn progress line; caller holds msgmu. */
+static void clear_line(batch *b)
+{
+    if (b->progress == 1 && b->progress_drawn) {
+        fputs("\r\033[K", stderr);
+        b->progress_drawn = 0;
+    }
+}
+
+void batch_msg(batch *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    pthread_mutex_lock(&b->msgmu);
+    clear_line(b);
+    vfprintf(stderr, fmt, ap);
+    fflush(stderr);
+    pthread_mutex_unlock(&b->msgmu);
+    va_end(ap);
+}
+
+static void human(double v, char *buf, size_t n)
+{
+    static const char *const unit[] = {"B", "kB", "MB", "GB", "TB"};
+    int u = 0;
+    while (v >= 1000 && u < 4)
+        v /= 1000, u++;
+    if (u == 0)
+        snprintf(buf, n, "%.0f %s", v, unit[u]);
+    else
+        snprintf(buf, n, "%.1f %s", v, unit[u]);
+}
+
+void batch_progress(batch *b, int final)
+{
+    static double last;
+    if (!b->progress)
+        return;
+    double now = batch_now(), el = now - b->t0;
+    if (final) {
+        pthread_mutex_lock(&b->msgmu);
+        clear_line(b);
+        pthread_mutex_unlock(&b->msgmu);
+        return;
+    }
+    if (b->progress == 2 && now - last < 1.0)
+        return;
+    last = now;
+    uint64_t done = atomic_load(&b->done), bytes = atomic_load(&b->bytes_done);
+    uint64_t found = atomic_load(&b->findings);
+    double rate = el > 0 ? (double)bytes / el : 0;
+    char r[32], eta[32] = "?";
+    human(rate, r, sizeof r);
+    if (rate > 0 && b->bytes_total >= bytes) {
+        double s = (double)(b->bytes_total - bytes) / rate;
+        if (s < 360000)
+            snprintf(eta, sizeof eta, "%d:%02d:%02d", (int)s / 3600, (int)s / 60 % 60, (int)s % 60);
+    }
+    pthread_mutex_lock(&b->msgmu);
+    fprintf(stderr, "%spii-redact: %llu/%zu files, %s/s, ETA %s, %llu findings%s",
+            b->progress == 1 ? "\r" : "", (unsigned long long)done, b->nitems, r, eta,
+            (unsigned long long)found, b->progress == 1 ? "\033[K" : "\n");
+    fflush(stderr);
+    b->progress_drawn = b->progress == 1;
+    pthread_mutex_unlock(&b->msgmu);
+}
+
+/* ---- totals ------------------------------------------------------------- */
+
+typedef struct totals {
+    size_t ok, changed, skipped, failed, with_pii;
+    uint64_t bytes_in, bytes_out, findings;
+    lcount *counts;
+    size_t ncounts;
+} totals;
+
+static void add_counts(lcount **v, size_t *n, const lcount *c)
+{
+    for (size_t i = 0; i < *n; i++)
+        if (strcmp((*v)[i].label, c->label) == 0) {
+            for (int k = 0; k < 3; k++)
+                (*v)[i].n[k] += c->n[k];
+            return;
+        }
+    lcount *w = realloc(*v, (*n + 1) * sizeof *w);
+    if (!w)
+        return; /* the summary loses a label; the run is not failed for it */
+    w[(*n)++] = *c;
+    *v = w;
+}
+
+static void sum(const batch *b, totals *t)
+{
+    memset(t, 0, sizeof *t);
+    for (size_t i = 0; i < b->nitems; i++) {
+        const bitem *it = &b->items[i];
+        t->ok += it->status == ST_OK;
+        t->skipped += it->status == ST_SKIPPED;
+        t->failed += it->status == ST_FAILED;
+        t->changed += it->status == ST_OK && it->changed;
+        t->with_pii += it->findings > 0;
+        t->bytes_in += it->bytes_in;
+        t->bytes_out += it->bytes_out;
+        t->findings += it->findings;
+        for (size_t k = 0; k < it->ncounts; k++)
+            add_counts(&t->counts, &t->ncounts, &it->counts[k]);
+    }
+}
+
+void batch_summary(batch *b, double wall)
+{
+    totals t;
+    sum(b, &t);
+    char in[32], rate[32];
+    human((double)t.bytes_in, in, sizeof in);
+    human(wall > 0 ? (double)t.bytes_in / wall : 0, rate, sizeof rate);
+    batch_msg(b,
+              "pii-redact: %zu files: %zu done (%zu changed), %zu skipped, %zu failed; "
+              "%s in %.2f s (%s/s); %llu findings in %zu files\n",
+              b->nitems, t.ok, t.changed, t.skipped, t.failed, in, wall, rate,
+              (unsigned long long)t.findings, t.with_pii);
+    free(t.counts);
+}
+
+/* ---- the JSON report ---------------------------------------------------- */
+
+static size_t u8len(const unsigned char *p, const unsigned char *end)
+{
+    unsigned c = p[0], k;
+    if (c < 0x80)
+        return 1;
+    if (c >= 0xC2 && c <= 0xDF)
+        k = 2;
+    else if (c >= 0xE0 && c <= 0xEF)
+        k = 3;
+    else if (c >= 0xF0 && c <= 0xF4)
+        k = 4;
+    else
+        return 0;
+    if ((size_t)(end - p) < k)
+        return 0;
+    for (unsigned i = 1; i < k; i++)
+        if ((p[i] & 0xC0) != 0x80)
+            return 0;
+    if ((c == 0xE0 && p[1] < 0xA0) || (c == 0xED && p[1] > 0x9F) || (c == 0xF0 && p[1] < 0x90) ||
+        (c == 0xF4 && p[1] > 0x8F))
+        return 0;
+    return k;
+}
+
+/* A JSON string; bytes that are not UTF-8 become U+FFFD. */
+static void jstr(FILE *f, const char *s)
+{
+    const unsigned char *p = (const unsigned char *)s, *end = p + strlen(s);
+    fputc('"', f);
+    while (p < end) {
+        size_t k = u8len(p, end);
+        if (k == 0) {
+            fputs("\\ufffd", f);
+            p++;
+        } else if (*p == '"' || *p == '\\') {
+            fputc('\\', f);
+            fputc(*p++, f);
+        } else if (*p < 0x20) {
+            fprintf(f, "\\u%04x", *p++);
+        } else {
+            fwrite(p, 1, k, f);
+            p += k;
+        }
+    }
+    fputc('"', f);
+}
+
+static void jlabels(FILE *f, const lcount *c, size_t n)
+{
+    fputc('{', f);
+    for (size_t i = 0; i < n; i++) {
+        if (i)
+            fputc(',', f);
+        jstr(f, c[i].label);
+        fputs(":{", f);
+        int first = 1;
+        for (int k = 0; k < 3; k++) {
+            if (!c[i].n[k])
+                continue;
+            fprintf(f, "%s\"%s\":%llu", first ? "" : ",", pii_source_name((pii_source)k),
+                    (unsigned long long)c[i].n[k]);
+            first = 0;
+        }
+        fputc('}', f);
+    }
+    fputc('}', f);
+}
+
+static const char *mode_name(const batch *b)
+{
+    switch (b->dest) {
+    case DEST_OUTDIR:
+        return "out-dir";
+    case DEST_SUFFIX:
+        return "suffix";
+    case DEST_INPLACE:
+        return "in-place";
+    case DEST_NONE:
+        return "check";
+    default:
+        return "stdout";
+    }
+}
+
+int batch_write_report(batch *b, double wall)
+{
+    const char *path = b->o->report;
+    size_t pl = strlen(path);
+    char *tmp = malloc(pl + 16);
+    if (!tmp)
+        return -1;
+    snprintf(tmp, pl + 16, "%s.tmp", path);
+    FILE *f = fopen(tmp, "w");
+    if (!f) {
+        free(tmp);
+        return -1;
+    }
+    totals t;
+    sum(b, &t);
+    fprintf(f, "{\"tool\":\"pii-redact\",\"version\":\"%s\",\"mode\":\"%s\",\"jobs\":%u,\n",
+            PII_VERSION, mode_name(b), b->njobs);
+    fprintf(f,
+            "\"summary\":{\"files\":%zu,\"ok\":%zu,\"changed\":%zu,\"skipped\":%zu,"
+            "\"failed\":%zu,\"files_with_findings\":%zu,\"bytes_in\":%llu,\"bytes_out\":%llu,"
+            "\"findings\":%llu,\"seconds\":%.6f,\"labels\":",
+            b->nitems, t.ok, t.changed, t.skipped, t.failed, t.with_pii,
+            (unsigned long long)t.bytes_in, (unsigned long long)t.bytes_out,
+            (unsigned long long)t.findings, wall);
+    jlabels(f, t.counts, t.ncounts);
+    fputs("},\n\"files\":[", f);
+    free(t.counts);
+    static const char *const st[] = {"pending", "ok", "skipped", "failed"};
+    for (size_t i = 0; i < b->nitems; i++) {
+        const bitem *it = &b->items[i];
+        fputs(i ? ",\n" : "\n", f);
+        fputs("{\"path\":", f);
+        jstr(f, it->path);
+        fprintf(f, ",\"status\":\"%s\"", st[it->status]);
+        if (it->status == ST_SKIPPED) {
+            fputs(",\"reason\":", f);
+            jstr(f, it->reason ? it->reason : "");
+            fputs("}", f);
+            continue;
+        }
+        if (it->status == ST_FAILED) {
+            fputs(",\"error\":", f);
+            jstr(f, it->error ? it->error : "");
+        }
+        if (it->out) {
+            fputs(",\"output\":", f);
+            jstr(f, it->out);
+        }
+        fprintf(f,
+                ",\"changed\":%s,\"bytes_in\":%llu,\"bytes_out\":%llu,\"seconds\":%.6f,"
+                "\"findings\":%llu",
+                it->changed ? "true" : "false", (unsigned long long)it->bytes_in,
+                (unsigned long long)it->bytes_out, it->seconds, (unsigned long long)it->findings);
+        if (b->spec)
+            fprintf(f, ",\"records\":%llu", (unsigned long long)it->records);
+        fputs(",\"labels\":", f);
+        jlabels(f, it->counts, it->ncounts);
+        fputs("}", f);
+    }
+    fputs("\n]}\n", f);
+    int bad = ferror(f);
+    bad |= fclose(f) != 0;
+    if (bad || rename(tmp, path) != 0) {
+        remove(tmp);
+        free(tmp);
+        return -1;
+    }
+    free(tmp);
+    return 0;
+}

@@ -1,0 +1,312 @@
+/* batch_walk.c — from the command-line arguments to the list of inputs.
+ *
+ * Arguments are taken as given: a symbolic link named on the command line
+ * is followed (the user named it).  Under -r, directories are read in
+ * byte order of the names, so runs are reproducible; there a symbolic link
+ * is skipped with a notice unless --follow, and with --follow a directory
+ * already on the current path (a loop) is skipped.  --include globs select
+ * files (not directories); --exclude globs prune files and directories.
+ * A glob without '/' matches the name; one with '/' matches the path below
+ * the argument (fnmatch with FNM_PATHNAME).  Never collected: the
+ * --out-dir folder itself, our own temporary files, and with --suffix the
+ * files already ending in the suffix.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "batch_int.h"
+#include "cli.h"
+
+typedef struct anc {
+    dev_t dev;
+    ino_t ino;
+    const struct anc *up;
+} anc;
+
+static bitem *add(batch *b, const char *path, const char *root, int is_root)
+{
+    if (b->nitems == b->capitems) {
+        size_t cap = b->capitems ? 2 * b->capitems : 64;
+        bitem *v = realloc(b->items, cap * sizeof *v);
+        if (!v)
+            return NULL;
+        b->items = v;
+        b->capitems = cap;
+    }
+    bitem *it = &b->items[b->nitems];
+    memset(it, 0, sizeof *it);
+    if (!(it->path = strdup(path)))
+        return NULL;
+    it->root = root;
+    it->is_root = is_root;
+    b->nitems++;
+    return it;
+}
+
+static int add_failed(batch *b, const char *path, const char *root, int err)
+{
+    bitem *it = add(b, path, root, 0);
+    if (!it)
+        return -1;
+    it->status = ST_FAILED;
+    it->error = strdup(strerror(err));
+    b->walk_failed = 1;
+    return it->error ? 0 : -1;
+}
+
+int batch_is_tmp_name(const char *name)
+{
+    const char *m = strstr(name, BATCH_TMP_MARK);
+    return name[0] == '.' && m && strlen(m) == strlen(BATCH_TMP_MARK) + 6;
+}
+
+static int glob_hit(const char *const *globs, size_t n, const char *name, const char *rel)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (strchr(globs[i], '/') ? fnmatch(globs[i], rel, FNM_PATHNAME) == 0
+                                  : fnmatch(globs[i], name, 0) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+static int ends_with(const char *s, const char *suf)
+{
+    size_t a = strlen(s), b = strlen(suf);
+    return a >= b && strcmp(s + a - b, suf) == 0;
+}
+
+static int cmp_names(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Walks directory `dir` (already stat'ed: st) found under `root`. */
+static int walk(batch *b, const char *dir, const char *root, const struct stat *st, const anc *up)
+{
+    const pii_opts *o = b->o;
+    DIR *d = opendir(dir);
+    if (!d)
+        return add_failed(b, dir, root, errno);
+    char **names = NULL;
+    size_t n = 0, cap = 0;
+    struct dirent *de;
+    int rc = 0;
+    errno = 0;
+    while ((de = readdir(d))) {
+        if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+            continue;
+        if (n == cap) {
+            cap = cap ? 2 * cap : 32;
+            char **v = realloc(names, cap * sizeof *v);
+            if (!v) {
+                rc = -1;
+                break;
+            }
+            names = v;
+        }
+        if (!(names[n] = strdup(de->d_name))) {
+            rc = -1;
+            break;
+        }
+        n++;
+    }
+    int rderr = errno;
+    closedir(d);
+    if (rc == 0 && rderr)
+        rc = add_failed(b, dir, root, rderr);
+    if (n > 1)
+        qsort(names, n, sizeof *names, cmp_names);
+    anc me = {st->st_dev, st->st_ino, up};
+    size_t dl = strlen(dir), rl = strlen(root);
+    while (dl > 1 && dir[dl - 1] == '/')
+        dl--;
+    while (rl > 1 && root[rl - 1] == '/')
+        rl--;
+    for (size_t i = 0; i < n && rc == 0; i++) {
+        const char *name = names[i];
+        size_t nl = strlen(name);
+        char *path = malloc(dl + nl + 2);
+        if (!path) {
+            rc = -1;
+            break;
+        }
+        memcpy(path, dir, dl);
+        path[dl] = '/';
+        memcpy(path + dl + 1, name, nl + 1);
+        if (dl == 1 && dir[0] == '/')
+            memmove(path + 1, path + 2, nl + 1); /* "/" + name */
+        /* the path below the argument, for globs with '/' */
+        const char *rel = path + (rl <= strlen(path) ? rl : 0);
+        while (*rel == '/')
+            rel++;
+        struct stat ls, ts;
+        if (batch_is_tmp_name(name) || glob_hit(o->exclude, o->nexclude, name, rel)) {
+            free(path);
+            continue;
+        }
+        if (lstat(path, &ls) != 0) {
+            rc = add_failed(b, path, root, errno);
+            free(path);
+            continue;
+        }
+        const struct stat *s = &ls;
+        if (S_ISLNK(ls.st_mode)) {
+            if (!o->follow) {
+                if (o->ninclude && !glob_hit(o->include, o->ninclude, name, rel)) {
+                    free(path);
+                    continue;
+                }
+                bitem *it = add(b, path, root, 0);
+                if (!it)
+                    rc = -1;
+                else
+                    it->status = ST_SKIPPED, it->reason = "symbolic link (--follow follows it)";
+                free(path);
+                continue;
+            }
+            if (stat(path, &ts) != 0) {
+                bitem *it = add(b, path, root, 0);
+                if (!it)
+                    rc = -1;
+                else
+                    it->status = ST_SKIPPED, it->reason = "broken symbolic link";
+                free(path);
+                continue;
+            }
+            s = &ts;
+        }
+        if (S_ISDIR(s->st_mode)) {
+            int skip =
+                b->have_outdir_id && s->st_dev == b->outdir_dev && s->st_ino == b->outdir_ino;
+            for (const anc *a = &me; a && !skip; a = a->up)
+                if (a->dev == s->st_dev && a->ino == s->st_ino) {
+                    batch_msg(b, "pii-redact: %s: directory loop, skipped\n", path);
+                    skip = 1;
+                }
+            if (!skip)
+                rc = walk(b, path, root, s, &me);
+            free(path);
+            continue;
+        }
+        if ((o->ninclude && !glob_hit(o->include, o->ninclude, name, rel)) ||
+            (b->dest == DEST_SUFFIX && ends_with(name, o->suffix))) {
+            free(path);
+            continue;
+        }
+        bitem *it = add(b, path, root, 0);
+        free(path);
+        if (!it) {
+            rc = -1;
+            break;
+        }
+        if (!S_ISREG(s->st_mode)) {
+            it->status = ST_SKIPPED;
+            it->reason = "not a regular file";
+        } else {
+            it->size = (uint64_t)s->st_size;
+            b->bytes_total += it->size;
+        }
+    }
+    for (size_t i = 0; i < n; i++)
+        free(names[i]);
+    free(names);
+    return rc;
+}
+
+int batch_collect(batch *b)
+{
+    const pii_opts *o = b->o;
+    size_t nargs = o->nfiles;
+    if (nargs == 0) {
+        if (!add(b, "-", "-", 1))
+            goto oom;
+        return -1;
+    }
+    for (size_t i = 0; i < nargs; i++) {
+        const char *arg = o->files[i];
+        struct stat st;
+        if (strcmp(arg, "-") == 0) {
+            if (!add(b, arg, arg, 1))
+                goto oom;
+            continue;
+        }
+        if (stat(arg, &st) != 0) {
+            if (add_failed(b, arg, arg, errno))
+                goto oom;
+            b->items[b->nitems - 1].is_root = 1;
+            continue;
+        }
+        if (S_ISDIR(st.st_mode)) {
+            if (!o->recursive) {
+                bitem *it = add(b, arg, arg, 1);
+                if (!it || !(it->error = strdup("is a directory (use -r)")))
+                    goto oom;
+                it->status = ST_FAILED;
+                b->walk_failed = 1;
+                continue;
+            }
+            if (walk(b, arg, arg, &st, NULL))
+                goto oom;
+            continue;
+        }
+        bitem *it = add(b, arg, arg, 1);
+        if (!it)
+            goto oom;
+        it->size = S_ISREG(st.st_mode) ? (uint64_t)st.st_size : 0;
+        b->bytes_total += it->size;
+    }
+    return -1;
+oom:
+    fprintf(stderr, "pii-redact: out of memory while listing the inputs\n");
+    return PII_EXIT_FAIL;
+}
+
+/* OUT/<the input path without leading '/' and "." components>. */
+char *batch_out_path(const batch *b, const char *path)
+{
+    const pii_opts *o = b->o;
+    size_t sl = o->suffix ? strlen(o->suffix) : 0;
+    if (b->dest == DEST_SUFFIX && !o->out_dir) {
+        char *r = malloc(strlen(path) + sl + 1);
+        if (r) {
+            strcpy(r, path);
+            strcat(r, o->suffix);
+        }
+        return r;
+    }
+    size_t ol = strlen(o->out_dir);
+    char *r = malloc(ol + strlen(path) + sl + 3);
+    if (!r)
+        return NULL;
+    memcpy(r, o->out_dir, ol);
+    size_t n = ol;
+    while (n > 1 && r[n - 1] == '/')
+        n--;
+    const char *p = path;
+    while (*p) {
+        while (*p == '/')
+            p++;
+        const char *e = strchr(p, '/');
+        size_t l = e ? (size_t)(e - p) : strlen(p);
+        if (l == 0)
+            break;
+        if (!(l == 1 && p[0] == '.')) {
+            if (!(n == 1 && r[0] == '/'))
+                r[n++] = '/';
+            memcpy(r + n, p, l);
+            n += l;
+        }
+        p += l;
+    }
+    if (sl) {
+        memcpy(r + n, o->suffix, sl);
+        n += sl;
+    }
+    r[n] = '\0';
+    return r;
+}
