@@ -90,6 +90,12 @@ pii_err pii_rec_stream_reset(pii_rec_stream *rs);
 /* 1-based number of the record being processed (after an error: the
  * record that failed).  Counts every record, the CSV header included. */
 uint64_t pii_rec_stream_record(const pii_rec_stream *rs);
+/* The field being redacted, for span callbacks: JSONL the key path of the
+ * value ("user.email"; dots and backslashes inside keys escaped with a
+ * backslash; "" for a value outside any object), CSV the 1-based column
+ * number.  Writes a NUL-terminated string of at most cap-1 bytes and
+ * returns its untruncated length. */
+size_t pii_rec_stream_field(const pii_rec_stream *rs, char *buf, size_t cap);
 /* What went wrong in the last error, e.g. "expected ':' at byte 17 of the
  * record"; "" if nothing to add.  Never contains input text, except CSV
  * column names given as selectors. */

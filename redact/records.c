@@ -312,6 +312,36 @@ uint64_t pii_rec_stream_record(const pii_rec_stream *rs)
     return rs->record;
 }
 
+size_t pii_rec_stream_field(const pii_rec_stream *rs, char *buf, size_t cap)
+{
+    size_t n = 0;
+    if (rs->spec->fmt == PII_REC_CSV) {
+        int k = snprintf(buf, cap, "%zu", rs->col + 1);
+        return k < 0 ? 0 : (size_t)k;
+    }
+    for (size_t k = 0; k < rs->nk; k++) {
+        if (k) {
+            if (n + 1 < cap)
+                buf[n] = '.';
+            n++;
+        }
+        for (size_t i = rs->koff[k]; i < rs->koff[k + 1]; i++) {
+            uint8_t c = rs->keys.p[i];
+            if (c == '.' || c == '\\') {
+                if (n + 1 < cap)
+                    buf[n] = '\\';
+                n++;
+            }
+            if (n + 1 < cap)
+                buf[n] = (char)c;
+            n++;
+        }
+    }
+    if (cap)
+        buf[n < cap ? n : cap - 1] = '\0';
+    return n;
+}
+
 const char *pii_rec_stream_detail(const pii_rec_stream *rs)
 {
     return rs->detail;
@@ -1035,6 +1065,7 @@ static pii_err csv_record(pii_rec_stream *rs, const uint8_t *rec, size_t n, size
             return e;
         if (col < rs->ncolsel && rs->colsel[col] && f.b > f.a) {
             int changed;
+            rs->col = col;
             if ((e = redact_value(rs, f.quoted ? 'q' : 'u', rec + f.a, f.b - f.a, &changed)))
                 return e;
             if (changed && (e = splice(rs, rec, &copied, f.a, f.b)))
