@@ -217,6 +217,7 @@ struct pii_rec_stream {
     unsigned char *colsel; /* CSV: column k is selected */
     size_t ncolsel, capcolsel;
     int header_pending; /* CSV: next record is the header */
+    size_t col;         /* CSV: 0-based column being redacted */
     pii_err failed;
     char detail[160];
 };

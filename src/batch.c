@@ -39,7 +39,8 @@
 int pii_batch_wanted(const pii_opts *o)
 {
     return o->recursive || o->out_dir || o->in_place || o->suffix || o->report ||
-           o->njsonl_fields || o->ncsv_columns;
+           o->njsonl_fields || o->ncsv_columns || o->resume || o->ninclude || o->nexclude ||
+           o->follow;
 }
 
 static int usage(const char *msg)
@@ -67,12 +68,14 @@ int pii_batch_validate(const pii_opts *o)
         return usage("--in-place writes text; --format json/jsonl needs --out-dir or --suffix");
     if (o->njsonl_fields && o->ncsv_columns)
         return usage("--jsonl-field and --csv-column cannot be combined");
-    if ((o->njsonl_fields || o->ncsv_columns) && o->format != PII_FMT_TEXT)
-        return usage("--jsonl-field/--csv-column write the records themselves; use --report "
-                     "for the findings");
+    if ((o->njsonl_fields || o->ncsv_columns) && o->format == PII_FMT_JSON)
+        return usage("--jsonl-field/--csv-column write records (text) or spans (--format jsonl), "
+                     "not json");
     if ((o->njsonl_fields || o->ncsv_columns) && o->lines)
         return usage("--lines cannot be combined with --jsonl-field/--csv-column (records "
                      "are already their own documents)");
+    if (!o->recursive && (o->ninclude || o->nexclude || o->follow))
+        return usage("--include, --exclude and --follow apply to -r");
     if (o->recursive && o->nfiles == 0)
         return usage("-r needs at least one DIR");
     if (o->suffix && !o->suffix[0])
@@ -228,7 +231,8 @@ typedef struct worker {
     bitem *it;
     int dead; /* its stream could not be rebuilt after a failure */
     tslot *slot;
-    pii_opts oout; /* options for pii_out (text to files: no per-line flush) */
+    pii_opts oout;   /* options for pii_out (text to files: no per-line flush) */
+    char field[256]; /* records: the field of the current span */
 } worker;
 
 static pii_err w_write(void *ud, const uint8_t *p, size_t n)
@@ -259,6 +263,10 @@ static pii_err w_span(void *ud, const pii_span *s, const uint8_t *v, size_t len,
         it->counts[i].n[s->source]++;
     it->findings++;
     atomic_fetch_add(&w->b->findings, 1);
+    if (w->rs && w->out && w->osink.span) {
+        pii_rec_stream_field(w->rs, w->field, sizeof w->field);
+        pii_out_set_record(w->out, pii_rec_stream_record(w->rs), w->field);
+    }
     return w->osink.span ? w->osink.span(w->osink.ud, s, v, len, c0, c1) : PII_OK;
 }
 
@@ -729,10 +737,11 @@ int pii_batch_run(const pii_opts *o, pii_pipeline *p)
     b.njobs = o->jobs ? (unsigned)o->jobs : ncpu();
     if (b.njobs > b.nitems)
         b.njobs = b.nitems ? (unsigned)b.nitems : 1;
-    int many = o->recursive || b.nitems > 1 || b.dest != DEST_STDOUT || o->report;
+    int many = o->recursive || b.nitems > 1 || b.dest >= DEST_OUTDIR || o->report;
     if (o->progress)
         b.progress = isatty(STDERR_FILENO) ? 1 : 2;
-    else if (!o->quiet && many && b.dest != DEST_STDOUT && isatty(STDERR_FILENO))
+    else if (!o->quiet && many && isatty(STDERR_FILENO) &&
+             (b.dest != DEST_STDOUT || !isatty(STDOUT_FILENO)))
         b.progress = 1;
 
     if (!(ws = calloc(b.njobs, sizeof *ws))) {

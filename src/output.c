@@ -29,10 +29,12 @@ struct pii_out {
     FILE *fp;
     const pii_opts *o;
     const char *file;
-    uint64_t doc; /* documents finished (line number - 1 in --lines mode) */
+    uint64_t record;   /* batch records mode: 1-based record, 0 if none */
+    const char *field; /* and the field being redacted */
+    uint64_t doc;      /* documents finished (line number - 1 in --lines mode) */
     uint64_t found;
-    int open;             /* json: redacted_text string is open */
-    uint8_t carry[4];     /* json: incomplete UTF-8 sequence */
+    int open;         /* json: redacted_text string is open */
+    uint8_t carry[4]; /* json: incomplete UTF-8 sequence */
     size_t ncarry;
     jspan *spans;
     size_t nspans, capspans;
@@ -205,6 +207,14 @@ static pii_err span_obj(pii_out *w, const pii_span *s, uint64_t start, uint64_t 
             if (!e)
                 e = ws(w, ",");
         }
+        if (!e && w->record) {
+            snprintf(num, sizeof num, "\"record\":%llu,\"field\":", (unsigned long long)w->record);
+            e = ws(w, num);
+            if (!e)
+                e = json_str(w, (const uint8_t *)w->field, strlen(w->field));
+            if (!e)
+                e = ws(w, ",");
+        }
         if (!e && w->o->lines) {
             snprintf(num, sizeof num, "\"line\":%llu,", (unsigned long long)w->doc + 1);
             e = ws(w, num);
@@ -363,6 +373,12 @@ void pii_out_free(pii_out *w)
     free(w->spans);
     free(w->counts);
     free(w);
+}
+
+void pii_out_set_record(pii_out *w, uint64_t record, const char *field)
+{
+    w->record = record;
+    w->field = field ? field : "";
 }
 
 void pii_out_set_file(pii_out *w, const char *name)

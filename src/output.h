@@ -14,6 +14,9 @@ pii_out *pii_out_create(FILE *fp, const pii_opts *o);
 void pii_out_free(pii_out *w);
 /* Names the current input in jsonl/json output (NULL for stdin). */
 void pii_out_set_file(pii_out *w, const char *name);
+/* jsonl: adds "record" and "field" to the next span objects (batch records
+ * mode; record 0 turns them off).  field is borrowed until the next call. */
+void pii_out_set_record(pii_out *w, uint64_t record, const char *field);
 /* The sink to hand to pii_stream_create. */
 pii_sink pii_out_sink(pii_out *w);
 /* Number of spans seen so far. */

@@ -1,0 +1,87 @@
+# --in-place is atomic: killed at any moment (SIGKILL, mid-write of a large
+# file) every file is either its original or its complete redacted version;
+# a write error (file size limit, standing in for a full disk) leaves the
+# original as it was and no temporary file behind.
+set -e
+P="$PII_REDACT --rules-only"
+fail() { echo "FAIL: $*"; exit 1; }
+cd "$TMPDIR"
+
+# A tree with a few large files and many small ones.
+mkdir -p orig/big orig/small
+i=0
+while [ $i -lt 4 ]; do
+    yes "record $i: mail user$i@example.com or call +1 415-555-01$i$i, filler text ........" |
+        head -c 8000000 >orig/big/f$i.log
+    i=$((i + 1))
+done
+i=0
+while [ $i -lt 200 ]; do
+    printf 'ticket %d from person%d@example.org\n' $i $i >orig/small/t$i.txt
+    i=$((i + 1))
+done
+$P -r orig --out-dir want -q # the expected redacted versions: want/orig/...
+
+check_tree() { # every file is the original or the complete redacted version
+    for f in $(cd orig && find . -type f); do
+        [ -f "work/$f" ] || fail "$1: work/$f is missing"
+        cmp -s "work/$f" "orig/$f" || cmp -s "work/$f" "want/orig/$f" ||
+            fail "$1: work/$f is neither the original nor the redacted file"
+    done
+}
+
+caught=0
+for delay in 0.02 0.05 0.1 0.2 0.3 0.5 0.8; do
+    rm -rf work
+    cp -a orig work
+    $P -r work --in-place -j 2 -q &
+    pid=$!
+    sleep $delay
+    kill -9 $pid 2>/dev/null || true
+    wait $pid 2>/dev/null || true
+    check_tree "killed after ${delay}s"
+    if [ -n "$(find work -name '.*.pii-redact-*' -size +0)" ]; then
+        caught=1 # killed while a temporary file was being written
+        break
+    fi
+done
+[ $caught = 1 ] || fail "never caught the process mid-write"
+echo "killed mid-write after ${delay}s"
+
+# A later run completes the job and ignores the stale temporary files.
+$P -r work --in-place -q --report rep.json
+jq -e '.summary.failed == 0 and .summary.files == 204' rep.json >/dev/null ||
+    fail "rerun report: $(jq -c .summary rep.json)"
+for f in $(cd orig && find . -type f); do
+    cmp -s "work/$f" "want/orig/$f" || fail "rerun: work/$f not redacted"
+done
+
+# A write error (a file size limit stands in for a full disk): the original
+# stays, no temporary file is left, exit status 3, the message names it.
+rm -rf work
+cp -a orig work
+set +e
+(ulimit -f 2000 && $P --in-place work/big/f0.log work/small/t1.txt) 2>err
+rc=$?
+set -e
+[ $rc -eq 3 ] || fail "size limit: exit $rc"
+cmp work/big/f0.log orig/big/f0.log || fail "size limit: original damaged"
+[ -z "$(find work -name '.*.pii-redact-*')" ] || fail "size limit: temporary file left"
+grep -q 'f0.log' err || fail "size limit: file not named: $(cat err)"
+cmp -s work/small/t1.txt want/orig/small/t1.txt || fail "size limit: the other file did not go on"
+
+# SIGTERM removes the temporary files before dying.
+rm -rf work
+cp -a orig work
+$P -r work/big --in-place -j 1 -q &
+pid=$!
+i=0
+while [ -z "$(find work -name '.*.pii-redact-*')" ] && [ $i -lt 500 ]; do
+    sleep 0.01
+    i=$((i + 1))
+done
+kill -TERM $pid 2>/dev/null || true
+wait $pid 2>/dev/null || true
+check_tree "SIGTERM"
+[ -z "$(find work -name '.*.pii-redact-*')" ] || fail "SIGTERM left a temporary file"
+echo ok
