@@ -29,13 +29,13 @@ struct pii_out {
     FILE *fp;
     const pii_opts *o;
     const char *file;
+    uint64_t doc; /* documents finished (line number - 1 in --lines mode) */
+    uint64_t found;
+    int open;             /* json: redacted_text string is open */
+    uint8_t carry[4];     /* json: incomplete UTF-8 sequence */
+    size_t ncarry;
     uint64_t record;   /* batch records mode: 1-based record, 0 if none */
     const char *field; /* and the field being redacted */
-    uint64_t doc;      /* documents finished (line number - 1 in --lines mode) */
-    uint64_t found;
-    int open;         /* json: redacted_text string is open */
-    uint8_t carry[4]; /* json: incomplete UTF-8 sequence */
-    size_t ncarry;
     jspan *spans;
     size_t nspans, capspans;
     count *counts;
