@@ -29,6 +29,7 @@
 #include "batch_int.h"
 #include "cli.h"
 #include "output.h"
+#include "pii_fault.h"
 
 #define CHUNK (64u * 1024u)
 #define SNIFF 8000u /* bytes inspected for a NUL (binary files) */
@@ -355,7 +356,7 @@ static ssize_t read_some(int fd, uint8_t *buf, size_t want)
 {
     size_t n = 0;
     while (n < want) {
-        ssize_t r = read(fd, buf + n, want - n);
+        ssize_t r = pii_fault_hit(PII_FAULT_READ) ? (errno = EIO, -1) : read(fd, buf + n, want - n);
         if (r < 0 && errno == EINTR)
             continue;
         if (r < 0)

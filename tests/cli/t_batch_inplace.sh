@@ -70,6 +70,27 @@ cmp work/big/f0.log orig/big/f0.log || fail "size limit: original damaged"
 grep -q 'f0.log' err || fail "size limit: file not named: $(cat err)"
 cmp -s work/small/t1.txt want/orig/small/t1.txt || fail "size limit: the other file did not go on"
 
+# Injected read and write failures (the PII_REDACT_FAULT test hook) at the
+# first, a middle and the last event: the original stays, no temporary file.
+rm -rf work
+mkdir work
+cp orig/small/t1.txt work/one.txt
+cp orig/small/t1.txt work/one.orig
+PII_REDACT_FAULT=count $P --in-place work/one.orig 2>counts
+w=$(sed -n 's/.* write=\([0-9]*\).*/\1/p' counts)
+r=$(sed -n 's/.* read=\([0-9]*\).*/\1/p' counts)
+cp orig/small/t1.txt work/one.orig
+[ "$w" -gt 0 ] && [ "$r" -gt 0 ] || fail "fault counts: $(cat counts)"
+for site in write:1 "write:$(((w + 1) / 2))" "write:$w" read:1 "read:$r"; do
+    set +e
+    PII_REDACT_FAULT=$site $P --in-place work/one.txt 2>err
+    rc=$?
+    set -e
+    [ $rc -eq 3 ] || fail "$site: exit $rc"
+    cmp work/one.txt work/one.orig || fail "$site: original damaged"
+    [ -z "$(find work -name '.*.pii-redact-*')" ] || fail "$site: temporary file left"
+done
+
 # SIGTERM removes the temporary files before dying.
 rm -rf work
 cp -a orig work

@@ -1,0 +1,45 @@
+#!/bin/sh
+# Batch throughput: -j 1 against -j 2 (or any list of job counts) on many
+# small files.  Usage: tools/batch/bench.sh [BINARY] [NFILES] [JOBS...]
+# Prints one line per run and the median per job count; records nothing.
+# Generates NFILES support-ticket-like files (about 1.5 kB each, a few
+# findings each) under $TMPDIR/pii-bench, in 20 folders.
+set -e
+P=${1:-./pii-redact}
+N=${2:-2000}
+shift 2 2>/dev/null || shift $#
+JOBS=${*:-"1 2"}
+ROUNDS=${ROUNDS:-5}
+D=${TMPDIR:-/tmp}/pii-bench
+rm -rf "$D"
+mkdir -p "$D"
+awk -v n="$N" -v d="$D/in" 'BEGIN {
+    srand(7)
+    for (i = 0; i < n; i++) {
+        dir = sprintf("%s/q%02d", d, i % 20)
+        if (i < 20) system("mkdir -p " dir)
+        f = sprintf("%s/ticket-%05d.txt", dir, i)
+        printf "Ticket #%d opened by customer%d@example.com\n", i, i > f
+        printf "Phone: +1 415-555-%04d, account 4111 1111 1111 1111\n", i % 10000 > f
+        for (k = 0; k < 18; k++)
+            printf "Line %d of the conversation: the order %d shipped on 2024-03-%02d; the agent " \
+                   "replied that the parcel is on its way.\n", k, i * 31 + k, 1 + k % 28 > f
+        printf "Regards, visit https://www.example.com/help/%d\n", i > f
+        close(f)
+    }
+}'
+echo "inputs: $N files, $(du -sk "$D/in" | cut -f1) kB on disk, $(cat "$D"/in/*/* | wc -c) bytes"
+for j in $JOBS; do
+    : >"$D/times.$j"
+    r=0
+    while [ $r -lt "$ROUNDS" ]; do
+        rm -rf "$D/out"
+        s=$(date +%s.%N)
+        "$P" --rules-only -r "$D/in" --out-dir "$D/out" -j "$j" -q
+        e=$(date +%s.%N)
+        echo "$e - $s" | bc >>"$D/times.$j"
+        r=$((r + 1))
+    done
+    echo "-j $j: $(sort -n "$D/times.$j" | tr '\n' ' ') median $(sort -n "$D/times.$j" | sed -n "$(((ROUNDS + 1) / 2))p") s"
+done
+rm -rf "$D"
