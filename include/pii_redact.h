@@ -135,6 +135,8 @@ typedef struct pii_deny pii_deny;
 pii_deny *pii_deny_load(const char *path, pii_err *err, char *msg, size_t msgcap);
 void pii_deny_free(pii_deny *d);
 pii_detector pii_deny_detector(const pii_deny *d);
+/* One-shot: the deny spans of a whole document (what the detector reports). */
+pii_err pii_deny_scan_all(const pii_deny *d, const uint8_t *text, size_t len, pii_spanvec *out);
 
 /* ---- operators (redact/ops.c) ------------------------------------------- */
 

@@ -260,37 +260,37 @@ static int rx_match(const rx_state *s, const pcre2_code *code, const uint8_t *bu
     return pcre2_match(code, buf, lim, at, opts, s->md, s->mctx);
 }
 
-/* Reports a complete match of alternative mark at subject offsets ov. */
-static pii_err rx_emit(const rx_state *s, int rc, const PCRE2_SIZE *ov, size_t off, uint64_t base,
-                       pii_spanvec *out)
+/* A complete match [ms, me) (buffer offsets) of alternative alt; returns
+ * PII_OK to go on, PII_EINTERNAL + 1000 (RX_STOP) to stop the search there,
+ * or an error. */
+#define RX_STOP ((pii_err)1000)
+typedef pii_err (*rx_on_match)(void *ctx, size_t ms, size_t me, long alt);
+
+/* The span of a complete match: the whole match or the alternative's
+ * value group. */
+static int rx_span_of(const rx_state *s, int rc, const PCRE2_SIZE *ov, size_t *ms, size_t *me,
+                      long *alt)
 {
-    const pii_rx *rx = s->rx;
     long ai = rx_alt_of(s);
     if (ai < 0)
-        return PII_EINTERNAL;
-    size_t ms = ov[0], me = ov[1];
-    uint32_t g = rx->alts[ai].vgroup;
+        return 0;
+    *ms = ov[0];
+    *me = ov[1];
+    uint32_t g = s->rx->alts[ai].vgroup;
     if (g && (uint32_t)rc > g && ov[2 * g] != PCRE2_UNSET) {
-        ms = ov[2 * g];
-        me = ov[2 * g + 1];
+        *ms = ov[2 * g];
+        *me = ov[2 * g + 1];
     }
-    if (me <= ms)
-        return PII_OK;
-    pii_span sp = {.start = base + off + ms,
-                   .end = base + off + me,
-                   .label = rx->alts[ai].label,
-                   .rule = rx->alts[ai].id,
-                   .score = 1.0f,
-                   .source = rx->source};
-    return pii_spanvec_push(out, &sp);
+    *alt = ai;
+    return 1;
 }
 
-/* Searches subject buf[fs, fe) from *at (absolute buffer offsets).  Returns
- * PII_OK with *at at the next position to search (fe when the fragment is
- * done) and *stop set on a partial match at *at. */
+/* Searches subject buf[fs, fe) from *at (buffer offsets), calling cb for
+ * every complete match.  On return *at is the next position to search (fe
+ * when the fragment is done); *stop is 1 after a partial match at *at, 2
+ * when cb asked to stop (then *at is the end of that match). */
 static pii_err rx_search(rx_state *s, const uint8_t *buf, size_t fs, size_t fe, size_t *at,
-                         uint32_t opts, int fe_is_end, uint64_t base, pii_spanvec *out,
-                         int *stop)
+                         uint32_t opts, int fe_is_end, rx_on_match cb, void *ctx, int *stop)
 {
     const pii_rx *rx = s->rx;
     int pre = rx->prefilter && rx->acode;
@@ -310,10 +310,19 @@ static pii_err rx_search(rx_state *s, const uint8_t *buf, size_t fs, size_t fe, 
         int rc = rx_match(s, code, buf + fs, fe - fs, a - fs, opts);
         PCRE2_SIZE *ov = pcre2_get_ovector_pointer(s->md);
         if (rc >= 0) {
-            pii_err e = rx_emit(s, rc, ov, fs, base, out);
+            size_t ms, me;
+            long alt;
+            if (!rx_span_of(s, rc, ov, &ms, &me, &alt))
+                return PII_EINTERNAL;
+            size_t next = fs + ov[1] > a ? fs + ov[1] : a + 1;
+            pii_err e = me > ms ? cb(ctx, fs + ms, fs + me, alt) : PII_OK;
+            a = next;
+            if (e == RX_STOP) {
+                *stop = 2;
+                break;
+            }
             if (e != PII_OK)
                 return e;
-            a = fs + ov[1] > a ? fs + ov[1] : a + 1;
         } else if (rc == PCRE2_ERROR_PARTIAL) {
             if (fs + ov[0] > a)
                 a = fs + ov[0];
@@ -333,6 +342,71 @@ static pii_err rx_search(rx_state *s, const uint8_t *buf, size_t fs, size_t fe, 
     return PII_OK;
 }
 
+/* Runs the search over buf[0, lim) from *at: JIT code on the whole buffer,
+ * the interpreter fragment by fragment (see below).  *stop as rx_search. */
+static pii_err rx_run(rx_state *s, const uint8_t *buf, size_t lim, size_t *at, int eod,
+                      rx_on_match cb, void *ctx, int *stop)
+{
+    uint32_t opts = eod ? 0 : PCRE2_PARTIAL_HARD;
+    *stop = 0;
+    if (s->rx->jit) {
+        /* JIT code treats invalid UTF-8 as a barrier no match crosses, with
+         * the same result whatever the subject's extent. */
+        return rx_search(s, buf, 0, lim, at, opts, eod, cb, ctx, stop);
+    }
+    /* The 10.42 interpreter does not give chunk-independent results around
+     * invalid UTF-8 under partial matching, so it only ever sees valid
+     * fragments: an invalid sequence ends the subject (a true end, no
+     * partial match) exactly as the JIT treats it as a barrier.  A fragment
+     * starts at the buffer start or after an invalid byte; the ctx bytes of
+     * left context keep lookbehinds identical. */
+    size_t i = 0, fs = 0, a = *at;
+    while (i < a) {
+        size_t l = utf8_seq(buf, i, lim);
+        i += l ? l : 1;
+        if (!l)
+            fs = i;
+    }
+    pii_err e = PII_OK;
+    while (e == PII_OK && !*stop && a < lim) {
+        if (!utf8_seq(buf, a, lim)) {
+            a++;
+            fs = a;
+            continue;
+        }
+        size_t fe = a;
+        while (fe < lim) {
+            size_t l = utf8_seq(buf, fe, lim);
+            if (!l)
+                break;
+            fe += l;
+        }
+        int real_end = fe == lim;
+        e = rx_search(s, buf, fs, fe, &a, real_end ? opts : 0, real_end ? eod : 1, cb, ctx,
+                      stop);
+    }
+    *at = a;
+    return e;
+}
+
+typedef struct push_ctx {
+    const pii_rx *rx;
+    uint64_t base;
+    pii_spanvec *out;
+} push_ctx;
+
+static pii_err push_span(void *ctx, size_t ms, size_t me, long alt)
+{
+    push_ctx *c = ctx;
+    pii_span sp = {.start = c->base + ms,
+                   .end = c->base + me,
+                   .label = c->rx->alts[alt].label,
+                   .rule = c->rx->alts[alt].id,
+                   .score = 1.0f,
+                   .source = c->rx->source};
+    return pii_spanvec_push(c->out, &sp);
+}
+
 static pii_err rx_scan(void *st, const uint8_t *buf, size_t len, uint64_t base, int eod,
                        pii_spanvec *out, uint64_t *done, uint64_t *keep)
 {
@@ -342,48 +416,12 @@ static pii_err rx_scan(void *st, const uint8_t *buf, size_t len, uint64_t base, 
     if (base > s->keep || s->pos < s->keep || (len && !buf))
         return PII_EINVAL; /* the buffer must start at or before keep */
     size_t lim = eod ? len : pii_rx_complete_prefix(buf, len);
-    uint32_t opts = eod ? 0 : PCRE2_PARTIAL_HARD;
     size_t at = (size_t)(s->pos - base);
     if (at > lim)
         at = lim; /* a previous scan saw bytes now left out (cannot happen) */
     int stop = 0;
-    pii_err e = PII_OK;
-    if (rx->jit) {
-        /* JIT code treats invalid UTF-8 as a barrier no match crosses, with
-         * the same result whatever the subject's extent. */
-        e = rx_search(s, buf, 0, lim, &at, opts, eod, base, out, &stop);
-    } else {
-        /* The 10.42 interpreter does not give chunk-independent results
-         * around invalid UTF-8 under partial matching, so it only ever sees
-         * valid fragments: an invalid sequence ends the subject (a true end,
-         * no partial match) exactly as the JIT treats it as a barrier.  A
-         * fragment starts at the buffer start or after an invalid byte; the
-         * ctx bytes of left context keep lookbehinds identical. */
-        size_t i = 0, fs = 0;
-        while (i < at) {
-            size_t l = utf8_seq(buf, i, lim);
-            i += l ? l : 1;
-            if (!l)
-                fs = i;
-        }
-        while (e == PII_OK && !stop && at < lim) {
-            if (!utf8_seq(buf, at, lim)) {
-                at++;
-                fs = at;
-                continue;
-            }
-            size_t fe = at;
-            while (fe < lim) {
-                size_t l = utf8_seq(buf, fe, lim);
-                if (!l)
-                    break;
-                fe += l;
-            }
-            int real_end = fe == lim;
-            e = rx_search(s, buf, fs, fe, &at, real_end ? opts : 0, real_end ? eod : 1, base, out,
-                          &stop);
-        }
-    }
+    push_ctx pc = {rx, base, out};
+    pii_err e = rx_run(s, buf, lim, &at, eod, push_span, &pc, &stop);
     if (e != PII_OK)
         return e;
     s->pos = base + at;
@@ -402,6 +440,54 @@ static pii_err rx_scan(void *st, const uint8_t *buf, size_t len, uint64_t base, 
     if (end - k > rx->max_hold)
         return PII_ETOOBIG;
     return PII_OK;
+}
+
+/* ---- one step, for detectors that merge the regex search with another ---- */
+
+typedef struct step_ctx {
+    size_t ms, me;
+    long alt;
+} step_ctx;
+
+static pii_err step_first(void *ctx, size_t ms, size_t me, long alt)
+{
+    step_ctx *c = ctx;
+    c->ms = ms;
+    c->me = me;
+    c->alt = alt;
+    return RX_STOP;
+}
+
+void *pii_rx_state_open(const pii_rx *rx, pii_err *err)
+{
+    return rx_open(rx, err);
+}
+
+void pii_rx_state_close(void *st)
+{
+    rx_close(st);
+}
+
+int pii_rx_step(void *st, const uint8_t *buf, size_t lim, size_t at, int eod, size_t *ms,
+                size_t *me, long *alt, pii_err *err)
+{
+    rx_state *s = st;
+    step_ctx c = {0, 0, -1};
+    int stop = 0;
+    *err = rx_run(s, buf, lim, &at, eod, step_first, &c, &stop);
+    if (*err != PII_OK)
+        return -1;
+    if (stop == 2) {
+        *ms = c.ms;
+        *me = c.me;
+        *alt = c.alt;
+        return 1;
+    }
+    if (stop == 1) {
+        *ms = at;
+        return 2;
+    }
+    return 0;
 }
 
 const pii_detector_class pii_rx_detector_class = {

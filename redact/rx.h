@@ -98,6 +98,17 @@ extern const pii_detector_class pii_rx_detector_class;
 /* One-shot: every span of a whole document. */
 pii_err pii_rx_scan_all(const pii_rx *rx, const uint8_t *text, size_t len, pii_spanvec *out);
 
+/* For a detector that merges this search with another (the deny list):
+ * a state, and one step: the first event at or after `at` in buf[0, lim)
+ * (buffer offsets; lim already cut by pii_rx_complete_prefix unless eod).
+ * Returns 1 for a complete match (span [*ms, *me), alternative *alt), 2 for
+ * a partial match starting at *ms (undecided from there), 0 for none up to
+ * lim, -1 on error (*err). */
+void *pii_rx_state_open(const pii_rx *rx, pii_err *err);
+void pii_rx_state_close(void *st);
+int pii_rx_step(void *st, const uint8_t *buf, size_t lim, size_t at, int eod, size_t *ms,
+                size_t *me, long *alt, pii_err *err);
+
 /* Length of the longest prefix of p[0..n) that does not end inside a UTF-8
  * sequence that could still be completed by more bytes. */
 size_t pii_rx_complete_prefix(const uint8_t *p, size_t n);
