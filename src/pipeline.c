@@ -4,8 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
+#include "pii_default_model.h"
 #include "pipeline.h"
 
 void pii_cli_error(const char *what, pii_err e)
@@ -172,6 +174,121 @@ static int select_labels(const pii_opts *o, pii_pipeline *p)
     return -1;
 }
 
+static int parse_count(const char *opt, const char *s, unsigned long max, unsigned long *out)
+{
+    char *end;
+    errno = 0;
+    unsigned long v = strtoul(s, &end, 10);
+    if (errno || end == s || *end || s[0] == '-' || v == 0 || v > max) {
+        fprintf(stderr, "pii-redact: %s: '%s' is not a number in 1..%lu\n", opt, s, max);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+static int ner_params(const pii_opts *o, pii_ner_params *np)
+{
+    unsigned long v;
+    *np = pii_ner_default_params();
+    if (o->window) {
+        if (parse_count("--window", o->window, 1ul << 24, &v))
+            return PII_EXIT_USAGE;
+        np->window = v;
+        np->pack_tokens = v;
+    }
+    if (o->threads) {
+        if (parse_count("--threads", o->threads, 1024, &v))
+            return PII_EXIT_USAGE;
+        np->threads = (int)v;
+    }
+    for (size_t i = 0; i < o->n_thresholds; i++)
+        if (pii_ner_params_threshold(np, o->thresholds[i])) {
+            fprintf(stderr, "pii-redact: --threshold: bad value '%s' (X or LABEL=X, 0 <= X <= 1)\n",
+                    o->thresholds[i]);
+            return PII_EXIT_USAGE;
+        }
+    for (size_t i = 0; i < o->n_biases; i++)
+        if (pii_ner_params_bias(np, o->biases[i])) {
+            fprintf(stderr, "pii-redact: --bias: bad value '%s' (KEY=VALUE)\n", o->biases[i]);
+            return PII_EXIT_USAGE;
+        }
+    if (o->decode && pii_ner_params_decode(np, o->decode)) {
+        fprintf(stderr, "pii-redact: --decode: '%s' is not viterbi or argmax\n", o->decode);
+        return PII_EXIT_USAGE;
+    }
+    if (o->operating_point) {
+        if (strlen(o->operating_point) >= sizeof np->operating_point) {
+            fprintf(stderr, "pii-redact: --operating-point: name too long\n");
+            return PII_EXIT_USAGE;
+        }
+        strcpy(np->operating_point, o->operating_point);
+    }
+    np->calibration_path = o->calibration;
+    return -1;
+}
+
+/* The model's own tokenizer.json, when its directory has one; it must agree
+ * with the built-in o200k table wherever both define a token. */
+static int model_tokenizer(const pii_opts *o, pii_pipeline *p)
+{
+    const char *dir = pii_model_dir(p->model);
+    char path[4096], msg[256] = "";
+    if (!dir || snprintf(path, sizeof path, "%s/tokenizer.json", dir) >= (int)sizeof path)
+        return -1;
+    if (access(path, R_OK) != 0)
+        return -1;
+    pii_err e = pii_tok_load_hf_json(path, &p->tok, msg, sizeof msg);
+    if (!e)
+        e = pii_tok_compare(p->tok, pii_tok_o200k(), NULL, msg, sizeof msg);
+    if (e) {
+        fprintf(stderr, "pii-redact: %s: %s%s%s\n", path, pii_strerror(e), msg[0] ? ": " : "",
+                msg);
+        return PII_EXIT_MODEL;
+    }
+    (void)o;
+    return -1;
+}
+
+static int build_model(const pii_opts *o, pii_pipeline *p)
+{
+    pii_err e = PII_OK;
+    char msg[512] = "";
+    pii_ner_params np;
+    int rc = ner_params(o, &np);
+    if (rc >= 0)
+        return rc;
+    if (o->model_path) {
+        p->model = pii_model_load(o->model_path, NULL, &e, msg, sizeof msg);
+    } else {
+        p->model = pii_default_model_load(NULL, &e, msg, sizeof msg);
+        if (!p->model && e == PII_ENOTFOUND && !o->model_only) {
+            if (!o->quiet)
+                fprintf(stderr, "pii-redact: note: this build has no default model; "
+                                "using the rule tier only (see -m)\n");
+            return -1;
+        }
+    }
+    if (!p->model) {
+        fprintf(stderr, "pii-redact: %s: %s%s%s\n", o->model_path ? o->model_path : "default model",
+                pii_strerror(e), msg[0] ? ": " : "", msg);
+        return PII_EXIT_MODEL;
+    }
+    if ((rc = model_tokenizer(o, p)) >= 0)
+        return rc;
+    p->ner = pii_ner_create(p->model, p->tok, &np, &e, msg, sizeof msg);
+    if (!p->ner) {
+        fprintf(stderr, "pii-redact: model tier: %s%s%s\n", pii_strerror(e), msg[0] ? ": " : "",
+                msg);
+        return e == PII_EINVAL ? PII_EXIT_USAGE : PII_EXIT_MODEL;
+    }
+    if ((e = pii_redactor_add_detector(p->red, pii_ner_detector(p->ner)))) {
+        pii_cli_error("model tier", e);
+        return pii_exit_for(e);
+    }
+    return -1;
+}
+
 int pii_pipeline_build(const pii_opts *o, pii_pipeline *p)
 {
     pii_err e;
@@ -182,6 +299,8 @@ int pii_pipeline_build(const pii_opts *o, pii_pipeline *p)
         pii_cli_error("redactor", e);
         return pii_exit_for(e);
     }
+    if (!o->rules_only && (rc = build_model(o, p)) >= 0)
+        return rc;
     if (!o->model_only) {
         if (!(p->rules = pii_rules_create(&e))) {
             pii_cli_error("rules", e);
@@ -222,6 +341,9 @@ int pii_pipeline_build(const pii_opts *o, pii_pipeline *p)
 void pii_pipeline_free(pii_pipeline *p)
 {
     pii_redactor_free(p->red);
+    pii_ner_free(p->ner);
+    pii_tok_free(p->tok);
+    pii_model_free(p->model);
     pii_ops_free(p->ops);
     pii_allow_free(p->allow);
     pii_deny_free(p->deny);

@@ -4,9 +4,15 @@
 #define PII_PIPELINE_H
 
 #include "opts.h"
+#include "pii_model.h"
+#include "pii_ner.h"
 #include "pii_redact.h"
+#include "pii_tok.h"
 
 typedef struct pii_pipeline {
+    pii_model *model; /* NULL: rule tier only */
+    pii_tok *tok;     /* the model's own tokenizer.json; NULL: built-in o200k */
+    pii_ner *ner;
     pii_rules *rules;
     pii_deny *deny;
     pii_allow *allow;
@@ -14,7 +20,10 @@ typedef struct pii_pipeline {
     pii_redactor *red;
 } pii_pipeline;
 
-/* Returns -1 on success, else an exit status after printing a message. */
+/* Returns -1 on success, else an exit status after printing a message.
+ * The model tier runs unless --rules-only: the model of -m, else the one
+ * compiled in (when the build has none, the rule tier runs alone and a
+ * notice says so unless --quiet). */
 int pii_pipeline_build(const pii_opts *o, pii_pipeline *p);
 void pii_pipeline_free(pii_pipeline *p);
 
