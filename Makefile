@@ -101,8 +101,9 @@ cli-test: deps $(BIN) $(CHECK_DEPS)
 check: deps
 	@$(MAKE) --no-print-directory unit cli-test
 
+DEMO_FILES := samples/support-ticket.txt samples/chat.txt samples/app-log.txt
 demo: deps $(BIN)
-	@for f in samples/*.txt; do printf '==> %s\n' "$$f"; ./$(BIN) "$$f" | head -n 20; done
+	@for f in $(DEMO_FILES); do printf '==> %s\n' "$$f"; ./$(BIN) "$$f"; done
 
 install: $(BIN) $(LIB)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/piiredact $(DESTDIR)$(PREFIX)/share/man/man1
