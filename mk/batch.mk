@@ -3,4 +3,4 @@
 #                       (figures go to docs/PERFORMANCE.md, section Batch)
 .PHONY: bench-batch
 bench-batch: all
-	tools/batch/bench.sh ./$(BIN) 2000 1 2 1 2
+	tools/batch/bench.sh ./$(BIN) 2000 1 2

@@ -657,7 +657,8 @@ static void finish(batch *b, bitem *it)
         x->spool = NULL;
     }
     atomic_fetch_add(&b->done, 1);
-    pthread_cond_signal(&b->cv);
+    if (b->nfinished == b->nitems)
+        pthread_cond_signal(&b->cv); /* the progress loop polls on its own */
     pthread_mutex_unlock(&b->mu);
 }
 
@@ -781,7 +782,9 @@ int pii_batch_run(const pii_opts *o, pii_pipeline *p)
     }
 
     b.t0 = batch_now();
-    {
+    if (b.njobs == 1 && !b.progress) {
+        worker_main(&ws[0]); /* nothing to draw: no thread needed */
+    } else {
         for (; nstarted < b.njobs; nstarted++)
             if (pthread_create(&ws[nstarted].th, NULL, worker_main, &ws[nstarted]) != 0)
                 break;

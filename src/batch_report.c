@@ -54,14 +54,14 @@ void batch_progress(batch *b, int final)
     if (!b->progress)
         return;
     double now = batch_now(), el = now - b->t0;
-    if (final) {
+    if (final && b->progress == 1) {
         pthread_mutex_lock(&b->msgmu);
         clear_line(b);
         pthread_mutex_unlock(&b->msgmu);
         return;
     }
-    if (b->progress == 2 && now - last < 1.0)
-        return;
+    if (b->progress == 2 && now - last < 1.0 && !final)
+        return; /* plain lines: one a second, and a last one at the end */
     last = now;
     uint64_t done = atomic_load(&b->done), bytes = atomic_load(&b->bytes_done);
     uint64_t found = atomic_load(&b->findings);
