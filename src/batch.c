@@ -98,6 +98,12 @@ int pii_batch_validate(const pii_opts *o)
     return -1;
 }
 
+void pii_batch_tune(pii_opts *o)
+{
+    if (!o->threads && o->jobs != 1 && (o->recursive || o->nfiles > 1))
+        o->threads = "1";
+}
+
 /* ---- temporary files and signals ------------------------------------------ */
 
 typedef struct tslot {

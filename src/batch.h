@@ -19,6 +19,11 @@ int pii_batch_wanted(const pii_opts *o);
 /* Checks option combinations before anything is loaded.  Returns -1 when
  * they are fine, else an exit status after printing a usage message. */
 int pii_batch_validate(const pii_opts *o);
+/* Adjusts defaults for batch mode before the pipeline is built: with
+ * several workers and no --threads, each model forward pass runs on its
+ * worker's own thread (--threads 1) instead of queueing for one shared
+ * pool. */
+void pii_batch_tune(pii_opts *o);
 /* Runs the batch; returns the exit status. */
 int pii_batch_run(const pii_opts *o, pii_pipeline *p);
 

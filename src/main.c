@@ -79,6 +79,8 @@ static int redact_main(int argc, char **argv)
         pii_opts_free(&o);
         return rc;
     }
+    if (batch)
+        pii_batch_tune(&o);
     if (!batch && o.nfiles > 1 && o.format == PII_FMT_TEXT && !o.check) {
         fprintf(stderr, "pii-redact: several inputs would be concatenated on standard output; "
                         "give one FILE, or use --format json/jsonl or --check\n");
