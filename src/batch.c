@@ -357,11 +357,13 @@ static pii_err finish_input(worker *w, int pending)
     return pii_stream_end_doc(w->st);
 }
 
-/* Reads until the buffer holds `want` bytes or the input ends. */
-static ssize_t read_some(int fd, uint8_t *buf, size_t want)
+/* Reads until the buffer holds `want` bytes or the input ends; with
+ * `once`, returns what the first successful read gives (standard input:
+ * a line typed or piped is processed at once). */
+static ssize_t read_some(int fd, uint8_t *buf, size_t want, int once)
 {
     size_t n = 0;
-    while (n < want) {
+    while (n < want && !(once && n)) {
         ssize_t r = pii_fault_hit(PII_FAULT_READ) ? (errno = EIO, -1) : read(fd, buf + n, want - n);
         if (r < 0 && errno == EINTR)
             continue;
@@ -441,7 +443,7 @@ static void process(worker *w, bitem *it)
         fail_item(w, it, "not a regular file; --in-place needs one");
         goto out;
     }
-    ssize_t got = read_some(fd, w->buf, CHUNK);
+    ssize_t got = read_some(fd, w->buf, CHUNK, is_stdin);
     if (got < 0) {
         fail_item(w, it, "read error: %s", errstr(errno, eb, sizeof eb));
         goto out;
@@ -522,6 +524,11 @@ static void process(worker *w, bitem *it)
         setvbuf(fp, w->iobuf, _IOFBF, IOBUF);
     }
     if (fp) {
+        /* Records from standard input to standard output are flushed one by
+         * one, so `tail -f events.ndjson | pii-redact --jsonl-field m` works. */
+        w->oout.lines = b->dest >= DEST_OUTDIR && o->format == PII_FMT_TEXT ? 0 : o->lines;
+        if (b->spec && is_stdin && fp == stdout && o->format == PII_FMT_TEXT)
+            w->oout.lines = 1;
         if (!(w->out = pii_out_create(fp, &w->oout))) {
             fail_item(w, it, "out of memory");
             goto out;
@@ -538,9 +545,9 @@ static void process(worker *w, bitem *it)
         atomic_fetch_add(&b->bytes_done, n);
         if (n && (e = feed(w, w->buf, n, &pending)))
             break;
-        if (n < CHUNK)
+        if (n < CHUNK && !is_stdin)
             break; /* read_some stops short only at the end of the input */
-        got = read_some(fd, w->buf, CHUNK);
+        got = read_some(fd, w->buf, CHUNK, is_stdin);
         if (got < 0) {
             rerr = errno;
             break;
@@ -775,8 +782,6 @@ int pii_batch_run(const pii_opts *o, pii_pipeline *p)
         w->b = &b;
         w->slot = g_slots ? &g_slots[i] : NULL;
         w->oout = *o;
-        if (b.dest >= DEST_OUTDIR)
-            w->oout.lines = o->format == PII_FMT_TEXT ? 0 : o->lines;
         w->buf = malloc(CHUNK);
         w->iobuf = malloc(IOBUF);
         pii_err e = w->buf && w->iobuf ? open_streams(w) : PII_ENOMEM;

@@ -95,6 +95,25 @@ rc=$?
 set -e
 [ $rc -eq 3 ] && [ "$(wc -l <part.ndjson)" -eq 1 ] || fail "stdout prefix: rc=$rc"
 
+# Records from a pipe are written as soon as they are complete
+# (tail -f events.ndjson | pii-redact --jsonl-field message); polls up to
+# 20 s, no timing assertion.
+mkfifo fifo
+$P --jsonl-field message <fifo >streamed &
+pid=$!
+exec 3>fifo
+printf '{"message":"first"}\n' >&3
+i=0
+while [ "$(cat streamed)" != '{"message":"first"}' ] && [ $i -lt 200 ]; do
+    sleep 0.1
+    i=$((i + 1))
+done
+[ "$(cat streamed)" = '{"message":"first"}' ] || fail "records from a pipe were not flushed"
+printf '{"message":"second"}' >&3
+exec 3>&-
+wait $pid
+[ "$(tail -n 1 streamed)" = '{"message":"second"}' ] || fail "second record"
+
 # ---- CSV --------------------------------------------------------------------
 printf 'id,email,note\r\n1,bob@example.com,"hello, world"\r\n2,"ann@example.org, ""the boss""\nsecond line",plain\r\n3,,"carol@example.net"\r\n4,"dave@example.com"\r\n5,erin@example.com' >in.csv
 printf 'id,email,note\r\n1,<PRIVATE_EMAIL>,"hello, world"\r\n2,"<PRIVATE_EMAIL>, ""the boss""\nsecond line",plain\r\n3,,"carol@example.net"\r\n4,"<PRIVATE_EMAIL>"\r\n5,<PRIVATE_EMAIL>' >want.csv
