@@ -6,6 +6,9 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
 
 #include "pii_rt.h"
 
@@ -33,8 +36,11 @@ pii_rt_isa pii_rt_isa_detect(void)
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
         __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("fma"))
         return PII_RT_ISA_AVX512;
-    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
-        __builtin_cpu_supports("f16c"))
+    /* F16C from CPUID leaf 1 (ECX bit 29): clang 14 has no
+     * __builtin_cpu_supports("f16c"). */
+    unsigned a, b, c, d;
+    int f16c = __get_cpuid(1, &a, &b, &c, &d) && (c & (1u << 29));
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && f16c)
         return PII_RT_ISA_AVX2;
 #endif
     return PII_RT_ISA_SCALAR;
