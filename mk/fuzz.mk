@@ -17,6 +17,8 @@
 #       the targets built with the normal compiler and replay.c instead of
 #       libFuzzer.  Part of `make check`, so `make check SAN=1` replays them
 #       under ASan+UBSan.
+#   make fuzz-seeds
+#       regenerates the tiny random-model seeds (tests/fuzz/mkseeds.c).
 #   make valgrind
 #       the unit suites and the corpus replays under
 #       valgrind --error-exitcode=1 (definite leaks are errors).
@@ -52,7 +54,13 @@ $(B)/fuzz/libcli.a: $(FUZZ_CLI_OBJ)
 $(B)/fuzz/replay_%: $(B)/tests/fuzz/fuzz_%.o $(B)/tests/fuzz/replay.o $(B)/fuzz/libcli.a $$(LIB)
 	$(CC) $(CFLAGS_ALL) -o $@ $(filter %.o %.a,$^) $(LDLIBS_ALL)
 
-.PHONY: fuzz fuzz-build fuzz-smoke fuzz-replay valgrind
+.PHONY: fuzz fuzz-build fuzz-smoke fuzz-replay fuzz-seeds valgrind
+
+# Regenerates the tiny-model seeds (tests/fuzz/mkseeds.c) in place.
+$(B)/fuzz/mkseeds: $(B)/tests/fuzz/mkseeds.o $$(LIB)
+	$(CC) $(CFLAGS_ALL) -o $@ $(filter %.o %.a,$^) $(LDLIBS_ALL)
+fuzz-seeds: $(B)/fuzz/mkseeds
+	$(B)/fuzz/mkseeds tests/fuzz
 
 fuzz-replay: $(FUZZ_REPLAY)
 	@for t in $(FUZZ_ALL); do $(B)/fuzz/replay_$$t tests/fuzz/$$t || exit 1; done

@@ -5,7 +5,7 @@
 
 #include "pii_fault.h"
 
-static atomic_int g_active;                       /* any site armed or counting */
+static atomic_int g_active;                             /* any site armed or counting */
 static atomic_uint_fast64_t g_count[PII_FAULT_NSITES];  /* events seen        */
 static atomic_uint_fast64_t g_target[PII_FAULT_NSITES]; /* failing event, 0 off */
 static atomic_int g_sticky[PII_FAULT_NSITES];

@@ -92,7 +92,7 @@ static pii_err syn_scan(void *st, const uint8_t *buf, size_t len, uint64_t base,
     syn *s = st;
     uint64_t end = base + len, i = s->pos;
     pii_err e = PII_OK;
-#define AT(x) buf[(x) - base]
+#define AT(x) buf[(x)-base]
     while (i < end && !e) {
         uint64_t j = i;
         switch (s->kind) {
@@ -211,7 +211,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
  * placeholder).  NULL when an operator is not available in this build. */
 static pii_ops *make_ops(int which)
 {
-    static const char *const defs[8] = {NULL,  "placeholder", "mask:#:2", "remove",
+    static const char *const defs[8] = {NULL,   "placeholder", "mask:#:2", "remove",
                                         "hash", "pseudonym",   NULL,       "mask"};
     pii_op def;
     pii_err e;
@@ -230,7 +230,8 @@ static pii_ops *make_ops(int which)
     if (ok && which == 7) {
         pii_op rm, h;
         ok = pii_op_parse("remove", &rm) == PII_OK && pii_op_parse("hash:8", &h) == PII_OK &&
-             pii_ops_set(o, "private_phone", &rm) == PII_OK && pii_ops_set(o, "secret", &h) == PII_OK &&
+             pii_ops_set(o, "private_phone", &rm) == PII_OK &&
+             pii_ops_set(o, "secret", &h) == PII_OK &&
              pii_ops_set_key(o, g_key, sizeof g_key - 1) == PII_OK;
     }
     if (ok)
@@ -265,8 +266,8 @@ typedef struct cap {
     size_t n, capn;
     rec *spans;
     size_t ns, caps;
-    size_t docs;      /* end_doc calls */
-    long fail_write;  /* fail the n-th write call (0: never) */
+    size_t docs;     /* end_doc calls */
+    long fail_write; /* fail the n-th write call (0: never) */
     long writes;
 } cap;
 
@@ -460,8 +461,8 @@ static int same_spans(const cap *a, const cap *b)
     for (size_t i = 0; i < a->ns; i++) {
         const rec *x = &a->spans[i], *y = &b->spans[i];
         if (x->doc != y->doc || x->s.start != y->s.start || x->s.end != y->s.end ||
-            strcmp(x->s.label, y->s.label) != 0 || x->s.source != y->s.source ||
-            x->c0 != y->c0 || x->c1 != y->c1)
+            strcmp(x->s.label, y->s.label) != 0 || x->s.source != y->s.source || x->c0 != y->c0 ||
+            x->c1 != y->c1)
             return 0;
     }
     return 1;
