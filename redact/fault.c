@@ -108,8 +108,8 @@ pii_err pii_fault_parse(const char *spec)
             nitem++;
         }
         p += len;
-        if (*p == ',')
-            p++;
+        if (*p == ',' && !*++p)
+            return PII_EINVAL; /* a trailing comma */
     }
     for (size_t i = 0; i < nitem; i++)
         pii_fault_set((pii_fault_site)item[i].site, item[i].n, item[i].sticky);
