@@ -208,18 +208,30 @@ class MoE(nn.Module):
         router logits [T, E])."""
         cfg, ex = self.cfg, self.experts
         I, lim = cfg.inter, cfg.swiglu_limit
+        T, k = m.shape[0], cfg.top_k
         r = self.router(m)  # [T, E]
-        topv, topi = torch.topk(r, cfg.top_k, dim=-1)  # descending
-        w = torch.softmax(topv, dim=-1)  # softmax over the k selected only
-        out = torch.zeros_like(m)
-        for e in torch.unique(topi).tolist():  # ascending expert order
-            tok, slot = (topi == e).nonzero(as_tuple=True)
-            h = m[tok] @ ex.gate_up_proj[e] + ex.gate_up_proj_bias[e]  # [t, 2I]
+        topv, topi = torch.topk(r, k, dim=-1)  # descending
+        w = torch.softmax(topv, dim=-1)  # [T, k] softmax over the k selected only
+        # group the T*k (token, slot) pairs by expert; never touch unselected experts
+        flat = topi.reshape(-1)  # [T*k]
+        order = torch.argsort(flat, stable=True)
+        counts = torch.bincount(flat, minlength=cfg.n_experts).tolist()
+        G, bG = ex.gate_up_proj.unbind(0), ex.gate_up_proj_bias.unbind(0)
+        Dn, bD = ex.down_proj.unbind(0), ex.down_proj_bias.unbind(0)
+        ys, pos = [], 0
+        for e, c in enumerate(counts):
+            if c == 0:
+                continue
+            tok = order[pos:pos + c] // k
+            pos += c
+            h = m[tok] @ G[e] + bG[e]  # [t, 2I]: gate = [0, I), up = [I, 2I)
             gate = h[:, :I].clamp(max=lim)
             up = h[:, I:].clamp(-lim, lim)
             act = gate * torch.sigmoid(1.702 * gate) * (up + 1.0)
-            y = act @ ex.down_proj[e] + ex.down_proj_bias[e]  # [t, D]
-            out = out.index_add(0, tok, w[tok, slot][:, None] * y)
+            ys.append(act @ Dn[e] + bD[e])  # [t, D]
+        yc = torch.cat(ys)  # [T*k, D] in expert order
+        y = yc.new_empty((T * k, m.shape[1])).index_copy(0, order, yc)  # slot order
+        out = (y.view(T, k, -1) * w[:, :, None]).sum(1)  # [T, D]
         return out, topi, r
 
 
