@@ -48,6 +48,7 @@ static void *slurp(const char *p, size_t *len)
 typedef struct pcase {
     pii_model_synth syn;
     int tokens;
+    int f32_angles; /* "angles f32": stock-HF float32 RoPE angles */
     int32_t *ids;
     float *logits;  /* [n][C] */
     uint16_t *exp;  /* [L][n][k] ascending */
@@ -60,6 +61,7 @@ static void load_case(const char *name, pcase *pc)
     size_t len;
     snprintf(p, sizeof p, FIX "%s.cfg", name);
     char *cfg = slurp(p, &len);
+    memset(pc, 0, sizeof *pc);
     pii_model_synth_default(&pc->syn);
     pii_model_config *c = &pc->syn.cfg;
     c->pad_id = -1;
@@ -68,8 +70,14 @@ static void load_case(const char *name, pcase *pc)
     for (char *line = strtok_r(cfg, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
         char key[64];
         unsigned long long v;
-        if (line[0] == '#' || sscanf(line, "%63s %llu", key, &v) != 2)
+        if (!strcmp(line, "angles f32")) {
+            pc->f32_angles = 1;
             continue;
+        }
+        if (line[0] == '#' || !strcmp(line, "angles f64"))
+            continue;
+        if (sscanf(line, "%63s %llu", key, &v) != 2)
+            fail_msg("%s: bad line '%s'", p, line);
         int x = (int)v;
         if (!strcmp(key, "layers"))
             c->n_layers = x;
@@ -93,6 +101,8 @@ static void load_case(const char *name, pcase *pc)
             c->n_labels = x;
         else if (!strcmp(key, "window"))
             c->window = x;
+        else if (!strcmp(key, "embed-rows"))
+            pc->syn.embed_rows = x;
         else if (!strcmp(key, "seed"))
             pc->syn.seed = v;
         else if (!strcmp(key, "tokens"))
@@ -205,11 +215,17 @@ static void run_case(const char *name)
                 {"gguf-q8_0", PII_DT_Q8_0, 1}};
     float *lg = malloc(n * C * sizeof *lg);
     int32_t *ex = malloc(LK * sizeof *ex);
-    printf("%s: %zu tokens, %d layers, d_model %d, %d experts top-%d, %d labels\n", name, n,
-           c->n_layers, c->d_model, c->n_experts, c->top_k, c->n_labels);
+    printf("%s: %zu tokens, %d layers, d_model %d, %d experts top-%d, %d labels%s%s\n", name, n,
+           c->n_layers, c->d_model, c->n_experts, c->top_k, c->n_labels,
+           pc.syn.embed_rows ? ", compact embedding" : "", pc.f32_angles ? ", f32 angles" : "");
+    pii_model_params prm;
+    pii_model_default_params(&prm);
+    prm.rope_f32_angles = pc.f32_angles;
     for (size_t f = 0; f < sizeof fmts / sizeof fmts[0]; f++) {
         pii_model_synth s = pc.syn;
         pii_err e;
+        if (fmts[f].gguf && s.embed_rows)
+            continue; /* GGUF has no compact-embedding form */
         if (fmts[f].gguf) {
             s.gguf_experts = fmts[f].dt;
             snprintf(path, sizeof path, "%s/%s-%s.gguf", tmpdir, name, fmts[f].tag);
@@ -221,7 +237,7 @@ static void run_case(const char *name)
         }
         if (e)
             fail_msg("synth %s: %s", path, msg);
-        pii_model *m = pii_model_load(path, NULL, &e, msg, sizeof msg);
+        pii_model *m = pii_model_load(path, &prm, &e, msg, sizeof msg);
         if (!m)
             fail_msg("load %s: %s", path, msg);
         for (int isa = 0; isa <= (int)pii_rt_isa_detect() + 1; isa++) {
@@ -266,6 +282,12 @@ static void test_long(void **state)
     run_case("long");
 }
 
+static void test_compact(void **state)
+{
+    (void)state;
+    run_case("compact");
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -287,6 +309,7 @@ int main(void)
         cmocka_unit_test(test_tiny),
         cmocka_unit_test(test_wide),
         cmocka_unit_test(test_long),
+        cmocka_unit_test(test_compact),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

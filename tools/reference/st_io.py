@@ -146,7 +146,7 @@ def save_file(tensors, path, dtypes=None, metadata=None):
     if metadata:
         hdr["__metadata__"] = {str(k): str(v) for k, v in metadata.items()}
     h = json.dumps(hdr, separators=(",", ":")).encode("utf-8")
-    h += b" " * ((-len(h)) % 8)
+    h += b" " * ((-(8 + len(h))) % 64)  # data section starts 64-byte aligned
     with open(path, "wb") as f:
         f.write(struct.pack("<Q", len(h)))
         f.write(h)
