@@ -1,8 +1,8 @@
 #!/bin/sh
 # Batch throughput: -j 1 against -j 2 (or any list of job counts) on many
 # small files.  Usage: tools/batch/bench.sh [BINARY] [NFILES] [JOBS...]
-# Prints the minimum and the median wall time per job count (ROUNDS runs
-# each, default 7; the input tree lives in $TMPDIR, use a tmpfs such as
+# Prints the minimum and median wall time and the median CPU time (user +
+# sys) per job count (ROUNDS runs each, default 7; the input tree lives in $TMPDIR, use a tmpfs such as
 # /dev/shm to time the tool rather than the disk).
 # Generates NFILES support-ticket-like files (about 1.5 kB each, a few
 # findings each) under $TMPDIR/pii-bench, in 20 folders.
@@ -33,20 +33,22 @@ awk -v n="$N" -v d="$D/in" 'BEGIN {
 echo "inputs: $N files, $(du -sk "$D/in" | cut -f1) kB on disk, $(cat "$D"/in/*/* | wc -c) bytes"
 # Rounds alternate between the job counts so that drift in the machine's
 # load hits them alike; each run starts with an empty output folder.
+# /usr/bin/time gives wall-clock seconds and the CPU seconds (user + sys)
+# the process received.
 for j in $JOBS; do : >"$D/times.$j"; done
 r=0
 while [ $r -lt "$ROUNDS" ]; do
     for j in $JOBS; do
         rm -rf "$D/out"
-        s=$(date +%s.%N)
-        "$P" --rules-only -r "$D/in" --out-dir "$D/out" -j "$j" -q
-        e=$(date +%s.%N)
-        echo "$e - $s" | bc >>"$D/times.$j"
+        /usr/bin/time -f '%e %U %S' -o "$D/t" "$P" --rules-only -r "$D/in" --out-dir "$D/out" -j "$j" -q
+        awk '{ printf "%.3f %.3f\n", $1, $2 + $3 }' "$D/t" >>"$D/times.$j"
     done
     r=$((r + 1))
 done
+med() { sort -n | sed -n "$(((ROUNDS + 1) / 2))p"; }
 for j in $(echo $JOBS | tr ' ' '\n' | sort -un); do
-    t=$(sort -n "$D/times.$j" | tr '\n' ' ')
-    echo "-j $j: min $(sort -n "$D/times.$j" | head -n 1) s, median $(sort -n "$D/times.$j" | sed -n "$(((ROUNDS + 1) / 2))p") s  ($t)"
+    echo "-j $j: wall min $(cut -d' ' -f1 "$D/times.$j" | sort -n | head -n 1) s," \
+        "median $(cut -d' ' -f1 "$D/times.$j" | med) s; CPU median $(cut -d' ' -f2 "$D/times.$j" | med) s" \
+        "(wall: $(cut -d' ' -f1 "$D/times.$j" | sort -n | tr '\n' ' '))"
 done
 rm -rf "$D"
