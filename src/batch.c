@@ -313,7 +313,8 @@ static void fail_item(worker *w, bitem *it, const char *fmt, ...)
     it->status = ST_FAILED;
     free(it->error);
     it->error = strdup(msg);
-    batch_msg(w->b, "pii-redact: %s: %s\n", it->path, msg);
+    batch_msg(w->b, "pii-redact: %s: %s\n",
+              it->is_root && strcmp(it->path, "-") == 0 ? "standard input" : it->path, msg);
 }
 
 static const char *errstr(int err, char *buf, size_t n)
@@ -617,9 +618,11 @@ static void process(worker *w, bitem *it)
             what = "write error", cerr = errno;
         if (!what && rename(tmp, it->out) != 0)
             what = "rename", cerr = errno;
-        if (!what && b->dest == DEST_INPLACE && fsync_dir_of(it->out) != 0)
-            what = "fsync of the directory", cerr = errno; /* renamed; report it anyway */
-        if (what) {
+        if (!what && b->dest == DEST_INPLACE && fsync_dir_of(it->out) != 0) {
+            /* Renamed already: the new text is in place but may not be durable. */
+            fail_item(w, it, "redacted, but the directory of %s could not be synced: %s", it->out,
+                      errstr(errno, eb, sizeof eb));
+        } else if (what) {
             fail_item(w, it, "%s (%s): %s; the original is unchanged", what, it->out,
                       errstr(cerr, eb, sizeof eb));
             unlink(tmp);
@@ -663,6 +666,7 @@ static void finish(batch *b, bitem *it)
             while ((r = fread(buf, 1, sizeof buf, x->spool)) > 0)
                 if (fwrite(buf, 1, r, stdout) != r) {
                     b->stdout_err = errno ? errno : EIO;
+                    atomic_store(&b->stop, 1); /* nobody will see the rest */
                     break;
                 }
         }

@@ -155,4 +155,10 @@ if [ $rules = 1 ]; then
     [ "$(jq -r .file spans.jsonl | uniq | tr '\n' ' ')" = "tree/a.txt tree/sub/utf8.txt " ] ||
         fail "jsonl order"
 fi
+# A closed pipe ends a batch quietly.
+mk_tree many
+i=0
+while [ $i -lt 300 ]; do cp many/a.txt "many/sub/c$i.txt"; i=$((i + 1)); done
+$P -r many --format jsonl -j 2 -q 2>err | head -c 10 >/dev/null
+[ ! -s err ] || fail "broken pipe printed: $(cat err)"
 echo ok
