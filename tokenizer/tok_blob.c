@@ -36,7 +36,7 @@ static pii_err blob_base(const uint8_t *const *tok, const size_t *len, size_t n_
     size_t nslot = (size_t)1 << bits;
     size_t off_pos = align64(sizeof(tok_blob_hdr));
     size_t slot_pos = align64(off_pos + (n_ids + 1) * sizeof(uint32_t));
-    size_t bytes_pos = align64(slot_pos + nslot * sizeof(uint64_t));
+    size_t bytes_pos = align64(slot_pos + nslot * sizeof(tok_slot));
     size_t bpair_pos = align64(bytes_pos + (size_t)total_bytes + 8); /* +8: slack for word loads */
     size_t pair_pos = bpair_pos + 65536 * sizeof(int32_t);
     size_t total = pair_pos + extra;
@@ -57,7 +57,7 @@ static pii_err blob_base(const uint8_t *const *tok, const size_t *len, size_t n_
     h->pair_pos = pair_pos;
     h->total = total;
     uint32_t *off = (uint32_t *)(b + off_pos);
-    uint64_t *slot = (uint64_t *)(b + slot_pos);
+    tok_slot *slot = (tok_slot *)(b + slot_pos);
     uint8_t *bytes = b + bytes_pos;
     uint32_t o = 0;
     for (size_t i = 0; i < n_ids; i++) {
@@ -78,8 +78,8 @@ static pii_err blob_base(const uint8_t *const *tok, const size_t *len, size_t n_
         uint64_t key = (hh & TOK_TAG_MASK) | ((uint64_t)(l < 255 ? l : 255) << 32);
         size_t j = hh & mask;
         int dup = 0;
-        while (slot[j]) {
-            uint64_t e = slot[j];
+        while (slot[j].meta) {
+            uint64_t e = slot[j].meta;
             if ((e & ~0xFFFFFFFFull) == key) {
                 uint32_t id = (uint32_t)e - 1;
                 if (off[id + 1] - off[id] == l && memcmp(bytes + off[id], p, l) == 0) {
@@ -94,7 +94,8 @@ static pii_err blob_base(const uint8_t *const *tok, const size_t *len, size_t n_
                 (*n_dup)++;
             continue;
         }
-        slot[j] = key | (uint64_t)(i + 1);
+        slot[j].meta = key | (uint64_t)(i + 1);
+        slot[j].word = tok_word(p, l);
         ntok++;
     }
     h->n_tokens = (uint32_t)ntok;
@@ -259,7 +260,7 @@ pii_err pii_tok__view(pii_tok *t, const void *blob, size_t size)
     const uint8_t *b = blob;
     t->hdr = h;
     t->off = (const uint32_t *)(b + h->off_pos);
-    t->slot = (const uint64_t *)(b + h->slot_pos);
+    t->slot = (const tok_slot *)(b + h->slot_pos);
     t->bytes = b + h->bytes_pos;
     t->mask = ((uint64_t)1 << h->hash_bits) - 1;
     t->bpair = (const int32_t *)(b + h->bpair_pos);

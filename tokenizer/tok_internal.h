@@ -10,9 +10,12 @@
  *
  *   tok_blob_hdr                       header, below
  *   uint32_t off[V + 1]                token i = bytes[off[i] .. off[i+1]); empty = no token
- *   uint64_t slot[1 << hash_bits]      open addressing, linear probing:
- *                                      bits 63..40 hash tag, 39..32 min(len,255),
- *                                      31..0 id + 1 (0 = empty slot)
+ *   tok_slot slot[1 << hash_bits]      open addressing, linear probing: the
+ *                                      token's head word (tok_word) and
+ *                                      meta = bits 63..40 hash tag,
+ *                                      39..32 min(len, 255), 31..0 id + 1
+ *                                      (0 = empty slot); a token of at most 8
+ *                                      bytes is found without reading bytes[]
  *   uint8_t  bytes[]                   token bytes in id order
  *   int32_t  bpair[65536]              id of each two-byte token (a << 8 | b), -1
  *   uint64_t pair[1 << pair_bits]      the merge table (when pair_bits > 0): for
@@ -132,17 +135,26 @@ static inline uint32_t tok_rd32(const uint8_t *p)
     memcpy(&v, p, 4);
     return v;
 }
+/* Head word of p[0..n): for n <= 8 a word that, with n, identifies the
+ * bytes (first and last four bytes, or first, middle and last byte); for
+ * longer strings the first eight bytes. */
+static inline uint64_t tok_word(const uint8_t *p, size_t n)
+{
+    if (n > 8)
+        return tok_rd64(p);
+    if (n >= 4)
+        return (uint64_t)tok_rd32(p) | ((uint64_t)tok_rd32(p + n - 4) << 32);
+    if (n > 0)
+        return (uint64_t)p[0] | ((uint64_t)p[n >> 1] << 8) | ((uint64_t)p[n - 1] << 16);
+    return 0;
+}
+
 static inline uint64_t tok_hash(const uint8_t *p, size_t n)
 {
     const uint64_t K = 0x9E3779B97F4A7C15ull;
     uint64_t h = (uint64_t)n * K;
     if (n <= 8) {
-        uint64_t w = 0;
-        if (n >= 4)
-            w = (uint64_t)tok_rd32(p) | ((uint64_t)tok_rd32(p + n - 4) << 32);
-        else if (n > 0)
-            w = (uint64_t)p[0] | ((uint64_t)p[n >> 1] << 8) | ((uint64_t)p[n - 1] << 16);
-        h ^= w;
+        h ^= tok_word(p, n);
     } else {
         const uint8_t *q = p + n - 8;
         while (p < q) {
@@ -174,10 +186,15 @@ static inline int tok_eq(const uint8_t *a, const uint8_t *b, size_t n)
 }
 
 /* ---- the blob ------------------------------------------------------------ */
-#define TOK_BLOB_MAGIC "PIITOKB2"
+#define TOK_BLOB_MAGIC "PIITOKB3"
 #define TOK_PAIR_MAX_ID (1u << 21)
 #define TOK_BLOB_ENDIAN 0x01020304u
 #define TOK_TAG_MASK 0xFFFFFF0000000000ull
+
+typedef struct tok_slot {
+    uint64_t word; /* tok_word of the token */
+    uint64_t meta; /* tag | min(len, 255) << 32 | (id + 1); 0 = empty */
+} tok_slot;
 
 typedef struct tok_blob_hdr {
     char magic[8];
@@ -209,7 +226,7 @@ typedef struct tok_special {
 struct pii_tok {
     const tok_blob_hdr *hdr;
     const uint32_t *off;  /* [V+1] */
-    const uint64_t *slot; /* [mask+1] */
+    const tok_slot *slot; /* [mask+1] */
     const uint8_t *bytes; /* token bytes */
     const int32_t *bpair; /* [65536] two-byte tokens */
     const uint64_t *pair; /* merge table, NULL if none */
@@ -243,15 +260,19 @@ void pii_tok__err(char *errbuf, size_t errlen, const char *fmt, ...)
 static inline int32_t tok_find_h(const pii_tok *t, const uint8_t *p, size_t n, uint64_t h)
 {
     uint64_t key = (h & TOK_TAG_MASK) | ((uint64_t)(n < 255 ? n : 255) << 32);
+    uint64_t w = tok_word(p, n);
     uint64_t i = h & t->mask;
     for (;;) {
-        uint64_t e = t->slot[i];
-        if (!e)
+        const tok_slot *s = &t->slot[i];
+        uint64_t m = s->meta;
+        if (!m)
             return -1;
-        if ((e & ~0xFFFFFFFFull) == key) {
-            uint32_t id = (uint32_t)e - 1;
+        if ((m & ~0xFFFFFFFFull) == key && s->word == w) {
+            uint32_t id = (uint32_t)m - 1;
+            if (n <= 8)
+                return (int32_t)id;
             uint32_t o = t->off[id];
-            if (t->off[id + 1] - o == n && tok_eq(t->bytes + o, p, n))
+            if (t->off[id + 1] - o == n && tok_eq(t->bytes + o + 8, p + 8, n - 8))
                 return (int32_t)id;
         }
         i = (i + 1) & t->mask;

@@ -47,7 +47,7 @@ static void o200k_init(void)
     /* The blob was made by this build from a committed file; a bad header
      * would be a build bug, and leaves an empty table (every lookup
      * misses) rather than a crash. */
-    static const uint64_t empty_slot[1] = {0};
+    static const tok_slot empty_slot[1];
     static const uint32_t empty_off[1] = {0};
     static tok_blob_hdr empty_hdr;
     size_t size = (size_t)(pii_tok__o200k_blob_end - pii_tok__o200k_blob);
