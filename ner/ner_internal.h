@@ -78,6 +78,16 @@ void ner_resolver_free(ner_resolver *r);
 /* Smallest start among pending spans, or UINT64_MAX. */
 uint64_t ner_resolver_min_start(const ner_resolver *r);
 
+/* One Viterbi step (viterbi.c): out[c] = max_p (prev[p] + trans[p][c]) +
+ * e[c], bp[c] = the first argmax p, then out shifted by its maximum.
+ * ner_viterbi_step is the fast form (cv, cb: scratch of ner_viterbi_ncol
+ * entries); ner_viterbi_step_ref the dense reference.  Identical results. */
+void ner_viterbi_step(const pii_ner_viterbi *v, const double *prev, const float *e, double *out,
+                      uint16_t *bp, double *cv, uint16_t *cb);
+void ner_viterbi_step_ref(const pii_ner_viterbi *v, const double *prev, const float *e, double *out,
+                          uint16_t *bp);
+size_t ner_viterbi_ncol(const pii_ner_viterbi *v);
+
 /* Hands the pii_ner an object to free with it (the backend adapter of
  * pii_ner_create). */
 void ner_set_owner(pii_ner *n, void *owner, void (*owner_free)(void *owner));

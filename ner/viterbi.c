@@ -11,14 +11,35 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ner/ner_internal.h"
 #include "pii_ner.h"
+
+/* The recurrence, fast.  max_p (S[p] + trans[p][c]) depends only on
+ * column c of trans, and many columns are equal (every B-x and S-x column
+ * of a BIOES space is the same), so it is computed once per distinct
+ * column.  Most columns are also sparse: their entries are exactly NEG
+ * except for a few "listed" predecessors (I-x and E-x: B-x and I-x).  For
+ * those, the best unlisted predecessor is the first of the TOPK best
+ * (S[p] + NEG, lowest index first) that is not listed.  Both shortcuts give
+ * exactly the dense loop's values and first-index choices (step_ref is the
+ * dense twin; the tests compare them). */
+#define SPARSE_MAX 4
+#define TOPK (SPARSE_MAX + 1)
 
 struct pii_ner_viterbi {
     size_t C;
-    float *start; /* [C] */
-    float *end;   /* [C] */
-    float *trans; /* [C][C]: trans[prev*C + next] */
+    float *start;   /* [C] */
+    float *end;     /* [C] */
+    float *trans;   /* [C][C]: trans[prev*C + next] */
+    size_t ncol;    /* distinct columns */
+    uint16_t *col;  /* [C] column of each state */
+    uint16_t *rep;  /* [ncol] a state with that column */
+    uint8_t *nlist; /* [ncol] listed predecessors, DENSE for a dense column */
+    uint16_t *list; /* [ncol][SPARSE_MAX] listed predecessors, ascending */
+    int any_sparse;
 };
+
+#define DENSE 0xFF
 
 void pii_ner_viterbi_free(pii_ner_viterbi *v)
 {
@@ -27,6 +48,10 @@ void pii_ner_viterbi_free(pii_ner_viterbi *v)
     free(v->start);
     free(v->end);
     free(v->trans);
+    free(v->col);
+    free(v->rep);
+    free(v->nlist);
+    free(v->list);
     free(v);
 }
 
@@ -86,6 +111,38 @@ pii_ner_viterbi *pii_ner_viterbi_create(const pii_ner_labels *L, const pii_ner_b
             v->trans[p * C + c] = x;
         }
     }
+    /* distinct columns, and which of them are sparse */
+    v->col = malloc(C * sizeof *v->col);
+    v->rep = malloc(C * sizeof *v->rep);
+    v->nlist = malloc(C);
+    v->list = malloc(C * SPARSE_MAX * sizeof *v->list);
+    if (!v->col || !v->rep || !v->nlist || !v->list)
+        goto oom;
+    for (size_t c = 0; c < C; c++) {
+        size_t j;
+        for (j = 0; j < v->ncol; j++) {
+            size_t r = v->rep[j], p;
+            for (p = 0; p < C && v->trans[p * C + r] == v->trans[p * C + c]; p++)
+                ;
+            if (p == C)
+                break;
+        }
+        v->col[c] = (uint16_t)j;
+        if (j < v->ncol)
+            continue;
+        v->rep[j] = (uint16_t)c;
+        v->ncol++;
+        size_t nl = 0;
+        for (size_t p = 0; p < C && nl <= SPARSE_MAX; p++)
+            if (v->trans[p * C + c] != PII_NER_NEG) {
+                if (nl < SPARSE_MAX)
+                    v->list[j * SPARSE_MAX + nl] = (uint16_t)p;
+                nl++;
+            }
+        v->nlist[j] = nl <= SPARSE_MAX && C > TOPK ? (uint8_t)nl : DENSE;
+        if (v->nlist[j] != DENSE)
+            v->any_sparse = 1;
+    }
     if (err)
         *err = PII_OK;
     return v;
@@ -140,9 +197,9 @@ static void first(const pii_ner_viterbi *v, const float *e, double *s)
 }
 
 /* out[c] = max_p (prev[p] + trans[p][c]) + e[c], bp[c] = first argmax p;
- * then shifted.  prev and out must differ. */
-static void step(const pii_ner_viterbi *v, const double *prev, const float *e, double *out,
-                 uint16_t *bp)
+ * then shifted.  prev and out must differ.  The dense reference. */
+void ner_viterbi_step_ref(const pii_ner_viterbi *v, const double *prev, const float *e, double *out,
+                          uint16_t *bp)
 {
     size_t C = v->C;
     const float *tr = v->trans;
@@ -164,6 +221,86 @@ static void step(const pii_ner_viterbi *v, const double *prev, const float *e, d
     for (size_t c = 0; c < C; c++)
         out[c] += (double)e[c];
     shift(out, C);
+}
+
+/* The same result through distinct and sparse columns (see the top).
+ * cv, cb: scratch [ncol]. */
+void ner_viterbi_step(const pii_ner_viterbi *v, const double *prev, const float *e, double *out,
+                      uint16_t *bp, double *cv, uint16_t *cb)
+{
+    size_t C = v->C;
+    const float *tr = v->trans;
+    const double neg = (double)PII_NER_NEG;
+    double kv[TOPK];
+    uint16_t kp[TOPK];
+    size_t nk = 0;
+    if (v->any_sparse) {
+        /* the TOPK best prev[p] + NEG, by value then index */
+        for (size_t p = 0; p < C; p++) {
+            double k = prev[p] + neg;
+            if (nk == TOPK && !(k > kv[TOPK - 1]))
+                continue;
+            size_t i = nk < TOPK ? nk++ : TOPK - 1;
+            while (i > 0 && k > kv[i - 1]) {
+                kv[i] = kv[i - 1];
+                kp[i] = kp[i - 1];
+                i--;
+            }
+            kv[i] = k;
+            kp[i] = (uint16_t)p;
+        }
+    }
+    for (size_t j = 0; j < v->ncol; j++) {
+        size_t r = v->rep[j];
+        size_t nl = v->nlist[j];
+        double best;
+        size_t b;
+        if (nl == DENSE) {
+            best = prev[0] + (double)tr[r];
+            b = 0;
+            for (size_t p = 1; p < C; p++) {
+                double x = prev[p] + (double)tr[p * C + r];
+                if (x > best) {
+                    best = x;
+                    b = p;
+                }
+            }
+        } else {
+            const uint16_t *ls = v->list + j * SPARSE_MAX;
+            best = -INFINITY;
+            b = SIZE_MAX;
+            for (size_t i = 0; i < nk; i++) {
+                size_t q = 0;
+                while (q < nl && ls[q] != kp[i])
+                    q++;
+                if (q == nl) { /* the best unlisted predecessor */
+                    best = kv[i];
+                    b = kp[i];
+                    break;
+                }
+            }
+            for (size_t q = 0; q < nl; q++) {
+                size_t p = ls[q];
+                double x = prev[p] + (double)tr[p * C + r];
+                if (x > best || (x == best && p < b)) {
+                    best = x;
+                    b = p;
+                }
+            }
+        }
+        cv[j] = best;
+        cb[j] = (uint16_t)b;
+    }
+    for (size_t c = 0; c < C; c++) {
+        out[c] = cv[v->col[c]] + (double)e[c];
+        bp[c] = cb[v->col[c]];
+    }
+    shift(out, C);
+}
+
+size_t ner_viterbi_ncol(const pii_ner_viterbi *v)
+{
+    return v->ncol;
 }
 
 /* argmax_c (s[c] + end[c]) (or s[c] alone when end is NULL), first index. */
@@ -189,16 +326,18 @@ pii_err pii_ner_viterbi_decode(const pii_ner_viterbi *v, const float *e, size_t 
     if (n > SIZE_MAX / C / sizeof(uint16_t))
         return PII_ENOMEM;
     uint16_t *bp = malloc(n * C * sizeof *bp);
-    double *sbuf = malloc(2 * C * sizeof *sbuf);
-    if (!bp || !sbuf) {
+    double *sbuf = malloc((2 * C + v->ncol) * sizeof *sbuf);
+    uint16_t *cb = malloc(v->ncol * sizeof *cb);
+    if (!bp || !sbuf || !cb) {
         free(bp);
         free(sbuf);
+        free(cb);
         return PII_ENOMEM;
     }
-    double *s0 = sbuf, *s1 = sbuf + C;
+    double *s0 = sbuf, *s1 = sbuf + C, *cv = sbuf + 2 * C;
     first(v, e, s0);
     for (size_t t = 1; t < n; t++) {
-        step(v, s0, e + t * C, s1, bp + t * C);
+        ner_viterbi_step(v, s0, e + t * C, s1, bp + t * C, cv, cb);
         double *tmp = s0;
         s0 = s1;
         s1 = tmp;
@@ -211,6 +350,7 @@ pii_err pii_ner_viterbi_decode(const pii_ner_viterbi *v, const float *e, size_t 
     }
     free(bp);
     free(sbuf);
+    free(cb);
     return PII_OK;
 }
 
@@ -236,8 +376,10 @@ double pii_ner_viterbi_path_score(const pii_ner_viterbi *v, const float *e, size
 struct pii_ner_online {
     const pii_ner_viterbi *v;
     size_t C, max_lag;
-    double *sbuf;   /* [2][C] holding s and s2 */
+    double *sbuf;   /* [2][C] holding s and s2, then cv */
     double *s, *s2; /* [C] current scores S_{t-1}, scratch (swapped) */
+    double *cv;     /* [ncol] step scratch */
+    uint16_t *cb;   /* [ncol] step scratch */
     uint16_t *ring; /* [cap][C]: bp of time u in slot u % cap */
     size_t cap;     /* rows; covers times [fin, t) */
     uint64_t t;     /* rows pushed */
@@ -256,6 +398,7 @@ void pii_ner_online_free(pii_ner_online *o)
     if (!o)
         return;
     free(o->sbuf);
+    free(o->cb);
     free(o->ring);
     free(o->q);
     free(o->set);
@@ -276,13 +419,15 @@ pii_ner_online *pii_ner_online_create(const pii_ner_viterbi *v, size_t max_lag, 
     o->cap = max_lag && max_lag + 2 < 256 ? max_lag + 2 : 256;
     if (o->cap > SIZE_MAX / C / sizeof(uint16_t))
         goto oom;
-    o->s = o->sbuf = malloc(2 * C * sizeof *o->s);
+    o->s = o->sbuf = malloc((2 * C + v->ncol) * sizeof *o->s);
+    o->cb = malloc(v->ncol * sizeof *o->cb);
     o->ring = malloc(o->cap * C * sizeof *o->ring);
     o->set = malloc(2 * C * sizeof *o->set);
     o->stamp = calloc(C, sizeof *o->stamp);
-    if (!o->sbuf || !o->ring || !o->set || !o->stamp)
+    if (!o->sbuf || !o->cb || !o->ring || !o->set || !o->stamp)
         goto oom;
     o->s2 = o->s + C;
+    o->cv = o->s + 2 * C;
     o->set2 = o->set + C;
     if (err)
         *err = PII_OK;
@@ -451,7 +596,7 @@ pii_err pii_ner_online_push(pii_ner_online *o, const float *e, size_t n)
         if (cur == 0) {
             first(o->v, e, o->s);
         } else {
-            step(o->v, o->s, e, o->s2, row(o, cur));
+            ner_viterbi_step(o->v, o->s, e, o->s2, row(o, cur), o->cv, o->cb);
             double *tmp = o->s;
             o->s = o->s2;
             o->s2 = tmp;

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ner/ner_internal.h"
 #include "pii_ner.h"
 
 /* ---- helpers -------------------------------------------------------------- */
@@ -364,6 +365,73 @@ static void test_brute_large_biases(void **st)
     run_brute(2, 4, 100, 1.0, 20.0); /* biases dominate the emissions */
 }
 
+/* ---- the fast step equals the dense reference ----------------------------- */
+
+static void check_step_twins(const pii_ner_labels *L, const pii_ner_biases *b, int steps)
+{
+    pii_ner_viterbi *v = pii_ner_viterbi_create(L, b, NULL);
+    assert_non_null(v);
+    size_t C = pii_ner_labels_count(L), nc = ner_viterbi_ncol(v);
+    double *prev = malloc(C * sizeof *prev), *o1 = malloc(C * sizeof *o1),
+           *o2 = malloc(C * sizeof *o2), *cv = malloc(nc * sizeof *cv);
+    uint16_t *b1 = malloc(C * sizeof *b1), *b2 = malloc(C * sizeof *b2),
+             *cb = malloc(nc * sizeof *cb);
+    float *e = malloc(C * sizeof *e);
+    for (int it = 0; it < steps; it++) {
+        int mode = it % 4;
+        for (size_t c = 0; c < C; c++) {
+            /* random, coarse (many exact ties), dead (~NEG) or -inf scores */
+            double x = (urand() * 2 - 1) * 5;
+            if (mode == 1)
+                x = (double)(rng() % 3);
+            if (mode == 2 && rng() % 2)
+                x = (double)PII_NER_NEG + (double)(rng() % 3);
+            if (mode == 3 && rng() % 3 == 0)
+                x = -INFINITY;
+            prev[c] = x;
+            e[c] = mode == 1 ? 0.0f : (float)(urand() * -3);
+        }
+        ner_viterbi_step_ref(v, prev, e, o1, b1);
+        ner_viterbi_step(v, prev, e, o2, b2, cv, cb);
+        assert_memory_equal(b1, b2, C * sizeof *b1);
+        for (size_t c = 0; c < C; c++)
+            assert_true(o1[c] == o2[c] || (isnan(o1[c]) && isnan(o2[c])));
+    }
+    free(prev);
+    free(o1);
+    free(o2);
+    free(cv);
+    free(b1);
+    free(b2);
+    free(cb);
+    free(e);
+    pii_ner_viterbi_free(v);
+}
+
+static void test_step_twins(void **st)
+{
+    (void)st;
+    for (size_t k = 1; k <= 16; k *= 2) {
+        pii_ner_labels *L = labels_k(k);
+        pii_ner_biases b;
+        check_step_twins(L, NULL, 400);
+        random_biases(&b, 2.0);
+        check_step_twins(L, &b, 400);
+        b.v[2] = b.v[3]; /* I and E columns equal again */
+        check_step_twins(L, &b, 400);
+        pii_ner_labels_free(L);
+    }
+    /* an irregular space: categories lacking tags, O not first */
+    const char *odd[] = {"B-x", "S-y", "O", "I-x", "E-x", "E-y", "B-z", "I-z", "S-x"};
+    pii_ner_labels *L = pii_ner_labels_create(odd, 9, NULL, NULL, 0);
+    assert_non_null(L);
+    pii_ner_biases b;
+    random_biases(&b, 2.0);
+    check_step_twins(L, &b, 2000);
+    check_step_twins(L, NULL, 2000);
+    pii_ner_labels_free(L);
+}
+
 /* ---- ties: first index ----------------------------------------------------------- */
 
 static void test_ties(void **st)
@@ -573,6 +641,7 @@ int main(void)
         cmocka_unit_test(test_brute_two_categories),
         cmocka_unit_test(test_brute_pf33),
         cmocka_unit_test(test_brute_large_biases),
+        cmocka_unit_test(test_step_twins),
         cmocka_unit_test(test_ties),
         cmocka_unit_test(test_online_equals_oneshot),
         cmocka_unit_test(test_online_bound),
