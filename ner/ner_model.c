@@ -14,7 +14,6 @@
 #include <unistd.h>
 
 #include "ner/ner_internal.h"
-#include "pii_fault.h"
 #include "pii_model.h"
 #include "pii_ner.h"
 #include "pii_tok.h"
@@ -102,8 +101,6 @@ static pii_err a_forward(void *ud, void *p, const int32_t *ids, const size_t *le
         n += lens[i];
     if (n > a->max_tokens)
         return PII_ETOOBIG;
-    if (pii_fault_hit(PII_FAULT_FORWARD))
-        return PII_EINJECTED;
     /* The workspace grows to the largest pass seen (a huge --window costs
      * nothing until a document needs it). */
     if (!c->ws || pii_model_ws_max_tokens(c->ws) < n) {
