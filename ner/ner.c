@@ -1011,3 +1011,185 @@ void pii_ner_result_free(pii_ner_result *r)
     free(r->spans.v);
     memset(r, 0, sizeof *r);
 }
+
+/* ---- prepared documents: packing for stream users ------------------------------ */
+
+typedef struct prep_doc {
+    uint64_t len, hash; /* FNV-1a of the document's bytes */
+    pii_span *spans;
+    size_t n;
+} prep_doc;
+
+struct pii_ner_prepared {
+    const pii_ner *n;
+    prep_doc *q; /* FIFO [qh, qh + qn) */
+    size_t qh, qn, qcap;
+};
+
+static uint64_t fnv1a(uint64_t h, const uint8_t *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ p[i]) * 0x100000001b3ull;
+    return h;
+}
+#define FNV_INIT 0xcbf29ce484222325ull
+
+pii_ner_prepared *pii_ner_prepared_create(const pii_ner *n, pii_err *err)
+{
+    pii_ner_prepared *pp = calloc(1, sizeof *pp);
+    if (err)
+        *err = pp ? PII_OK : PII_ENOMEM;
+    if (pp)
+        pp->n = n;
+    return pp;
+}
+
+void pii_ner_prepared_free(pii_ner_prepared *pp)
+{
+    if (!pp)
+        return;
+    for (size_t i = 0; i < pp->qn; i++)
+        free(pp->q[pp->qh + i].spans);
+    free(pp->q);
+    free(pp);
+}
+
+size_t pii_ner_prepared_pending(const pii_ner_prepared *pp)
+{
+    return pp->qn;
+}
+
+pii_err pii_ner_prepared_run(pii_ner_prepared *pp, const uint8_t *const *docs, const size_t *lens,
+                             size_t ndocs)
+{
+    if (!pp || (ndocs && (!docs || !lens)))
+        return PII_EINVAL;
+    if (ndocs == 0)
+        return PII_OK;
+    if (pp->qh && pp->qh + pp->qn + ndocs > pp->qcap) {
+        memmove(pp->q, pp->q + pp->qh, pp->qn * sizeof *pp->q);
+        pp->qh = 0;
+    }
+    pii_err e = grow((void **)&pp->q, &pp->qcap, pp->qh + pp->qn + ndocs, sizeof *pp->q);
+    if (e)
+        return e;
+    pii_spanvec *out = calloc(ndocs, sizeof *out);
+    if (!out)
+        return PII_ENOMEM;
+    e = pii_ner_detect_batch(pp->n, docs, lens, ndocs, out);
+    for (size_t i = 0; i < ndocs; i++) {
+        if (e) {
+            free(out[i].v);
+            continue;
+        }
+        prep_doc *d = &pp->q[pp->qh + pp->qn + i];
+        d->len = lens[i];
+        d->hash = fnv1a(FNV_INIT, docs[i], lens[i]);
+        d->spans = out[i].v;
+        d->n = out[i].n;
+    }
+    free(out);
+    if (!e)
+        pp->qn += ndocs;
+    return e;
+}
+
+/* The prepared detector: a document that starts while documents are
+ * queued is the next queued one (its length and hash are checked at its
+ * end; a mismatch fails the stream); otherwise it is detected live. */
+typedef struct prep_state {
+    pii_ner_prepared *pp;
+    ner_state *live;
+    int mode; /* 0: not started, 1: prepared, 2: live */
+    prep_doc cur;
+    size_t next;     /* spans reported */
+    uint64_t hashed; /* bytes hashed */
+    uint64_t hash;
+} prep_state;
+
+static void prep_close(void *st)
+{
+    prep_state *s = st;
+    if (!s)
+        return;
+    free(s->cur.spans);
+    det_close(s->live);
+    free(s);
+}
+
+static void *prep_open(const void *shared, pii_err *err)
+{
+    pii_ner_prepared *pp = (pii_ner_prepared *)shared;
+    prep_state *s = calloc(1, sizeof *s);
+    if (!s) {
+        if (err)
+            *err = PII_ENOMEM;
+        return NULL;
+    }
+    s->pp = pp;
+    if (!(s->live = det_open(pp->n, err))) {
+        free(s);
+        return NULL;
+    }
+    if (err)
+        *err = PII_OK;
+    return s;
+}
+
+static void prep_reset(void *st)
+{
+    prep_state *s = st;
+    free(s->cur.spans);
+    memset(&s->cur, 0, sizeof s->cur);
+    s->mode = 0;
+    s->next = 0;
+    s->hashed = 0;
+    s->hash = FNV_INIT;
+    det_reset(s->live);
+}
+
+static pii_err prep_scan(void *st, const uint8_t *buf, size_t len, uint64_t base, int eod,
+                         pii_spanvec *out, uint64_t *done, uint64_t *keep)
+{
+    prep_state *s = st;
+    if (s->mode == 0) {
+        pii_ner_prepared *pp = s->pp;
+        if (pp->qn) {
+            s->cur = pp->q[pp->qh++];
+            pp->qn--;
+            if (pp->qn == 0)
+                pp->qh = 0;
+            s->mode = 1;
+            s->hash = FNV_INIT;
+        } else {
+            s->mode = 2;
+        }
+    }
+    if (s->mode == 2)
+        return det_scan(s->live, buf, len, base, eod, out, done, keep);
+    uint64_t end = base + len;
+    if (s->hashed < base || s->hashed > end)
+        return PII_EINVAL;
+    s->hash = fnv1a(s->hash, buf + (s->hashed - base), (size_t)(end - s->hashed));
+    s->hashed = end;
+    if (end > s->cur.len || (eod && (end != s->cur.len || s->hash != s->cur.hash)))
+        return PII_EINTERNAL; /* not the document that was prepared */
+    pii_err e;
+    while (s->next < s->cur.n && s->cur.spans[s->next].end <= end)
+        if ((e = ner_spanvec_push(out, &s->cur.spans[s->next++])))
+            return e;
+    *done =
+        s->next < s->cur.n && s->cur.spans[s->next].start < end ? s->cur.spans[s->next].start : end;
+    *keep = *done;
+    return PII_OK;
+}
+
+static const pii_detector_class prep_detector_class = {
+    "model", prep_open, prep_scan, prep_reset, prep_close,
+};
+
+pii_detector pii_ner_prepared_detector(pii_ner_prepared *pp)
+{
+    pii_detector d = {&prep_detector_class, pp};
+    return d;
+}

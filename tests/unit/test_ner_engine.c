@@ -686,6 +686,114 @@ static void test_forward_error(void **st)
     free(text);
 }
 
+/* ---- prepared documents through the real stream ------------------------------ */
+
+typedef struct sink_buf {
+    pii_buf text;
+    size_t spans;
+} sink_buf;
+
+static pii_err sink_write(void *ud, const uint8_t *p, size_t n)
+{
+    return pii_buf_append(&((sink_buf *)ud)->text, p, n);
+}
+
+static pii_err sink_span(void *ud, const pii_span *s, const uint8_t *v, size_t len, uint64_t a,
+                         uint64_t b)
+{
+    (void)s, (void)v, (void)len, (void)a, (void)b;
+    ((sink_buf *)ud)->spans++;
+    return PII_OK;
+}
+
+static pii_stream *make_stream(pii_detector det, pii_redactor **red, pii_ops **ops, sink_buf *sb)
+{
+    pii_err e;
+    pii_op op;
+    pii_op_default(&op, PII_OP_PLACEHOLDER);
+    *ops = pii_ops_create(&op, &e);
+    assert_non_null(*ops);
+    assert_int_equal(pii_ops_check(*ops), PII_OK);
+    *red = pii_redactor_create(&e);
+    assert_non_null(*red);
+    assert_int_equal(pii_redactor_add_detector(*red, det), PII_OK);
+    pii_redactor_set_ops(*red, *ops);
+    pii_sink sink = {sink_write, sink_span, NULL, sb};
+    pii_stream *st = pii_stream_create(*red, &sink, &e);
+    assert_non_null(st);
+    return st;
+}
+
+static void test_prepared(void **st)
+{
+    (void)st;
+    enum { ND = 30 };
+    char *docs[ND];
+    size_t lens[ND];
+    for (int i = 0; i < ND; i++) {
+        docs[i] = random_text(i % 9 == 0 ? 1 : 30 + rng() % 300);
+        lens[i] = strlen(docs[i]);
+    }
+    fake fa, fb;
+    pii_ner *live = make_ner(&fa, 8, 8, 100, NULL);
+    pii_ner *packed = make_ner(&fb, 8, 8, 100, NULL);
+    sink_buf ra = {{0}, 0}, rb = {{0}, 0};
+    pii_redactor *reda, *redb;
+    pii_ops *opsa, *opsb;
+    pii_stream *sa = make_stream(pii_ner_detector(live), &reda, &opsa, &ra);
+    pii_err e;
+    pii_ner_prepared *pp = pii_ner_prepared_create(packed, &e);
+    assert_non_null(pp);
+    pii_stream *sb = make_stream(pii_ner_prepared_detector(pp), &redb, &opsb, &rb);
+    for (int i = 0; i < ND; i++) {
+        assert_int_equal(pii_stream_feed(sa, docs[i], lens[i]), PII_OK);
+        assert_int_equal(pii_stream_end_doc(sa), PII_OK);
+    }
+    /* 20 documents prepared in packed passes (in two runs), 10 live */
+    assert_int_equal(pii_ner_prepared_run(pp, (const uint8_t *const *)docs, lens, 12), PII_OK);
+    assert_int_equal(pii_ner_prepared_run(pp, (const uint8_t *const *)docs + 12, lens + 12, 8),
+                     PII_OK);
+    assert_int_equal(pii_ner_prepared_pending(pp), 20);
+    size_t fw = fb.forwards;
+    for (int i = 0; i < ND; i++) {
+        /* feed in two pieces to exercise partial reporting */
+        size_t h = lens[i] / 2;
+        assert_int_equal(pii_stream_feed(sb, docs[i], h), PII_OK);
+        assert_int_equal(pii_stream_feed(sb, docs[i] + h, lens[i] - h), PII_OK);
+        assert_int_equal(pii_stream_end_doc(sb), PII_OK);
+        if (i == 19) {
+            assert_int_equal(pii_ner_prepared_pending(pp), 0);
+            assert_int_equal(fb.forwards, fw); /* nothing ran while prepared */
+        }
+    }
+    assert_true(fb.forwards < fa.forwards);
+    assert_true(ra.spans > 0);
+    assert_int_equal(ra.spans, rb.spans);
+    assert_int_equal(ra.text.n, rb.text.n);
+    assert_memory_equal(ra.text.p, rb.text.p, ra.text.n);
+    /* a stream that feeds other text than was prepared fails closed */
+    assert_int_equal(pii_ner_prepared_run(pp, (const uint8_t *const *)docs + 1, lens + 1, 1),
+                     PII_OK);
+    char *other = strdup(docs[1]);
+    other[lens[1] / 2] ^= 1;
+    assert_int_equal(pii_stream_feed(sb, other, lens[1]), PII_OK);
+    assert_int_equal(pii_stream_end_doc(sb), PII_EINTERNAL);
+    free(other);
+    pii_stream_free(sa);
+    pii_stream_free(sb);
+    pii_redactor_free(reda);
+    pii_redactor_free(redb);
+    pii_ops_free(opsa);
+    pii_ops_free(opsb);
+    pii_buf_free(&ra.text);
+    pii_buf_free(&rb.text);
+    pii_ner_prepared_free(pp);
+    pii_ner_free(live);
+    pii_ner_free(packed);
+    for (int i = 0; i < ND; i++)
+        free(docs[i]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -693,7 +801,7 @@ int main(void)
         cmocka_unit_test(test_stream_bounded),  cmocka_unit_test(test_stream_modes),
         cmocka_unit_test(test_packing),         cmocka_unit_test(test_params),
         cmocka_unit_test(test_calibration_dir), cmocka_unit_test(test_thresholds),
-        cmocka_unit_test(test_forward_error),
+        cmocka_unit_test(test_forward_error),   cmocka_unit_test(test_prepared),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
