@@ -40,18 +40,18 @@
 #include "pii_rt.h"
 
 typedef struct pii_model_config {
-    int vocab_size;    /* embedding rows addressed by token ids           */
-    int d_model;       /* D                                               */
-    int n_layers;      /* L                                               */
-    int n_heads;       /* H                                               */
-    int n_kv_heads;    /* Hkv                                             */
-    int head_dim;      /* hd                                              */
-    int d_expert;      /* I: expert intermediate width                    */
-    int n_experts;     /* E                                               */
-    int top_k;         /* k                                               */
-    int window;        /* attention radius: |i - j| <= window             */
-    int n_labels;      /* C                                               */
-    int pad_id;        /* -1 when unknown                                 */
+    int vocab_size; /* embedding rows addressed by token ids           */
+    int d_model;    /* D                                               */
+    int n_layers;   /* L                                               */
+    int n_heads;    /* H                                               */
+    int n_kv_heads; /* Hkv                                             */
+    int head_dim;   /* hd                                              */
+    int d_expert;   /* I: expert intermediate width                    */
+    int n_experts;  /* E                                               */
+    int top_k;      /* k                                               */
+    int window;     /* attention radius: |i - j| <= window             */
+    int n_labels;   /* C                                               */
+    int pad_id;     /* -1 when unknown                                 */
     float rms_eps;
     float swiglu_limit; /* 7.0 */
     float swiglu_alpha; /* 1.702 */
@@ -70,14 +70,14 @@ typedef struct pii_model pii_model;
  * the same directory), or a *.gguf file.  p may be NULL (defaults).
  * On failure returns NULL, sets *err and writes a message naming the file
  * and tensor/key to errbuf. */
-pii_model *pii_model_load(const char *path, const pii_model_params *p, pii_err *err,
-                          char *errbuf, size_t cap);
+pii_model *pii_model_load(const char *path, const pii_model_params *p, pii_err *err, char *errbuf,
+                          size_t cap);
 /* config_json: config.json text (len bytes, need not be NUL-terminated);
  * st: a safetensors (or GGUF, then config_json may be NULL) image.  Both
  * buffers are borrowed and must outlive the model. */
 pii_model *pii_model_load_mem(const char *config_json, size_t config_len, const void *st,
-                              size_t st_len, const pii_model_params *p, pii_err *err,
-                              char *errbuf, size_t cap);
+                              size_t st_len, const pii_model_params *p, pii_err *err, char *errbuf,
+                              size_t cap);
 void pii_model_free(pii_model *m);
 
 const pii_model_config *pii_model_cfg(const pii_model *m);
@@ -135,9 +135,9 @@ pii_err pii_model_forward(const pii_model *m, pii_model_ws *ws, const int32_t *i
 typedef struct pii_model_synth {
     pii_model_config cfg; /* shapes; rope and labels as in the real model */
     uint64_t seed;
-    pii_dtype dtype;         /* F32, BF16 or F16 (safetensors bulk); sinks F32 */
-    pii_dtype gguf_experts;  /* GGUF only: F16 or Q8_0 for expert weights     */
-    int embed_rows;          /* 0: vocab_size; else a compact table + row map */
+    pii_dtype dtype;        /* F32, BF16 or F16 (safetensors bulk); sinks F32 */
+    pii_dtype gguf_experts; /* GGUF only: F16 or Q8_0 for expert weights     */
+    int embed_rows;         /* 0: vocab_size; else a compact table + row map */
 } pii_model_synth;
 
 /* Fills the full-size configuration (spec §1) and seed 1, BF16. */

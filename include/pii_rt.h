@@ -76,7 +76,7 @@ typedef enum pii_dtype {
     PII_DT_COUNT
 } pii_dtype;
 
-const char *pii_dtype_name(pii_dtype t); /* "F32", "BF16", "Q8_0", ...; never NULL */
+const char *pii_dtype_name(pii_dtype t);     /* "F32", "BF16", "Q8_0", ...; never NULL */
 unsigned pii_dtype_block(pii_dtype t);       /* elements per block (1 for scalars) */
 unsigned pii_dtype_block_bytes(pii_dtype t); /* bytes per block */
 /* Bytes for `nelem` elements in rows of `inner` elements; 0 with *err set
@@ -103,13 +103,13 @@ typedef enum pii_rt_format {
 /* A view of one tensor.  shape is outermost first (numpy / PyTorch order;
  * GGUF's ne[] is reversed into this order). */
 typedef struct pii_rt_tensor {
-    const char *name;  /* NUL-terminated, owned by the store        */
-    const char *file;  /* the file (shard) holding it, or the label  */
-    const void *data;  /* read-only; no alignment is promised        */
-    uint64_t nbytes;   /* validated: inside the file                 */
-    uint64_t nelem;    /* product of shape                           */
+    const char *name; /* NUL-terminated, owned by the store        */
+    const char *file; /* the file (shard) holding it, or the label  */
+    const void *data; /* read-only; no alignment is promised        */
+    uint64_t nbytes;  /* validated: inside the file                 */
+    uint64_t nelem;   /* product of shape                           */
     int64_t shape[PII_RT_MAXDIM];
-    int ndim;          /* 0..PII_RT_MAXDIM                           */
+    int ndim; /* 0..PII_RT_MAXDIM                           */
     pii_dtype dtype;
 } pii_rt_tensor;
 
@@ -121,8 +121,8 @@ typedef struct pii_rt_store pii_rt_store;
 pii_err pii_rt_store_open(const char *path, pii_rt_store **out, char *errbuf, size_t cap);
 /* Wraps a safetensors or GGUF image in memory (detected by content).  The
  * buffer is borrowed.  `label` names it in messages (e.g. "<embedded>"). */
-pii_err pii_rt_store_open_mem(const void *bytes, size_t len, const char *label,
-                              pii_rt_store **out, char *errbuf, size_t cap);
+pii_err pii_rt_store_open_mem(const void *bytes, size_t len, const char *label, pii_rt_store **out,
+                              char *errbuf, size_t cap);
 void pii_rt_store_free(pii_rt_store *s);
 
 pii_rt_format pii_rt_store_format(const pii_rt_store *s);
@@ -197,8 +197,8 @@ pii_err pii_rt_gguf_writer_kv_u32(pii_rt_gguf_writer *w, const char *key, uint32
 pii_err pii_rt_gguf_writer_kv_f32(pii_rt_gguf_writer *w, const char *key, float v);
 pii_err pii_rt_gguf_writer_kv_bool(pii_rt_gguf_writer *w, const char *key, int v);
 pii_err pii_rt_gguf_writer_kv_str(pii_rt_gguf_writer *w, const char *key, const char *v);
-pii_err pii_rt_gguf_writer_kv_strs(pii_rt_gguf_writer *w, const char *key,
-                                   const char *const *v, size_t n);
+pii_err pii_rt_gguf_writer_kv_strs(pii_rt_gguf_writer *w, const char *key, const char *const *v,
+                                   size_t n);
 /* shape outermost first (numpy order); dtype F32, F16, BF16 or Q8_0. */
 pii_err pii_rt_gguf_writer_add(pii_rt_gguf_writer *w, const char *name, pii_dtype t, int ndim,
                                const int64_t *shape);
@@ -289,8 +289,7 @@ void pii_rt_gemm(const pii_rt_mat *W, size_t n, const float *x, size_t ldx, cons
                  float *y, size_t ldy, size_t o0, size_t o1, int accumulate);
 /* The same on a given path (tests compare paths). */
 void pii_rt_gemm_isa(pii_rt_isa isa, const pii_rt_mat *W, size_t n, const float *x, size_t ldx,
-                     const float *bias, float *y, size_t ldy, size_t o0, size_t o1,
-                     int accumulate);
+                     const float *bias, float *y, size_t ldy, size_t o0, size_t o1, int accumulate);
 /* Whether a dtype/layout has a kernel (else pii_rt_gemm must not be called). */
 int pii_rt_gemm_supported(pii_dtype t, pii_rt_layout layout);
 
@@ -332,10 +331,10 @@ void pii_rt_rope_apply(float *x /*[nh][hd]*/, int nh, int hd, const float *cs /*
  * Any score scale must be folded into q and k beforehand.
  * scratch: pii_rt_attn_scratch(radius, H, Hkv) floats, per thread. */
 typedef struct pii_rt_attn {
-    const float *q;  /* [n][ldq], head h at h*hd            */
-    const float *kt; /* [Hkv*hd][ldkt]: k transposed         */
-    const float *v;  /* [n][ldv], kv head g at g*hd         */
-    float *o;        /* [n][ldo], head h at h*hd            */
+    const float *q;     /* [n][ldq], head h at h*hd            */
+    const float *kt;    /* [Hkv*hd][ldkt]: k transposed         */
+    const float *v;     /* [n][ldv], kv head g at g*hd         */
+    float *o;           /* [n][ldo], head h at h*hd            */
     const float *sinks; /* [H], natural-log units          */
     size_t ldq, ldkt, ldv, ldo;
     int H, Hkv, hd, radius;

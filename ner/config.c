@@ -23,10 +23,7 @@
 #define MAX_VOCAB (1 << 24)
 #define MAX_WINDOW (1 << 24)
 
-static pii_err fail(char *errbuf, size_t cap, pii_err e, const char *file, const char *fmt, ...)
-    __attribute__((format(printf, 5, 6)));
-
-static pii_err fail(char *errbuf, size_t cap, pii_err e, const char *file, const char *fmt, ...)
+pii_err pf_fail(char *errbuf, size_t cap, pii_err e, const char *file, const char *fmt, ...)
 {
     if (errbuf && cap) {
         int k = snprintf(errbuf, cap, "%s: ", file ? file : "?");
@@ -76,10 +73,10 @@ pii_err pf_labels_default(int n, char ***out)
 
 static int check_cfg(const pii_model_config *c, const char **why)
 {
-#define REQ(cond, msg)                                                                           \
-    if (!(cond)) {                                                                               \
-        *why = msg;                                                                              \
-        return 0;                                                                                \
+#define REQ(cond, msg)                                                                             \
+    if (!(cond)) {                                                                                 \
+        *why = msg;                                                                                \
+        return 0;                                                                                  \
     }
     REQ(c->n_layers >= 1 && c->n_layers <= MAX_LAYERS, "num_hidden_layers out of range");
     REQ(c->d_model >= 1 && c->d_model <= MAX_DIM, "hidden_size out of range");
@@ -137,18 +134,18 @@ static int jint(jctx *j, json_object *obj, const char *key, int *out, int requir
     json_object *v;
     if (!json_object_object_get_ex(obj, key, &v) || json_object_is_type(v, json_type_null)) {
         if (required) {
-            j->rc = fail(j->errbuf, j->cap, PII_EMODEL, j->file, "missing key \"%s\"", key);
+            j->rc = pf_fail(j->errbuf, j->cap, PII_EMODEL, j->file, "missing key \"%s\"", key);
             return 0;
         }
         return 1;
     }
     if (!json_object_is_type(v, json_type_int)) {
-        j->rc = fail(j->errbuf, j->cap, PII_EMODEL, j->file, "\"%s\" is not an integer", key);
+        j->rc = pf_fail(j->errbuf, j->cap, PII_EMODEL, j->file, "\"%s\" is not an integer", key);
         return 0;
     }
     int64_t x = json_object_get_int64(v);
     if (x < INT_MIN || x > INT_MAX) {
-        j->rc = fail(j->errbuf, j->cap, PII_ERANGE, j->file, "\"%s\" out of range", key);
+        j->rc = pf_fail(j->errbuf, j->cap, PII_ERANGE, j->file, "\"%s\" out of range", key);
         return 0;
     }
     *out = (int)x;
@@ -161,7 +158,7 @@ static int jnum(jctx *j, json_object *obj, const char *key, double *out)
     if (!obj || !json_object_object_get_ex(obj, key, &v) || json_object_is_type(v, json_type_null))
         return 1;
     if (!json_object_is_type(v, json_type_int) && !json_object_is_type(v, json_type_double)) {
-        j->rc = fail(j->errbuf, j->cap, PII_EMODEL, j->file, "\"%s\" is not a number", key);
+        j->rc = pf_fail(j->errbuf, j->cap, PII_EMODEL, j->file, "\"%s\" is not a number", key);
         return 0;
     }
     *out = json_object_get_double(v);
@@ -181,13 +178,13 @@ static pii_err parse_labels(jctx *j, json_object *id2, int n, char ***out)
         if (errno || *end || end == key || id < 0 || id >= n || l[id] ||
             !json_object_is_type(val, json_type_string)) {
             pf_labels_free(l, n);
-            return fail(j->errbuf, j->cap, PII_EMODEL, j->file,
-                        "id2label: bad or repeated entry \"%.40s\"", key);
+            return pf_fail(j->errbuf, j->cap, PII_EMODEL, j->file,
+                           "id2label: bad or repeated entry \"%.40s\"", key);
         }
         const char *s = json_object_get_string(val);
         if (!*s || strlen(s) > 256) {
             pf_labels_free(l, n);
-            return fail(j->errbuf, j->cap, PII_EMODEL, j->file, "id2label[%ld]: bad name", id);
+            return pf_fail(j->errbuf, j->cap, PII_EMODEL, j->file, "id2label[%ld]: bad name", id);
         }
         if (!(l[id] = strdup(s))) {
             pf_labels_free(l, n);
@@ -197,7 +194,7 @@ static pii_err parse_labels(jctx *j, json_object *id2, int n, char ***out)
     for (int i = 0; i < n; i++)
         if (!l[i]) {
             pf_labels_free(l, n);
-            return fail(j->errbuf, j->cap, PII_EMODEL, j->file, "id2label has no id %d", i);
+            return pf_fail(j->errbuf, j->cap, PII_EMODEL, j->file, "id2label has no id %d", i);
         }
     *out = l;
     return PII_OK;
@@ -210,7 +207,7 @@ pii_err pf_config_json(const char *text, size_t len, pii_model_config *c, char *
     cfg_defaults(c);
     *labels = NULL;
     if (len > (1u << 24))
-        return fail(errbuf, cap, PII_ETOOBIG, fname, "config larger than 16 MiB");
+        return pf_fail(errbuf, cap, PII_ETOOBIG, fname, "config larger than 16 MiB");
     json_tokener *tok = json_tokener_new();
     if (!tok)
         return PII_ENOMEM;
@@ -219,13 +216,13 @@ pii_err pf_config_json(const char *text, size_t len, pii_model_config *c, char *
     json_tokener_free(tok);
     if (!root || je != json_tokener_success) {
         json_object_put(root);
-        return fail(errbuf, cap, PII_EJSON, fname, "%s",
-                    je == json_tokener_continue ? "JSON text ends early"
-                                                : json_tokener_error_desc(je));
+        return pf_fail(errbuf, cap, PII_EJSON, fname, "%s",
+                       je == json_tokener_continue ? "JSON text ends early"
+                                                   : json_tokener_error_desc(je));
     }
     j.root = root;
     if (!json_object_is_type(root, json_type_object)) {
-        j.rc = fail(errbuf, cap, PII_EJSON, fname, "not a JSON object");
+        j.rc = pf_fail(errbuf, cap, PII_EJSON, fname, "not a JSON object");
         goto out;
     }
     c->n_kv_heads = -1;
@@ -271,7 +268,7 @@ pii_err pf_config_json(const char *text, size_t len, pii_model_config *c, char *
             type = json_object_get_string(ty);
         c->rope.yarn = !strcmp(type, "yarn");
         if (!c->rope.yarn && strcmp(type, "default")) {
-            j.rc = fail(errbuf, cap, PII_EUNSUPPORTED, fname, "rope type \"%.32s\"", type);
+            j.rc = pf_fail(errbuf, cap, PII_EUNSUPPORTED, fname, "rope type \"%.32s\"", type);
             goto out;
         }
         c->rope.orig_ctx = 4096;
@@ -299,16 +296,17 @@ pii_err pf_config_json(const char *text, size_t len, pii_model_config *c, char *
     if (c->n_labels < 0)
         c->n_labels = nl;
     if (nl >= 0 && c->n_labels != nl) {
-        j.rc = fail(errbuf, cap, PII_EMODEL, fname, "num_labels %d but id2label has %d entries",
-                    c->n_labels, nl);
+        j.rc = pf_fail(errbuf, cap, PII_EMODEL, fname, "num_labels %d but id2label has %d entries",
+                       c->n_labels, nl);
         goto out;
     }
     const char *why;
     if (!check_cfg(c, &why)) {
-        j.rc = fail(errbuf, cap, PII_EMODEL, fname, "%s", why);
+        j.rc = pf_fail(errbuf, cap, PII_EMODEL, fname, "%s", why);
         goto out;
     }
-    j.rc = id2 ? parse_labels(&j, id2, c->n_labels, labels) : pf_labels_default(c->n_labels, labels);
+    j.rc =
+        id2 ? parse_labels(&j, id2, c->n_labels, labels) : pf_labels_default(c->n_labels, labels);
 out:
     json_object_put(root);
     return j.rc;
@@ -326,10 +324,10 @@ static pii_err g_int(const pii_rt_store *s, const char *pre, const char *key, in
     if (e == PII_ENOTFOUND && !required)
         return PII_OK;
     if (e)
-        return fail(errbuf, cap, PII_EMODEL, fname, "GGUF key %s %s", k,
-                    e == PII_ENOTFOUND ? "missing" : "is not an integer");
+        return pf_fail(errbuf, cap, PII_EMODEL, fname, "GGUF key %s %s", k,
+                       e == PII_ENOTFOUND ? "missing" : "is not an integer");
     if (v < INT_MIN || v > INT_MAX)
-        return fail(errbuf, cap, PII_ERANGE, fname, "GGUF key %s out of range", k);
+        return pf_fail(errbuf, cap, PII_ERANGE, fname, "GGUF key %s out of range", k);
     *out = (int)v;
     return PII_OK;
 }
@@ -343,7 +341,7 @@ static pii_err g_num(const pii_rt_store *s, const char *pre, const char *key, do
     if (e == PII_ENOTFOUND)
         return PII_OK;
     if (e)
-        return fail(errbuf, cap, PII_EMODEL, fname, "GGUF key %s is not a number", k);
+        return pf_fail(errbuf, cap, PII_EMODEL, fname, "GGUF key %s is not a number", k);
     return PII_OK;
 }
 
@@ -355,13 +353,12 @@ pii_err pf_config_gguf(const pii_rt_store *s, pii_model_config *c, char ***label
     const char *arch;
     size_t al;
     char pre[128];
-    if (pii_rt_store_kv_str(s, "general.architecture", &arch, &al) || al == 0 ||
-        al >= sizeof pre)
-        return fail(errbuf, cap, PII_EMODEL, fname, "GGUF has no general.architecture");
+    if (pii_rt_store_kv_str(s, "general.architecture", &arch, &al) || al == 0 || al >= sizeof pre)
+        return pf_fail(errbuf, cap, PII_EMODEL, fname, "GGUF has no general.architecture");
     memcpy(pre, arch, al);
     pre[al] = 0;
     if (strcmp(pre, "openai-privacy-filter"))
-        return fail(errbuf, cap, PII_EUNSUPPORTED, fname, "GGUF architecture \"%s\"", pre);
+        return pf_fail(errbuf, cap, PII_EUNSUPPORTED, fname, "GGUF architecture \"%s\"", pre);
     pii_err e;
     c->n_kv_heads = -1;
     c->head_dim = -1;
@@ -388,8 +385,8 @@ pii_err pf_config_gguf(const pii_rt_store *s, pii_model_config *c, char ***label
     if ((e = g_num(s, pre, "attention.layer_norm_rms_epsilon", &eps, fname, errbuf, cap)) ||
         (e = g_num(s, pre, "rope.freq_base", &c->rope.theta, fname, errbuf, cap)) ||
         (e = g_num(s, pre, "rope.scaling.factor", &c->rope.factor, fname, errbuf, cap)) ||
-        (e = g_num(s, pre, "rope.scaling.original_context_length", &c->rope.orig_ctx, fname,
-                   errbuf, cap)) ||
+        (e = g_num(s, pre, "rope.scaling.original_context_length", &c->rope.orig_ctx, fname, errbuf,
+                   cap)) ||
         (e = g_num(s, pre, "rope.scaling.yarn_beta_fast", &c->rope.beta_fast, fname, errbuf,
                    cap)) ||
         (e = g_num(s, pre, "rope.scaling.yarn_beta_slow", &c->rope.beta_slow, fname, errbuf,
@@ -406,7 +403,7 @@ pii_err pf_config_gguf(const pii_rt_store *s, pii_model_config *c, char ***label
         c->rope.yarn = tl == 4 && !memcmp(ty, "yarn", 4);
     const pii_rt_tensor *emb = pii_rt_store_find(s, "token_embd.weight");
     if (!emb || emb->ndim != 2 || emb->shape[0] > MAX_VOCAB)
-        return fail(errbuf, cap, PII_EMODEL, fname, "tensor 'token_embd.weight' missing or bad");
+        return pf_fail(errbuf, cap, PII_EMODEL, fname, "tensor 'token_embd.weight' missing or bad");
     c->vocab_size = (int)emb->shape[0];
     int64_t pad;
     if (pii_rt_store_kv_int(s, "tokenizer.ggml.padding_token_id", &pad) == PII_OK && pad >= 0 &&
@@ -419,17 +416,17 @@ pii_err pf_config_gguf(const pii_rt_store *s, pii_model_config *c, char ***label
     const void *dummy;
     e = pii_rt_store_kv_arr(s, k, &et, &cnt, &dummy);
     if (e == PII_OK && (et != PII_KV_STRING || cnt < 1 || cnt > MAX_LABELS))
-        return fail(errbuf, cap, PII_EMODEL, fname, "GGUF key %s is not a label list", k);
+        return pf_fail(errbuf, cap, PII_EMODEL, fname, "GGUF key %s is not a label list", k);
     int nlab = -1;
     if ((e = g_int(s, pre, "embedding_length_out", &nlab, 0, fname, errbuf, cap)))
         return e;
     if (cnt && nlab >= 0 && (uint64_t)nlab != cnt)
-        return fail(errbuf, cap, PII_EMODEL, fname, "%d outputs but %llu labels", nlab,
-                    (unsigned long long)cnt);
+        return pf_fail(errbuf, cap, PII_EMODEL, fname, "%d outputs but %llu labels", nlab,
+                       (unsigned long long)cnt);
     c->n_labels = cnt ? (int)cnt : nlab;
     const char *why;
     if (!check_cfg(c, &why))
-        return fail(errbuf, cap, PII_EMODEL, fname, "%s", why);
+        return pf_fail(errbuf, cap, PII_EMODEL, fname, "%s", why);
     if (!cnt)
         return pf_labels_default(c->n_labels, labels);
     const char **ptr = calloc(cnt, sizeof *ptr);
@@ -438,8 +435,8 @@ pii_err pf_config_gguf(const pii_rt_store *s, pii_model_config *c, char ***label
     e = ptr && len && l ? pii_rt_store_kv_strings(s, k, ptr, len, cnt) : PII_ENOMEM;
     for (uint64_t i = 0; !e && i < cnt; i++) {
         if (len[i] == 0 || len[i] > 256 || memchr(ptr[i], 0, len[i]))
-            e = fail(errbuf, cap, PII_EMODEL, fname, "label %llu: bad name",
-                     (unsigned long long)i);
+            e = pf_fail(errbuf, cap, PII_EMODEL, fname, "label %llu: bad name",
+                        (unsigned long long)i);
         else if (!(l[i] = strndup(ptr[i], len[i])))
             e = PII_ENOMEM;
     }

@@ -41,22 +41,22 @@ struct pii_model_ws {
     pii_rt_pool *pool;
     size_t N;
     int nth;
-    float *x, *a;        /* [N][D]          */
-    float *q, *att;      /* [N][QW]         */
-    float *k, *v;        /* [N][KV]         */
-    float *kt;           /* [KV][N]         */
-    float *rl;           /* [N][E]          */
-    int32_t *sel;        /* [N][k]          */
-    float *selw;         /* [N][k]          */
-    uint32_t *cnt, *off; /* [E], [E+1]      */
-    uint32_t *grp, *pos; /* [N*k]           */
-    float *xg, *yg;      /* [N*k][D]        */
-    float *hg, *hu;      /* [N*k][I]        */
-    float *rope;         /* [N][hd/2][2]    */
+    float *x, *a;            /* [N][D]          */
+    float *q, *att;          /* [N][QW]         */
+    float *k, *v;            /* [N][KV]         */
+    float *kt;               /* [KV][N]         */
+    float *rl;               /* [N][E]          */
+    int32_t *sel;            /* [N][k]          */
+    float *selw;             /* [N][k]          */
+    uint32_t *cnt, *off;     /* [E], [E+1]      */
+    uint32_t *grp, *pos;     /* [N*k]           */
+    float *xg, *yg;          /* [N*k][D]        */
+    float *hg, *hu;          /* [N*k][I]        */
+    float *rope;             /* [N][hd/2][2]    */
     uint32_t *dstart, *dend; /* [N]         */
-    float *scratch;      /* [nth][scr]      */
+    float *scratch;          /* [nth][scr]      */
     size_t scr;
-    etask *ta, *tb;      /* expert task lists */
+    etask *ta, *tb; /* expert task lists */
     size_t nta, ntb;
     uint64_t costa, costb;
     size_t bytes;
@@ -264,8 +264,8 @@ static void forward_thread(void *vctx, int ith, int nth)
         memcpy(tr->hidden + t0 * D, ws->x + t0 * D, (t1 - t0) * D * sizeof(float));
     pii_rt_pool_barrier(pool);
 
-    pii_rt_attn at = {ws->q, ws->kt, ws->v, ws->att, NULL, QW, N, KV, QW,
-                      c->n_heads, c->n_kv_heads, c->head_dim, c->window};
+    pii_rt_attn at = {ws->q, ws->kt, ws->v,      ws->att,       NULL,        QW,       N,
+                      KV,    QW,     c->n_heads, c->n_kv_heads, c->head_dim, c->window};
     for (int L = 0; L < c->n_layers; L++) {
         const pf_layer *l = &m->layers[L];
         /* 1 */

@@ -4,7 +4,6 @@
  * sinks: ~1 MB per layer at full size) are converted to f32 once. */
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,23 +14,6 @@
 void pii_model_default_params(pii_model_params *p)
 {
     memset(p, 0, sizeof *p);
-}
-
-static pii_err fail(char *errbuf, size_t cap, pii_err e, const char *file, const char *fmt, ...)
-    __attribute__((format(printf, 5, 6)));
-
-static pii_err fail(char *errbuf, size_t cap, pii_err e, const char *file, const char *fmt, ...)
-{
-    if (errbuf && cap) {
-        int k = snprintf(errbuf, cap, "%s: ", file ? file : "?");
-        if (k >= 0 && (size_t)k < cap) {
-            va_list ap;
-            va_start(ap, fmt);
-            vsnprintf(errbuf + k, cap - (size_t)k, fmt, ap);
-            va_end(ap);
-        }
-    }
-    return e;
 }
 
 /* ---- binding ----------------------------------------------------------------- */
@@ -62,7 +44,7 @@ static pii_err need(binder *b, const char *name, int nd, const int64_t *sh,
     const pii_rt_tensor *t = pii_rt_store_find(b->m->store, name);
     *out = NULL;
     if (!t)
-        return fail(b->errbuf, b->cap, PII_ENOTFOUND, b->fname, "tensor '%s' is missing", name);
+        return pf_fail(b->errbuf, b->cap, PII_ENOTFOUND, b->fname, "tensor '%s' is missing", name);
     int same = t->ndim == nd;
     for (int i = 0; same && i < nd; i++)
         same = t->shape[i] == sh[i];
@@ -70,8 +52,8 @@ static pii_err need(binder *b, const char *name, int nd, const int64_t *sh,
         char got[96], want[96];
         fmt_shape(got, sizeof got, t->ndim, t->shape);
         fmt_shape(want, sizeof want, nd, sh);
-        return fail(b->errbuf, b->cap, PII_ESHAPE, t->file, "tensor '%s' has shape %s, expected %s",
-                    name, got, want);
+        return pf_fail(b->errbuf, b->cap, PII_ESHAPE, t->file,
+                       "tensor '%s' has shape %s, expected %s", name, got, want);
     }
     *out = t;
     return PII_OK;
@@ -88,13 +70,13 @@ static pii_err vec(binder *b, const pii_rt_tensor *t, size_t r0, size_t rn, size
                    const float **out)
 {
     if (!float_dtype(t->dtype))
-        return fail(b->errbuf, b->cap, PII_EDTYPE, t->file, "tensor '%s': dtype %s not allowed",
-                    t->name, pii_dtype_name(t->dtype));
+        return pf_fail(b->errbuf, b->cap, PII_EDTYPE, t->file, "tensor '%s': dtype %s not allowed",
+                       t->name, pii_dtype_name(t->dtype));
     size_t cols = t->ndim == 2 ? (size_t)t->shape[1] : (size_t)t->nelem;
     unsigned blk = pii_dtype_block(t->dtype);
     if (c0 % blk || cn % blk)
-        return fail(b->errbuf, b->cap, PII_ESHAPE, t->file, "tensor '%s': split inside a block",
-                    t->name);
+        return pf_fail(b->errbuf, b->cap, PII_ESHAPE, t->file, "tensor '%s': split inside a block",
+                       t->name);
     if (b->used + rn * cn > b->size)
         return PII_EINTERNAL;
     float *dst = b->arena + b->used;
@@ -107,8 +89,8 @@ static pii_err vec(binder *b, const pii_rt_tensor *t, size_t r0, size_t rn, size
                       cn, dst + r * cn);
     for (size_t i = 0; i < rn * cn; i++)
         if (!isfinite(dst[i]))
-            return fail(b->errbuf, b->cap, PII_EMODEL, t->file,
-                        "tensor '%s': non-finite value at %zu", t->name, i);
+            return pf_fail(b->errbuf, b->cap, PII_EMODEL, t->file,
+                           "tensor '%s': non-finite value at %zu", t->name, i);
     b->used += rn * cn;
     *out = dst;
     return PII_OK;
@@ -129,8 +111,8 @@ static pii_err mat(binder *b, const char *name, int64_t rows, int64_t cols, pii_
     if (e)
         return e;
     if ((e = pii_rt_mat_view(out, t, PII_RT_OI, 0, 0, 0)))
-        return fail(b->errbuf, b->cap, e, t->file, "tensor '%s': %s %s cannot be used", name,
-                    pii_dtype_name(t->dtype), e == PII_EDTYPE ? "weights" : "layout");
+        return pf_fail(b->errbuf, b->cap, e, t->file, "tensor '%s': %s %s cannot be used", name,
+                       pii_dtype_name(t->dtype), e == PII_EDTYPE ? "weights" : "layout");
     return PII_OK;
 }
 
@@ -141,8 +123,9 @@ static pii_err experts(binder *b, const pii_rt_tensor *t, pii_rt_layout layout, 
 {
     pii_err e = pii_rt_mat_view(out, t, layout, 0, c0, cn);
     if (e)
-        return fail(b->errbuf, b->cap, e, t->file, "tensor '%s': %s expert weights cannot be used",
-                    t->name, pii_dtype_name(t->dtype));
+        return pf_fail(b->errbuf, b->cap, e, t->file,
+                       "tensor '%s': %s expert weights cannot be used", t->name,
+                       pii_dtype_name(t->dtype));
     *estride = (size_t)t->shape[1] * out->ld;
     return PII_OK;
 }
@@ -222,22 +205,23 @@ static pii_err bind_hf(binder *b)
     const pii_rt_tensor *emb = pii_rt_store_find(m->store, "model.embed_tokens.weight");
     const pii_rt_tensor *rm = pii_rt_store_find(m->store, "model.embed_tokens.row_map");
     if (!emb)
-        return fail(b->errbuf, b->cap, PII_ENOTFOUND, b->fname,
-                    "tensor 'model.embed_tokens.weight' is missing");
+        return pf_fail(b->errbuf, b->cap, PII_ENOTFOUND, b->fname,
+                       "tensor 'model.embed_tokens.weight' is missing");
     if (rm) {
         if (rm->dtype != PII_DT_I32 || rm->ndim != 1 || rm->shape[0] != V)
-            return fail(b->errbuf, b->cap, PII_ESHAPE, rm->file,
-                        "tensor 'model.embed_tokens.row_map' must be I32 [%lld]", (long long)V);
+            return pf_fail(b->errbuf, b->cap, PII_ESHAPE, rm->file,
+                           "tensor 'model.embed_tokens.row_map' must be I32 [%lld]", (long long)V);
         if (emb->ndim != 2 || emb->shape[1] != D || emb->shape[0] < 1)
-            return fail(b->errbuf, b->cap, PII_ESHAPE, emb->file,
-                        "tensor 'model.embed_tokens.weight' must be [rows, %lld]", (long long)D);
+            return pf_fail(b->errbuf, b->cap, PII_ESHAPE, emb->file,
+                           "tensor 'model.embed_tokens.weight' must be [rows, %lld]", (long long)D);
         for (int64_t i = 0; i < V; i++) {
             int32_t r;
             memcpy(&r, (const uint8_t *)rm->data + 4 * i, 4);
             if (r < 0 || r >= emb->shape[0])
-                return fail(b->errbuf, b->cap, PII_ERANGE, rm->file,
-                            "tensor 'model.embed_tokens.row_map': entry %lld = %d outside [0, %lld)",
-                            (long long)i, r, (long long)emb->shape[0]);
+                return pf_fail(
+                    b->errbuf, b->cap, PII_ERANGE, rm->file,
+                    "tensor 'model.embed_tokens.row_map': entry %lld = %d outside [0, %lld)",
+                    (long long)i, r, (long long)emb->shape[0]);
         }
         m->row_map = rm->data;
     } else {
@@ -315,8 +299,8 @@ pii_err pf_bind(pii_model *m, char *errbuf, size_t cap)
         return e;
     const pii_rt_tensor *emb = m->embed;
     if (!float_dtype(emb->dtype))
-        return fail(errbuf, cap, PII_EDTYPE, emb->file, "tensor '%s': dtype %s not allowed",
-                    emb->name, pii_dtype_name(emb->dtype));
+        return pf_fail(errbuf, cap, PII_EDTYPE, emb->file, "tensor '%s': dtype %s not allowed",
+                       emb->name, pii_dtype_name(emb->dtype));
     pii_err de;
     m->embed_row_bytes =
         (size_t)pii_dtype_nbytes(emb->dtype, (uint64_t)c->d_model, (uint64_t)c->d_model, &de);
@@ -332,8 +316,8 @@ static pii_err read_text(const char *path, char **out, size_t *len, char *errbuf
 {
     FILE *f = fopen(path, "rb");
     if (!f)
-        return fail(errbuf, cap, errno == ENOENT ? PII_ENOTFOUND : PII_EIO, path, "%s",
-                    strerror(errno));
+        return pf_fail(errbuf, cap, errno == ENOENT ? PII_ENOTFOUND : PII_EIO, path, "%s",
+                       strerror(errno));
     size_t n = 0, c = 1 << 14;
     char *b = malloc(c);
     while (b) {
@@ -341,7 +325,7 @@ static pii_err read_text(const char *path, char **out, size_t *len, char *errbuf
             if (c >= (1u << 24)) {
                 free(b);
                 fclose(f);
-                return fail(errbuf, cap, PII_ETOOBIG, path, "larger than 16 MiB");
+                return pf_fail(errbuf, cap, PII_ETOOBIG, path, "larger than 16 MiB");
             }
             char *nb = realloc(b, c * 2);
             if (!nb) {
@@ -363,7 +347,7 @@ static pii_err read_text(const char *path, char **out, size_t *len, char *errbuf
         return PII_ENOMEM;
     if (bad) {
         free(b);
-        return fail(errbuf, cap, PII_EIO, path, "read error");
+        return pf_fail(errbuf, cap, PII_EIO, path, "read error");
     }
     *out = b;
     *len = n;
@@ -392,8 +376,8 @@ static pii_model *model_new(const pii_model_params *p)
     return m;
 }
 
-pii_model *pii_model_load(const char *path, const pii_model_params *p, pii_err *err,
-                          char *errbuf, size_t cap)
+pii_model *pii_model_load(const char *path, const pii_model_params *p, pii_err *err, char *errbuf,
+                          size_t cap)
 {
     if (errbuf && cap)
         errbuf[0] = 0;
@@ -402,7 +386,8 @@ pii_model *pii_model_load(const char *path, const pii_model_params *p, pii_err *
         return finish(NULL, PII_ENOMEM, err);
     struct stat st;
     if (!path || stat(path, &st) != 0)
-        return finish(m, fail(errbuf, cap, PII_ENOTFOUND, path ? path : "(null)", "%s",
+        return finish(m,
+                      pf_fail(errbuf, cap, PII_ENOTFOUND, path ? path : "(null)", "%s",
                               path ? strerror(errno) : "no path"),
                       err);
     pii_err e;
@@ -439,8 +424,8 @@ pii_model *pii_model_load(const char *path, const pii_model_params *p, pii_err *
 }
 
 pii_model *pii_model_load_mem(const char *config_json, size_t config_len, const void *st,
-                              size_t st_len, const pii_model_params *p, pii_err *err,
-                              char *errbuf, size_t cap)
+                              size_t st_len, const pii_model_params *p, pii_err *err, char *errbuf,
+                              size_t cap)
 {
     if (errbuf && cap)
         errbuf[0] = 0;
@@ -456,7 +441,7 @@ pii_model *pii_model_load_mem(const char *config_json, size_t config_len, const 
     else if (pii_rt_store_format(m->store) == PII_RT_FMT_GGUF)
         e = pf_config_gguf(m->store, &m->cfg, &m->labels, "<embedded model>", errbuf, cap);
     else
-        e = fail(errbuf, cap, PII_EINVAL, "<embedded model>", "no config.json given");
+        e = pf_fail(errbuf, cap, PII_EINVAL, "<embedded model>", "no config.json given");
     if (!e)
         e = pf_bind(m, errbuf, cap);
     return finish(m, e, err);
@@ -521,8 +506,8 @@ double pii_model_flops_per_token(const pii_model *m, size_t n)
     if (n && (double)n < keys)
         keys = (double)n;
     double per_layer = 2 * D * (qw + 2 * kw) + 2 * qw * D /* projections */
-                       + 2 * 2 * keys * qw             /* scores and P.V over the band */
-                       + 2 * D * c->n_experts          /* router */
+                       + 2 * 2 * keys * qw                /* scores and P.V over the band */
+                       + 2 * D * c->n_experts             /* router */
                        + (double)c->top_k * (2 * D * 2 * I + 2 * I * D);
     return per_layer * c->n_layers + 2 * D * c->n_labels;
 }

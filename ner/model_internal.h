@@ -10,13 +10,13 @@ typedef struct pf_layer {
     const float *ln_attn, *ln_moe; /* [D]                                  */
     pii_rt_mat wq, wk, wv, wo;     /* [H*hd, D], [Hkv*hd, D] x2, [D, H*hd]  */
     const float *bq, *bk, *bv, *bo;
-    const float *sinks;            /* [H], natural log                      */
-    pii_rt_mat router;             /* [E, D]                                */
-    const float *brouter;          /* [E]                                   */
-    pii_rt_mat gate, up, down;     /* expert 0: D->I, D->I, I->D            */
+    const float *sinks;             /* [H], natural log                      */
+    pii_rt_mat router;              /* [E, D]                                */
+    const float *brouter;           /* [E]                                   */
+    pii_rt_mat gate, up, down;      /* expert 0: D->I, D->I, I->D            */
     size_t gate_es, up_es, down_es; /* bytes from one expert to the next    */
-    const float *bgate, *bup;      /* [E][I]                                */
-    const float *bdown;            /* [E][D]                                */
+    const float *bgate, *bup;       /* [E][I]                                */
+    const float *bdown;             /* [E][D]                                */
 } pf_layer;
 
 struct pii_model {
@@ -24,20 +24,23 @@ struct pii_model {
     pii_model_params params;
     pii_rt_store *store;
     char *dir;
-    char **labels;            /* [C] */
+    char **labels;              /* [C] */
     const pii_rt_tensor *embed; /* [rows, D] */
-    const uint8_t *row_map;   /* I32 [V] (unaligned) or NULL */
+    const uint8_t *row_map;     /* I32 [V] (unaligned) or NULL */
     size_t embed_row_bytes;
-    pf_layer *layers;         /* [L] */
-    const float *ln_final;    /* [D] */
-    pii_rt_mat score;         /* [C, D] */
-    const float *bscore;      /* [C] */
-    float *f32;               /* arena of the small vectors converted to f32 */
-    double omega[256];        /* RoPE frequencies [hd/2] */
+    pf_layer *layers;      /* [L] */
+    const float *ln_final; /* [D] */
+    pii_rt_mat score;      /* [C, D] */
+    const float *bscore;   /* [C] */
+    float *f32;            /* arena of the small vectors converted to f32 */
+    double omega[256];     /* RoPE frequencies [hd/2] */
     double mscale;
 };
 
-/* config.c */
+/* config.c: formats "file: message" into errbuf (may be NULL); returns e. */
+pii_err pf_fail(char *errbuf, size_t cap, pii_err e, const char *file, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+
 pii_err pf_config_json(const char *text, size_t len, pii_model_config *c, char ***labels,
                        const char *fname, char *errbuf, size_t cap);
 pii_err pf_config_gguf(const pii_rt_store *s, pii_model_config *c, char ***labels,

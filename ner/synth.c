@@ -185,15 +185,15 @@ static int hf_list(const pii_model_synth *s, tdesc *t)
     const int64_t D = c->d_model, H = c->n_heads, hd = c->head_dim, KV = c->n_kv_heads * hd,
                   E = c->n_experts, I = c->d_expert, C = c->n_labels, V = c->vocab_size;
     int n = 0;
-#define T(nd, d0, d1, d2, dty, ...)                                                              \
-    do {                                                                                         \
-        snprintf(t[n].name, sizeof t[n].name, __VA_ARGS__);                                      \
-        t[n].ndim = nd;                                                                          \
-        t[n].shape[0] = d0;                                                                      \
-        t[n].shape[1] = d1;                                                                      \
-        t[n].shape[2] = d2;                                                                      \
-        t[n].dt = dty;                                                                           \
-        n++;                                                                                     \
+#define T(nd, d0, d1, d2, dty, ...)                                                                \
+    do {                                                                                           \
+        snprintf(t[n].name, sizeof t[n].name, __VA_ARGS__);                                        \
+        t[n].ndim = nd;                                                                            \
+        t[n].shape[0] = d0;                                                                        \
+        t[n].shape[1] = d1;                                                                        \
+        t[n].shape[2] = d2;                                                                        \
+        t[n].dt = dty;                                                                             \
+        n++;                                                                                       \
     } while (0)
     const pii_dtype B = s->dtype;
     T(2, s->embed_rows ? s->embed_rows : V, D, 0, B, "model.embed_tokens.weight");
@@ -248,11 +248,11 @@ static pii_err check_synth(const pii_model_synth *s, char *errbuf, size_t cap)
     const pii_model_config *c = &s->cfg;
     const char *why = NULL;
     if (c->n_layers < 1 || c->n_layers > 256 || c->d_model < 1 || c->d_model > 65536 ||
-        c->n_heads < 1 || c->n_kv_heads < 1 || c->n_heads % c->n_kv_heads ||
-        c->head_dim < 2 || c->head_dim % 2 || c->head_dim > 256 || c->d_expert < 1 ||
-        c->d_expert > 65536 || c->n_experts < 1 || c->n_experts > 4096 || c->top_k < 1 ||
-        c->top_k > c->n_experts || c->top_k > 64 || c->vocab_size < 1 ||
-        c->vocab_size > (1 << 24) || c->n_labels < 1 || c->n_labels > 65536 || c->window < 0)
+        c->n_heads < 1 || c->n_kv_heads < 1 || c->n_heads % c->n_kv_heads || c->head_dim < 2 ||
+        c->head_dim % 2 || c->head_dim > 256 || c->d_expert < 1 || c->d_expert > 65536 ||
+        c->n_experts < 1 || c->n_experts > 4096 || c->top_k < 1 || c->top_k > c->n_experts ||
+        c->top_k > 64 || c->vocab_size < 1 || c->vocab_size > (1 << 24) || c->n_labels < 1 ||
+        c->n_labels > 65536 || c->window < 0)
         why = "shape parameters out of range";
     else if (s->dtype != PII_DT_F32 && s->dtype != PII_DT_BF16 && s->dtype != PII_DT_F16)
         why = "dtype must be f32, bf16 or f16";
@@ -271,7 +271,8 @@ static json_object *config_json(const pii_model_synth *s, char **labels)
     const pii_model_config *c = &s->cfg;
     json_object *o = json_object_new_object();
     json_object *arch = json_object_new_array();
-    json_object_array_add(arch, json_object_new_string("OpenAIPrivacyFilterForTokenClassification"));
+    json_object_array_add(arch,
+                          json_object_new_string("OpenAIPrivacyFilterForTokenClassification"));
     json_object_object_add(o, "architectures", arch);
     json_object_object_add(o, "model_type", json_object_new_string("openai_privacy_filter"));
 #define I_(k, v) json_object_object_add(o, k, json_object_new_int64(v))
@@ -295,7 +296,8 @@ static json_object *config_json(const pii_model_synth *s, char **labels)
     json_object_object_add(o, "tie_word_embeddings", json_object_new_boolean(0));
     json_object_object_add(o, "rms_norm_eps", json_object_new_double(c->rms_eps));
     json_object *rp = json_object_new_object();
-    json_object_object_add(rp, "rope_type", json_object_new_string(c->rope.yarn ? "yarn" : "default"));
+    json_object_object_add(rp, "rope_type",
+                           json_object_new_string(c->rope.yarn ? "yarn" : "default"));
     json_object_object_add(rp, "rope_theta", json_object_new_double(c->rope.theta));
     if (c->rope.yarn) {
         json_object_object_add(rp, "factor", json_object_new_double(c->rope.factor));
@@ -306,8 +308,9 @@ static json_object *config_json(const pii_model_synth *s, char **labels)
                                json_object_new_int64((int64_t)c->rope.orig_ctx));
     }
     json_object_object_add(o, "rope_parameters", rp);
-    const char *dn = s->dtype == PII_DT_F32 ? "float32" : s->dtype == PII_DT_F16 ? "float16"
-                                                                                  : "bfloat16";
+    const char *dn = s->dtype == PII_DT_F32   ? "float32"
+                     : s->dtype == PII_DT_F16 ? "float16"
+                                              : "bfloat16";
     json_object_object_add(o, "dtype", json_object_new_string(dn));
     json_object *id2 = json_object_new_object(), *l2i = json_object_new_object();
     for (int i = 0; i < c->n_labels; i++) {
@@ -443,8 +446,8 @@ done:
 enum { MAP_SAME, MAP_T_GATE, MAP_T_UP, MAP_T_DOWN, MAP_BIAS_GATE, MAP_BIAS_UP };
 
 typedef struct gdesc {
-    tdesc t;         /* GGUF name, numpy shape, dtype */
-    char hf[96];     /* source HF tensor name          */
+    tdesc t;     /* GGUF name, numpy shape, dtype */
+    char hf[96]; /* source HF tensor name          */
     int map;
 } gdesc;
 
@@ -455,17 +458,17 @@ static int gguf_list(const pii_model_synth *s, gdesc *g)
                   E = c->n_experts, I = c->d_expert, C = c->n_labels, V = c->vocab_size;
     const pii_dtype X = s->gguf_experts, F16 = PII_DT_F16, F32 = PII_DT_F32;
     int n = 0;
-#define G(nd, d0, d1, d2, dty, mp, hfname, ...)                                                  \
-    do {                                                                                         \
-        snprintf(g[n].t.name, sizeof g[n].t.name, __VA_ARGS__);                                  \
-        snprintf(g[n].hf, sizeof g[n].hf, "%s", hfname);                                         \
-        g[n].t.ndim = nd;                                                                        \
-        g[n].t.shape[0] = d0;                                                                    \
-        g[n].t.shape[1] = d1;                                                                    \
-        g[n].t.shape[2] = d2;                                                                    \
-        g[n].t.dt = dty;                                                                         \
-        g[n].map = mp;                                                                           \
-        n++;                                                                                     \
+#define G(nd, d0, d1, d2, dty, mp, hfname, ...)                                                    \
+    do {                                                                                           \
+        snprintf(g[n].t.name, sizeof g[n].t.name, __VA_ARGS__);                                    \
+        snprintf(g[n].hf, sizeof g[n].hf, "%s", hfname);                                           \
+        g[n].t.ndim = nd;                                                                          \
+        g[n].t.shape[0] = d0;                                                                      \
+        g[n].t.shape[1] = d1;                                                                      \
+        g[n].t.shape[2] = d2;                                                                      \
+        g[n].t.dt = dty;                                                                           \
+        g[n].map = mp;                                                                             \
+        n++;                                                                                       \
     } while (0)
     char h[96];
     G(2, V, D, 0, F16, MAP_SAME, "model.embed_tokens.weight", "token_embd.weight");
@@ -496,8 +499,7 @@ static int gguf_list(const pii_model_synth *s, gdesc *g)
           "blk.%d.ffn_gate_exps.bias", L);
         G(2, E, I, 0, F32, MAP_BIAS_UP, HF("mlp.experts.gate_up_proj_bias"),
           "blk.%d.ffn_up_exps.bias", L);
-        G(3, E, D, I, X, MAP_T_DOWN, HF("mlp.experts.down_proj"), "blk.%d.ffn_down_exps.weight",
-          L);
+        G(3, E, D, I, X, MAP_T_DOWN, HF("mlp.experts.down_proj"), "blk.%d.ffn_down_exps.weight", L);
         G(2, E, D, 0, F32, MAP_SAME, HF("mlp.experts.down_proj_bias"), "blk.%d.ffn_down_exps.bias",
           L);
 #undef HF
@@ -565,8 +567,9 @@ pii_err pii_model_synth_write_gguf(const pii_model_synth *s, const char *path, c
     if (s->embed_rows || (s->gguf_experts != PII_DT_F16 && s->gguf_experts != PII_DT_Q8_0) ||
         (s->gguf_experts == PII_DT_Q8_0 && (c->d_model % 32 || c->d_expert % 32))) {
         if (errbuf && cap)
-            snprintf(errbuf, cap, "mkmodel: GGUF needs f16 or q8_0 experts (q8_0: widths "
-                                  "multiple of 32) and no compact embedding");
+            snprintf(errbuf, cap,
+                     "mkmodel: GGUF needs f16 or q8_0 experts (q8_0: widths "
+                     "multiple of 32) and no compact embedding");
         return PII_EINVAL;
     }
     char **labels = NULL;
@@ -592,8 +595,8 @@ pii_err pii_model_synth_write_gguf(const pii_model_synth *s, const char *path, c
     if ((e = pii_rt_gguf_writer_kv_str(w, "general.architecture", "openai-privacy-filter")) ||
         (e = pii_rt_gguf_writer_kv_str(w, "general.name", "pii-redact mkmodel")) ||
         (e = pii_rt_gguf_writer_kv_u32(w, "general.alignment", 32)) ||
-        (e = KU("block_count", (uint32_t)c->n_layers)) ||
-        (e = KU("context_length", 131072)) || (e = KU("embedding_length", (uint32_t)c->d_model)) ||
+        (e = KU("block_count", (uint32_t)c->n_layers)) || (e = KU("context_length", 131072)) ||
+        (e = KU("embedding_length", (uint32_t)c->d_model)) ||
         (e = KU("feed_forward_length", (uint32_t)c->d_expert)) ||
         (e = KU("expert_feed_forward_length", (uint32_t)c->d_expert)) ||
         (e = KU("attention.head_count", (uint32_t)c->n_heads)) ||
@@ -620,7 +623,8 @@ pii_err pii_model_synth_write_gguf(const pii_model_synth *s, const char *path, c
 #undef KU
 #undef KF
     if (c->pad_id >= 0 && c->pad_id < c->vocab_size &&
-        ((e = pii_rt_gguf_writer_kv_u32(w, "tokenizer.ggml.padding_token_id", (uint32_t)c->pad_id)) ||
+        ((e = pii_rt_gguf_writer_kv_u32(w, "tokenizer.ggml.padding_token_id",
+                                        (uint32_t)c->pad_id)) ||
          (e = pii_rt_gguf_writer_kv_u32(w, "tokenizer.ggml.eos_token_id", (uint32_t)c->pad_id))))
         goto done;
     int n = gguf_list(s, g);

@@ -142,8 +142,8 @@ const pii_tok *mc_tokenizer(const char *cmd, const pii_model *m, pii_tok **owned
         for (uint64_t i = 0; !e && i < n; i++)
             lens[i] = len32[i];
         uint64_t nt = 0;
-        if (!e && pii_rt_store_kv_arr(st, "tokenizer.ggml.token_type", &et, &nt, &data) ==
-                      PII_OK && nt == n && et == PII_KV_I32 && (types = malloc(n * 4)))
+        if (!e && pii_rt_store_kv_arr(st, "tokenizer.ggml.token_type", &et, &nt, &data) == PII_OK &&
+            nt == n && et == PII_KV_I32 && (types = malloc(n * 4)))
             memcpy(types, data, n * 4);
         if (!e)
             e = pii_tok_load_gguf_tokens(ptr, lens, types, n, owned, msg, sizeof msg);

@@ -21,8 +21,7 @@ typedef struct mc_opt {
 enum { MC_END = -1, MC_POS = -2, MC_ERR = -3 };
 int mc_next(const char *cmd, int argc, char **argv, int *i, const mc_opt *opts, size_t nopts,
             const char **val);
-void mc_usage(FILE *f, const char *synopsis, const char *about, const mc_opt *opts,
-              size_t nopts);
+void mc_usage(FILE *f, const char *synopsis, const char *about, const mc_opt *opts, size_t nopts);
 /* Parses a non-negative integer with an upper bound; prints on error. */
 int mc_uint(const char *cmd, const char *opt, const char *s, unsigned long long max,
             unsigned long long *out);

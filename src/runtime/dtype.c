@@ -8,11 +8,11 @@ static const struct {
     const char *name;
     unsigned block, bytes;
 } dt_info[PII_DT_COUNT] = {
-    [PII_DT_F32] = {"F32", 1, 4},    [PII_DT_F16] = {"F16", 1, 2},
-    [PII_DT_BF16] = {"BF16", 1, 2},  [PII_DT_Q8_0] = {"Q8_0", 32, 34},
-    [PII_DT_I32] = {"I32", 1, 4},    [PII_DT_I64] = {"I64", 1, 8},
-    [PII_DT_I8] = {"I8", 1, 1},      [PII_DT_U8] = {"U8", 1, 1},
-    [PII_DT_I16] = {"I16", 1, 2},    [PII_DT_F64] = {"F64", 1, 8},
+    [PII_DT_F32] = {"F32", 1, 4},       [PII_DT_F16] = {"F16", 1, 2},
+    [PII_DT_BF16] = {"BF16", 1, 2},     [PII_DT_Q8_0] = {"Q8_0", 32, 34},
+    [PII_DT_I32] = {"I32", 1, 4},       [PII_DT_I64] = {"I64", 1, 8},
+    [PII_DT_I8] = {"I8", 1, 1},         [PII_DT_U8] = {"U8", 1, 1},
+    [PII_DT_I16] = {"I16", 1, 2},       [PII_DT_F64] = {"F64", 1, 8},
     [PII_DT_Q8_ROW] = {"Q8_ROW", 1, 1}, [PII_DT_Q4_G32] = {"Q4_G32", 32, 16},
 };
 

@@ -241,8 +241,7 @@ pii_err rt_gguf_parse(pii_rt_store *s, const rt_map *m, char *errbuf, size_t cap
         memcpy(name, nm, nl);
         name[nl] = 0;
         if (nd > PII_RT_MAXDIM) {
-            rc = rt_fail(errbuf, cap, PII_EUNSUPPORTED, f, "tensor '%s': %u dimensions", name,
-                         nd);
+            rc = rt_fail(errbuf, cap, PII_EUNSUPPORTED, f, "tensor '%s': %u dimensions", name, nd);
             goto out;
         }
         t.ndim = (int)nd;
@@ -263,8 +262,8 @@ pii_err rt_gguf_parse(pii_rt_store *s, const rt_map *m, char *errbuf, size_t cap
             goto out;
         }
         if (!ggml_dtype(gt, &t.dtype)) {
-            rc = rt_fail(errbuf, cap, PII_EDTYPE, f, "tensor '%s': unsupported ggml type %u",
-                         name, gt);
+            rc = rt_fail(errbuf, cap, PII_EDTYPE, f, "tensor '%s': unsupported ggml type %u", name,
+                         gt);
             goto out;
         }
         int ok;

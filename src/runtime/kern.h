@@ -10,13 +10,11 @@
 
 /* y[t, o0..o1) (+)= x[t] . W(o) + bias, t < n. */
 typedef void (*rt_gemm_fn)(const pii_rt_mat *W, size_t n, const float *x, size_t ldx,
-                           const float *bias, float *y, size_t ldy, size_t o0, size_t o1,
-                           int acc);
+                           const float *bias, float *y, size_t ldy, size_t o0, size_t o1, int acc);
 
 typedef struct rt_kernels {
     rt_gemm_fn gemm[PII_DT_COUNT][2]; /* [dtype][layout] */
-    void (*attn)(const pii_rt_attn *a, size_t d0, size_t d1, size_t i0, size_t i1,
-                 float *scratch);
+    void (*attn)(const pii_rt_attn *a, size_t d0, size_t d1, size_t i0, size_t i1, float *scratch);
     void (*rmsnorm)(size_t d, const float *x, const float *g, float eps, float *y);
     void (*swiglu)(float *g, const float *u, size_t m, float alpha, float limit);
 } rt_kernels;

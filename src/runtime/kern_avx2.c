@@ -39,8 +39,8 @@ static inline TGT float hmax_v(__m256 v)
 #define V_MIN(a, b) _mm256_min_ps(a, b)
 #define V_HSUM(v) hsum_v(v)
 #define V_HMAX(v) hmax_v(v)
-#define V_LD_BF16(p)                                                                             \
-    _mm256_castsi256_ps(                                                                         \
+#define V_LD_BF16(p)                                                                               \
+    _mm256_castsi256_ps(                                                                           \
         _mm256_slli_epi32(_mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)(p))), 16))
 #define V_LD_F16(p) _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(p)))
 #define V_LD_I8(p) _mm256_cvtepi32_ps(_mm256_cvtepi8_epi32(_mm_loadl_epi64((const __m128i *)(p))))
@@ -72,7 +72,8 @@ static inline TGT __m256 exp_v(__m256 x)
     y = _mm256_fmadd_ps(y, x, _mm256_set1_ps(1.6666665459e-1f));
     y = _mm256_fmadd_ps(y, x, _mm256_set1_ps(5.0000001201e-1f));
     y = _mm256_fmadd_ps(y, _mm256_mul_ps(x, x), _mm256_add_ps(x, _mm256_set1_ps(1.0f)));
-    __m256i e = _mm256_slli_epi32(_mm256_add_epi32(_mm256_cvtps_epi32(fx), _mm256_set1_epi32(127)), 23);
+    __m256i e =
+        _mm256_slli_epi32(_mm256_add_epi32(_mm256_cvtps_epi32(fx), _mm256_set1_epi32(127)), 23);
     return _mm256_mul_ps(y, _mm256_castsi256_ps(e));
 }
 

@@ -23,8 +23,8 @@ typedef __m512 vf;
 #define V_MIN(a, b) _mm512_min_ps(a, b)
 #define V_HSUM(v) _mm512_reduce_add_ps(v)
 #define V_HMAX(v) _mm512_reduce_max_ps(v)
-#define V_LD_BF16(p)                                                                             \
-    _mm512_castsi512_ps(                                                                         \
+#define V_LD_BF16(p)                                                                               \
+    _mm512_castsi512_ps(                                                                           \
         _mm512_slli_epi32(_mm512_cvtepu16_epi32(_mm256_loadu_si256((const __m256i *)(p))), 16))
 #define V_LD_F16(p) _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)(p)))
 #define V_LD_I8(p) _mm512_cvtepi32_ps(_mm512_cvtepi8_epi32(_mm_loadu_si128((const __m128i *)(p))))
@@ -58,7 +58,8 @@ static inline TGT __m512 exp_v(__m512 x)
     y = _mm512_fmadd_ps(y, x, _mm512_set1_ps(1.6666665459e-1f));
     y = _mm512_fmadd_ps(y, x, _mm512_set1_ps(5.0000001201e-1f));
     y = _mm512_fmadd_ps(y, _mm512_mul_ps(x, x), _mm512_add_ps(x, _mm512_set1_ps(1.0f)));
-    __m512i e = _mm512_slli_epi32(_mm512_add_epi32(_mm512_cvtps_epi32(fx), _mm512_set1_epi32(127)), 23);
+    __m512i e =
+        _mm512_slli_epi32(_mm512_add_epi32(_mm512_cvtps_epi32(fx), _mm512_set1_epi32(127)), 23);
     return _mm512_mul_ps(y, _mm512_castsi512_ps(e));
 }
 

@@ -8,17 +8,17 @@
 #include "pii_rt.h"
 
 typedef struct rt_map {
-    char *path;        /* file name used in messages */
+    char *path; /* file name used in messages */
     const uint8_t *base;
     size_t len;
-    int owned;         /* munmap on free */
+    int owned; /* munmap on free */
 } rt_map;
 
 typedef struct rt_kv {
     char *key;
-    const uint8_t *val; /* value bytes inside the mapping */
+    const uint8_t *val;  /* value bytes inside the mapping */
     const uint8_t *vend; /* end of the value (validated)    */
-    uint64_t count;     /* arrays: element count           */
+    uint64_t count;      /* arrays: element count           */
     pii_rt_kvtype type, elem;
 } rt_kv;
 

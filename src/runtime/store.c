@@ -98,8 +98,8 @@ pii_err rt_store_index(pii_rt_store *s, char *errbuf, size_t cap)
         size_t h = hash_name(s->t[i].name) & (s->hcap - 1);
         while (s->hash[h]) {
             if (!strcmp(s->t[s->hash[h] - 1].name, s->t[i].name))
-                return rt_fail(errbuf, cap, PII_EFORMAT, s->t[i].file,
-                               "tensor '%s' appears twice", s->t[i].name);
+                return rt_fail(errbuf, cap, PII_EFORMAT, s->t[i].file, "tensor '%s' appears twice",
+                               s->t[i].name);
             h = (h + 1) & (s->hcap - 1);
         }
         s->hash[h] = (uint32_t)(i + 1);
@@ -283,8 +283,8 @@ pii_err rt_st_parse(pii_rt_store *s, const rt_map *m, char *errbuf, size_t cap)
     for (int i = 7; i >= 0; i--)
         hlen = hlen << 8 | m->base[i];
     if (hlen > PII_RT_MAX_HEADER)
-        return rt_fail(errbuf, cap, PII_ETOOBIG,
-                       f, "header claims %llu bytes (limit %u): not a safetensors file?",
+        return rt_fail(errbuf, cap, PII_ETOOBIG, f,
+                       "header claims %llu bytes (limit %u): not a safetensors file?",
                        (unsigned long long)hlen, PII_RT_MAX_HEADER);
     if (hlen < 2 || hlen > m->len - 8)
         return rt_fail(errbuf, cap, PII_ETRUNC, f,
@@ -354,8 +354,8 @@ pii_err rt_st_parse(pii_rt_store *s, const rt_map *m, char *errbuf, size_t cap)
         t.file = m->path;
         const char *ds = json_object_get_string(jd);
         if (!st_dtype(ds, &t.dtype)) {
-            rc = rt_fail(errbuf, cap, PII_EDTYPE, f, "tensor '%s': unsupported dtype '%.32s'",
-                         key, ds);
+            rc = rt_fail(errbuf, cap, PII_EDTYPE, f, "tensor '%s': unsupported dtype '%.32s'", key,
+                         ds);
             goto out;
         }
         size_t nd = json_object_array_length(js);
@@ -504,8 +504,7 @@ static pii_err open_one(pii_rt_store *s, const char *path, char *errbuf, size_t 
     return rt_st_parse(s, mm, errbuf, cap);
 }
 
-static pii_err read_small_file(const char *path, char **out, size_t *len, char *errbuf,
-                               size_t cap)
+static pii_err read_small_file(const char *path, char **out, size_t *len, char *errbuf, size_t cap)
 {
     FILE *fp = fopen(path, "rb");
     if (!fp)
@@ -572,8 +571,7 @@ static pii_err open_index(pii_rt_store *s, const char *ipath, char *errbuf, size
     {
         (void)tn;
         if (!json_object_is_type(fv, json_type_string)) {
-            rc = rt_fail(errbuf, cap, PII_EFORMAT, ipath, "weight_map['%s'] is not a string",
-                         tn);
+            rc = rt_fail(errbuf, cap, PII_EFORMAT, ipath, "weight_map['%s'] is not a string", tn);
             goto out;
         }
         const char *fn = json_object_get_string(fv);
@@ -614,8 +612,8 @@ static pii_err open_index(pii_rt_store *s, const char *ipath, char *errbuf, size
         const char *base = t ? strrchr(t->file, '/') : NULL;
         base = base ? base + 1 : t ? t->file : NULL;
         if (!t || strcmp(base, fn)) {
-            rc = rt_fail(errbuf, cap, PII_ENOTFOUND, ipath, "tensor '%s' is not in shard '%s'",
-                         tn2, fn);
+            rc = rt_fail(errbuf, cap, PII_ENOTFOUND, ipath, "tensor '%s' is not in shard '%s'", tn2,
+                         fn);
             goto out;
         }
     }
@@ -674,8 +672,8 @@ pii_err pii_rt_store_open(const char *path, pii_rt_store **out, char *errbuf, si
     return PII_OK;
 }
 
-pii_err pii_rt_store_open_mem(const void *bytes, size_t len, const char *label,
-                              pii_rt_store **out, char *errbuf, size_t cap)
+pii_err pii_rt_store_open_mem(const void *bytes, size_t len, const char *label, pii_rt_store **out,
+                              char *errbuf, size_t cap)
 {
     *out = NULL;
     if (errbuf && cap)

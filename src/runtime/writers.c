@@ -307,8 +307,8 @@ pii_err pii_rt_gguf_writer_kv_str(pii_rt_gguf_writer *w, const char *key, const 
     return e ? e : put_gstr(&w->kv, v) ? PII_OK : PII_ENOMEM;
 }
 
-pii_err pii_rt_gguf_writer_kv_strs(pii_rt_gguf_writer *w, const char *key,
-                                   const char *const *v, size_t n)
+pii_err pii_rt_gguf_writer_kv_strs(pii_rt_gguf_writer *w, const char *key, const char *const *v,
+                                   size_t n)
 {
     pii_err e = kv_head(w, key, PII_KV_ARRAY);
     if (e)
@@ -324,8 +324,7 @@ pii_err pii_rt_gguf_writer_kv_strs(pii_rt_gguf_writer *w, const char *key,
 pii_err pii_rt_gguf_writer_add(pii_rt_gguf_writer *w, const char *name, pii_dtype t, int ndim,
                                const int64_t *shape)
 {
-    if (w->begun ||
-        (t != PII_DT_F32 && t != PII_DT_F16 && t != PII_DT_BF16 && t != PII_DT_Q8_0))
+    if (w->begun || (t != PII_DT_F32 && t != PII_DT_F16 && t != PII_DT_BF16 && t != PII_DT_Q8_0))
         return PII_EINVAL;
     return tensor_push(&w->t, &w->nt, name, t, ndim, shape);
 }
@@ -356,8 +355,8 @@ pii_err pii_rt_gguf_writer_begin(pii_rt_gguf_writer *w, FILE *f)
     if (w->begun)
         return PII_EINVAL;
     wbuf b = {0};
-    int ok = wb_put(&b, "GGUF", 4) && put_u32(&b, 3) && put_u64(&b, w->nt) &&
-             put_u64(&b, w->nkv) && wb_put(&b, w->kv.p, w->kv.n);
+    int ok = wb_put(&b, "GGUF", 4) && put_u32(&b, 3) && put_u64(&b, w->nt) && put_u64(&b, w->nkv) &&
+             wb_put(&b, w->kv.p, w->kv.n);
     uint64_t off = 0;
     for (size_t i = 0; ok && i < w->nt; i++) {
         const wtensor *t = &w->t[i];

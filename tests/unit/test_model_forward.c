@@ -64,8 +64,8 @@ static pii_model *load(const char *p)
     return m;
 }
 
-static float *run(const pii_model *m, const int32_t *ids, size_t n, const size_t *lens,
-                  size_t nd, pii_rt_pool *pool, pii_model_trace *tr)
+static float *run(const pii_model *m, const int32_t *ids, size_t n, const size_t *lens, size_t nd,
+                  pii_rt_pool *pool, pii_model_trace *tr)
 {
     pii_err e;
     pii_model_ws *ws = pii_model_ws_create(m, n, pool, &e);
@@ -334,8 +334,8 @@ static void test_load_mem(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_formats_agree),   cmocka_unit_test(test_packing_threads),
-        cmocka_unit_test(test_isa_paths),       cmocka_unit_test(test_row_map_and_trace),
+        cmocka_unit_test(test_formats_agree), cmocka_unit_test(test_packing_threads),
+        cmocka_unit_test(test_isa_paths),     cmocka_unit_test(test_row_map_and_trace),
         cmocka_unit_test(test_load_mem),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -50,9 +50,9 @@ typedef struct pcase {
     int tokens;
     int f32_angles; /* "angles f32": stock-HF float32 RoPE angles */
     int32_t *ids;
-    float *logits;  /* [n][C] */
-    uint16_t *exp;  /* [L][n][k] ascending */
-    float *margin;  /* [L][n] */
+    float *logits; /* [n][C] */
+    uint16_t *exp; /* [L][n][k] ascending */
+    float *margin; /* [L][n] */
 } pcase;
 
 static void load_case(const char *name, pcase *pc)

@@ -149,8 +149,8 @@ static void test_gemm_all(void **state)
                     for (size_t d = 0; d < 3; d++) {
                         if (dts[a] == PII_DT_Q8_0 && ins[c] % 32)
                             continue;
-                        check_gemm(dts[a], (pii_rt_layout)lay, ns[b], ins[c], outs[d],
-                                   (int)(b & 1), (int)(c == 1));
+                        check_gemm(dts[a], (pii_rt_layout)lay, ns[b], ins[c], outs[d], (int)(b & 1),
+                                   (int)(c == 1));
                     }
         }
 }
@@ -213,7 +213,8 @@ static void check_attn(int H, int Hkv, int hd, int R, size_t n, size_t d0, size_
                 for (size_t j = lo; j < hi; j++) {
                     double s = 0;
                     for (int d = 0; d < hd; d++)
-                        s += (double)q[i * qw + (size_t)h * hd + d] * k[j * kw + (size_t)g * hd + d];
+                        s +=
+                            (double)q[i * qw + (size_t)h * hd + d] * k[j * kw + (size_t)g * hd + d];
                     p[j - lo] = s;
                     M = s > M ? s : M;
                 }
@@ -226,8 +227,8 @@ static void check_attn(int H, int Hkv, int hd, int R, size_t n, size_t d0, size_
                         ref += p[j - lo] / sum * v[j * kw + (size_t)g * hd + d];
                     float got = o[i * qw + (size_t)h * hd + d];
                     if (!(fabs(got - ref) <= 2e-5))
-                        fail_msg("attn isa %d i=%zu h=%d d=%d got %.9g ref %.9g", isa, i, h, d,
-                                 got, ref);
+                        fail_msg("attn isa %d i=%zu h=%d d=%d got %.9g ref %.9g", isa, i, h, d, got,
+                                 ref);
                 }
             }
     }
@@ -437,10 +438,14 @@ static void test_pool(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_dtype_roundtrip), cmocka_unit_test(test_gemm_all),
-        cmocka_unit_test(test_gemm_big),        cmocka_unit_test(test_mat_view),
-        cmocka_unit_test(test_attn),            cmocka_unit_test(test_rmsnorm_swiglu),
-        cmocka_unit_test(test_rope),            cmocka_unit_test(test_topk_group),
+        cmocka_unit_test(test_dtype_roundtrip),
+        cmocka_unit_test(test_gemm_all),
+        cmocka_unit_test(test_gemm_big),
+        cmocka_unit_test(test_mat_view),
+        cmocka_unit_test(test_attn),
+        cmocka_unit_test(test_rmsnorm_swiglu),
+        cmocka_unit_test(test_rope),
+        cmocka_unit_test(test_topk_group),
         cmocka_unit_test(test_pool),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -195,9 +195,12 @@ static void test_st_header_lies(void **state)
     const struct {
         uint64_t v;
         pii_err want;
-    } lies[] = {{len, PII_ETRUNC},          {len - 7, PII_ETRUNC},
-                {(uint64_t)1 << 40, PII_ETOOBIG}, {UINT64_MAX, PII_ETOOBIG},
-                {0, PII_ETRUNC},            {1, PII_ETRUNC},
+    } lies[] = {{len, PII_ETRUNC},
+                {len - 7, PII_ETRUNC},
+                {(uint64_t)1 << 40, PII_ETOOBIG},
+                {UINT64_MAX, PII_ETOOBIG},
+                {0, PII_ETRUNC},
+                {1, PII_ETRUNC},
                 {5, PII_EJSON}};
     for (size_t k = 0; k < sizeof lies / sizeof lies[0]; k++) {
         memcpy(c, b, len);
@@ -410,11 +413,11 @@ static void test_gguf_corrupt(void **state)
         uint8_t v;
         pii_err want;
     } edits[] = {
-        {4, 9, PII_EUNSUPPORTED},   /* version 9 */
-        {15, 0x7f, PII_ETOOBIG},    /* tensor count huge */
-        {23, 0x7f, PII_ETOOBIG},    /* kv count huge */
-        {12, 0xff, PII_ETOOBIG},    /* tensor count 255+ > file */
-        {31, 0x40, PII_ETRUNC},     /* first key length huge */
+        {4, 9, PII_EUNSUPPORTED}, /* version 9 */
+        {15, 0x7f, PII_ETOOBIG},  /* tensor count huge */
+        {23, 0x7f, PII_ETOOBIG},  /* kv count huge */
+        {12, 0xff, PII_ETOOBIG},  /* tensor count 255+ > file */
+        {31, 0x40, PII_ETRUNC},   /* first key length huge */
     };
     for (size_t k = 0; k < sizeof edits / sizeof edits[0]; k++) {
         memcpy(c, b, len);
@@ -591,10 +594,10 @@ static void test_model_level(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_st_good),      cmocka_unit_test(test_st_truncated),
+        cmocka_unit_test(test_st_good),        cmocka_unit_test(test_st_truncated),
         cmocka_unit_test(test_st_header_lies), cmocka_unit_test(test_st_bad_headers),
-        cmocka_unit_test(test_st_fuzz),      cmocka_unit_test(test_sharded),
-        cmocka_unit_test(test_gguf_good),    cmocka_unit_test(test_gguf_corrupt),
+        cmocka_unit_test(test_st_fuzz),        cmocka_unit_test(test_sharded),
+        cmocka_unit_test(test_gguf_good),      cmocka_unit_test(test_gguf_corrupt),
         cmocka_unit_test(test_model_level),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
