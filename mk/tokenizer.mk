@@ -51,3 +51,6 @@ bench-tokenizer: $(TOK_BENCH)
 	    node tools/tokenizer/bench.cjs $(TOK_BENCH_DIR)/c.json \
 	        $(TOK_BENCH_DIR)/english.txt $(TOK_BENCH_DIR)/multilingual.txt; \
 	fi
+
+# The allocation-failure suite runs with the malloc wrappers (mk/fuzz.mk).
+$(B)/tests/test_tok_fault: LDLIBS_ALL += $(FAULT_WRAP)
