@@ -67,10 +67,11 @@ typedef enum pii_dtype {
     PII_DT_U8 = 7,
     PII_DT_I16 = 8,
     PII_DT_F64 = 9,
-    /* Project quantized weight types (a later issue adds loaders and
-     * kernels; the dispatch tables already have their slots).  Their data
-     * tensors are stored as I8/U8 with separate scale tensors, and become
-     * these dtypes only inside a pii_rt_mat. */
+    /* Project quantized weight types.  They exist only inside a
+     * pii_rt_mat; files hold them as I8/U8 tensors (docs/FORMATS.md).
+     * OI layout (Q8_ROW only): plain int8 rows, scale[o] per row, f32
+     * activations.  IO layout: the panel streams of "quantized weights"
+     * below, run on int8 activations quantized per token. */
     PII_DT_Q8_ROW = 10, /* int8, one f32 scale per output row            */
     PII_DT_Q4_G32 = 11, /* int4, groups of 32 along the input dimension  */
     PII_DT_COUNT
@@ -361,5 +362,38 @@ void pii_rt_moe_group(size_t n, int E, int k, const int32_t *idx, uint32_t *cnt,
 /* Clamped SwiGLU in place: g <- min(g, limit) * sigmoid(alpha * min(g,
  * limit)) * (clamp(u, -limit, limit) + 1), m values. */
 void pii_rt_swiglu(float *g, const float *u, size_t m, float alpha, float limit);
+
+/* ---- quantized weights (src/runtime/quant.c, kern_q_*.c) ------------------
+ *
+ * An IO matrix of type Q8_ROW or Q4_G32 is a stream of ceil(n_out/64)
+ * panels of 64 output columns (the last zero-padded), pii_rt_mat.ld bytes
+ * apart, each self-contained (scales inside):
+ *   Q8_ROW (n_in % 4 == 0), ld = 256 + 64 n_in:
+ *     f32 scale[64]; then int8 q[n_in/4][64][4] (element (i, o) at
+ *     256 + (i/4)*256 + (o%64)*4 + i%4), weight = scale[o%64] * q.
+ *   Q4_G32 (n_in % 32 == 0), ld = n_in/32 * 1280; per group g of 32 inputs
+ *     1280 bytes: nibbles[4][64][4] (byte [r][o%64][j] holds input
+ *     32g+8r+j in its low and 32g+8r+4+j in its high nibble), f16 d[64],
+ *     f16 m[64]; weight = d * q + m with q in 0..15.
+ * An expert stack is E such streams back to back (pii_rt_mat_offset).
+ * pii_rt_gemm on these quantizes each token row of x to int8 (one scale
+ * per token: max |x| / 127, round to nearest even) and sums products in
+ * int32: AVX-512 VNNI, AVX2 or scalar, with identical results on every
+ * path.  Any column range [o0, o1) is allowed. */
+
+/* Bytes of a quantized IO matrix; 0 when the type or shape is not
+ * supported (n_in must be a multiple of 4, or 32 for Q4_G32, and at most
+ * 32768). */
+uint64_t pii_rt_qmat_bytes(pii_dtype qt, uint64_t n_in, uint64_t n_out);
+/* View of a quantized stream of nbytes (>= pii_rt_qmat_bytes) at data. */
+pii_err pii_rt_qmat_view(pii_rt_mat *m, pii_dtype qt, const void *data, uint64_t nbytes,
+                         uint64_t n_in, uint64_t n_out);
+/* Quantizes src (F32, F16 or BF16 in either layout, or Q8_0 OI) to qt
+ * into dst (cap >= pii_rt_qmat_bytes): Q8_ROW symmetric per output column;
+ * Q4_G32 per group of 32 inputs and column, min/max start refined by
+ * least squares, scale and offset rounded to f16.  *out (may be NULL)
+ * receives the view of dst. */
+pii_err pii_rt_quantize(const pii_rt_mat *src, pii_dtype qt, void *dst, size_t cap,
+                        pii_rt_mat *out);
 
 #endif

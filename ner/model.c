@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "model_internal.h"
+#include "model_quant.h"
 
 void pii_model_default_params(pii_model_params *p)
 {
@@ -107,8 +108,11 @@ static pii_err mat(binder *b, const char *name, int64_t rows, int64_t cols, pii_
 {
     const pii_rt_tensor *t;
     int64_t sh[2] = {rows, cols};
-    pii_err e = need(b, name, 2, sh, &t);
-    if (e)
+    pii_err e;
+    int q = pf_quant_mat(b->m->store, name, rows, cols, out, &e, b->errbuf, b->cap);
+    if (q)
+        return q < 0 ? e : PII_OK;
+    if ((e = need(b, name, 2, sh, &t)))
         return e;
     if ((e = pii_rt_mat_view(out, t, PII_RT_OI, 0, 0, 0)))
         return pf_fail(b->errbuf, b->cap, e, t->file, "tensor '%s': %s %s cannot be used", name,
@@ -165,9 +169,13 @@ static pii_err bind_hf(binder *b)
             return e;
         const pii_rt_tensor *t;
         int64_t gu[3] = {E, D, 2 * I}, gub[2] = {E, 2 * I}, dn[3] = {E, I, D}, dnb[2] = {E, D};
-        if ((e = need(b, N("mlp.experts.gate_up_proj"), 3, gu, &t)) ||
-            (e = experts(b, t, PII_RT_IO, 0, (uint32_t)I, &l->gate, &l->gate_es)) ||
-            (e = experts(b, t, PII_RT_IO, (uint32_t)I, (uint32_t)I, &l->up, &l->up_es)) ||
+        int qx = pf_quant_experts(m->store, L, c, l, &e, b->errbuf, b->cap);
+        if (qx < 0)
+            return e;
+        if ((!qx && ((e = need(b, N("mlp.experts.gate_up_proj"), 3, gu, &t)) ||
+                     (e = experts(b, t, PII_RT_IO, 0, (uint32_t)I, &l->gate, &l->gate_es)) ||
+                     (e = experts(b, t, PII_RT_IO, (uint32_t)I, (uint32_t)I, &l->up,
+                                  &l->up_es)))) ||
             (e = need(b, N("mlp.experts.gate_up_proj_bias"), 2, gub, &t)))
             return e;
         /* the gate and up halves of each bias row, into [E][I] each: the
@@ -185,8 +193,8 @@ static pii_err bind_hf(binder *b)
             if (x == 0)
                 l->bup = row;
         }
-        if ((e = need(b, N("mlp.experts.down_proj"), 3, dn, &t)) ||
-            (e = experts(b, t, PII_RT_IO, 0, 0, &l->down, &l->down_es)) ||
+        if ((!qx && ((e = need(b, N("mlp.experts.down_proj"), 3, dn, &t)) ||
+                     (e = experts(b, t, PII_RT_IO, 0, 0, &l->down, &l->down_es)))) ||
             (e = need(b, N("mlp.experts.down_proj_bias"), 2, dnb, &t)) ||
             (e = vec(b, t, 0, (size_t)E, 0, (size_t)D, &l->bdown)))
             return e;

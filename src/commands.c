@@ -8,6 +8,8 @@ int pii_cmd_mkmodel(int argc, char **argv);
 int pii_cmd_info(int argc, char **argv);
 int pii_cmd_logits(int argc, char **argv);
 int pii_cmd_tokenize(int argc, char **argv);
+int pii_cmd_bench(int argc, char **argv);
+int pii_cmd_quantize(int argc, char **argv);
 
 const pii_subcommand pii_subcommands[] = {
     {"eval", pii_cmd_eval, "score the redactor on eval files (per-label P/R/F1, leak rate)"},
@@ -15,5 +17,7 @@ const pii_subcommand pii_subcommands[] = {
     {"info", pii_cmd_info, "describe a model: format, shapes, dtypes, labels"},
     {"logits", pii_cmd_logits, "print the encoder's logits for stdin, one JSON line per token"},
     {"tokenize", pii_cmd_tokenize, "print o200k token ids (and byte offsets)"},
+    {"bench", pii_cmd_bench, "measure encoder speed (and the machine's peak) or quantization fidelity"},
+    {"quantize", pii_cmd_quantize, "write an int8/int4 copy of a model (quantized expert weights)"},
     {NULL, NULL, NULL},
 };

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "kern.h"
+#include "kern_q.h"
 
 #define CH 256 /* conversion chunk (multiple of every block size) */
 #define TT 8   /* tokens per tile */
@@ -161,7 +162,8 @@ const rt_kernels rt_kern_scalar = {
             [PII_DT_F16] = {rt_gemm_scalar, rt_gemm_scalar},
             [PII_DT_BF16] = {rt_gemm_scalar, rt_gemm_scalar},
             [PII_DT_Q8_0] = {rt_gemm_scalar, NULL},
-            [PII_DT_Q8_ROW] = {rt_gemm_scalar, NULL},
+            [PII_DT_Q8_ROW] = {rt_gemm_scalar, rt_gemm_q8io_scalar},
+            [PII_DT_Q4_G32] = {NULL, rt_gemm_q4io_scalar},
         },
     .attn = attn_scalar,
     .rmsnorm = rmsnorm_scalar,

@@ -1,0 +1,317 @@
+/* quant.c — the project's quantized weight types (Q8_ROW and Q4_G32 in the
+ * IO panel layout of kern_q.h): sizes, views, the quantizers that write
+ * them, and the scalar reference kernels every SIMD path is tested
+ * against. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "kern_q.h"
+
+#define QCH 256 /* activation chunk of the scalar kernels (multiple of 32) */
+
+/* ---- sizes and views ------------------------------------------------------------ */
+
+static int q_shape_ok(pii_dtype qt, uint64_t n_in, uint64_t n_out)
+{
+    /* n_in bound: int32 sums of 255 * 127 products cannot overflow */
+    if (n_in == 0 || n_out == 0 || n_in > 32768 || n_out > (1u << 24))
+        return 0;
+    if (qt == PII_DT_Q8_ROW)
+        return n_in % 4 == 0;
+    if (qt == PII_DT_Q4_G32)
+        return n_in % RT_Q4_GROUP == 0;
+    return 0;
+}
+
+uint64_t pii_rt_qmat_bytes(pii_dtype qt, uint64_t n_in, uint64_t n_out)
+{
+    if (!q_shape_ok(qt, n_in, n_out))
+        return 0;
+    uint64_t np = (n_out + RT_QP - 1) / RT_QP;
+    return np * (qt == PII_DT_Q8_ROW ? rt_q8_panel_bytes(n_in) : rt_q4_panel_bytes(n_in));
+}
+
+pii_err pii_rt_qmat_view(pii_rt_mat *m, pii_dtype qt, const void *data, uint64_t nbytes,
+                         uint64_t n_in, uint64_t n_out)
+{
+    memset(m, 0, sizeof *m);
+    uint64_t need = pii_rt_qmat_bytes(qt, n_in, n_out);
+    if (!need)
+        return qt == PII_DT_Q8_ROW || qt == PII_DT_Q4_G32 ? PII_ESHAPE : PII_EDTYPE;
+    if (nbytes < need)
+        return PII_ESHAPE;
+    m->data = data;
+    m->ld = qt == PII_DT_Q8_ROW ? rt_q8_panel_bytes(n_in) : rt_q4_panel_bytes(n_in);
+    m->n_in = (uint32_t)n_in;
+    m->n_out = (uint32_t)n_out;
+    m->dtype = qt;
+    m->layout = PII_RT_IO;
+    return PII_OK;
+}
+
+/* ---- quantizers ------------------------------------------------------------------- */
+
+/* src as f32 [n_in][n_out] (IO order). */
+static pii_err src_f32(const pii_rt_mat *s, float **out)
+{
+    size_t ni = s->n_in, no = s->n_out;
+    float *w = malloc(ni * no * sizeof *w);
+    if (!w)
+        return PII_ENOMEM;
+    if (s->layout == PII_RT_IO) {
+        for (size_t i = 0; i < ni; i++)
+            pii_rt_to_f32(s->dtype, (const uint8_t *)s->data + i * s->ld, no, w + i * no);
+    } else {
+        float *row = malloc(ni * sizeof *row);
+        if (!row) {
+            free(w);
+            return PII_ENOMEM;
+        }
+        for (size_t o = 0; o < no; o++) {
+            pii_rt_to_f32(s->dtype, (const uint8_t *)s->data + o * s->ld, ni, row);
+            for (size_t i = 0; i < ni; i++)
+                w[i * no + o] = row[i];
+        }
+        free(row);
+    }
+    *out = w;
+    return PII_OK;
+}
+
+static void put_f32(uint8_t *p, float v)
+{
+    memcpy(p, &v, 4);
+}
+
+static void put_f16(uint8_t *p, uint16_t h)
+{
+    p[0] = (uint8_t)(h & 0xff);
+    p[1] = (uint8_t)(h >> 8);
+}
+
+/* int8, symmetric per column. */
+static void quant_q8(const float *w, size_t ni, size_t no, uint8_t *dst)
+{
+    const size_t ld = rt_q8_panel_bytes(ni), np = (no + RT_QP - 1) / RT_QP;
+    memset(dst, 0, np * ld);
+    for (size_t o = 0; o < no; o++) {
+        uint8_t *pan = dst + o / RT_QP * ld;
+        size_t c = o % RT_QP;
+        float amax = 0;
+        for (size_t i = 0; i < ni; i++) {
+            float a = fabsf(w[i * no + o]);
+            amax = a > amax ? a : amax;
+        }
+        float s, inv;
+        rt_q_scale(amax, &s, &inv);
+        put_f32(pan + c * 4, s);
+        for (size_t i = 0; i < ni; i++)
+            pan[256 + (i / 4) * 256 + c * 4 + i % 4] = (uint8_t)rt_q_one(w[i * no + o], inv);
+    }
+}
+
+static float f16r(float v)
+{
+    return pii_rt_f16_to_f32(pii_rt_f32_to_f16(v));
+}
+
+/* One group of 32 weights -> q[32] in 0..15, d, m (f16-exact floats):
+ * min/max start, then least-squares refits of (d, m) for the current
+ * codes, keeping the best squared error. */
+static void quant_group4(const float *v, uint8_t *q, float *d_out, float *m_out)
+{
+    float lo = v[0], hi = v[0];
+    for (int j = 1; j < RT_Q4_GROUP; j++) {
+        lo = v[j] < lo ? v[j] : lo;
+        hi = v[j] > hi ? v[j] : hi;
+    }
+    float d = (hi - lo) / 15.0f, m = lo;
+    double best = -1;
+    uint8_t qq[RT_Q4_GROUP];
+    for (int it = 0; it < 6; it++) {
+        float d16 = f16r(d), m16 = f16r(m);
+        double err = 0, sq = 0, sq2 = 0, sw = 0, sqw = 0;
+        for (int j = 0; j < RT_Q4_GROUP; j++) {
+            float r = d16 > 0 ? rintf((v[j] - m16) / d16) : 0;
+            int k = r < 0 ? 0 : r > 15 ? 15 : (int)r;
+            qq[j] = (uint8_t)k;
+            double e = (double)d16 * k + m16 - v[j];
+            err += e * e;
+            sq += k;
+            sq2 += (double)k * k;
+            sw += v[j];
+            sqw += (double)k * v[j];
+        }
+        if (best < 0 || err < best) {
+            best = err;
+            memcpy(q, qq, sizeof qq);
+            *d_out = d16;
+            *m_out = m16;
+        }
+        double n = RT_Q4_GROUP, det = sq2 * n - sq * sq;
+        if (det <= 0 || best == 0)
+            break;
+        double nd = (sqw * n - sq * sw) / det, nm = (sq2 * sw - sq * sqw) / det;
+        if (!(nd > 0))
+            break;
+        d = (float)nd;
+        m = (float)nm;
+    }
+}
+
+static void quant_q4(const float *w, size_t ni, size_t no, uint8_t *dst)
+{
+    const size_t ld = rt_q4_panel_bytes(ni), np = (no + RT_QP - 1) / RT_QP;
+    memset(dst, 0, np * ld);
+    float v[RT_Q4_GROUP];
+    uint8_t q[RT_Q4_GROUP];
+    for (size_t o = 0; o < no; o++) {
+        uint8_t *pan = dst + o / RT_QP * ld;
+        size_t c = o % RT_QP;
+        for (size_t g = 0; g < ni / RT_Q4_GROUP; g++) {
+            uint8_t *gb = pan + g * RT_Q4_GBYTES;
+            for (int j = 0; j < RT_Q4_GROUP; j++)
+                v[j] = w[(g * RT_Q4_GROUP + (size_t)j) * no + o];
+            float d = 0, m = 0;
+            quant_group4(v, q, &d, &m);
+            for (int r = 0; r < 4; r++)
+                for (int j = 0; j < 4; j++)
+                    gb[r * 256 + c * 4 + (size_t)j] =
+                        (uint8_t)(q[8 * r + j] | q[8 * r + 4 + j] << 4);
+            put_f16(gb + 1024 + c * 2, pii_rt_f32_to_f16(d));
+            put_f16(gb + 1152 + c * 2, pii_rt_f32_to_f16(m));
+        }
+    }
+}
+
+pii_err pii_rt_quantize(const pii_rt_mat *src, pii_dtype qt, void *dst, size_t cap,
+                        pii_rt_mat *out)
+{
+    uint64_t need = pii_rt_qmat_bytes(qt, src->n_in, src->n_out);
+    if (!need)
+        return qt == PII_DT_Q8_ROW || qt == PII_DT_Q4_G32 ? PII_ESHAPE : PII_EDTYPE;
+    if (cap < need)
+        return PII_ETOOBIG;
+    if (src->dtype != PII_DT_F32 && src->dtype != PII_DT_F16 && src->dtype != PII_DT_BF16 &&
+        !(src->dtype == PII_DT_Q8_0 && src->layout == PII_RT_OI))
+        return PII_EDTYPE;
+    float *w;
+    pii_err e = src_f32(src, &w);
+    if (e)
+        return e;
+    if (qt == PII_DT_Q8_ROW)
+        quant_q8(w, src->n_in, src->n_out, dst);
+    else
+        quant_q4(w, src->n_in, src->n_out, dst);
+    free(w);
+    return out ? pii_rt_qmat_view(out, qt, dst, need, src->n_in, src->n_out) : PII_OK;
+}
+
+/* ---- scalar reference kernels ------------------------------------------------------ */
+
+static float get_f32(const uint8_t *p)
+{
+    float v;
+    memcpy(&v, p, 4);
+    return v;
+}
+
+static float get_f16(const uint8_t *p)
+{
+    return pii_rt_f16_to_f32((uint16_t)(p[0] | p[1] << 8));
+}
+
+static float row_amax(const float *x, size_t n)
+{
+    float amax = 0;
+    for (size_t i = 0; i < n; i++) {
+        float a = fabsf(x[i]);
+        amax = a > amax ? a : amax;
+    }
+    return amax;
+}
+
+static void finish(float *y, float v, const float *bias, size_t o, int acc)
+{
+    if (bias)
+        v += bias[o];
+    *y = acc ? *y + v : v;
+}
+
+void rt_gemm_q8io_scalar(const pii_rt_mat *W, size_t n, const float *x, size_t ldx,
+                         const float *bias, float *y, size_t ldy, size_t o0, size_t o1, int acc)
+{
+    const size_t ni = W->n_in;
+    const uint8_t *base = W->data;
+    int8_t qb[QCH];
+    for (size_t t = 0; t < n; t++) {
+        const float *xr = x + t * ldx;
+        float s, inv;
+        rt_q_scale(row_amax(xr, ni), &s, &inv);
+        for (size_t ob = o0; ob < o1;) {
+            size_t p = ob / RT_QP, oe = (p + 1) * RT_QP < o1 ? (p + 1) * RT_QP : o1;
+            const uint8_t *pan = base + p * W->ld;
+            int32_t sum[RT_QP] = {0};
+            for (size_t ic = 0; ic < ni; ic += QCH) {
+                size_t m = ni - ic < QCH ? ni - ic : QCH;
+                for (size_t i = 0; i < m; i++)
+                    qb[i] = rt_q_one(xr[ic + i], inv);
+                for (size_t o = ob; o < oe; o++) {
+                    size_t c = o % RT_QP;
+                    int32_t a = 0;
+                    for (size_t i = 0; i < m; i++) {
+                        size_t ii = ic + i;
+                        a += qb[i] * (int8_t)pan[256 + ii / 4 * 256 + c * 4 + ii % 4];
+                    }
+                    sum[o - ob] += a;
+                }
+            }
+            for (size_t o = ob; o < oe; o++) {
+                float sc = get_f32(pan + (o % RT_QP) * 4);
+                finish(&y[t * ldy + o], (float)sum[o - ob] * (s * sc), bias, o, acc);
+            }
+            ob = oe;
+        }
+    }
+}
+
+void rt_gemm_q4io_scalar(const pii_rt_mat *W, size_t n, const float *x, size_t ldx,
+                         const float *bias, float *y, size_t ldy, size_t o0, size_t o1, int acc)
+{
+    const size_t ni = W->n_in, ng = ni / RT_Q4_GROUP;
+    const uint8_t *base = W->data;
+    int8_t qb[RT_Q4_GROUP];
+    for (size_t t = 0; t < n; t++) {
+        const float *xr = x + t * ldx;
+        float s, inv;
+        rt_q_scale(row_amax(xr, ni), &s, &inv);
+        for (size_t ob = o0; ob < o1;) {
+            size_t p = ob / RT_QP, oe = (p + 1) * RT_QP < o1 ? (p + 1) * RT_QP : o1;
+            const uint8_t *pan = base + p * W->ld;
+            float f[RT_QP] = {0};
+            for (size_t g = 0; g < ng; g++) {
+                const uint8_t *gb = pan + g * RT_Q4_GBYTES;
+                int32_t sq = 0;
+                for (int j = 0; j < RT_Q4_GROUP; j++) {
+                    qb[j] = rt_q_one(xr[g * RT_Q4_GROUP + (size_t)j], inv);
+                    sq += qb[j];
+                }
+                for (size_t o = ob; o < oe; o++) {
+                    size_t c = o % RT_QP;
+                    int32_t a = 0;
+                    for (int r = 0; r < 4; r++)
+                        for (int j = 0; j < 4; j++) {
+                            uint8_t b = gb[r * 256 + c * 4 + (size_t)j];
+                            a += qb[8 * r + j] * (b & 15) + qb[8 * r + 4 + j] * (b >> 4);
+                        }
+                    float d = get_f16(gb + 1024 + c * 2), m = get_f16(gb + 1152 + c * 2);
+                    float v = fmaf((float)a, d, f[o - ob]);
+                    f[o - ob] = fmaf(m, (float)sq, v);
+                }
+            }
+            for (size_t o = ob; o < oe; o++)
+                finish(&y[t * ldy + o], f[o - ob] * s, bias, o, acc);
+            ob = oe;
+        }
+    }
+}
