@@ -376,10 +376,21 @@ void pii_rt_swiglu(float *g, const float *u, size_t m, float alpha, float limit)
  *     32g+8r+j in its low and 32g+8r+4+j in its high nibble), f16 d[64],
  *     f16 m[64]; weight = d * q + m with q in 0..15.
  * An expert stack is E such streams back to back (pii_rt_mat_offset).
- * pii_rt_gemm on these quantizes each token row of x to int8 (one scale
- * per token: max |x| / 127, round to nearest even) and sums products in
- * int32: AVX-512 VNNI, AVX2 or scalar, with identical results on every
- * path.  Any column range [o0, o1) is allowed. */
+ * pii_rt_gemm on these quantizes each token row of x to int16 or int8
+ * (pii_rt_qact; one scale per token: max |x| / 8191 or / 127, round to
+ * nearest even) and sums products in integers: AVX-512 VNNI, AVX2 or
+ * scalar, with identical results on every path (src/runtime/kern_q.h has
+ * the exact arithmetic).  Any column range [o0, o1) is allowed. */
+
+/* Activation precision of the quantized GEMMs, process-wide like the ISA:
+ * int16 (default: 14-bit per-token scale, vpdpwssd; logits within about
+ * 1e-5 of f32 activations) or int8 (vpdpbusd: about twice the arithmetic
+ * rate, about 1e-2 relative error per product).  Not thread-safe with
+ * running kernels: set it between forward passes. */
+typedef enum pii_rt_qact { PII_RT_QACT_I16 = 0, PII_RT_QACT_I8 = 1 } pii_rt_qact;
+pii_err pii_rt_qact_set(pii_rt_qact a);
+pii_rt_qact pii_rt_qact_active(void);
+const char *pii_rt_qact_name(pii_rt_qact a); /* "int16", "int8" */
 
 /* Bytes of a quantized IO matrix; 0 when the type or shape is not
  * supported (n_in must be a multiple of 4, or 32 for Q4_G32, and at most

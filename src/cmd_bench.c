@@ -47,6 +47,7 @@ static const mc_opt opts[] = {
     {"compare", 0, "REF", "fidelity: logits cosine and span agreement against REF"},
     {"min-cos", 0, "X", "with --compare: exit 1 when a token's cosine is below X"},
     {"min-spans", 0, "P", "with --compare: exit 1 when under P% of sentences agree"},
+    {"ref-isa", 0, "NAME", "with --compare: run REF on this kernel path (noise floor)"},
     {"isa", 0, "NAME", "kernel path: scalar, avx2 or avx512 (default: best)"},
     {"no-peak", 0, NULL, "skip the peak FMA/VNNI measurement"},
     {"json", 0, NULL, "print one JSON object"},
@@ -441,7 +442,7 @@ static int spans_equal(const pii_ner_tspan *a, size_t na, const pii_ner_tspan *b
 /* ---- main ------------------------------------------------------------------------------------- */
 
 typedef struct bench_opts {
-    const char *model, *corpus, *compare;
+    const char *model, *corpus, *compare, *ref_isa;
     int threads, latency, json, peak;
     double seconds, min_cos, min_spans;
     size_t length, pack, limit;
@@ -483,6 +484,14 @@ static int parse(int argc, char **argv, bench_opts *o)
             o->corpus = val;
         else if (!strcmp(nm, "compare"))
             o->compare = val;
+        else if (!strcmp(nm, "ref-isa")) {
+            pii_rt_isa ri;
+            if (pii_rt_isa_parse(val, &ri) || ri > pii_rt_isa_detect()) {
+                fprintf(stderr, "pii-redact bench: --ref-isa: unknown or unsupported path\n");
+                return PII_EXIT_USAGE;
+            }
+            o->ref_isa = val;
+        }
         else if (!strcmp(nm, "json"))
             o->json = 1;
         else if (!strcmp(nm, "no-peak"))
@@ -699,7 +708,13 @@ int pii_cmd_bench(int argc, char **argv)
                                                           r.logits, NULL)))
                 break;
             memcpy(rr.ids, r.ids, n * sizeof *r.ids);
-            if ((e = pii_model_forward(ref, rr.ws, rr.ids, n, lens, d1 - d0, rr.logits, NULL)))
+            pii_rt_isa cur = pii_rt_isa_active(), ri = cur;
+            if (o.ref_isa)
+                pii_rt_isa_parse(o.ref_isa, &ri);
+            pii_rt_isa_set(ri);
+            e = pii_model_forward(ref, rr.ws, rr.ids, n, lens, d1 - d0, rr.logits, NULL);
+            pii_rt_isa_set(cur);
+            if (e)
                 break;
             for (size_t t = 0; t < n; t++) {
                 const float *a = r.logits + t * C, *b = rr.logits + t * C;

@@ -14,14 +14,23 @@
  *                                                (inputs relative to 32g)
  *     f16 d[64], f16 m[64]                       w = d * q + m, q in 0..15
  *
- * Activations.  Each token row x[0..n_in) is quantized on the fly:
- *   amax = max |x_i|, s = amax / 127, inv = 127 / amax (both 0 when amax
- *   is 0), q_i = clamp(rint(x_i * inv), -127, 127) (round to nearest even),
- * and the kernels compute, with exact int32 sums,
+ * Activations.  Each token row x[0..n_in) is quantized on the fly, to
+ * int16 (PII_RT_QACT_I16, the default) or int8 (PII_RT_QACT_I8):
+ *   amax = max |x_i|, s = amax / Q, inv = Q / amax (both 0 when amax is 0
+ *   or not finite), q_i = clamp(rint(x_i * inv), -Q, Q) (round to nearest
+ *   even), Q = 8191 (int16: 14 bits, so int32 sums of n_in <= 2048
+ *   products with int8 weights cannot overflow) or 127 (int8);
+ * and the kernels compute, with exact integer sums,
  *   Q8: y = (float)(sum_i q_i w_i) * (s * scale_o)
- *   Q4: y = s * sum_g [ (float)(sum_{i in g} q_i q4_i) * d_g + m_g * (float)(sum_{i in g} q_i) ]
- *   then + bias, then (+)= into y.  Q8 results are identical on every
- *   path; Q4 paths may differ by float rounding (FMA) only. */
+ *   Q4, int8 activations:
+ *       y = s * sum_g [ (float)(sum_{i in g} q_i q4_i) * d_g + m_g * (float)(sum_{i in g} q_i) ]
+ *   Q4, int16 activations: the products of each group are split into two
+ *       partial sums by input position (P0: i % 4 in {0, 1}, P1: i % 4 in
+ *       {2, 3}, the lane pairs of vpdpwssd), folded separately,
+ *       f0 = fma(P0, d, f0), f0 = fma(m, sum q, f0), f1 = fma(P1, d, f1),
+ *       f1 = fma(0, sum q, f1), and y = (f0 + f1) * s;
+ *   then + bias, then (+)= into y (fma = fused multiply-add).  Every path
+ *   (scalar, AVX2, AVX-512 VNNI) gives bit-identical results. */
 #ifndef PII_RT_KERN_Q_H
 #define PII_RT_KERN_Q_H
 
@@ -56,6 +65,29 @@ static inline void rt_q_scale(float amax, float *s, float *inv)
     }
 }
 
+#define RT_Q16 8191.0f   /* int16 activation range */
+#define RT_Q16_MAXIN 2048 /* widest input of the int32-sum SIMD A16 kernels */
+
+static inline void rt_q16_scale(float amax, float *s, float *inv)
+{
+    if (amax > 0 && amax <= 3.0e38f) {
+        *s = amax / RT_Q16;
+        *inv = RT_Q16 / amax;
+    } else {
+        *s = 0;
+        *inv = 0;
+    }
+}
+
+static inline int16_t rt_q16_one(float x, float inv)
+{
+    float v = x * inv;
+    if (!(v == v))
+        return 0;
+    v = rintf(v);
+    return (int16_t)(v > RT_Q16 ? RT_Q16 : v < -RT_Q16 ? -RT_Q16 : v);
+}
+
 static inline int8_t rt_q_one(float x, float inv)
 {
     float v = x * inv;
@@ -71,7 +103,10 @@ void rt_gemm_q8io_scalar(const pii_rt_mat *W, size_t n, const float *x, size_t l
 void rt_gemm_q4io_scalar(const pii_rt_mat *W, size_t n, const float *x, size_t ldx,
                          const float *bias, float *y, size_t ldy, size_t o0, size_t o1, int acc);
 
-/* SIMD kernels (kern_q_avx512.c, kern_q_avx2.c). */
+/* The activation mode in use (quant.c). */
+pii_rt_qact rt_qact(void);
+
+/* SIMD kernels (kern_q_avx512.c, kern_q_avx2.c); each follows rt_qact(). */
 void rt_gemm_q8io_avx512(const pii_rt_mat *W, size_t n, const float *x, size_t ldx,
                          const float *bias, float *y, size_t ldy, size_t o0, size_t o1, int acc);
 void rt_gemm_q4io_avx512(const pii_rt_mat *W, size_t n, const float *x, size_t ldx,

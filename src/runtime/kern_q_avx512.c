@@ -144,15 +144,10 @@ q8_tile(const uint8_t *pan, size_t ni, const int8_t *q, size_t ldq, const float 
     }
 }
 
-TGT void rt_gemm_q8io_avx512(const pii_rt_mat *W, size_t n, const float *x, size_t ldx,
-                             const float *bias, float *y, size_t ldy, size_t o0, size_t o1,
-                             int acc)
+static TGT void q8a8(const pii_rt_mat *W, size_t n, const float *x, size_t ldx,
+                     const float *bias, float *y, size_t ldy, size_t o0, size_t o1, int acc)
 {
     const size_t ni = W->n_in;
-    if (!has_vnni() || ni > QMAXIN) {
-        rt_gemm_q8io_avx2(W, n, x, ldx, bias, y, ldy, o0, o1, acc);
-        return;
-    }
     const size_t ldq = (ni + 63) / 64 * 64;
     int8_t q[QT * QMAXIN] __attribute__((aligned(64)));
     float s[QT];
@@ -256,15 +251,10 @@ q4_tile(const uint8_t *pan, size_t ng, const int8_t *q, size_t ldq, const int32_
     }
 }
 
-TGT void rt_gemm_q4io_avx512(const pii_rt_mat *W, size_t n, const float *x, size_t ldx,
-                             const float *bias, float *y, size_t ldy, size_t o0, size_t o1,
-                             int acc)
+static TGT void q4a8(const pii_rt_mat *W, size_t n, const float *x, size_t ldx,
+                     const float *bias, float *y, size_t ldy, size_t o0, size_t o1, int acc)
 {
     const size_t ni = W->n_in, ng = ni / RT_Q4_GROUP;
-    if (!has_vnni() || ni > QMAXIN) {
-        rt_gemm_q4io_avx2(W, n, x, ldx, bias, y, ldy, o0, o1, acc);
-        return;
-    }
     const size_t ldq = (ni + 63) / 64 * 64, ldg = QMAXIN / RT_Q4_GROUP;
     int8_t q[QT4 * QMAXIN] __attribute__((aligned(64)));
     int32_t sg[QT4 * (QMAXIN / RT_Q4_GROUP)];
@@ -300,6 +290,287 @@ TGT void rt_gemm_q4io_avx512(const pii_rt_mat *W, size_t n, const float *x, size
             ob = oe;
         }
     }
+}
+
+/* ---- int16 activations (vpdpwssd) ------------------------------------------------
+ * A weight quad [o][4] sign- or zero-extended to int16 holds, per 32-bit
+ * lane, output o's inputs (0, 1) or (2, 3); the activations broadcast as 64
+ * bits (4 int16) match them.  So each zmm accumulates 8 outputs in lane
+ * pairs, combined at the end (exactly for Q8, in float for Q4). */
+
+#define QT16 6  /* Q8 tokens per tile (32 columns) */
+#define QT16B 4 /* Q4 tokens per tile (16 columns) */
+
+static TGT void quant_rows16(const float *x, size_t ldx, int T, size_t ni, int16_t *q,
+                             size_t ldq, float *s, int32_t *sg, size_t ldg)
+{
+    const __m512 absm = _mm512_castsi512_ps(_mm512_set1_epi32(0x7fffffff));
+    const __m512i lo = _mm512_set1_epi32(-8191), hi = _mm512_set1_epi32(8191);
+    for (int t = 0; t < T; t++) {
+        const float *xr = x + (size_t)t * ldx;
+        int16_t *qr = q + (size_t)t * ldq;
+        __m512 mx = _mm512_setzero_ps();
+        size_t i = 0;
+        for (; i + 16 <= ni; i += 16)
+            mx = _mm512_max_ps(mx, _mm512_and_ps(_mm512_loadu_ps(xr + i), absm));
+        if (i < ni) {
+            __mmask16 k = (__mmask16)((1u << (ni - i)) - 1);
+            mx = _mm512_max_ps(mx, _mm512_and_ps(_mm512_maskz_loadu_ps(k, xr + i), absm));
+        }
+        float inv;
+        rt_q16_scale(_mm512_reduce_max_ps(mx), &s[t], &inv);
+        const __m512 vinv = _mm512_set1_ps(inv);
+        __m512i gs = _mm512_setzero_si512();
+        for (i = 0; i < ni; i += 16) {
+            __mmask16 k = ni - i >= 16 ? (__mmask16)0xffff : (__mmask16)((1u << (ni - i)) - 1);
+            __m512i iv = _mm512_cvtps_epi32(_mm512_mul_ps(_mm512_maskz_loadu_ps(k, xr + i), vinv));
+            iv = _mm512_maskz_mov_epi32(k, _mm512_max_epi32(_mm512_min_epi32(iv, hi), lo));
+            _mm256_storeu_si256((__m256i *)(qr + i), _mm512_cvtepi32_epi16(iv));
+            if (sg) {
+                gs = _mm512_add_epi32(gs, iv);
+                if (i % 32 == 16) {
+                    sg[(size_t)t * ldg + i / 32] = _mm512_reduce_add_epi32(gs);
+                    gs = _mm512_setzero_si512();
+                }
+            }
+        }
+    }
+}
+
+/* lanes 2j + k of a and b (a: outputs 0-7, b: 8-15) -> 16 outputs */
+static inline TGT __m512i pair_sum_i(__m512i a, __m512i b)
+{
+    const __m512i ev = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
+    const __m512i od = _mm512_setr_epi32(1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31);
+    return _mm512_add_epi32(_mm512_permutex2var_epi32(a, ev, b),
+                            _mm512_permutex2var_epi32(a, od, b));
+}
+
+static inline TGT __m512 pair_sum_f(__m512 a, __m512 b)
+{
+    const __m512i ev = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
+    const __m512i od = _mm512_setr_epi32(1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31);
+    return _mm512_add_ps(_mm512_permutex2var_ps(a, ev, b), _mm512_permutex2var_ps(a, od, b));
+}
+
+/* Q8: 32 columns (half h of the panel) for T tokens. */
+static inline __attribute__((always_inline)) TGT void
+q8a16_tile(const uint8_t *pan, size_t ni, const int16_t *q, size_t ldq, const float *s,
+           const float *bias, float *y, size_t ldy, size_t pc0, int h, size_t a, size_t b,
+           int acc, const int T)
+{
+    __m512i c[QT16][4];
+#pragma GCC unroll 6
+    for (int t = 0; t < T; t++)
+#pragma GCC unroll 4
+        for (int v = 0; v < 4; v++)
+            c[t][v] = _mm512_setzero_si512();
+    const uint8_t *w = pan + 256 + (size_t)h * 128;
+    for (size_t k = 0; k < ni / 4; k++) {
+        __m512i wv[4];
+#pragma GCC unroll 4
+        for (int v = 0; v < 4; v++)
+            wv[v] = _mm512_cvtepi8_epi16(_mm256_loadu_si256((const __m256i *)(w + k * 256 + v * 32)));
+#pragma GCC unroll 6
+        for (int t = 0; t < T; t++) {
+            int64_t xi;
+            memcpy(&xi, q + (size_t)t * ldq + 4 * k, 8);
+            __m512i xb = _mm512_set1_epi64(xi);
+#pragma GCC unroll 4
+            for (int v = 0; v < 4; v++)
+                c[t][v] = _mm512_dpwssd_epi32(c[t][v], wv[v], xb);
+        }
+    }
+#pragma GCC unroll 2
+    for (int u = 0; u < 2; u++) {
+        size_t cc = (size_t)h * 32 + (size_t)u * 16;
+        if (cc + 16 <= a || cc >= b)
+            continue;
+        __mmask16 km = colmask(cc, a, b);
+        __m512 sc = _mm512_loadu_ps((const float *)(const void *)(pan + cc * 4));
+        size_t o = pc0 + cc;
+#pragma GCC unroll 6
+        for (int t = 0; t < T; t++) {
+            __m512i sum = pair_sum_i(c[t][2 * u], c[t][2 * u + 1]);
+            __m512 f = _mm512_mul_ps(_mm512_cvtepi32_ps(sum),
+                                     _mm512_mul_ps(_mm512_set1_ps(s[t]), sc));
+            store_out(y + (size_t)t * ldy + o, f, bias ? bias + o : NULL, acc, km);
+        }
+    }
+}
+
+static TGT void q8a16(const pii_rt_mat *W, size_t n, const float *x, size_t ldx,
+                      const float *bias, float *y, size_t ldy, size_t o0, size_t o1, int acc)
+{
+    const size_t ni = W->n_in, ldq = (ni + 31) / 32 * 32;
+    int16_t q[QT16 * RT_Q16_MAXIN] __attribute__((aligned(64)));
+    float s[QT16];
+    const uint8_t *base = W->data;
+    for (size_t t0 = 0; t0 < n; t0 += QT16) {
+        int T = n - t0 < QT16 ? (int)(n - t0) : QT16;
+        quant_rows16(x + t0 * ldx, ldx, T, ni, q, ldq, s, NULL, 0);
+        float *yt = y + t0 * ldy;
+        for (size_t ob = o0; ob < o1;) {
+            size_t p = ob / RT_QP, pc0 = p * RT_QP;
+            size_t oe = pc0 + RT_QP < o1 ? pc0 + RT_QP : o1;
+            const uint8_t *pan = base + p * W->ld;
+            size_t a = ob - pc0, b = oe - pc0;
+            for (int h = 0; h < 2; h++) {
+                if ((size_t)(h + 1) * 32 <= a || (size_t)h * 32 >= b)
+                    continue;
+                switch (T) {
+#define Q8C(k)                                                                                   \
+    case k:                                                                                      \
+        q8a16_tile(pan, ni, q, ldq, s, bias, yt, ldy, pc0, h, a, b, acc, k);                     \
+        break;
+                    Q8C(1)
+                    Q8C(2)
+                    Q8C(3)
+                    Q8C(4)
+                    Q8C(5)
+                    Q8C(6)
+#undef Q8C
+                default:
+                    break;
+                }
+            }
+            ob = oe;
+        }
+    }
+}
+
+/* Q4: 16 columns (quarter u of the panel) for T tokens. */
+static inline __attribute__((always_inline)) TGT void
+q4a16_tile(const uint8_t *pan, size_t ng, const int16_t *q, size_t ldq, const int32_t *sg,
+           size_t ldg, const float *s, const float *bias, float *y, size_t ldy, size_t pc0, int u,
+           size_t a, size_t b, int acc, const int T)
+{
+    __m512 f[QT16B][2];
+#pragma GCC unroll 4
+    for (int t = 0; t < T; t++)
+        f[t][0] = f[t][1] = _mm512_setzero_ps();
+    const __m256i m4 = _mm256_set1_epi8(0x0f);
+    const __m512i dup0 = _mm512_setr_epi32(0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7);
+    const __m512i dup1 = _mm512_setr_epi32(8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13, 14, 14, 15, 15);
+    for (size_t g = 0; g < ng; g++) {
+        const uint8_t *gb = pan + g * RT_Q4_GBYTES;
+        __m512i c[QT16B][2];
+#pragma GCC unroll 4
+        for (int t = 0; t < T; t++)
+            c[t][0] = c[t][1] = _mm512_setzero_si512();
+#pragma GCC unroll 4
+        for (int r = 0; r < 4; r++) {
+            __m512i wl[2], wh[2];
+#pragma GCC unroll 2
+            for (int v = 0; v < 2; v++) {
+                __m256i raw = _mm256_loadu_si256(
+                    (const __m256i *)(gb + r * 256 + (size_t)u * 64 + (size_t)v * 32));
+                wl[v] = _mm512_cvtepu8_epi16(_mm256_and_si256(raw, m4));
+                wh[v] = _mm512_cvtepu8_epi16(_mm256_and_si256(_mm256_srli_epi16(raw, 4), m4));
+            }
+#pragma GCC unroll 4
+            for (int t = 0; t < T; t++) {
+                int64_t x0, x1;
+                const int16_t *qr = q + (size_t)t * ldq + g * 32 + (size_t)r * 8;
+                memcpy(&x0, qr, 8);
+                memcpy(&x1, qr + 4, 8);
+                __m512i b0 = _mm512_set1_epi64(x0), b1 = _mm512_set1_epi64(x1);
+#pragma GCC unroll 2
+                for (int v = 0; v < 2; v++) {
+                    c[t][v] = _mm512_dpwssd_epi32(c[t][v], wl[v], b0);
+                    c[t][v] = _mm512_dpwssd_epi32(c[t][v], wh[v], b1);
+                }
+            }
+        }
+        __m512 d16 = _mm512_cvtph_ps(
+            _mm256_loadu_si256((const __m256i *)(gb + 1024 + (size_t)u * 32)));
+        __m512 m16 = _mm512_cvtph_ps(
+            _mm256_loadu_si256((const __m256i *)(gb + 1152 + (size_t)u * 32)));
+        __m512 dd[2] = {_mm512_permutexvar_ps(dup0, d16), _mm512_permutexvar_ps(dup1, d16)};
+        __m512 mm[2] = {_mm512_maskz_permutexvar_ps(0x5555, dup0, m16),
+                        _mm512_maskz_permutexvar_ps(0x5555, dup1, m16)};
+#pragma GCC unroll 4
+        for (int t = 0; t < T; t++) {
+            __m512 sgv = _mm512_set1_ps((float)sg[(size_t)t * ldg + g]);
+#pragma GCC unroll 2
+            for (int v = 0; v < 2; v++) {
+                __m512 af = _mm512_fmadd_ps(_mm512_cvtepi32_ps(c[t][v]), dd[v], f[t][v]);
+                f[t][v] = _mm512_fmadd_ps(mm[v], sgv, af);
+            }
+        }
+    }
+    size_t cc = (size_t)u * 16;
+    if (cc + 16 <= a || cc >= b)
+        return;
+    __mmask16 km = colmask(cc, a, b);
+    size_t o = pc0 + cc;
+#pragma GCC unroll 4
+    for (int t = 0; t < T; t++)
+        store_out(y + (size_t)t * ldy + o,
+                  _mm512_mul_ps(pair_sum_f(f[t][0], f[t][1]), _mm512_set1_ps(s[t])),
+                  bias ? bias + o : NULL, acc, km);
+}
+
+static TGT void q4a16(const pii_rt_mat *W, size_t n, const float *x, size_t ldx,
+                      const float *bias, float *y, size_t ldy, size_t o0, size_t o1, int acc)
+{
+    const size_t ni = W->n_in, ng = ni / RT_Q4_GROUP, ldq = (ni + 31) / 32 * 32;
+    const size_t ldg = RT_Q16_MAXIN / RT_Q4_GROUP;
+    int16_t q[QT16B * RT_Q16_MAXIN] __attribute__((aligned(64)));
+    int32_t sg[QT16B * (RT_Q16_MAXIN / RT_Q4_GROUP)];
+    float s[QT16B];
+    const uint8_t *base = W->data;
+    for (size_t t0 = 0; t0 < n; t0 += QT16B) {
+        int T = n - t0 < QT16B ? (int)(n - t0) : QT16B;
+        quant_rows16(x + t0 * ldx, ldx, T, ni, q, ldq, s, sg, ldg);
+        float *yt = y + t0 * ldy;
+        for (size_t ob = o0; ob < o1;) {
+            size_t p = ob / RT_QP, pc0 = p * RT_QP;
+            size_t oe = pc0 + RT_QP < o1 ? pc0 + RT_QP : o1;
+            const uint8_t *pan = base + p * W->ld;
+            size_t a = ob - pc0, b = oe - pc0;
+            for (int u = 0; u < 4; u++) {
+                if ((size_t)(u + 1) * 16 <= a || (size_t)u * 16 >= b)
+                    continue;
+                switch (T) {
+#define Q4C(k)                                                                                   \
+    case k:                                                                                      \
+        q4a16_tile(pan, ng, q, ldq, sg, ldg, s, bias, yt, ldy, pc0, u, a, b, acc, k);            \
+        break;
+                    Q4C(1)
+                    Q4C(2)
+                    Q4C(3)
+                    Q4C(4)
+#undef Q4C
+                default:
+                    break;
+                }
+            }
+            ob = oe;
+        }
+    }
+}
+
+/* ---- entry points ------------------------------------------------------------------ */
+
+void rt_gemm_q8io_avx512(const pii_rt_mat *W, size_t n, const float *x, size_t ldx,
+                         const float *bias, float *y, size_t ldy, size_t o0, size_t o1, int acc)
+{
+    int a8 = rt_qact() == PII_RT_QACT_I8;
+    if (!has_vnni() || W->n_in > (a8 ? QMAXIN : RT_Q16_MAXIN))
+        rt_gemm_q8io_avx2(W, n, x, ldx, bias, y, ldy, o0, o1, acc);
+    else
+        (a8 ? q8a8 : q8a16)(W, n, x, ldx, bias, y, ldy, o0, o1, acc);
+}
+
+void rt_gemm_q4io_avx512(const pii_rt_mat *W, size_t n, const float *x, size_t ldx,
+                         const float *bias, float *y, size_t ldy, size_t o0, size_t o1, int acc)
+{
+    int a8 = rt_qact() == PII_RT_QACT_I8;
+    if (!has_vnni() || W->n_in > (a8 ? QMAXIN : RT_Q16_MAXIN))
+        rt_gemm_q4io_avx2(W, n, x, ldx, bias, y, ldy, o0, o1, acc);
+    else
+        (a8 ? q4a8 : q4a16)(W, n, x, ldx, bias, y, ldy, o0, o1, acc);
 }
 
 #else

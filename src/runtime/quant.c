@@ -2,12 +2,40 @@
  * IO panel layout of kern_q.h): sizes, views, the quantizers that write
  * them, and the scalar reference kernels every SIMD path is tested
  * against. */
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "kern_q.h"
 
 #define QCH 256 /* activation chunk of the scalar kernels (multiple of 32) */
+
+/* ---- activation mode -------------------------------------------------------------- */
+
+static atomic_int qact_mode = PII_RT_QACT_I16;
+
+pii_err pii_rt_qact_set(pii_rt_qact a)
+{
+    if (a != PII_RT_QACT_I16 && a != PII_RT_QACT_I8)
+        return PII_EINVAL;
+    atomic_store(&qact_mode, (int)a);
+    return PII_OK;
+}
+
+pii_rt_qact pii_rt_qact_active(void)
+{
+    return (pii_rt_qact)atomic_load_explicit(&qact_mode, memory_order_relaxed);
+}
+
+const char *pii_rt_qact_name(pii_rt_qact a)
+{
+    return a == PII_RT_QACT_I8 ? "int8" : a == PII_RT_QACT_I16 ? "int16" : "?";
+}
+
+pii_rt_qact rt_qact(void)
+{
+    return pii_rt_qact_active();
+}
 
 /* ---- sizes and views ------------------------------------------------------------ */
 
@@ -238,8 +266,8 @@ static void finish(float *y, float v, const float *bias, size_t o, int acc)
     *y = acc ? *y + v : v;
 }
 
-void rt_gemm_q8io_scalar(const pii_rt_mat *W, size_t n, const float *x, size_t ldx,
-                         const float *bias, float *y, size_t ldy, size_t o0, size_t o1, int acc)
+static void q8a8(const pii_rt_mat *W, size_t n, const float *x, size_t ldx, const float *bias,
+                 float *y, size_t ldy, size_t o0, size_t o1, int acc)
 {
     const size_t ni = W->n_in;
     const uint8_t *base = W->data;
@@ -275,8 +303,8 @@ void rt_gemm_q8io_scalar(const pii_rt_mat *W, size_t n, const float *x, size_t l
     }
 }
 
-void rt_gemm_q4io_scalar(const pii_rt_mat *W, size_t n, const float *x, size_t ldx,
-                         const float *bias, float *y, size_t ldy, size_t o0, size_t o1, int acc)
+static void q4a8(const pii_rt_mat *W, size_t n, const float *x, size_t ldx, const float *bias,
+                 float *y, size_t ldy, size_t o0, size_t o1, int acc)
 {
     const size_t ni = W->n_in, ng = ni / RT_Q4_GROUP;
     const uint8_t *base = W->data;
@@ -314,4 +342,102 @@ void rt_gemm_q4io_scalar(const pii_rt_mat *W, size_t n, const float *x, size_t l
             ob = oe;
         }
     }
+}
+
+/* int16 activations (kern_q.h): int64 sums, so any n_in is exact. */
+static void q8a16(const pii_rt_mat *W, size_t n, const float *x, size_t ldx, const float *bias,
+                  float *y, size_t ldy, size_t o0, size_t o1, int acc)
+{
+    const size_t ni = W->n_in;
+    const uint8_t *base = W->data;
+    int16_t qb[QCH];
+    for (size_t t = 0; t < n; t++) {
+        const float *xr = x + t * ldx;
+        float s, inv;
+        rt_q16_scale(row_amax(xr, ni), &s, &inv);
+        for (size_t ob = o0; ob < o1;) {
+            size_t p = ob / RT_QP, oe = (p + 1) * RT_QP < o1 ? (p + 1) * RT_QP : o1;
+            const uint8_t *pan = base + p * W->ld;
+            int64_t sum[RT_QP] = {0};
+            for (size_t ic = 0; ic < ni; ic += QCH) {
+                size_t m = ni - ic < QCH ? ni - ic : QCH;
+                for (size_t i = 0; i < m; i++)
+                    qb[i] = rt_q16_one(xr[ic + i], inv);
+                for (size_t o = ob; o < oe; o++) {
+                    size_t c = o % RT_QP;
+                    int64_t a = 0;
+                    for (size_t i = 0; i < m; i++) {
+                        size_t ii = ic + i;
+                        a += (int32_t)qb[i] * (int8_t)pan[256 + ii / 4 * 256 + c * 4 + ii % 4];
+                    }
+                    sum[o - ob] += a;
+                }
+            }
+            for (size_t o = ob; o < oe; o++) {
+                float sc = get_f32(pan + (o % RT_QP) * 4);
+                finish(&y[t * ldy + o], (float)sum[o - ob] * (s * sc), bias, o, acc);
+            }
+            ob = oe;
+        }
+    }
+}
+
+static void q4a16(const pii_rt_mat *W, size_t n, const float *x, size_t ldx, const float *bias,
+                  float *y, size_t ldy, size_t o0, size_t o1, int acc)
+{
+    const size_t ni = W->n_in, ng = ni / RT_Q4_GROUP;
+    const uint8_t *base = W->data;
+    int16_t qb[RT_Q4_GROUP];
+    for (size_t t = 0; t < n; t++) {
+        const float *xr = x + t * ldx;
+        float s, inv;
+        rt_q16_scale(row_amax(xr, ni), &s, &inv);
+        for (size_t ob = o0; ob < o1;) {
+            size_t p = ob / RT_QP, oe = (p + 1) * RT_QP < o1 ? (p + 1) * RT_QP : o1;
+            const uint8_t *pan = base + p * W->ld;
+            float f0[RT_QP] = {0}, f1[RT_QP] = {0};
+            for (size_t g = 0; g < ng; g++) {
+                const uint8_t *gb = pan + g * RT_Q4_GBYTES;
+                int32_t sq = 0;
+                for (int j = 0; j < RT_Q4_GROUP; j++) {
+                    qb[j] = rt_q16_one(xr[g * RT_Q4_GROUP + (size_t)j], inv);
+                    sq += qb[j];
+                }
+                for (size_t o = ob; o < oe; o++) {
+                    size_t c = o % RT_QP;
+                    int32_t p0 = 0, p1 = 0;
+                    for (int r = 0; r < 4; r++)
+                        for (int j = 0; j < 4; j++) {
+                            uint8_t b = gb[r * 256 + c * 4 + (size_t)j];
+                            int32_t v = qb[8 * r + j] * (b & 15) + qb[8 * r + 4 + j] * (b >> 4);
+                            if (j < 2)
+                                p0 += v;
+                            else
+                                p1 += v;
+                        }
+                    float d = get_f16(gb + 1024 + c * 2), m = get_f16(gb + 1152 + c * 2);
+                    size_t k = o - ob;
+                    f0[k] = fmaf((float)p0, d, f0[k]);
+                    f0[k] = fmaf(m, (float)sq, f0[k]);
+                    f1[k] = fmaf((float)p1, d, f1[k]);
+                    f1[k] = fmaf(0.0f, (float)sq, f1[k]);
+                }
+            }
+            for (size_t o = ob; o < oe; o++)
+                finish(&y[t * ldy + o], (f0[o - ob] + f1[o - ob]) * s, bias, o, acc);
+            ob = oe;
+        }
+    }
+}
+
+void rt_gemm_q8io_scalar(const pii_rt_mat *W, size_t n, const float *x, size_t ldx,
+                         const float *bias, float *y, size_t ldy, size_t o0, size_t o1, int acc)
+{
+    (rt_qact() == PII_RT_QACT_I8 ? q8a8 : q8a16)(W, n, x, ldx, bias, y, ldy, o0, o1, acc);
+}
+
+void rt_gemm_q4io_scalar(const pii_rt_mat *W, size_t n, const float *x, size_t ldx,
+                         const float *bias, float *y, size_t ldy, size_t o0, size_t o1, int acc)
+{
+    (rt_qact() == PII_RT_QACT_I8 ? q4a8 : q4a16)(W, n, x, ldx, bias, y, ldy, o0, o1, acc);
 }

@@ -26,6 +26,8 @@ int main(int argc, char **argv)
     pii_dtype qt = !strcmp(dt, "q8") ? PII_DT_Q8_ROW : !strcmp(dt, "q4") ? PII_DT_Q4_G32 : 0;
     if (argc > 6)
         pii_rt_isa_set((pii_rt_isa)atoi(argv[6]));
+    if (getenv("KB_A8"))
+        pii_rt_qact_set(PII_RT_QACT_I8);
     size_t es = t == PII_DT_F32 ? 4 : 2;
     uint8_t *w = malloc(E * nin * nout * es);
     for (size_t i = 0; i < E * nin * nout * es; i++)
@@ -62,6 +64,6 @@ int main(int argc, char **argv)
         if (g > best)
             best = g;
     }
-    printf("%s rows=%zu %zux%zu E=%zu: %.1f GFLOP/s per CPU-second\n", dt, rows, nin, nout, E, best);
+    printf("%s(%s) rows=%zu %zux%zu E=%zu: %.1f GFLOP/s per CPU-second\n", dt, pii_rt_qact_name(pii_rt_qact_active()), rows, nin, nout, E, best);
     return 0;
 }
