@@ -49,6 +49,7 @@ static const mc_opt opts[] = {
     {"min-spans", 0, "P", "with --compare: exit 1 when under P% of sentences agree"},
     {"ref-isa", 0, "NAME", "with --compare: run REF on this kernel path (noise floor)"},
     {"isa", 0, "NAME", "kernel path: scalar, avx2 or avx512 (default: best)"},
+    {"act", 0, "A", "activations of int8/int4 weights: int16 (default) or int8"},
     {"no-peak", 0, NULL, "skip the peak FMA/VNNI measurement"},
     {"json", 0, NULL, "print one JSON object"},
     {"help", 'h', NULL, "show this help"},
@@ -134,7 +135,11 @@ __attribute__((target("avx512f,avx512bw,avx512vnni"))) static void peak_vnni512(
     __m512i s = a[0];
     for (int k = 1; k < PEAK_CHAINS; k++)
         s = _mm512_add_epi32(s, a[k]);
-    c->sinki = _mm512_reduce_add_epi32(s);
+    uint32_t lane[16], sum = 0; /* wrapping sum: the value is only a sink */
+    _mm512_storeu_si512(lane, s);
+    for (int k = 0; k < 16; k++)
+        sum += lane[k];
+    c->sinki = (int)(sum & 0x7fffffff);
 }
 #endif
 
@@ -505,6 +510,12 @@ static int parse(int argc, char **argv, bench_opts *o)
                 fprintf(stderr, "pii-redact bench: --mode: expected throughput or latency\n");
                 return PII_EXIT_USAGE;
             }
+        } else if (!strcmp(nm, "act")) {
+            if (strcmp(val, "int16") && strcmp(val, "int8")) {
+                fprintf(stderr, "pii-redact bench: --act: expected int16 or int8\n");
+                return PII_EXIT_USAGE;
+            }
+            pii_rt_qact_set(strcmp(val, "int8") ? PII_RT_QACT_I16 : PII_RT_QACT_I8);
         } else if (!strcmp(nm, "isa")) {
             if (mc_isa(CMD, val))
                 return PII_EXIT_USAGE;
@@ -750,8 +761,9 @@ int pii_cmd_bench(int argc, char **argv)
             json_num("spans_identical_pct", same_pct, 0);
             json_num("sentences", (double)f.docs, 0);
             json_num("tokens", (double)f.tokens, 0);
-            printf("\"weights_dtype\":\"%s\",\"ref_dtype\":\"%s\"}\n",
-                   dtype_label(pii_model_expert_dtype(m)), dtype_label(pii_model_expert_dtype(ref)));
+            printf("\"weights_dtype\":\"%s\",\"ref_dtype\":\"%s\",\"act\":\"%s\"}\n",
+                   dtype_label(pii_model_expert_dtype(m)), dtype_label(pii_model_expert_dtype(ref)),
+                   pii_rt_qact_name(pii_rt_qact_active()));
         } else {
             printf("fidelity:    %s (%s) against %s (%s)\n", o.model,
                    dtype_label(pii_model_expert_dtype(m)), o.compare,
@@ -876,7 +888,8 @@ int pii_cmd_bench(int argc, char **argv)
         json_num("peak_gflops", peak_f / 1e9, 0);
         json_num("peak_gops", peak_i / 1e9, 0);
         json_num("pct_of_peak", pctp, 0);
-        printf("\"mode\":\"%s\",", o.latency ? "latency" : "throughput");
+        printf("\"mode\":\"%s\",\"act\":\"%s\",", o.latency ? "latency" : "throughput",
+               qint ? pii_rt_qact_name(pii_rt_qact_active()) : "f32");
         json_num("length", (double)o.length, 0);
         json_num("pack", (double)(o.latency ? 0 : pack), 0);
         json_num("sentences", (double)docs, 0);
@@ -898,7 +911,8 @@ int pii_cmd_bench(int argc, char **argv)
             printf("inputs:       %zu tokens each (cut from %s)\n", o.length, o.corpus);
         else
             printf("inputs:       %s, %zu sentences\n", o.corpus, cp.n);
-        printf("threads:      %d, isa %s\n", nth, isa);
+        printf("threads:      %d, isa %s%s%s\n", nth, isa, qint ? ", activations " : "",
+               qint ? pii_rt_qact_name(pii_rt_qact_active()) : "");
         printf("measured:     %llu inputs, %llu tokens, %llu passes in %.2f s\n",
                (unsigned long long)docs, (unsigned long long)toks, (unsigned long long)passes,
                el);
