@@ -199,6 +199,13 @@ void pii_redactor_set_allow(pii_redactor *r, const pii_allow *a); /* borrowed */
 /* Keep only spans whose label is (exclude=0) or is not (exclude=1) listed. */
 pii_err pii_redactor_select_labels(pii_redactor *r, const char *const *labels, size_t n,
                                    int exclude);
+/* A new redactor with r's configuration (detectors, operators, allow list,
+ * label selection) in which the detector whose shared object is `shared`
+ * is replaced by `with` (PII_ENOTFOUND if r has none).  Used to run
+ * precomputed spans (e.g. packed model passes) through the same merging,
+ * filters and operators.  Borrowed objects must outlive both. */
+pii_redactor *pii_redactor_derive(const pii_redactor *r, const void *shared, pii_detector with,
+                                  pii_err *err);
 
 /* Where a stream's results go.  Any callback may be NULL.
  *  write: redacted text, in order, progressively.

@@ -106,6 +106,35 @@ pii_err pii_redactor_select_labels(pii_redactor *r, const char *const *labels, s
     return PII_OK;
 }
 
+pii_redactor *pii_redactor_derive(const pii_redactor *r, const void *shared, pii_detector with,
+                                  pii_err *err)
+{
+    pii_err e = PII_OK;
+    size_t k = 0;
+    while (k < r->ndet && r->det[k].shared != shared)
+        k++;
+    pii_redactor *d = NULL;
+    if (k == r->ndet || !with.cls || !with.cls->scan || !with.cls->open)
+        e = k == r->ndet ? PII_ENOTFOUND : PII_EINVAL;
+    else if (!(d = calloc(1, sizeof *d)))
+        e = PII_ENOMEM;
+    else {
+        memcpy(d->det, r->det, sizeof d->det);
+        d->ndet = r->ndet;
+        d->det[k] = with;
+        d->ops = r->ops;
+        d->allow = r->allow;
+        if (r->select && (e = pii_redactor_select_labels(d, (const char *const *)r->labels,
+                                                         r->nlabels, r->exclude))) {
+            pii_redactor_free(d);
+            d = NULL;
+        }
+    }
+    if (err)
+        *err = e;
+    return d;
+}
+
 static int label_selected(const pii_redactor *r, const char *label)
 {
     if (!r->select)

@@ -106,10 +106,10 @@ void pii_batch_tune(pii_opts *o)
 
 /* ---- temporary files and signals ------------------------------------------ */
 
-typedef struct tslot {
+struct tslot {
     volatile sig_atomic_t on;
     char path[PATH_MAX];
-} tslot;
+};
 
 static tslot *g_slots;
 static unsigned g_nslots;
@@ -226,22 +226,6 @@ static int fsync_dir_of(const char *path)
 
 /* ---- workers ------------------------------------------------------------- */
 
-typedef struct worker {
-    batch *b;
-    pthread_t th;
-    pii_stream *st;
-    pii_rec_stream *rs;
-    uint8_t *buf;
-    char *iobuf;
-    pii_out *out;
-    pii_sink osink;
-    bitem *it;
-    int dead; /* its stream could not be rebuilt after a failure */
-    tslot *slot;
-    pii_opts oout;   /* options for pii_out (text to files: no per-line flush) */
-    char field[256]; /* records: the field of the current span */
-} worker;
-
 static pii_err w_write(void *ud, const uint8_t *p, size_t n)
 {
     worker *w = ud;
@@ -298,12 +282,17 @@ static pii_err open_streams(worker *w)
         w->rs = pii_rec_stream_create(b->spec, b->p->red, b->p->ops, &s, &e);
     else
         w->st = pii_stream_create(b->p->red, &s, &e);
+    w->cur = w->st;
     return e;
 }
 
-static void fail_item(worker *w, bitem *it, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static void fail_item(worker *w, bitem *it, const char *fmt, ...)
+pii_sink batch_worker_sink(worker *w)
+{
+    pii_sink s = {w->b->dest == DEST_NONE ? NULL : w_write, w_span, w_end, w};
+    return s;
+}
+
+void batch_fail(worker *w, bitem *it, const char *fmt, ...)
 {
     char msg[512];
     va_list ap;
@@ -330,19 +319,19 @@ static pii_err feed(worker *w, const uint8_t *p, size_t n, int *pending)
     if (w->rs)
         return pii_rec_stream_feed(w->rs, p, n);
     if (!w->b->o->lines)
-        return pii_stream_feed(w->st, p, n);
+        return pii_stream_feed(w->cur, p, n);
     size_t off = 0;
     const uint8_t *nl;
     pii_err e;
     while ((nl = memchr(p + off, '\n', n - off))) {
         size_t len = (size_t)(nl - (p + off)) + 1;
-        if ((e = pii_stream_feed(w->st, p + off, len)) || (e = pii_stream_end_doc(w->st)))
+        if ((e = pii_stream_feed(w->cur, p + off, len)) || (e = pii_stream_end_doc(w->cur)))
             return e;
         off += len;
         *pending = 0;
     }
     if (off < n) {
-        if ((e = pii_stream_feed(w->st, p + off, n - off)))
+        if ((e = pii_stream_feed(w->cur, p + off, n - off)))
             return e;
         *pending = 1;
     }
@@ -355,7 +344,7 @@ static pii_err finish_input(worker *w, int pending)
         return pii_rec_stream_end(w->rs);
     if (w->b->o->lines && !pending)
         return PII_OK;
-    return pii_stream_end_doc(w->st);
+    return pii_stream_end_doc(w->cur);
 }
 
 /* Reads until the buffer holds `want` bytes or the input ends; with
@@ -390,73 +379,97 @@ static int newer_or_same(const struct stat *a, const struct stat *b)
     return a->st_mtim.tv_nsec >= b->st_mtim.tv_nsec;
 }
 
-static void process(worker *w, bitem *it)
+int batch_prepare(worker *w, bitem *it, uint8_t *buf, size_t cap, batch_input *in)
 {
     batch *b = w->b;
     const pii_opts *o = b->o;
     char eb[128];
-    double t0 = batch_now();
-    int is_stdin = it->is_root && strcmp(it->path, "-") == 0;
-    int fd = -1, tfd = -1, pending = 0;
-    char *tmp = NULL;
-    FILE *fp = NULL;
-    struct stat st;
-    pii_err e = PII_OK;
+    memset(in, 0, sizeof *in);
+    in->t0 = batch_now();
+    in->fd = -1;
+    in->is_stdin = it->is_root && strcmp(it->path, "-") == 0;
 
     if (it->status == ST_SKIPPED) {
         if (!o->quiet)
             batch_msg(b, "pii-redact: %s: skipped: %s\n", it->path, it->reason);
-        return;
+        return 0;
     }
     if (it->status == ST_FAILED) {
         batch_msg(b, "pii-redact: %s: %s\n", it->path, it->error ? it->error : "failed");
-        return;
+        return 0;
     }
     if (w->dead) {
-        fail_item(w, it, "not processed: a worker could not recover from an earlier failure");
-        return;
+        batch_fail(w, it, "not processed: a worker could not recover from an earlier failure");
+        return 0;
     }
     if (atomic_load(&b->stop)) { /* stdout was closed: stop quietly */
         it->status = ST_FAILED;
         it->error = strdup("not processed: standard output was closed");
-        return;
+        return 0;
     }
-    if (is_stdin) {
-        fd = STDIN_FILENO;
+    if (in->is_stdin) {
+        in->fd = STDIN_FILENO;
     } else {
         int fl = O_RDONLY | O_NOCTTY | O_CLOEXEC;
         if (!it->is_root && !o->follow)
             fl |= O_NOFOLLOW;
-        if ((fd = open(it->path, fl)) < 0) {
-            fail_item(w, it, "%s", errstr(errno, eb, sizeof eb));
-            return;
+        if ((in->fd = open(it->path, fl)) < 0) {
+            batch_fail(w, it, "%s", errstr(errno, eb, sizeof eb));
+            return 0;
         }
     }
-    if (fstat(fd, &st) != 0) {
-        fail_item(w, it, "%s", errstr(errno, eb, sizeof eb));
-        goto out;
+    const char *why = NULL;
+    ssize_t got = -1;
+    if (fstat(in->fd, &in->st) != 0)
+        why = errstr(errno, eb, sizeof eb);
+    else if (S_ISDIR(in->st.st_mode))
+        why = "is a directory";
+    else if (b->dest == DEST_INPLACE && !S_ISREG(in->st.st_mode))
+        why = "not a regular file; --in-place needs one";
+    else if ((got = read_some(in->fd, buf, cap, in->is_stdin)) < 0) {
+        char e2[100];
+        snprintf(eb, sizeof eb, "read error: %s", errstr(errno, e2, sizeof e2));
+        why = eb;
     }
-    if (S_ISDIR(st.st_mode)) {
-        fail_item(w, it, "is a directory");
-        goto out;
+    if (why) {
+        batch_fail(w, it, "%s", why);
+        batch_input_close(in);
+        return 0;
     }
-    if (b->dest == DEST_INPLACE && !S_ISREG(st.st_mode)) {
-        fail_item(w, it, "not a regular file; --in-place needs one");
-        goto out;
-    }
-    ssize_t got = read_some(fd, w->buf, CHUNK, is_stdin);
-    if (got < 0) {
-        fail_item(w, it, "read error: %s", errstr(errno, eb, sizeof eb));
-        goto out;
-    }
-    size_t n = (size_t)got;
-    if (!is_stdin && !o->binary && memchr(w->buf, 0, n < SNIFF ? n : SNIFF)) {
+    in->data = buf;
+    in->n = (size_t)got;
+    in->cap = cap;
+    if (!in->is_stdin && !o->binary && memchr(buf, 0, in->n < SNIFF ? in->n : SNIFF)) {
         it->status = ST_SKIPPED;
         it->reason = "binary file (--binary redacts it)";
         if (!o->quiet)
             batch_msg(b, "pii-redact: %s: skipped: %s\n", it->path, it->reason);
-        goto out;
+        batch_input_close(in);
+        return 0;
     }
+    return 1;
+}
+
+void batch_input_close(batch_input *in)
+{
+    if (in->fd > STDIN_FILENO || (in->fd == STDIN_FILENO && !in->is_stdin))
+        close(in->fd);
+    in->fd = -1;
+}
+
+void batch_redact(worker *w, bitem *it, batch_input *in, pii_stream *st)
+{
+    batch *b = w->b;
+    const pii_opts *o = b->o;
+    char eb[128];
+    int is_stdin = in->is_stdin, fd = in->fd, tfd = -1, pending = 0;
+    char *tmp = NULL;
+    FILE *fp = NULL;
+    struct stat st_in = in->st;
+    pii_err e = PII_OK;
+    size_t n = in->n;
+    ssize_t got;
+    w->cur = st;
 
     /* The destination. */
     switch (b->dest) {
@@ -466,7 +479,7 @@ static void process(worker *w, bitem *it)
         if (b->njobs == 1) {
             fp = stdout;
         } else if (!(fp = it->spool = tmpfile())) {
-            fail_item(w, it, "cannot create a spool file: %s", errstr(errno, eb, sizeof eb));
+            batch_fail(w, it, "cannot create a spool file: %s", errstr(errno, eb, sizeof eb));
             goto out;
         }
         break;
@@ -477,32 +490,32 @@ static void process(worker *w, bitem *it)
         else
             it->out = strdup(it->path);
         if (!it->out) {
-            fail_item(w, it, "%s", errstr(errno, eb, sizeof eb));
+            batch_fail(w, it, "%s", errstr(errno, eb, sizeof eb));
             goto out;
         }
         if (n == 0) { /* an empty file stays as it is */
             it->status = ST_OK;
             goto out;
         }
-        if (st.st_nlink > 1 && !o->quiet)
+        if (st_in.st_nlink > 1 && !o->quiet)
             batch_msg(b,
                       "pii-redact: %s: has %ju hard links; the other names keep the "
                       "original text\n",
-                      it->path, (uintmax_t)st.st_nlink);
+                      it->path, (uintmax_t)st_in.st_nlink);
         break;
     }
     case DEST_OUTDIR:
     case DEST_SUFFIX: {
         struct stat os;
         if (!(it->out = batch_out_path(b, it->path))) {
-            fail_item(w, it, "out of memory");
+            batch_fail(w, it, "out of memory");
             goto out;
         }
-        if (same_file(it->out, &st)) {
-            fail_item(w, it, "the output %s is the input itself (use --in-place)", it->out);
+        if (same_file(it->out, &st_in)) {
+            batch_fail(w, it, "the output %s is the input itself (use --in-place)", it->out);
             goto out;
         }
-        if (o->resume && stat(it->out, &os) == 0 && newer_or_same(&os, &st)) {
+        if (o->resume && stat(it->out, &os) == 0 && newer_or_same(&os, &st_in)) {
             it->status = ST_SKIPPED;
             it->reason = "output is up to date (--resume)";
             goto out;
@@ -512,13 +525,13 @@ static void process(worker *w, bitem *it)
     }
     if (b->dest >= DEST_OUTDIR) {
         if ((tfd = make_temp(it->out, b->dest == DEST_OUTDIR, &tmp)) < 0) {
-            fail_item(w, it, "cannot create a temporary file beside %s: %s", it->out,
-                      errstr(errno, eb, sizeof eb));
+            batch_fail(w, it, "cannot create a temporary file beside %s: %s", it->out,
+                       errstr(errno, eb, sizeof eb));
             goto out;
         }
         slot_set(w->slot, tmp);
         if (!(fp = fdopen(tfd, "w"))) {
-            fail_item(w, it, "%s", errstr(errno, eb, sizeof eb));
+            batch_fail(w, it, "%s", errstr(errno, eb, sizeof eb));
             goto out;
         }
         tfd = -1; /* fp owns it now */
@@ -531,7 +544,7 @@ static void process(worker *w, bitem *it)
         if (b->spec && is_stdin && fp == stdout && o->format == PII_FMT_TEXT)
             w->oout.lines = 1;
         if (!(w->out = pii_out_create(fp, &w->oout))) {
-            fail_item(w, it, "out of memory");
+            batch_fail(w, it, "out of memory");
             goto out;
         }
         pii_out_set_file(w->out, is_stdin ? NULL : it->path);
@@ -541,13 +554,17 @@ static void process(worker *w, bitem *it)
     /* Redact. */
     w->it = it;
     int rerr = 0;
+    const uint8_t *data = in->data;
+    size_t cap = in->cap;
     for (;;) {
         it->bytes_in += n;
         atomic_fetch_add(&b->bytes_done, n);
-        if (n && (e = feed(w, w->buf, n, &pending)))
+        if (n && (e = feed(w, data, n, &pending)))
             break;
-        if (n < CHUNK && !is_stdin)
+        if ((n < cap && !is_stdin) || fd < 0)
             break; /* read_some stops short only at the end of the input */
+        data = w->buf;
+        cap = CHUNK;
         got = read_some(fd, w->buf, CHUNK, is_stdin);
         if (got < 0) {
             rerr = errno;
@@ -563,25 +580,25 @@ static void process(worker *w, bitem *it)
     if (!e && !rerr && fp && fflush(fp) != 0)
         e = PII_EWRITE, werr = errno;
     if (rerr) {
-        fail_item(w, it, "read error: %s", errstr(rerr, eb, sizeof eb));
+        batch_fail(w, it, "read error: %s", errstr(rerr, eb, sizeof eb));
     } else if (e == PII_EWRITE) {
         if (werr == EPIPE && fp == stdout) {
             atomic_store(&b->stop, 1); /* stop taking files, quietly */
             it->status = ST_FAILED;
             it->error = strdup("standard output was closed");
         } else {
-            fail_item(w, it, "write error%s%s: %s", it->out ? " on " : "", it->out ? it->out : "",
-                      errstr(werr, eb, sizeof eb));
+            batch_fail(w, it, "write error%s%s: %s", it->out ? " on " : "", it->out ? it->out : "",
+                       errstr(werr, eb, sizeof eb));
         }
     } else if (e && w->rs) {
         const char *d = pii_rec_stream_detail(w->rs);
-        fail_item(w, it, "record %llu: %s%s%s", (unsigned long long)pii_rec_stream_record(w->rs),
-                  pii_strerror(e), d[0] ? ": " : "", d);
+        batch_fail(w, it, "record %llu: %s%s%s", (unsigned long long)pii_rec_stream_record(w->rs),
+                   pii_strerror(e), d[0] ? ": " : "", d);
     } else if (e) {
-        fail_item(w, it, "redaction stopped: %s", pii_strerror(e));
+        batch_fail(w, it, "redaction stopped: %s", pii_strerror(e));
     }
     if (it->status == ST_FAILED) {
-        if (open_streams(w) != PII_OK)
+        if ((st == w->st ? open_streams(w) : batch_pack_reopen(w)) != PII_OK)
             w->dead = 1;
         goto out;
     }
@@ -600,11 +617,11 @@ static void process(worker *w, bitem *it)
             struct stat ts;
             if (fstat(fdo, &ts) != 0)
                 what = "stat";
-            else if ((ts.st_uid != st.st_uid || ts.st_gid != st.st_gid) &&
-                     fchown(fdo, ts.st_uid != st.st_uid ? st.st_uid : (uid_t)-1,
-                            ts.st_gid != st.st_gid ? st.st_gid : (gid_t)-1) != 0)
+            else if ((ts.st_uid != st_in.st_uid || ts.st_gid != st_in.st_gid) &&
+                     fchown(fdo, ts.st_uid != st_in.st_uid ? st_in.st_uid : (uid_t)-1,
+                            ts.st_gid != st_in.st_gid ? st_in.st_gid : (gid_t)-1) != 0)
                 what = "cannot keep the owner and group";
-            else if (fchmod(fdo, st.st_mode & 07777) != 0)
+            else if (fchmod(fdo, st_in.st_mode & 07777) != 0)
                 what = "cannot keep the permissions";
             else if (fsync(fdo) != 0)
                 what = "fsync";
@@ -620,11 +637,11 @@ static void process(worker *w, bitem *it)
             what = "rename", cerr = errno;
         if (!what && b->dest == DEST_INPLACE && fsync_dir_of(it->out) != 0) {
             /* Renamed already: the new text is in place but may not be durable. */
-            fail_item(w, it, "redacted, but the directory of %s could not be synced: %s", it->out,
-                      errstr(errno, eb, sizeof eb));
+            batch_fail(w, it, "redacted, but the directory of %s could not be synced: %s", it->out,
+                       errstr(errno, eb, sizeof eb));
         } else if (what) {
-            fail_item(w, it, "%s (%s): %s; the original is unchanged", what, it->out,
-                      errstr(cerr, eb, sizeof eb));
+            batch_fail(w, it, "%s (%s): %s; the original is unchanged", what, it->out,
+                       errstr(cerr, eb, sizeof eb));
             unlink(tmp);
         }
     }
@@ -644,13 +661,21 @@ out:
         slot_clear(w->slot);
         free(tmp);
     }
-    if (fd > STDIN_FILENO || (fd == STDIN_FILENO && !is_stdin))
-        close(fd);
-    it->seconds = batch_now() - t0;
+    batch_input_close(in);
+    it->seconds += batch_now() - in->t0;
+}
+
+void batch_process(worker *w, bitem *it)
+{
+    batch_input in;
+    if (batch_prepare(w, it, w->buf, CHUNK, &in))
+        batch_redact(w, it, &in, w->st);
+    else
+        it->seconds += batch_now() - in.t0;
 }
 
 /* Publishes a finished item; writes spooled outputs to stdout in order. */
-static void finish(batch *b, bitem *it)
+void batch_finish(batch *b, bitem *it)
 {
     char buf[CHUNK];
     pthread_mutex_lock(&b->mu);
@@ -685,8 +710,12 @@ static void *worker_main(void *arg)
     batch *b = w->b;
     size_t i;
     while ((i = atomic_fetch_add(&b->next, 1)) < b->nitems) {
-        process(w, &b->items[i]);
-        finish(b, &b->items[i]);
+        if (w->pack.on && batch_pack_candidate(w, &b->items[i])) {
+            batch_pack_run(w, i); /* takes more items itself */
+            continue;
+        }
+        batch_process(w, &b->items[i]);
+        batch_finish(b, &b->items[i]);
     }
     return NULL;
 }
@@ -794,7 +823,10 @@ int pii_batch_run(const pii_opts *o, pii_pipeline *p)
             rc = pii_exit_for(e);
             goto done;
         }
+        if ((rc = batch_pack_init(w)) >= 0)
+            goto done;
     }
+    rc = PII_EXIT_OK;
 
     b.t0 = batch_now();
     if (b.njobs == 1 && !b.progress) {
@@ -857,6 +889,7 @@ done:
         for (unsigned i = 0; i < b.njobs; i++) {
             pii_stream_free(ws[i].st);
             pii_rec_stream_free(ws[i].rs);
+            batch_pack_free(&ws[i]);
             free(ws[i].buf);
             free(ws[i].iobuf);
         }

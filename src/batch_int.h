@@ -14,9 +14,11 @@
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 #include "opts.h"
+#include "output.h"
 #include "pii_records.h"
 #include "pipeline.h"
 
@@ -83,6 +85,70 @@ typedef struct batch {
     int progress_drawn;
     double t0;
 } batch;
+
+typedef struct tslot tslot; /* a temporary file to remove on a signal (batch.c) */
+
+/* Packed model passes over small files (batch_pack.c): a worker gathers
+ * consecutive small files, runs the model over all of them in shared
+ * forward passes (pii_ner_detect_batch), then redacts each through a
+ * stream whose model detector replays the spans found (a derived
+ * redactor: same rules, lists, operators and label selection). */
+typedef struct batch_pack {
+    int on;
+    pii_redactor *red; /* p->red with the model detector replaced */
+    pii_stream *st;
+    struct preset *preset; /* the spans the replaying detector reports */
+    uint8_t *arena;        /* PACK_MAX slots of PACK_FILE_MAX bytes */
+} batch_pack;
+
+typedef struct worker {
+    batch *b;
+    pthread_t th;
+    pii_stream *st;     /* the configured redactor */
+    pii_rec_stream *rs; /* records mode */
+    pii_stream *cur;    /* the stream of the file in hand: st or pack.st */
+    batch_pack pack;    /* packed model passes (batch_pack.c) */
+    uint8_t *buf;
+    char *iobuf;
+    pii_out *out;
+    pii_sink osink;
+    bitem *it;
+    int dead; /* its stream could not be rebuilt after a failure */
+    tslot *slot;
+    pii_opts oout;   /* options for pii_out (text to files: no per-line flush) */
+    char field[256]; /* records: the field of the current span */
+} worker;
+
+/* One input opened and its first block read (batch.c). */
+typedef struct batch_input {
+    int fd; /* -1 when closed */
+    int is_stdin;
+    struct stat st;
+    const uint8_t *data; /* the first block */
+    size_t n, cap;       /* n < cap: the input ended within it */
+    double t0;
+} batch_input;
+
+/* batch.c: opens `it` and reads its first block into buf[0..cap).  Returns
+ * 1 when it is ready for batch_redact, 0 when it is finished (skipped or
+ * failed, reported). */
+int batch_prepare(worker *w, bitem *it, uint8_t *buf, size_t cap, batch_input *in);
+/* Writes, redacts through st (w->st or the pack stream) and commits. */
+void batch_redact(worker *w, bitem *it, batch_input *in, pii_stream *st);
+void batch_input_close(batch_input *in);
+/* The whole of one item: batch_prepare + batch_redact through w->st. */
+void batch_process(worker *w, bitem *it);
+/* Marks `it` failed with a message (printed, kept for the report). */
+void batch_fail(worker *w, bitem *it, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void batch_finish(batch *b, bitem *it);
+pii_sink batch_worker_sink(worker *w);
+
+/* batch_pack.c */
+int batch_pack_init(worker *w); /* -1, or an exit status */
+void batch_pack_free(worker *w);
+pii_err batch_pack_reopen(worker *w);
+int batch_pack_candidate(const worker *w, const bitem *it);
+void batch_pack_run(worker *w, size_t first);
 
 /* batch_walk.c: fills b->items from the arguments.  Returns -1, or an exit
  * status for a fatal problem (usage, memory). */
