@@ -298,6 +298,17 @@ pii_err pf_bind(pii_model *m, char *errbuf, size_t cap)
 {
     const pii_model_config *c = &m->cfg;
     binder b = {m, NULL, 0, arena_floats(c), errbuf, cap, pii_rt_store_file(m->store, 0)};
+    /* Every arena float is an f32 copy of a stored element: a configuration
+     * that needs more than the weights hold is refused before anything is
+     * allocated for it (found by tests/fuzz/fuzz_config.c). */
+    uint64_t stored = 0;
+    for (size_t i = 0; i < pii_rt_store_count(m->store); i++)
+        stored += pii_rt_store_at(m->store, i)->nelem;
+    if ((uint64_t)b.size > stored)
+        return pf_fail(errbuf, cap, PII_ESHAPE, b.fname,
+                       "the configuration needs %zu norm/bias values, the weights hold only %llu "
+                       "values in all",
+                       b.size, (unsigned long long)stored);
     m->layers = calloc((size_t)c->n_layers, sizeof *m->layers);
     m->f32 = b.arena = malloc(b.size * sizeof(float));
     if (!m->layers || !m->f32)
