@@ -64,6 +64,13 @@ uint64_t pii_fault_count(pii_fault_site site);
 /* Called at a site: non-zero when this event must fail. */
 int pii_fault_hit(pii_fault_site site);
 
+/* Allocation sizes: the wrappers report each request's size (bytes) while
+ * counting; pii_fault_max_alloc() is the largest since the last reset (how
+ * tests prove that a hostile header is refused before anything sized by
+ * it is allocated). */
+void pii_fault_alloc_size(uint64_t bytes);
+uint64_t pii_fault_max_alloc(void);
+
 /* Parses and applies a spec: comma-separated items "SITE:N" (one-shot),
  * "SITE:N+" (sticky), or "count" (count every site).  Example:
  * "alloc:17,write:3+".  PII_EINVAL on a malformed spec (nothing applied).

@@ -9,6 +9,7 @@ static atomic_int g_active;                             /* any site armed or cou
 static atomic_uint_fast64_t g_count[PII_FAULT_NSITES];  /* events seen        */
 static atomic_uint_fast64_t g_target[PII_FAULT_NSITES]; /* failing event, 0 off */
 static atomic_int g_sticky[PII_FAULT_NSITES];
+static atomic_uint_fast64_t g_max_alloc; /* largest request while counting */
 
 static const char *const site_names[PII_FAULT_NSITES] = {"alloc", "scan", "forward", "write",
                                                          "read"};
@@ -37,6 +38,7 @@ void pii_fault_count_all(void)
 void pii_fault_reset(void)
 {
     atomic_store(&g_active, 0);
+    atomic_store(&g_max_alloc, 0);
     for (int i = 0; i < PII_FAULT_NSITES; i++) {
         atomic_store(&g_target[i], 0);
         atomic_store(&g_sticky[i], 0);
@@ -116,4 +118,18 @@ pii_err pii_fault_parse(const char *spec)
     if (count)
         pii_fault_count_all();
     return PII_OK;
+}
+
+void pii_fault_alloc_size(uint64_t bytes)
+{
+    if (!atomic_load_explicit(&g_active, memory_order_relaxed))
+        return;
+    uint64_t cur = atomic_load(&g_max_alloc);
+    while (bytes > cur && !atomic_compare_exchange_weak(&g_max_alloc, &cur, bytes))
+        ;
+}
+
+uint64_t pii_fault_max_alloc(void)
+{
+    return atomic_load(&g_max_alloc);
 }

@@ -7,6 +7,8 @@
  * so this archive member is never pulled in.  See include/pii_fault.h. */
 #include <errno.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <string.h>
 
 #include "pii_fault.h"
 
@@ -26,8 +28,9 @@ char *__wrap_strndup(const char *s, size_t n);
 int __wrap_posix_memalign(void **p, size_t align, size_t n);
 void *__wrap_aligned_alloc(size_t align, size_t n);
 
-static int fail(void)
+static int fail(uint64_t bytes)
 {
+    pii_fault_alloc_size(bytes);
     if (!pii_fault_hit(PII_FAULT_ALLOC))
         return 0;
     errno = ENOMEM;
@@ -36,35 +39,36 @@ static int fail(void)
 
 void *__wrap_malloc(size_t n)
 {
-    return fail() ? NULL : __real_malloc(n);
+    return fail(n) ? NULL : __real_malloc(n);
 }
 
 void *__wrap_calloc(size_t k, size_t n)
 {
-    return fail() ? NULL : __real_calloc(k, n);
+    uint64_t bytes = n && k > UINT64_MAX / n ? UINT64_MAX : (uint64_t)k * n;
+    return fail(bytes) ? NULL : __real_calloc(k, n);
 }
 
 void *__wrap_realloc(void *p, size_t n)
 {
-    return fail() ? NULL : __real_realloc(p, n); /* p stays valid on failure */
+    return fail(n) ? NULL : __real_realloc(p, n); /* p stays valid on failure */
 }
 
 char *__wrap_strdup(const char *s)
 {
-    return fail() ? NULL : __real_strdup(s);
+    return fail(strlen(s) + 1) ? NULL : __real_strdup(s);
 }
 
 char *__wrap_strndup(const char *s, size_t n)
 {
-    return fail() ? NULL : __real_strndup(s, n);
+    return fail(strnlen(s, n) + 1) ? NULL : __real_strndup(s, n);
 }
 
 int __wrap_posix_memalign(void **p, size_t align, size_t n)
 {
-    return fail() ? ENOMEM : __real_posix_memalign(p, align, n);
+    return fail(n) ? ENOMEM : __real_posix_memalign(p, align, n);
 }
 
 void *__wrap_aligned_alloc(size_t align, size_t n)
 {
-    return fail() ? NULL : __real_aligned_alloc(align, n);
+    return fail(n) ? NULL : __real_aligned_alloc(align, n);
 }
