@@ -17,14 +17,14 @@ Wimbleton
 98765432
 4111 1111 1111 1111
 DE89 3704 0044 0532 0130 00
-AKIAQUUXWIMBLETON7Z9Q
+AKIAQUUXWIMBLETON7Z2
 Xq9!vTr0ub4dor
 zorblax-example.com
 PII
 {
     printf 'From: Zorblax Wimbleton <zorblax.wimbleton@example.org>\n'
     printf 'Call +1 415-555-0199 or 030 98765432; card 4111 1111 1111 1111.\n'
-    printf 'IBAN DE89 3704 0044 0532 0130 00, key AKIAQUUXWIMBLETON7Z9Q\n'
+    printf 'IBAN DE89 3704 0044 0532 0130 00, key AKIAQUUXWIMBLETON7Z2\n'
     printf 'caf\303\251 \377\376 broken \342\202 utf-8 and password=Xq9!vTr0ub4dor\n'
     printf 'see https://www.zorblax-example.com/x?id=42 on 2024-02-29\n'
     i=0
