@@ -7,6 +7,13 @@ P=$PII_REDACT
 fail() { echo "FAIL: $*"; exit 1; }
 T=$TMPDIR
 LIMIT=65536 # KB of max RSS
+BIG=100000000
+MID=40000000
+REC=100000000
+GROW=8192 # KB an input 8x larger may add (the ASan quarantine grows with use)
+# Under ASan (make check SAN=1) shadow memory and the quarantine add tens of
+# MB and everything runs slower: smaller inputs, a looser bound.
+if ldd "$P" 2>/dev/null | grep -q libasan; then LIMIT=262144; BIG=20000000; MID=8000000; REC=36000000; GROW=$LIMIT; fi
 
 rss() { # runs the command line $1 with stdin $2, prints max RSS in KB
     /usr/bin/time -f '%M' -o "$T/rss" sh -c "$1" <"$2" >/dev/null 2>"$T/err" || true
@@ -21,20 +28,21 @@ line='Mail zorblax.wimbleton@example.org or call +1 415-555-0199, card 4111 1111
 # Inputs are generated in $TMPDIR and removed as soon as they are used.
 gen() { yes "$line" | head -c "$1"; }
 
-gen 40000000 >"$T/40m"
+gen $MID >"$T/40m"
 r=$(rss "'$P' --rules-only | wc -c >'$T/count'" "$T/40m"); check "40 MB, one document" "$r" $LIMIT
-[ "$(cat "$T/count")" -gt 20000000 ] || fail "40 MB: output too short"
+[ "$(cat "$T/count")" -gt $((MID / 2)) ] || fail "40 MB: output too short"
 r=$(rss "'$P' --rules-only --lines | wc -l >'$T/count'" "$T/40m"); check "40 MB, --lines" "$r" $LIMIT
 rm -f "$T/40m"
 # One line of 100 MB (no newline until the end) in --lines mode.
-gen 100000000 | tr '\n' ' ' >"$T/line"; printf '\n' >>"$T/line"
+gen $BIG | tr '\n' ' ' >"$T/line"; printf '\n' >>"$T/line"
 r=$(rss "'$P' --rules-only --lines | wc -l >'$T/count'" "$T/line"); check "one 100 MB line, --lines" "$r" $LIMIT
 [ "$(cat "$T/count")" -eq 1 ] || fail "100 MB line: $(cat "$T/count") lines out"
 
 # A JSON Lines record of 100 MB: the field mode refuses records over its
 # documented limit (32 MiB) without buffering the rest; as --lines text the
 # same record streams in bounded memory.
-{ printf '{"message":"'; tr -d '\n' <"$T/line"; printf '"}\n'; } >"$T/rec.jsonl"; rm -f "$T/line"
+rm -f "$T/line"
+{ printf '{"message":"'; gen $REC | tr -d '\n'; printf '"}\n'; } >"$T/rec.jsonl"
 set +e
 /usr/bin/time -f '%M' -o "$T/rss" "$P" --rules-only --jsonl-field message "$T/rec.jsonl" >"$T/out" 2>"$T/err"
 rc=$?
@@ -46,7 +54,7 @@ check "100 MB JSONL record, --jsonl-field (refused)" "$(tail -n 1 "$T/rss")" $LI
 r=$(rss "'$P' --rules-only --lines | wc -c >/dev/null" "$T/rec.jsonl"); check "100 MB JSONL record, --lines" "$r" $LIMIT
 rm -f "$T/rec.jsonl"
 # Many records: 50 MB of JSON Lines in field mode.
-yes "{\"id\":1,\"message\":\"$line\"}" | head -c 30000000 >"$T/many.jsonl"
+yes "{\"id\":1,\"message\":\"$line\"}" | head -c $((BIG * 3 / 10)) >"$T/many.jsonl"
 r=$(rss "'$P' --rules-only --jsonl-field message | wc -l >/dev/null" "$T/many.jsonl"); check "30 MB of JSONL records" "$r" $LIMIT
 rm -f "$T/many.jsonl"
 
@@ -59,13 +67,13 @@ r1=$(rss "'$P' -m '$T/tiny' --threads 1 --window 512" "$T/s")
 r2=$(rss "'$P' -m '$T/tiny' --threads 1 --window 512" "$T/l")
 check "model, 200 KB document" "$r1" $LIMIT
 check "model, 1.6 MB document" "$r2" $LIMIT
-[ "$r2" -lt $((r1 + 8192)) ] || fail "model: RSS grew from $r1 to $r2 KB with the input"
+[ "$r2" -lt $((r1 + GROW)) ] || fail "model: RSS grew from $r1 to $r2 KB with the input"
 yes "$line" | head -n 500 >"$T/s"; yes "$line" | head -n 4000 >"$T/l"
 r1=$(rss "'$P' -m '$T/tiny' --threads 1 --lines" "$T/s")
 r2=$(rss "'$P' -m '$T/tiny' --threads 1 --lines" "$T/l")
 check "model --lines, 500 lines" "$r1" $LIMIT
 check "model --lines, 4000 lines" "$r2" $LIMIT
-[ "$r2" -lt $((r1 + 8192)) ] || fail "model --lines: RSS grew from $r1 to $r2 KB"
+[ "$r2" -lt $((r1 + GROW)) ] || fail "model --lines: RSS grew from $r1 to $r2 KB"
 
 # Weight files whose headers claim terabytes are refused at once.
 for f in safetensors/huge-header-len safetensors/tb-offsets safetensors/shape-overflow \
