@@ -1,0 +1,76 @@
+#!/bin/sh
+# tools/bench/run.sh — the measurements behind docs/PERFORMANCE.md "## Bench"
+# and "## Quantization" (run by `make bench`; see mk/bench.mk).
+#
+# Environment: PII_REDACT (binary), BENCH_DIR (models and results,
+# default build/bench), RUNS (repetitions per figure, default 3), SECS
+# (seconds per run, default 10), FID_LIMIT (sentences for the fidelity
+# runs, default 0 = all), NICE (prefix, default "nice -n 10").
+# Writes BENCH_DIR/results.jsonl, sweep.jsonl, fidelity.jsonl, then
+# tools/bench/report.py turns them into the tables and the plot.
+set -eu
+: "${PII_REDACT:=./pii-redact}"
+: "${BENCH_DIR:=build/bench}"
+: "${RUNS:=3}"
+: "${SECS:=10}"
+: "${FID_LIMIT:=0}"
+: "${NICE:=nice -n 10}"
+B="$NICE $PII_REDACT bench"
+res="$BENCH_DIR/results.jsonl"; sweep="$BENCH_DIR/sweep.jsonl"; fid="$BENCH_DIR/fidelity.jsonl"
+: > "$res"; : > "$sweep"; : > "$fid"
+
+tag() { # name, config, then the JSON line on stdin
+    sed "s/^{/{\"model_name\":\"$1\",\"config\":\"$2\",/"
+}
+
+models=""
+if $PII_REDACT bench --no-peak --seconds 0.1 --limit 20 --json > /dev/null 2>&1; then
+    models="default:"
+fi
+for m in full-bf16 full-int8 full-int4; do
+    [ -f "$BENCH_DIR/$m/model.safetensors" ] && models="$models $m:$BENCH_DIR/$m"
+done
+
+for spec in $models; do
+    name=${spec%%:*}; path=${spec#*:}
+    mopt=""; [ -n "$path" ] && mopt="-m $path"
+    r=0
+    while [ "$r" -lt "$RUNS" ]; do
+        r=$((r + 1))
+        echo "bench: $name run $r/$RUNS" >&2
+        $B $mopt --threads 2 --seconds "$SECS" --json | tag "$name" throughput >> "$res"
+        $B $mopt --threads 2 --seconds "$SECS" --mode latency --json | tag "$name" latency >> "$res"
+        $B $mopt --threads 2 --seconds "$SECS" --mode latency --length 20 --json | tag "$name" lat20 >> "$res"
+        $B $mopt --threads 2 --seconds "$SECS" --mode latency --length 512 --json | tag "$name" len512 >> "$res"
+    done
+done
+
+# tokens/s against input length and threads (one input per pass)
+for spec in $models; do
+    name=${spec%%:*}; path=${spec#*:}
+    case "$name" in default|full-bf16|full-int8) ;; *) continue ;; esac
+    mopt=""; [ -n "$path" ] && mopt="-m $path"
+    for t in 1 2; do
+        for len in 16 64 128 256 512 1024 2048; do
+            echo "bench: sweep $name threads $t length $len" >&2
+            $B $mopt --threads "$t" --seconds "$SECS" --mode latency --length "$len" --no-peak \
+                --json | tag "$name" "sweep-t$t" >> "$sweep"
+        done
+    done
+done
+
+# fidelity of the quantized models against the bf16 original
+if [ -f "$BENCH_DIR/full-bf16/model.safetensors" ]; then
+    ref="$BENCH_DIR/full-bf16"
+    for q in full-int8 full-int4; do
+        [ -f "$BENCH_DIR/$q/model.safetensors" ] || continue
+        echo "bench: fidelity $q" >&2
+        $B -m "$BENCH_DIR/$q" --compare "$ref" --limit "$FID_LIMIT" --json | tag "$q" fid >> "$fid"
+        [ "$q" = full-int8 ] && $B -m "$BENCH_DIR/$q" --compare "$ref" --limit "$FID_LIMIT" \
+            --act int8 --json | tag "$q" fid-act8 >> "$fid"
+    done
+    echo "bench: fidelity noise floor (bf16: avx512 against avx2)" >&2
+    $B -m "$ref" --compare "$ref" --ref-isa avx2 --limit "$FID_LIMIT" --json \
+        | tag full-bf16 fid-floor >> "$fid" || true
+fi
+/usr/bin/python3 tools/bench/report.py "$BENCH_DIR" docs/PERFORMANCE.md docs
