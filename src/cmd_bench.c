@@ -28,6 +28,7 @@
 
 #include "cli.h"
 #include "model_cli.h"
+#include "pii_default_model.h"
 #include "pii_ner.h"
 #include "pii_tok.h"
 
@@ -587,7 +588,10 @@ int pii_cmd_bench(int argc, char **argv)
     int st = parse(argc, argv, &o);
     if (st)
         return st < 0 ? PII_EXIT_OK : st;
-    if (!o.model) {
+    const char *dm_cfg;
+    const void *dm_st;
+    size_t dm_cl, dm_sl;
+    if (!o.model && !pii_default_model_image(&dm_cfg, &dm_cl, &dm_st, &dm_sl)) {
         fprintf(stderr, "pii-redact bench: no default model is built in; pass -m MODEL\n");
         return PII_EXIT_USAGE;
     }
@@ -619,8 +623,18 @@ int pii_cmd_bench(int argc, char **argv)
         peak_i = peak_rate(pool, 1);
     }
     double t_load = now_s();
-    if (!(m = mc_load(CMD, o.model, 0, &status)))
-        goto out;
+    if (o.model) {
+        if (!(m = mc_load(CMD, o.model, 0, &status)))
+            goto out;
+    } else {
+        char msg[512];
+        if (!(m = pii_default_model_load(NULL, &e, msg, sizeof msg))) {
+            fprintf(stderr, "pii-redact bench: default model: %s\n", msg[0] ? msg : pii_strerror(e));
+            status = PII_EXIT_MODEL;
+            goto out;
+        }
+        o.model = "(default, built in)";
+    }
     t_load = now_s() - t_load;
     if (o.compare && !(ref = mc_load(CMD, o.compare, 0, &status)))
         goto out;
