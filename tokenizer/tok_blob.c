@@ -179,16 +179,8 @@ static pii_err each_pair(const pii_tok *t, void (*f)(void *, uint32_t, uint32_t,
     return PII_OK;
 }
 
-static void count_pair(void *ctx, uint32_t a, uint32_t b, uint32_t id)
-{
-    (void)a;
-    (void)b;
-    (void)id;
-    (*(uint64_t *)ctx)++;
-}
-
 typedef struct pair_fill {
-    uint64_t *slot, mask;
+    uint64_t *slot, mask, n;
 } pair_fill;
 
 static void put_pair(void *ctx, uint32_t a, uint32_t b, uint32_t id)
@@ -202,52 +194,47 @@ static void put_pair(void *ctx, uint32_t a, uint32_t b, uint32_t id)
         i = (i + 1) & pf->mask;
     }
     pf->slot[i] = key << 21 | id;
+    pf->n++;
 }
 
 pii_err pii_tok__blob_build(const uint8_t *const *tok, const size_t *len, size_t n_ids, void **out,
                             size_t *size, size_t *n_dup)
 {
-    /* pass 1: the token table alone, to find the merge pairs */
-    void *base;
+    /* At most one merge pair per token: size the merge table for that. */
+    size_t psize = 0;
+    unsigned bits = 0;
+    if (n_ids < TOK_PAIR_MAX_ID) {
+        uint64_t n_tok = 0;
+        for (size_t i = 0; i < n_ids; i++)
+            n_tok += tok[i] && len[i] > 1;
+        bits = 4;
+        while (((uint64_t)1 << bits) < 2 * n_tok + 16)
+            bits++;
+        psize = ((size_t)1 << bits) * sizeof(uint64_t);
+    }
+    void *b;
     size_t bsize;
-    pii_err err = blob_base(tok, len, n_ids, 0, &base, &bsize, n_dup);
-    if (err || n_ids >= TOK_PAIR_MAX_ID) {
-        *out = base;
+    pii_err err = blob_base(tok, len, n_ids, psize, &b, &bsize, n_dup);
+    if (err || !psize) {
+        *out = b;
         *size = bsize;
         return err;
     }
+    /* The pairs come from BPE over the finished token table (the view has
+     * no merge table yet, so it hashes bytes: the reference rule). */
     pii_tok t;
     memset(&t, 0, sizeof t);
-    pii_tok__view(&t, base, bsize);
-    uint64_t np = 0;
-    if ((err = each_pair(&t, count_pair, &np)) != PII_OK) {
-        free(base);
+    pii_tok__view(&t, b, bsize);
+    tok_blob_hdr *h = b;
+    pair_fill pf = {(uint64_t *)((uint8_t *)b + h->pair_pos), ((uint64_t)1 << bits) - 1, 0};
+    if ((err = each_pair(&t, put_pair, &pf)) != PII_OK) {
+        free(b);
         return err;
     }
-    unsigned bits = 4;
-    while (((uint64_t)1 << bits) < 2 * np + 16)
-        bits++;
-    size_t psize = ((size_t)1 << bits) * sizeof(uint64_t);
-    /* pass 2: the same table with room for the merge table */
-    void *full;
-    size_t fsize;
-    err = blob_base(tok, len, n_ids, psize, &full, &fsize, NULL);
-    if (err) {
-        free(base);
-        return err;
-    }
-    tok_blob_hdr *h = full;
     h->pair_bits = bits;
-    h->n_pairs = np;
-    pair_fill pf = {(uint64_t *)((uint8_t *)full + h->pair_pos), ((uint64_t)1 << bits) - 1};
-    err = each_pair(&t, put_pair, &pf);
-    free(base);
-    if (err) {
-        free(full);
-        return err;
-    }
-    *out = full;
-    *size = fsize;
+    h->n_pairs = pf.n;
+    *out = b;
+    *size = bsize;
     return PII_OK;
 }
 
