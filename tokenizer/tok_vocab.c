@@ -22,6 +22,21 @@ static int cmp_special(const void *a, const void *b)
     return x->id < y->id ? -1 : x->id > y->id;
 }
 
+/* Whether the V token strings are exactly those of table o. */
+static int same_tokens(const pii_tok *o, const uint8_t *const *tok, const size_t *len,
+                       size_t n_ids)
+{
+    if (n_ids != o->n_ids || !o->hdr->total)
+        return 0;
+    for (size_t i = 0; i < n_ids; i++) {
+        uint32_t a = o->off[i], l = o->off[i + 1] - a;
+        size_t li = tok[i] ? len[i] : 0;
+        if (li != l || (l && memcmp(o->bytes + a, tok[i], l) != 0))
+            return 0;
+    }
+    return 1;
+}
+
 pii_err pii_tok__make(const uint8_t *const *tok, const size_t *len, size_t n_ids,
                       const tok_special *specials, size_t ns, pii_tok **out, const char *what,
                       char *errbuf, size_t errlen)
@@ -30,17 +45,24 @@ pii_err pii_tok__make(const uint8_t *const *tok, const size_t *len, size_t n_ids
     pii_tok *t = calloc(1, sizeof *t);
     if (!t)
         return PII_ENOMEM;
-    void *blob;
-    size_t size, ndup;
-    pii_err err = pii_tok__blob_build(tok, len, n_ids, &blob, &size, &ndup);
-    if (err) {
-        pii_tok__err(errbuf, errlen, "%s: cannot build the vocabulary table: %s", what,
-                     pii_strerror(err));
-        free(t);
-        return err;
+    const pii_tok *o = pii_tok_o200k();
+    if (same_tokens(o, tok, len, n_ids)) {
+        /* The usual case (a Privacy Filter tokenizer.json, an o200k GGUF):
+         * share the built-in table instead of building a copy. */
+        pii_tok__view(t, o->hdr, (size_t)o->hdr->total);
+    } else {
+        void *blob;
+        size_t size, ndup;
+        pii_err err = pii_tok__blob_build(tok, len, n_ids, &blob, &size, &ndup);
+        if (err) {
+            pii_tok__err(errbuf, errlen, "%s: cannot build the vocabulary table: %s", what,
+                         pii_strerror(err));
+            free(t);
+            return err;
+        }
+        t->blob_mem = blob;
+        pii_tok__view(t, blob, size);
     }
-    t->blob_mem = blob;
-    pii_tok__view(t, blob, size);
     for (int c = 0; c < 256; c++)
         if (t->hdr->byte_id[c] < 0) {
             pii_tok__err(errbuf, errlen, "%s: byte 0x%02x has no token", what, c);
