@@ -34,23 +34,22 @@
 #define WORD_AFTER_NO "(?![\\p{L}\\p{N}_])"
 /* Not inside a longer number, after another digit group, or in an
  * order/invoice reference. */
-#define NUM_BEFORE_NO                                                                    \
-    "(?<![.\\-/:\\#$+]|(?i:order[ ])|(?i:invoice[ ])|(?i:ticket[ ])|(?i:ref[ ])|(?i:po[ ])" \
+#define NUM_BEFORE_NO                                                                              \
+    "(?<![.\\-/:\\#$+]|(?i:order[ ])|(?i:invoice[ ])|(?i:ticket[ ])|(?i:ref[ ])|(?i:po[ ])"        \
     "|\\#[ ]|[0-9][ ])"
 #define PHONE_EXT "(?:[ ]?(?:(?i:ext|extension|x)\\.?|\\#)[ ]?[0-9]{1,6})?"
 #define PHONE_END "(?![\\p{L}\\p{N}_]|[.\\-/][0-9])"
-#define DATE_END                                                                        \
-    "(?![\\p{L}\\p{N}_]|[\\-/.:][0-9]|[ ][0-9]{1,2}:[0-9]{2}|[._\\-][\\p{L}\\p{N}])"
+#define DATE_END "(?![\\p{L}\\p{N}_]|[\\-/.:][0-9]|[ ][0-9]{1,2}:[0-9]{2}|[._\\-][\\p{L}\\p{N}])"
 #define SP "[ \\x{a0}]{1,2}"
 #define YEAR "(?:1[89][0-9]{2}|20[0-9]{2})"
 #define DAY "(?:0?[1-9]|[12][0-9]|3[01])"
-#define MONTH                                                                               \
-    "(?i:january|february|march|april|may|june|july|august|september|october|november"     \
-    "|december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec"                            \
-    "|janvier|f\\x{e9}vrier|fevrier|mars|avril|mai|juin|juillet|ao\\x{fb}t|aout|septembre" \
-    "|octobre|novembre|d\\x{e9}cembre|decembre"                                             \
-    "|januar|j\\x{e4}nner|februar|m\\x{e4}rz|maerz|juni|juli|oktober|dezember"             \
-    "|enero|febrero|marzo|abril|mayo|junio|julio|agosto|septiembre|setiembre|octubre"      \
+#define MONTH                                                                                      \
+    "(?i:january|february|march|april|may|june|july|august|september|october|november"             \
+    "|december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec"                                   \
+    "|janvier|f\\x{e9}vrier|fevrier|mars|avril|mai|juin|juillet|ao\\x{fb}t|aout|septembre"         \
+    "|octobre|novembre|d\\x{e9}cembre|decembre"                                                    \
+    "|januar|j\\x{e4}nner|februar|m\\x{e4}rz|maerz|juni|juli|oktober|dezember"                     \
+    "|enero|febrero|marzo|abril|mayo|junio|julio|agosto|septiembre|setiembre|octubre"              \
     "|noviembre|diciembre)(?!\\p{L})"
 /* Assignments: NAME ["'] (=|:|:=|=>) ["'] VALUE. */
 #define NAME_PFX "(?:[A-Za-z0-9]{1,24}[_.\\-]){0,3}"
@@ -113,25 +112,27 @@ static const rule_def rule_defs[] = {
      "(?i:" NAME_PFX "(?:password|passwd|passphrase|passcode|pass|pwd|pw)" NAME_SFX ")" ASSIGN
      "(?<V>" VALCH "{6,256})" VALEND,
      pii_val_secret_password},
-    {"secret_assignment", L_SECRET,
-     "high-entropy value assigned to a key/token/secret-like name", 0,
+    {"secret_assignment", L_SECRET, "high-entropy value assigned to a key/token/secret-like name",
+     0,
      "(?i:" NAME_PFX
      "(?:secret|token|api[_\\-]?key|apikey|access[_\\-]?key(?:[_\\-]?id)?|private[_\\-]?key"
      "|(?:signing|encryption|master|client|app|consumer|account|service)[_\\-]?key"
-     "|credentials?|auth|session[_\\-]?(?:id|key)|cookie|salt)" NAME_SFX ")" ASSIGN
-     "(?<V>" VALCH "{12,512})" VALEND,
+     "|credentials?|auth|session[_\\-]?(?:id|key)|cookie|salt)" NAME_SFX ")" ASSIGN "(?<V>" VALCH
+     "{12,512})" VALEND,
      pii_val_secret_token},
     /* -- numbers after a context word ------------------------------------ */
     {"phone_context", L_PHONE, "phone number after a word like 'phone', 'tel', 'call'", 0,
      "(?i:telephone|phone|tel|mobile|mobil|cell|fax|whatsapp|handy|telefon"
      "|t\\x{e9}l\\x{e9}phone|portable|call(?:[ ]me)?(?:[ ]at|[ ]on)?)"
-     "(?:[ _\\-]?(?i:number|num|nr|no)\\.?|[ ]?\\#)?[ \\t]{0,3}[:=]?[ \\t]{0,3}[\"']?"
+     "(?:[ _\\-]?(?i:number|num|nr|no)\\.?|[ ]?\\#)?(?=[ \\t:=\"'])[ \\t]{0,3}[:=]?[ "
+     "\\t]{0,3}[\"']?"
      "(?<V>\\+?\\(?[0-9](?:[ .\\-/]?\\(?[0-9]\\)?){6,16}" PHONE_EXT ")" PHONE_END,
      pii_val_phone_loose},
     {"account_context", L_ACCOUNT,
      "6-34 digit number after 'account', 'acct', 'routing', 'sort code', ...", 0,
      "(?i:account|acct|a/c|routing|aba|sort[ ]?code|bsb|konto|kontonummer|bank[ ]?account)"
-     "(?:[ _\\-]?(?i:number|num|nr|no|id)\\.?|[ ]?\\#)?[ \\t]{0,3}[:=\\#]?[ \\t]{0,3}"
+     "(?:[ _\\-]?(?i:number|num|nr|no|id)\\.?|[ ]?\\#)?(?=[ \\t:=\\#])[ \\t]{0,3}[:=\\#]?[ "
+     "\\t]{0,3}"
      "(?<V>[0-9](?:[ \\-]?[0-9]){5,33})(?![\\p{L}\\p{N}_]|[.,\\-/][0-9])",
      pii_val_account},
     /* -- email and URL ----------------------------------------------------- */
@@ -153,8 +154,8 @@ static const rule_def rule_defs[] = {
      pii_val_card},
     /* -- dates --------------------------------------------------------------- */
     {"date_iso", L_DATE, "yyyy-mm-dd or yyyy/mm/dd, a real date, not followed by a time", 0,
-     "(?<![./:\\-+])(?:19|20)[0-9]{2}([\\-/])(?:0[1-9]|1[0-2])\\g{-1}(?:0[1-9]|[12][0-9]|3[01])"
-     DATE_END,
+     "(?<![./:\\-+])(?:19|20)[0-9]{2}([\\-/"
+     "])(?:0[1-9]|1[0-2])\\g{-1}(?:0[1-9]|[12][0-9]|3[01])" DATE_END,
      pii_val_date_iso},
     {"date_numeric", L_DATE, "dd.mm.yyyy, dd/mm/yyyy, mm/dd/yyyy, dd-mm-yyyy, a real date", 0,
      "(?<![./:\\-+])" DAY "([./\\-])" DAY "\\g{-1}(?:19|20)[0-9]{2}" DATE_END,
@@ -169,24 +170,22 @@ static const rule_def rule_defs[] = {
     /* -- phones ----------------------------------------------------------------- */
     {"phone_intl", L_PHONE, "international number: +, country code, 8-15 digits", 0,
      "(?<![+])\\+[1-9](?:[ .\\-]?\\(?[0-9]\\)?){6,16}" PHONE_EXT PHONE_END, pii_val_phone_intl},
-    {"phone_nanp", L_PHONE, "US/Canada number with separators: (415) 555-0100, 415.555.0100",
-     0,
+    {"phone_nanp", L_PHONE, "US/Canada number with separators: (415) 555-0100, 415.555.0100", 0,
      NUM_BEFORE_NO "(?:1[ .\\-]?)?(?:\\([2-9][0-9]{2}\\)[ ]?[2-9][0-9]{2}[ .\\-]"
                    "|[2-9][0-9]{2}([ .\\-])[2-9][0-9]{2}\\g{-1})[0-9]{4}" PHONE_EXT PHONE_END,
      NULL},
     {"phone_national", L_PHONE,
-     "national number with trunk 0 and separators: 020 7946 0958, 01 23 45 67 89, 03-1234-5678",
-     0,
-     NUM_BEFORE_NO "(?:\\(0[1-9][0-9]{0,4}\\)[ ]?[0-9]|0[1-9])(?:[ .\\-/]?[0-9]){6,11}" PHONE_EXT
-                   PHONE_END,
+     "national number with trunk 0 and separators: 020 7946 0958, 01 23 45 67 89, 03-1234-5678", 0,
+     NUM_BEFORE_NO
+     "(?:\\(0[1-9][0-9]{0,4}\\)[ ]?[0-9]|0[1-9])(?:[ .\\-/]?[0-9]){6,11}" PHONE_EXT PHONE_END,
      pii_val_phone_national},
     {"phone_in", L_PHONE, "Indian mobile number written 98765 43210", 0,
      NUM_BEFORE_NO "[6-9][0-9]{4}[ \\-][0-9]{5}" PHONE_END, NULL},
     /* -- group B: may follow a word character ------------------------------------ */
     {"pem_private_key", L_SECRET, "PEM/PGP private key block, BEGIN to END", 1,
      "-----BEGIN[ ]" PEM_LABEL "-----[\\s\\S]{0,16384}?-----END[ ]" PEM_LABEL "-----", NULL},
-    {"pem_private_key_open", L_SECRET, "PEM private key header and body without an END line",
-     1, "-----BEGIN[ ]" PEM_LABEL "-----[A-Za-z0-9+/=:,.\\-\\s\\\\]{0,16384}+", NULL},
+    {"pem_private_key_open", L_SECRET, "PEM private key header and body without an END line", 1,
+     "-----BEGIN[ ]" PEM_LABEL "-----[A-Za-z0-9+/=:,.\\-\\s\\\\]{0,16384}+", NULL},
 };
 
 #define NRULES (sizeof rule_defs / sizeof rule_defs[0])
@@ -200,14 +199,18 @@ static const rule_def rule_defs[] = {
  *   group B (PEM): "-----BEGIN " at p.
  *   group A needs p to follow no ASCII word byte (a preceding non-ASCII
  *   character is left to PCRE2), and then one of:
- *   - p is a digit; or '+' / '(' followed by a digit;
+ *   - p is a digit and the digits there start one of the digit shapes
+ *     (pf_digit_start: a card, a trunk-0 or NANP or Indian phone, a
+ *     numeric, ISO or text date), or clause (a) or (c) below holds (an
+ *     email local part or an assignment name may start with a digit);
+ *   - or '+' / '(' followed by a digit;
  *   - p starts a character (ASCII letter, '_', or a UTF-8 lead byte) and,
  *     with R the maximal run of "ident" bytes [A-Za-z0-9_.%+-] or >= 0x80
  *     from p (R holds every name, email local part and token body, also
  *     the caseless non-ASCII forms of k and s):
  *     (a) R is followed by '@' (email);
  *     (b) R is at least 15 bytes and starts with a token prefix (A, gh,
- *         gl, xox, xapp-, sk, rk, eyJ);
+ *         github_pat_, gl, xox, xapp-, sk, rk, eyJ);
  *     (c) R, an optional quote and up to 3 blanks are followed by ':' or
  *         '=', and R contains a secret-name stem (pw, pass, secret, token,
  *         key, credential, auth, session, cookie, salt) or is a URL scheme
@@ -226,26 +229,6 @@ static const rule_def rule_defs[] = {
 enum { PF_WORD = 1, PF_IDENT = 2, PF_DIGIT = 4, PF_UPPER = 8, PF_HIGH = 16 };
 static uint8_t pf_cls[256];
 static pthread_once_t pf_once = PTHREAD_ONCE_INIT;
-
-static void pf_init(void)
-{
-    for (int c = 0; c < 256; c++) {
-        int up = c >= 'A' && c <= 'Z', dg = c >= '0' && c <= '9';
-        int alnum = up || (c >= 'a' && c <= 'z') || dg;
-        uint8_t k = 0;
-        if (alnum || c == '_')
-            k |= PF_WORD;
-        if (alnum || c == '_' || c == '.' || c == '%' || c == '+' || c == '-' || c >= 0x80)
-            k |= PF_IDENT;
-        if (dg)
-            k |= PF_DIGIT;
-        if (up)
-            k |= PF_UPPER;
-        if (c >= 0x80)
-            k |= PF_HIGH;
-        pf_cls[c] = k;
-    }
-}
 
 static uint8_t pf_lower(uint8_t c)
 {
@@ -266,38 +249,121 @@ static int pf_ci_starts(const uint8_t *p, size_t n, const char *lit, size_t m)
 #define PF_CI_STARTS(p, n, lit) pf_ci_starts((p), (n), lit, sizeof lit - 1)
 #define PF_STARTS(p, n, lit) ((n) >= sizeof lit - 1 && memcmp((p), lit, sizeof lit - 1) == 0)
 
-static const char *const pf_secret_stems[] = {"pw",  "pass",       "secret", "token",
-                                              "key", "credential", "auth",   "session",
-                                              "cookie", "salt",    NULL};
-static const char *const pf_schemes[] = {"http", "https", "ftp", "ftps", "sftp", "ws", "wss",
-                                         NULL};
-static const char *const pf_ctx_stems[] = {
-    /* phone words */ "tel", "phone", "mobil", "cell", "fax", "whatsapp", "handy", "portable",
-    "call",
-    /* account words */ "account", "acct", "a/c", "routing", "aba", "sort", "bsb", "konto",
-    "bank",
-    /* ASCII month names, by their first three letters */ "jan", "feb", "mar", "apr", "may",
-    "jun", "jul", "aug", "sep", "oct", "nov", "dec", "fev", "mai", "jui", "avr", "aou", "okt",
-    "dez", "ene", "abr", "ago", "set", "dic", NULL};
+typedef struct pf_stem {
+    const char *s;
+    size_t n;
+} pf_stem;
 
-static int pf_any_stem(const uint8_t *p, size_t n, const char *const *stems, int anywhere)
+typedef struct pf_stems {
+    const pf_stem *v;
+    size_t n;
+    uint8_t first[256]; /* lower-case first bytes, filled by pf_init */
+} pf_stems;
+
+#define ST(x)                                                                                      \
+    {                                                                                              \
+        x, sizeof x - 1                                                                            \
+    }
+static const pf_stem secret_stems[] = {ST("pw"),     ST("pass"),       ST("secret"), ST("token"),
+                                       ST("key"),    ST("credential"), ST("auth"),   ST("session"),
+                                       ST("cookie"), ST("salt")};
+static const pf_stem ctx_stems[] = {
+    /* phone words */
+    ST("tel"), ST("phone"), ST("mobil"), ST("cell"), ST("fax"), ST("whatsapp"), ST("handy"),
+    ST("portable"), ST("call"),
+    /* account words */
+    ST("account"), ST("acct"), ST("a/c"), ST("routing"), ST("aba"), ST("sort"), ST("bsb"),
+    ST("konto"), ST("bank")};
+/* ASCII month names, by their first three letters */
+static const pf_stem month_stems[] = {
+    ST("jan"), ST("feb"), ST("mar"), ST("apr"), ST("may"), ST("jun"), ST("jul"), ST("aug"),
+    ST("sep"), ST("oct"), ST("nov"), ST("dec"), ST("fev"), ST("mai"), ST("jui"), ST("avr"),
+    ST("aou"), ST("okt"), ST("dez"), ST("ene"), ST("abr"), ST("ago"), ST("set"), ST("dic")};
+static const pf_stem scheme_words[] = {ST("http"), ST("https"), ST("ftp"), ST("ftps"),
+                                       ST("sftp"), ST("ws"),    ST("wss")};
+#undef ST
+
+static pf_stems pf_secret = {secret_stems, sizeof secret_stems / sizeof secret_stems[0], {0}};
+static pf_stems pf_ctx = {ctx_stems, sizeof ctx_stems / sizeof ctx_stems[0], {0}};
+static pf_stems pf_month = {month_stems, sizeof month_stems / sizeof month_stems[0], {0}};
+
+static void pf_stems_init(pf_stems *t)
 {
-    for (size_t i = 0; i < n; i++) {
-        for (int k = 0; stems[k]; k++)
-            if (pf_ci_starts(p + i, n - i, stems[k], strlen(stems[k])))
+    for (size_t k = 0; k < t->n; k++)
+        t->first[(uint8_t)t->v[k].s[0]] = 1;
+}
+
+/* Does some stem start at p[i] for i = 0 (or any i < n when anywhere)? */
+static int pf_any_stem(const uint8_t *p, size_t n, const pf_stems *t, int anywhere)
+{
+    size_t last = anywhere ? n : (n ? 1 : 0);
+    for (size_t i = 0; i < last; i++) {
+        if (!t->first[pf_lower(p[i])])
+            continue;
+        for (size_t k = 0; k < t->n; k++)
+            if (pf_ci_starts(p + i, n - i, t->v[k].s, t->v[k].n))
                 return 1;
-        if (!anywhere)
-            break;
     }
     return 0;
 }
 
-static int pf_is_one_of(const uint8_t *p, size_t n, const char *const *words)
+static int pf_is_scheme(const uint8_t *p, size_t n)
 {
-    for (int k = 0; words[k]; k++)
-        if (strlen(words[k]) == n && pf_ci_starts(p, n, words[k], n))
+    for (size_t k = 0; k < sizeof scheme_words / sizeof scheme_words[0]; k++)
+        if (scheme_words[k].n == n && pf_ci_starts(p, n, scheme_words[k].s, n))
             return 1;
     return 0;
+}
+
+static void pf_init(void)
+{
+    for (int c = 0; c < 256; c++) {
+        int up = c >= 'A' && c <= 'Z', dg = c >= '0' && c <= '9';
+        int alnum = up || (c >= 'a' && c <= 'z') || dg;
+        uint8_t k = 0;
+        if (alnum || c == '_')
+            k |= PF_WORD;
+        if (alnum || c == '_' || c == '.' || c == '%' || c == '+' || c == '-' || c >= 0x80)
+            k |= PF_IDENT;
+        if (dg)
+            k |= PF_DIGIT;
+        if (up)
+            k |= PF_UPPER;
+        if (c >= 0x80)
+            k |= PF_HIGH;
+        pf_cls[c] = k;
+    }
+    pf_stems_init(&pf_secret);
+    pf_stems_init(&pf_ctx);
+    pf_stems_init(&pf_month);
+}
+
+/* Clause (c): the ident run b[p, e) followed by an optional quote, up to
+ * three blanks and ':' or '=', naming a secret (a stem), a URL scheme or
+ * holding a non-ASCII byte (caseless forms).  Undecided: yes. */
+static int pf_assign(const uint8_t *b, size_t p, size_t e, size_t lim, int eod)
+{
+    size_t len = e - p;
+    const uint8_t *r = b + p;
+    if (len > PF_RUN_MAX || e >= lim)
+        return e >= lim && !eod;
+    uint8_t after = b[e];
+    if (!(after == ':' || after == '=' || after == '"' || after == '\'' || after == ' ' ||
+          after == '\t'))
+        return 0;
+    size_t q = e;
+    if (b[q] == '"' || b[q] == '\'')
+        q++;
+    for (int k = 0; k < 3 && q < lim && (b[q] == ' ' || b[q] == '\t'); k++)
+        q++;
+    if (q >= lim)
+        return !eod;
+    if (b[q] != ':' && b[q] != '=')
+        return 0;
+    for (size_t i = 0; i < len; i++)
+        if (pf_cls[r[i]] & PF_HIGH)
+            return 1;
+    return pf_any_stem(r, len, &pf_secret, 1) || pf_is_scheme(r, len);
 }
 
 /* Non-zero when a group-A rule might match at p, which starts a character
@@ -314,39 +380,22 @@ static int pf_letter_start(const uint8_t *b, size_t p, size_t lim, int eod, pii_
         pc->valid |= 1;
     }
     size_t e = pc->run_hi, len = e - p;
-    if (e >= lim)
-        return !eod || len >= 15; /* undecided, or a token up to the end */
+    if (e >= lim && !eod)
+        return 1; /* undecided */
     const uint8_t *r = b + p;
-    uint8_t after = b[e];
+    uint8_t after = e < lim ? b[e] : 0; /* 0: the document ends with R */
     /* (a) email */
     if (after == '@' && len <= PF_RUN_MAX)
         return 1;
     /* (b) tokens with a fixed prefix */
-    if (len >= 15 && (r[0] == 'A' || PF_STARTS(r, len, "gh") || PF_STARTS(r, len, "gl") ||
-                      PF_STARTS(r, len, "xox") || PF_STARTS(r, len, "xapp-") ||
-                      PF_STARTS(r, len, "sk") || PF_STARTS(r, len, "rk") ||
-                      PF_STARTS(r, len, "eyJ")))
+    if (len >= 15 &&
+        (r[0] == 'A' || PF_STARTS(r, len, "gh") || PF_STARTS(r, len, "github_pat_") ||
+         PF_STARTS(r, len, "gl") || PF_STARTS(r, len, "xox") || PF_STARTS(r, len, "xapp-") ||
+         PF_STARTS(r, len, "sk") || PF_STARTS(r, len, "rk") || PF_STARTS(r, len, "eyJ")))
         return 1;
     /* (c) NAME = / NAME: and scheme: */
-    if (len <= PF_RUN_MAX && (after == ':' || after == '=' || after == '"' || after == '\'' ||
-                              after == ' ' || after == '\t')) {
-        size_t q = e;
-        if (b[q] == '"' || b[q] == '\'')
-            q++;
-        for (int k = 0; k < 3 && q < lim && (b[q] == ' ' || b[q] == '\t'); k++)
-            q++;
-        if (q >= lim) {
-            if (!eod)
-                return 1;
-        } else if (b[q] == ':' || b[q] == '=') {
-            int high = 0;
-            for (size_t i = 0; i < len; i++)
-                high |= pf_cls[r[i]] & PF_HIGH;
-            if (high || pf_any_stem(r, len, pf_secret_stems, 1) ||
-                pf_is_one_of(r, len, pf_schemes))
-                return 1;
-        }
-    }
+    if (pf_assign(b, p, e, lim, eod))
+        return 1;
     /* (d) www. and Bearer */
     if (PF_CI_STARTS(r, len, "www.") || (len == 6 && PF_CI_STARTS(r, len, "bearer")))
         return 1;
@@ -375,11 +424,132 @@ static int pf_letter_start(const uint8_t *b, size_t p, size_t lim, int eod, pii_
     for (size_t i = 0; i < w; i++)
         if (pf_cls[r[i]] & PF_HIGH)
             return 1;
-    return pf_any_stem(r, avail, pf_ctx_stems, 0);
+    return pf_any_stem(r, avail, &pf_ctx, 0) || pf_any_stem(r, avail, &pf_month, 0);
 }
 
-static size_t rules_prefilter(const uint8_t *b, size_t at, size_t lim, int eod,
-                              pii_rx_pfcache *pc)
+/* After a day number: up to two blanks (space or U+00A0), then a month-name
+ * stem, "of" / "de", or any non-ASCII byte (conservative). */
+static int pf_month_after(const uint8_t *b, size_t i, size_t lim, int eod)
+{
+    for (int k = 0; k < 2; k++) {
+        if (i >= lim)
+            return !eod;
+        if (b[i] == ' ') {
+            i++;
+        } else if (b[i] == 0xC2) {
+            if (i + 1 >= lim)
+                return !eod;
+            if (b[i + 1] != 0xA0)
+                break;
+            i += 2;
+        } else {
+            break;
+        }
+    }
+    if (lim - i < PF_NONASCII_WINDOW && !eod)
+        return 1; /* undecided */
+    size_t w = lim - i < PF_NONASCII_WINDOW ? lim - i : PF_NONASCII_WINDOW;
+    for (size_t k = 0; k < w; k++)
+        if (pf_cls[b[i + k]] & PF_HIGH)
+            return 1; /* non-ASCII month names, caseless forms of k and s */
+    if (PF_CI_STARTS(b + i, lim - i, "of") || PF_CI_STARTS(b + i, lim - i, "de"))
+        return 1;
+    return pf_any_stem(b + i, lim - i, &pf_month, 0);
+}
+
+/* Number of digits at b[i..], and whether they run into the buffer end. */
+static size_t pf_ndigits(const uint8_t *b, size_t i, size_t lim, int *at_end)
+{
+    size_t k = i;
+    while (k < lim && (pf_cls[b[k]] & PF_DIGIT))
+        k++;
+    *at_end = k >= lim;
+    return k - i;
+}
+
+/* Non-zero when a group-A rule might match at p, a digit.  Each clause is
+ * a prefix of some rule's shape; with too few bytes to tell, yes. */
+static int pf_digit_start(const uint8_t *b, size_t p, size_t lim, int eod, pii_rx_pfcache *pc)
+{
+    int end;
+    size_t D = pf_ndigits(b, p, lim, &end), q = p + D;
+    if (D >= 13)
+        return 1; /* card without separators */
+    if (end)
+        return !eod;
+    /* email with a leading digit: the ident run ends at '@' */
+    if (!(pc->valid & 1) || p < pc->run_lo || p >= pc->run_hi) {
+        size_t e = q;
+        while (e < lim && (pf_cls[b[e]] & PF_IDENT))
+            e++;
+        pc->run_lo = p;
+        pc->run_hi = e;
+        pc->valid |= 1;
+    }
+    if (pc->run_hi >= lim ? !eod : (b[pc->run_hi] == '@' && pc->run_hi - p <= PF_RUN_MAX))
+        return 1;
+    /* an assignment whose name starts with a digit: 2_password=... */
+    if (pf_assign(b, p, pc->run_hi, lim, eod))
+        return 1;
+    uint8_t c = b[q];
+    int sep = c == ' ' || c == '.' || c == '-' || c == '/';
+    if (q + 1 >= lim)
+        return !eod;
+    uint8_t n = b[q + 1];
+    /* the digit group after the separator, and the byte after it */
+    size_t D2 = 0, r = q + 1;
+    int end2 = 0;
+    if (sep) {
+        D2 = pf_ndigits(b, q + 1, lim, &end2);
+        r = q + 1 + D2;
+        if (end2 && !eod)
+            return 1;
+    }
+    uint8_t c2 = r < lim ? b[r] : 0;
+    /* trunk-0 phone: 0[1-9] and at least 9 digits, single separators */
+    if (b[p] == '0' && D >= 2 && b[p + 1] != '0' && (D >= 9 || (sep && D2)))
+        return 1;
+    /* NANP with the 1 prefix: 1[ .-]?( or 1[ .-]?[2-9] */
+    if (b[p] == '1' && D == 1 &&
+        (c == '(' || ((c == ' ' || c == '.' || c == '-') && (n == '(' || (n >= '2' && n <= '9')))))
+        return 1;
+    if (b[p] == '1' && D == 4 && (c == ' ' || c == '.' || c == '-') && D2 == 3)
+        return 1; /* 1415-555-... */
+    if (D <= 2) {
+        /* numeric date: d[./-]d[same]yyyy */
+        if (sep && c != ' ' && D2 >= 1 && D2 <= 2) {
+            if (r >= lim)
+                return !eod;
+            if (c2 == c) {
+                int e3;
+                size_t D3 = pf_ndigits(b, r + 1, lim, &e3);
+                if ((e3 && !eod) || D3 == 4)
+                    return 1;
+            }
+        }
+        /* text date: ordinal or '.', blanks, month name */
+        if ((c == 's' && n == 't') || (c == 'n' && n == 'd') || (c == 'r' && n == 'd') ||
+            (c == 't' && n == 'h') || (c == 'e' && n == 'r'))
+            return pf_month_after(b, q + 2, lim, eod);
+        if (c == '.' || c == ' ' || c == 0xC2)
+            return pf_month_after(b, c == '.' ? q + 1 : q, lim, eod);
+        return 0;
+    }
+    if (D == 3 && b[p] >= '2' && (c == ' ' || c == '.' || c == '-') && D2 == 3 && c2 == c &&
+        b[q + 1] >= '2')
+        return 1; /* NANP 415-555-0100 */
+    if (D == 4) {
+        if ((c == ' ' || c == '-') && (D2 == 4 || D2 == 6))
+            return 1; /* card groups */
+        if ((c == '-' || c == '/') && D2 == 2 && c2 == c && (b[p] == '1' || b[p] == '2'))
+            return 1; /* ISO date */
+    }
+    if (D == 5 && b[p] >= '6' && (c == ' ' || c == '-') && D2 == 5)
+        return 1; /* Indian mobile */
+    return 0;
+}
+
+static size_t rules_prefilter(const uint8_t *b, size_t at, size_t lim, int eod, pii_rx_pfcache *pc)
 {
     static const char pem[] = "-----BEGIN ";
     for (size_t p = at; p < lim; p++) {
@@ -392,8 +562,11 @@ static size_t rules_prefilter(const uint8_t *b, size_t at, size_t lim, int eod,
         if (p > 0 && (pf_cls[b[p - 1]] & PF_WORD))
             continue;
         if (c < 0x80) {
-            if (pf_cls[c] & PF_DIGIT)
-                return p;
+            if (pf_cls[c] & PF_DIGIT) {
+                if (pf_digit_start(b, p, lim, eod, pc))
+                    return p;
+                continue;
+            }
             if (c == '+' || c == '(') {
                 if (p + 1 >= lim ? !eod : (pf_cls[b[p + 1]] & PF_DIGIT))
                     return p;
@@ -449,8 +622,8 @@ static int cat_alt(char **buf, size_t *n, size_t *cap, size_t i, int *first)
     if (v) {
         char *head = strndup(re, (size_t)(v - re));
         snprintf(vname, sizeof vname, "(?<v%zu>", i);
-        int ok = head && cat(buf, n, cap, head) && cat(buf, n, cap, vname) &&
-                 cat(buf, n, cap, v + 5);
+        int ok =
+            head && cat(buf, n, cap, head) && cat(buf, n, cap, vname) && cat(buf, n, cap, v + 5);
         free(head);
         if (!ok)
             return 0;
@@ -486,8 +659,7 @@ char *pii_rules__pattern(void)
     return buf;
 }
 
-pii_rules *pii_rules__create(int use_jit, int use_prefilter, pii_err *err, char *msg,
-                             size_t msgcap)
+pii_rules *pii_rules__create(int use_jit, int use_prefilter, pii_err *err, char *msg, size_t msgcap)
 {
     pii_err e = PII_ENOMEM;
     pii_rules *r = calloc(1, sizeof *r);
@@ -509,8 +681,7 @@ pii_rules *pii_rules__create(int use_jit, int use_prefilter, pii_err *err, char 
     for (size_t i = 0; i < NRULES; i++) {
         char vname[24];
         snprintf(vname, sizeof vname, "v%zu", i);
-        int g = pcre2_substring_number_from_name((const pcre2_code *)r->rx.code,
-                                                 (PCRE2_SPTR)vname);
+        int g = pcre2_substring_number_from_name((const pcre2_code *)r->rx.code, (PCRE2_SPTR)vname);
         r->alts[i].vgroup = g > 0 ? (uint32_t)g : 0;
     }
     r->rx.alts = r->alts;

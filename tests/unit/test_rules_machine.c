@@ -8,6 +8,7 @@
 #include "rules_test_util.h"
 
 static const rcase machine_cases[] = {
+    {"req_id=1aa2ea18-7d92-ed00-eb90-aba295519174 tel-cell123456789 fax0123456789", {{0}}},
     {"id=123e4567-e89b-12d3-a456-426614174000 commit 9fceb02d0ae598e95dc970b74767f19372d61af8 "
      "(abc1234)",
      {{0}}},
