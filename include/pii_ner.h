@@ -270,7 +270,8 @@ typedef enum pii_ner_decode_mode {
 #define PII_NER_NAME_MAX 64
 
 typedef struct pii_ner_params {
-    size_t window;      /* tokens per forward pass, default 4096          */
+    size_t window;      /* tokens per forward pass; 0 (default): 4096, or
+                           4 x halo when that is larger                   */
     size_t pack_tokens; /* batch: tokens per packed forward, default window */
     float threshold;    /* global minimum span score, default 0 (keep all) */
     size_t nlabel_thresholds;

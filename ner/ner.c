@@ -49,7 +49,7 @@ pii_ner_params pii_ner_default_params(void)
 {
     pii_ner_params p;
     memset(&p, 0, sizeof p);
-    p.window = 4096;
+    p.window = 0; /* auto: 4096, or 4 x halo for deeper models */
     p.pack_tokens = 0;
     p.threshold = 0.0f;
     snprintf(p.operating_point, sizeof p.operating_point, "default");
@@ -268,7 +268,7 @@ pii_ner *pii_ner_create_backend(const pii_ner_backend *be, const pii_ner_params 
         n->thr[k] = p->label_thresholds[i].value;
     }
     n->H = be->halo;
-    n->W = p->window ? p->window : 4096;
+    n->W = p->window ? p->window : (4 * n->H > 4096 ? 4 * n->H : 4096);
     if (n->W <= 2 * n->H) {
         e = PII_EINVAL;
         char a[32], b[32];

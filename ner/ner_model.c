@@ -135,8 +135,6 @@ pii_ner *pii_ner_create(const pii_model *model, const pii_tok *tok, const pii_ne
         goto fail;
     for (size_t i = 0; i < a->C; i++)
         a->labels[i] = pii_model_label(model, (int)i);
-    size_t W = p.window ? p.window : 4096;
-    a->max_tokens = p.pack_tokens > W ? p.pack_tokens : W;
     int threads = p.threads;
     if (threads <= 0) {
         long nc = sysconf(_SC_NPROCESSORS_ONLN);
@@ -157,6 +155,9 @@ pii_ner *pii_ner_create(const pii_model *model, const pii_tok *tok, const pii_ne
     if (!n)
         goto fail;
     ner_set_owner(n, a, adapter_free);
+    /* the largest pass: a window, or a pack of windows */
+    size_t W = pii_ner_window(n);
+    a->max_tokens = p.pack_tokens > W ? p.pack_tokens : W;
     if (err)
         *err = PII_OK;
     return n;

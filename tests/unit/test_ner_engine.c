@@ -525,7 +525,7 @@ static void test_params(void **st)
 {
     (void)st;
     pii_ner_params p = pii_ner_default_params();
-    assert_int_equal(p.window, 4096);
+    assert_int_equal(p.window, 0); /* auto */
     assert_string_equal(p.operating_point, "default");
     assert_int_equal(pii_ner_params_threshold(&p, "0.5"), PII_OK);
     assert_true(p.threshold == 0.5f);
