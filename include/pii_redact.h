@@ -108,7 +108,12 @@ typedef struct pii_rule_info {
     const char *about; /* one line for --list-rules */
 } pii_rule_info;
 
-/* Compiles every built-in rule (PCRE2, JIT when available). */
+/* Compiles every built-in rule (PCRE2, JIT when available).  The rules are
+ * one leftmost-first alternation (docs/RULES.md): the leftmost match wins,
+ * at one position the first rule in table order whose validator accepts;
+ * spans never overlap and come out sorted (source PII_SRC_RULE, score 1).
+ * Streaming detector: holds back at most the longest match attempt (about
+ * 16.6 KiB, a PEM block) plus 40 bytes; done - keep <= 40 bytes. */
 pii_rules *pii_rules_create(pii_err *err);
 void pii_rules_free(pii_rules *r);
 size_t pii_rules_count(const pii_rules *r);
@@ -121,10 +126,16 @@ pii_err pii_rules_scan_all(const pii_rules *r, const uint8_t *text, size_t len, 
 
 /* ---- allow and deny lists (redact/lists.c) ----------------------------- */
 
-/* File format, one entry per line, '#' comments and blank lines skipped:
+/* File format, one entry per line, '#' comments and blank lines skipped,
+ * leading blanks and trailing spaces/CR trimmed:
  *   allow:  "exact string"  or  "re:REGEX" (the whole span must match)
  *   deny:   "[label<TAB>]string" or "[label<TAB>]re:REGEX"; label defaults
- *           to "secret". */
+ *           to "secret", [A-Za-z0-9_.-]{1,64}.  A string matches exactly, but
+ *           not inside a longer word ("Bob" not in "Bobby"); at one position
+ *           the longest string wins, then the first regex.  Deny regexes
+ *           must be bounded (no *, +, {n,}, recursion; checked at load).
+ * Errors: PII_EIO (file), PII_EFORMAT / PII_EREGEX with "line N: ..." in
+ * msg.  Both objects are immutable and may be shared by threads. */
 typedef struct pii_allow pii_allow;
 pii_allow *pii_allow_load(const char *path, pii_err *err, char *msg, size_t msgcap);
 void pii_allow_free(pii_allow *a);
@@ -153,25 +164,29 @@ typedef struct pii_op {
     const char *tmpl;   /* placeholder: "{LABEL}" → PRIVATE_EMAIL, "{label}" →
                            private_email; default "<{LABEL}>"                 */
     uint32_t mask_char; /* code point, default '*'                          */
-    unsigned keep_last; /* mask: leave the last N code points visible      */
+    unsigned keep_last; /* mask: leave the last N code points visible, but
+                           never more than half of them                    */
     unsigned hash_hex;  /* hash: hex digits kept (1..64), default 16        */
 } pii_op;
 
 void pii_op_default(pii_op *op, pii_op_kind kind);
-/* Parses "placeholder", "mask", "mask:#", "mask:*:4", "remove", "hash",
- * "hash:12", "pseudonym". */
+/* Parses "placeholder", "placeholder:TEMPLATE" (op->tmpl then points into
+ * spec), "mask", "mask:#", "mask:*:4" (the mask char is any one UTF-8 code
+ * point), "remove", "hash", "hash:12", "pseudonym"; else PII_EINVAL. */
 pii_err pii_op_parse(const char *spec, pii_op *op);
 
 typedef struct pii_ops pii_ops;
 /* Default operator for every label is `def`; set per-label overrides with
  * pii_ops_set.  key may be NULL unless some operator is PII_OP_HASH
- * (pii_ops_check then returns PII_ENOKEY). */
+ * (pii_ops_check then returns PII_ENOKEY).  Templates and the key are
+ * copied.  Configure before use; pii_ops_apply may then run concurrently. */
 pii_ops *pii_ops_create(const pii_op *def, pii_err *err);
 pii_err pii_ops_set(pii_ops *o, const char *label, const pii_op *op);
 pii_err pii_ops_set_key(pii_ops *o, const uint8_t *key, size_t len);
 pii_err pii_ops_check(const pii_ops *o); /* call once before use */
-/* Maximum number of distinct pseudonym values remembered per label; beyond
- * it new values get the placeholder "<LABEL_OVERFLOW>" (documented). */
+/* Maximum number of distinct pseudonym values remembered per label
+ * (default 65536, about 40 bytes each, stored as digests); beyond it new
+ * values get "<PRIVATE_PERSON_OVERFLOW>" (the label's placeholder name). */
 void pii_ops_set_pseudonym_limit(pii_ops *o, size_t max_values);
 void pii_ops_free(pii_ops *o);
 
