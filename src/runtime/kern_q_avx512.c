@@ -299,6 +299,7 @@ static TGT void q4a8(const pii_rt_mat *W, size_t n, const float *x, size_t ldx,
  * pairs, combined at the end (exactly for Q8, in float for Q4). */
 
 #define QT16 6  /* Q8 tokens per tile (32 columns) */
+#define QPF 16  /* prefetch distance in panel rows (256 B each) */
 #define QT16B 4 /* Q4 tokens per tile (16 columns) */
 
 static TGT void quant_rows16(const float *x, size_t ldx, int T, size_t ni, int16_t *q,
@@ -366,7 +367,17 @@ q8a16_tile(const uint8_t *pan, size_t ni, const int16_t *q, size_t ldq, const fl
         for (int v = 0; v < 4; v++)
             c[t][v] = _mm512_setzero_si512();
     const uint8_t *w = pan + 256 + (size_t)h * 128;
+    const uint8_t *pf = pan + 256 + QPF * 256, *pfe = pan + 256 + ni * 64;
     for (size_t k = 0; k < ni / 4; k++) {
+        /* the first half streams the panel from memory: fetch QPF rows
+         * ahead (the second half then finds it in L2) */
+        if (h == 0 && pf < pfe) {
+            _mm_prefetch((const char *)pf, _MM_HINT_T0);
+            _mm_prefetch((const char *)pf + 64, _MM_HINT_T0);
+            _mm_prefetch((const char *)pf + 128, _MM_HINT_T0);
+            _mm_prefetch((const char *)pf + 192, _MM_HINT_T0);
+            pf += 256;
+        }
         __m512i wv[4];
 #pragma GCC unroll 4
         for (int v = 0; v < 4; v++)
