@@ -17,12 +17,20 @@
 
 #define READ_CHUNK (64u * 1024u)
 
+#define MAX_PACK_LINES 256
+
 /* Feeds one input to the stream: the whole input is one document, or each
- * line is (--lines).  Returns PII_EIO for read errors, else the stream's
- * error. */
-static pii_err run_fd(int fd, pii_stream *st, int lines, uint8_t *buf)
+ * line is (--lines).  In --lines mode with a model (pp != NULL), the lines
+ * that lie whole inside one read are detected together in packed forward
+ * passes first (pii_ner_prepared_run), then streamed one by one: the output
+ * is the same as line by line, and each line is still written and flushed as
+ * soon as it is complete.  A line that spans reads is detected live.
+ * Returns PII_EIO for read errors, else the stream's error. */
+static pii_err run_fd(int fd, pii_stream *st, int lines, pii_ner_prepared *pp, uint8_t *buf)
 {
     int pending = 0; /* bytes fed to the current document */
+    const uint8_t *docs[MAX_PACK_LINES];
+    size_t lens[MAX_PACK_LINES];
     for (;;) {
         ssize_t r = pii_fault_hit(PII_FAULT_READ) ? (errno = EIO, -1) : read(fd, buf, READ_CHUNK);
         if (r < 0) {
@@ -34,15 +42,31 @@ static pii_err run_fd(int fd, pii_stream *st, int lines, uint8_t *buf)
             break;
         size_t n = (size_t)r, off = 0;
         pii_err e;
-        if (lines) {
-            const uint8_t *nl;
-            while ((nl = memchr(buf + off, '\n', n - off))) {
-                size_t len = (size_t)(nl - (buf + off)) + 1;
-                if ((e = pii_stream_feed(st, buf + off, len)) || (e = pii_stream_end_doc(st)))
-                    return e;
-                off += len;
-                pending = 0;
+        while (lines && off < n) {
+            const uint8_t *nl = memchr(buf + off, '\n', n - off);
+            if (!nl)
+                break;
+            size_t k = 0, at = off;
+            if (pp && !pending) /* queue the whole lines of this read */
+                for (const uint8_t *q = nl; q && k < MAX_PACK_LINES;
+                     q = memchr(buf + at, '\n', n - at)) {
+                    docs[k] = buf + at;
+                    lens[k] = (size_t)(q - (buf + at)) + 1;
+                    at += lens[k++];
+                }
+            if (k > 1 && (e = pii_ner_prepared_run(pp, docs, lens, k)))
+                return e;
+            if (k <= 1) { /* one line: finish it (it may have started earlier) */
+                docs[0] = buf + off;
+                lens[0] = (size_t)(nl - (buf + off)) + 1;
+                k = 1;
             }
+            for (size_t i = 0; i < k; i++) {
+                if ((e = pii_stream_feed(st, docs[i], lens[i])) || (e = pii_stream_end_doc(st)))
+                    return e;
+                off += lens[i];
+            }
+            pending = 0;
         }
         if (off < n) {
             if ((e = pii_stream_feed(st, buf + off, n - off)))
@@ -105,12 +129,19 @@ static int redact_main(int argc, char **argv)
     pii_err e = PII_OK;
     pii_sink sink;
     pii_stream *st = NULL;
+    pii_ner_prepared *pp = NULL;
+    pii_redactor *red = NULL;
     if (!out || !buf) {
         e = PII_ENOMEM;
         goto stream_done;
     }
     sink = pii_out_sink(out);
-    if (!(st = pii_stream_create(p.red, &sink, &e)))
+    if (o.lines && p.ner) { /* pack lines into shared forward passes */
+        if (!(pp = pii_ner_prepared_create(p.ner, &e)) ||
+            !(red = pii_redactor_derive(p.red, p.ner, pii_ner_prepared_detector(pp), &e)))
+            goto stream_done;
+    }
+    if (!(st = pii_stream_create(red ? red : p.red, &sink, &e)))
         goto stream_done;
     rc = PII_EXIT_OK;
     size_t nin = o.nfiles ? o.nfiles : 1;
@@ -124,7 +155,7 @@ static int redact_main(int argc, char **argv)
             continue;
         }
         pii_out_set_file(out, o.nfiles ? name : NULL);
-        e = run_fd(fd, st, o.lines, buf);
+        e = run_fd(fd, st, o.lines, pp, buf);
         if (!is_stdin)
             close(fd);
         if (e == PII_EIO) {
@@ -151,6 +182,8 @@ stream_done:
     if (rc == PII_EXIT_OK && o.check && out && pii_out_found(out))
         rc = PII_EXIT_FOUND;
     pii_stream_free(st);
+    pii_redactor_free(red);
+    pii_ner_prepared_free(pp);
     pii_out_free(out);
     free(buf);
 done:
