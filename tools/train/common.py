@@ -86,15 +86,21 @@ def tokenize(texts, backend=("node", None)):
     return out
 
 
-def vocab_bytes(backend):
-    """Token id -> bytes for ids 0..199997 (node backend dumps them)."""
-    path = os.path.join(HERE, "tok_node.cjs")
-    pick_backend("node")
-    r = subprocess.run(["node", path, "--vocab"], capture_output=True, check=True)
-    out = [b""] * N_REAL_TOKENS
-    for line in r.stdout.decode().splitlines():
-        o = json.loads(line)
-        out[o["id"]] = bytes.fromhex(o["hex"])
+def vocab_bytes(backend=None):
+    """Token id -> bytes for ids 0..199997, from the tokenizer's committed
+    table tokenizer/data/o200k_base.vocab ("PIIVOCAB", u32 n, n x {u8 len, bytes})."""
+    with open(os.path.join(ROOT, "tokenizer", "data", "o200k_base.vocab"), "rb") as f:
+        d = f.read()
+    if d[:8] != b"PIIVOCAB":
+        raise ValueError("o200k_base.vocab: bad magic")
+    n = int.from_bytes(d[8:12], "little")
+    out, p = [], 12
+    for _ in range(n):
+        ln = d[p]
+        out.append(d[p + 1:p + 1 + ln])
+        p += 1 + ln
+    if n != N_REAL_TOKENS:
+        raise ValueError(f"o200k_base.vocab: {n} tokens, expected {N_REAL_TOKENS}")
     return out
 
 

@@ -1,0 +1,43 @@
+# mk/model.mk — retrains the embedded default model from scratch (tools/train).
+#
+#   make model            data (tools/datagen) -> o200k tokens + BIOES labels
+#                         -> training on CPU (fixed seed) -> models/default/
+#   make model-eval       scores models/default on ../shared/eval with the
+#                         Python twin of the evaluator (model only)
+#
+# Needs Node.js >= 20 + npm (datagen), /usr/bin/python3 with python3-torch
+# and python3-numpy (training), and the built ./pii-redact (its tokenizer).
+# libopenblas0 makes torch's matrix products ~5x faster than the reference
+# BLAS: `apt-get install libopenblas0-openmp`.  Timing: tools/train/README.md.
+# Never reads ../shared/eval for training.
+MODEL_WORK   ?= build/model
+MODEL_OUT    ?= models/default
+MODEL_N      ?= 200000
+MODEL_SEED   ?= 1
+MODEL_VAL_N  ?= 3000
+MODEL_ARGS   ?=
+MODEL_PY     ?= /usr/bin/python3
+# The release binary (this fragment is read before the Makefile sets BIN).
+MODEL_BIN    := pii-redact
+
+.PHONY: model model-data model-eval
+model-data: tools/datagen/node_modules/.package-lock.json $(MODEL_BIN)
+	@mkdir -p $(MODEL_WORK)
+	node tools/datagen/gen.mjs -n $(MODEL_N) --seed $(MODEL_SEED) -o $(MODEL_WORK)/train.jsonl
+	node tools/datagen/gen.mjs -n $(MODEL_VAL_N) --seed $(MODEL_SEED)000 -o $(MODEL_WORK)/val.jsonl
+	PII_REDACT=$(abspath $(MODEL_BIN)) $(MODEL_PY) tools/train/prepare.py --tokenizer c \
+	    $(MODEL_WORK)/train.jsonl -o $(MODEL_WORK)/train.pt
+	PII_REDACT=$(abspath $(MODEL_BIN)) $(MODEL_PY) tools/train/prepare.py --tokenizer c \
+	    $(MODEL_WORK)/val.jsonl -o $(MODEL_WORK)/val.pt
+
+model: model-data
+	$(MODEL_PY) tools/train/train.py --train $(MODEL_WORK)/train.pt --val $(MODEL_WORK)/val.pt \
+	    -o $(MODEL_WORK)/out $(MODEL_ARGS)
+	@mkdir -p $(MODEL_OUT)
+	cp $(MODEL_WORK)/out/config.json $(MODEL_WORK)/out/model.safetensors \
+	    $(MODEL_WORK)/out/training.json $(MODEL_OUT)/
+	@echo "model: wrote $(MODEL_OUT); run make to embed it"
+
+model-eval: $(MODEL_BIN)
+	for f in ../shared/eval/*.jsonl; do \
+	    PII_REDACT=$(abspath $(MODEL_BIN)) $(MODEL_PY) tools/train/evaluate.py -m $(MODEL_OUT) "$$f"; done

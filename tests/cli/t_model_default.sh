@@ -1,0 +1,60 @@
+#!/bin/sh
+# The embedded default model (models/default, issue 5): it loads with no
+# files beside the binary and finds the PII of a fixed set of sentences with
+# the model tier alone; the issue's acceptance sentence is redacted by the
+# default pipeline from another directory.
+set -eu
+if [ ! -f models/default/model.safetensors ]; then
+    echo "no models/default in this tree: skipped"
+    exit 0
+fi
+fail=0
+
+# expect TEXT LABEL... : every LABEL is among the model-only spans of TEXT
+expect() {
+    text=$1
+    shift
+    out=$(printf '%s\n' "$text" | "$PII_REDACT" --model-only --format jsonl)
+    for label in "$@"; do
+        if ! printf '%s\n' "$out" | grep -q "\"label\":\"$label\""; then
+            echo "missing $label in: $text"
+            echo "$out"
+            fail=1
+        fi
+    done
+}
+
+# none TEXT : the model finds nothing
+none() {
+    out=$(printf '%s\n' "$1" | "$PII_REDACT" --model-only --format jsonl)
+    if [ -n "$out" ]; then
+        echo "unexpected spans in: $1"
+        echo "$out"
+        fail=1
+    fi
+}
+
+expect "Contact Maria Garcia, 12 Rue de Rivoli, Paris" private_person private_address
+expect "Please call John Smith at +44 20 7946 0958 tomorrow." private_person private_phone
+expect "My email is alice.johnson@gmail.com and my card is 4111 1111 1111 1111." \
+    private_email account_number
+expect "Dear Mr. Okafor, your appointment on 14 March 2024 is confirmed." \
+    private_person private_date
+expect "Wire the deposit to IBAN DE89 3704 0044 0532 0130 00 before Friday." account_number
+expect "export OPENAI_API_KEY='sk-proj-abc123abc123abc123abc123abc123abc123'" secret
+expect "See my portfolio at https://janedoe.dev/projects for details." private_url
+none "The quarterly report shows revenue grew by 12 percent in Europe."
+
+acc="Contact Maria Garcia at 12 Rue de Rivoli, Paris, or maria.garcia@example.fr"
+bin=$(cd "$(dirname "$PII_REDACT")" && pwd)/$(basename "$PII_REDACT")
+red=$(cd / && printf '%s\n' "$acc" | "$bin")
+for v in "Maria Garcia" "Rue de Rivoli" "maria.garcia@example.fr"; do
+    case $red in
+    *"$v"*)
+        echo "not redacted: $v"
+        echo "$red"
+        fail=1
+        ;;
+    esac
+done
+exit $fail

@@ -1,0 +1,233 @@
+#!/usr/bin/python3
+"""evaluate.py - scores a model directory on a file in the unified eval
+format (/work/shared/eval/README.md) with the reference forward pass, the
+spec's constrained BIOES Viterbi (zero biases) and opf's span rules.  For
+model development; the product's own evaluator is `pii-redact eval`.
+
+Usage: evaluate.py -m MODEL_DIR FILE.jsonl [--json] [--limit N]
+Prints, per scored label, strict and overlap P/R/F1, then the label-agnostic
+character leak rate (share of scored gold characters covered by no
+prediction of a scored label).  Model only: no rule tier.  The figures equal
+`pii-redact eval --predictions` on the spans written by --dump.
+"""
+
+import argparse
+import json
+import os
+import sys
+
+import torch
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import common  # noqa: E402
+from pf_model import load_model  # noqa: E402
+
+NEG = -1e9
+
+
+def transitions(C):
+    """start[C], end[C], trans[C, C] for the v2 label space (spec 6.2), zero biases."""
+    def kind(c):
+        return ("O", -1) if c == 0 else ("BIES"[(c - 1) % 4], (c - 1) // 4)
+    start = torch.full((C,), NEG)
+    end = torch.full((C,), NEG)
+    trans = torch.full((C, C), NEG)
+    for c in range(C):
+        t, _ = kind(c)
+        if t in "OBS":
+            start[c] = 0
+        if t in "OES":
+            end[c] = 0
+    for p in range(C):
+        tp, cp = kind(p)
+        for n in range(C):
+            tn, cn = kind(n)
+            ok = False
+            if tp == "O":
+                ok = tn in "OBS"
+            elif tp in "BI":
+                ok = tn in "IE" and cn == cp
+            else:  # E, S
+                ok = tn in "OBS"
+            if ok:
+                trans[p, n] = 0.0
+    return start, end, trans
+
+
+def viterbi(logp, start, end, trans):
+    T, C = logp.shape
+    if T == 0:
+        return []
+    S = logp[0] + start
+    back = []
+    for t in range(1, T):
+        cand = S[:, None] + trans  # [prev, next]
+        best, arg = cand.max(0)
+        back.append(arg)
+        S = best + logp[t]
+    last = int((S + end).argmax())
+    path = [last]
+    for arg in reversed(back):
+        last = int(arg[last])
+        path.append(last)
+    return path[::-1]
+
+
+def token_spans(path):
+    """Viterbi paths are well formed: B I* E or S."""
+    out, i = [], 0
+    while i < len(path):
+        c = path[i]
+        if c == 0:
+            i += 1
+            continue
+        cat, tag = (c - 1) // 4, "BIES"[(c - 1) % 4]
+        j = i
+        if tag == "B":
+            while j + 1 < len(path) and path[j + 1] != 0 and "BIES"[(path[j + 1] - 1) % 4] in "IE" \
+                    and (path[j + 1] - 1) // 4 == cat:
+                j += 1
+                if "BIES"[(path[j] - 1) % 4] == "E":
+                    break
+        out.append((cat, i, j + 1))
+        i = j + 1
+    return out
+
+
+def char_spans(text, offsets, tspans):
+    tb = text.encode("utf-8")
+    b2c = [0] * (len(tb) + 1)
+    ci = 0
+    bi = 0
+    for ch in text:
+        n = len(ch.encode("utf-8"))
+        for k in range(n):
+            b2c[bi + k] = ci
+        bi += n
+        ci += 1
+    b2c[len(tb)] = ci
+    out = []
+    for cat, ts, te in tspans:
+        bs, be = offsets[ts][0], offsets[te - 1][1]
+        cs = b2c[bs]
+        ce = b2c[be - 1] + 1 if be > bs else cs
+        while cs < ce and text[cs].isspace():
+            cs += 1
+        while ce > cs and text[ce - 1].isspace():
+            ce -= 1
+        if ce > cs:
+            out.append((cs, ce, common.CATEGORIES[cat]))
+    out.sort(key=lambda s: (s[0], -(s[1] - s[0]), s[2]))
+    kept, last = [], -1
+    for s in out:
+        if s[0] >= last:
+            kept.append(s)
+            last = s[1]
+    return kept
+
+
+def predict(model, row_map, texts, backend, batch_tokens=8192):
+    toks = common.tokenize(texts, backend)
+    start, end, trans = transitions(model.cfg.n_labels)
+    preds = [None] * len(texts)
+    order = sorted(range(len(texts)), key=lambda i: len(toks[i][0]))
+    i = 0
+    while i < len(order):
+        n = max(1, len(toks[order[i]][0]))
+        j = i
+        while j < len(order) and max(1, len(toks[order[j]][0])) * (j - i + 1) <= max(batch_tokens, n):
+            j += 1
+        idx = order[i:j]
+        L = max(1, max(len(toks[k][0]) for k in idx))
+        ids = torch.zeros(len(idx), L, dtype=torch.long)
+        mask = torch.zeros(len(idx), L, dtype=torch.bool)
+        for b, k in enumerate(idx):
+            t = toks[k][0]
+            ids[b, :len(t)] = torch.tensor(t, dtype=torch.long)
+            mask[b, :len(t)] = True
+        with torch.no_grad():
+            logits, _ = model(ids, mask, row_map=row_map)
+        lp = torch.log_softmax(logits.float(), -1)
+        for b, k in enumerate(idx):
+            n_k = len(toks[k][0])
+            path = viterbi(lp[b, :n_k], start, end, trans)
+            preds[k] = char_spans(texts[k], toks[k][1], token_spans(path))
+        i = j
+    return preds
+
+
+def score(records, preds):
+    labels = sorted({l for r in records for l in r["scored_labels"]})
+    st = {l: {"tp_s": 0, "np": 0, "ng": 0, "tp_o_p": 0, "tp_o_g": 0} for l in labels}
+    gold_chars = leaked = 0
+    for r, pred in zip(records, preds):
+        scored = set(r["scored_labels"])
+        gold = [(s["start"], s["end"], s["label"]) for s in r["spans"] if s.get("scored")]
+        ignore = [(s["start"], s["end"]) for s in r["spans"] if not s.get("scored")]
+        pred = [p for p in pred if p[2] in scored]  # as pii-redact eval: before the leak count
+        covered = [False] * len(r["text"])
+        for s, e, _ in pred:
+            for c in range(s, e):
+                covered[c] = True
+        for s, e, _ in gold:
+            gold_chars += e - s
+            leaked += sum(1 for c in range(s, e) if not covered[c])
+        for g in gold:
+            st[g[2]]["ng"] += 1
+            if any(p[2] == g[2] and p[0] < g[1] and g[0] < p[1] for p in pred):
+                st[g[2]]["tp_o_g"] += 1
+        for p in pred:
+            hit_s = any(g == p for g in gold)
+            hit_o = any(p[2] == g[2] and p[0] < g[1] and g[0] < p[1] for g in gold)
+            if not hit_o and any(p[0] < e and s < p[1] for s, e in ignore):
+                continue  # overlaps an ignore region and matches nothing: not counted
+            st[p[2]]["np"] += 1
+            st[p[2]]["tp_s"] += int(hit_s)
+            st[p[2]]["tp_o_p"] += int(hit_o)
+    out = {}
+    for l, v in st.items():
+        def prf(tp_p, tp_g):
+            p = tp_p / v["np"] if v["np"] else 0.0
+            r_ = tp_g / v["ng"] if v["ng"] else 0.0
+            return p, r_, (2 * p * r_ / (p + r_) if p + r_ else 0.0)
+        out[l] = {"n_gold": v["ng"], "n_pred": v["np"],
+                  "strict": prf(v["tp_s"], v["tp_s"]), "overlap": prf(v["tp_o_p"], v["tp_o_g"])}
+    return out, (leaked / gold_chars if gold_chars else 0.0)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("-m", "--model", required=True)
+    ap.add_argument("file")
+    ap.add_argument("--json", action="store_true")
+    ap.add_argument("--limit", type=int, default=0)
+    ap.add_argument("--tokenizer", default="auto")
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--dump", help="write predictions as JSONL (pii-redact eval --predictions)")
+    a = ap.parse_args()
+    torch.set_num_threads(a.threads)
+    model, row_map, _ = load_model(a.model, dtype=torch.float32, angles="f32")
+    recs = [json.loads(l) for l in open(a.file, encoding="utf-8") if l.strip()]
+    if a.limit:
+        recs = recs[:a.limit]
+    preds = predict(model, row_map, [r["text"] for r in recs], common.pick_backend(a.tokenizer))
+    if a.dump:
+        with open(a.dump, "w", encoding="utf-8") as f:
+            for p in preds:
+                f.write(json.dumps({"spans": [{"start": s, "end": e, "label": l}
+                                              for s, e, l in p]}) + "\n")
+    res, leak = score(recs, preds)
+    if a.json:
+        print(json.dumps({"file": os.path.basename(a.file), "labels": res, "leak": leak}))
+        return
+    print(f"{os.path.basename(a.file)}: {len(recs)} records")
+    print(f"{'label':18} {'gold':>5} {'pred':>5}  {'strict P/R/F1':>20}  {'overlap P/R/F1':>20}")
+    for l, v in res.items():
+        s, o = v["strict"], v["overlap"]
+        print(f"{l:18} {v['n_gold']:5d} {v['n_pred']:5d}  {s[0]:6.3f} {s[1]:6.3f} {s[2]:6.3f}  "
+              f"{o[0]:6.3f} {o[1]:6.3f} {o[2]:6.3f}")
+    print(f"char leak rate: {leak:.3%}")
+
+
+if __name__ == "__main__":
+    main()
