@@ -264,16 +264,16 @@ def main():
     ap.add_argument("--epochs", type=float, default=1.0)
     ap.add_argument("--lr", type=float, default=3e-3)
     ap.add_argument("--min-lr-frac", type=float, default=0.05)
-    ap.add_argument("--warmup", type=int, default=150)
+    ap.add_argument("--warmup", type=int, default=100)
     ap.add_argument("--wd", type=float, default=0.01)
     ap.add_argument("--aux", type=float, default=0.01)
     ap.add_argument("--o-weight", type=float, default=1.0, help="loss weight of label O")
     ap.add_argument("--seed", type=int, default=1234)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--dtype", default="F16", choices=["F16", "BF16", "F32"])
-    ap.add_argument("--eval-every", type=int, default=1000)
-    ap.add_argument("--max-steps", type=int, default=3000,
-                    help="optimizer steps (0: use --epochs)")
+    ap.add_argument("--eval-every", type=int, default=250)
+    ap.add_argument("--max-steps", type=int, default=0,
+                    help="optimizer steps (0: --epochs passes over the data)")
     a = ap.parse_args()
 
     torch.set_num_threads(a.threads)
@@ -360,6 +360,9 @@ def main():
             m["step"] = step
             log.append(m)
             print("val " + json.dumps({k: round(v, 4) for k, v in m.items()}), file=sys.stderr)
+        if step % a.eval_every == 0 and step < total:  # an intermediate model always exists
+            export(model, cfgd, row_map, os.path.join(a.out, "ckpt"), a.dtype,
+                   {"seed": a.seed, "step": step, "of": total, "val": log})
 
     t_total = time.time() - t0
     meta = {"seed": a.seed, "steps": total, "tokens_seen": seen, "train_seconds": round(time.time() - t_train, 1),
