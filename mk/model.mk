@@ -12,7 +12,7 @@
 # Never reads ../shared/eval for training.
 MODEL_WORK   ?= build/model
 MODEL_OUT    ?= models/default
-MODEL_N      ?= 32000
+MODEL_N      ?= 56000
 MODEL_SEED   ?= 1
 MODEL_VAL_N  ?= 3000
 MODEL_ARGS   ?=
