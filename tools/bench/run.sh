@@ -5,7 +5,7 @@
 # Environment: PII_REDACT (binary), BENCH_DIR (models and results,
 # default build/bench), RUNS (repetitions per figure, default 3), SECS
 # (seconds per run, default 10), FID_LIMIT (sentences for the fidelity
-# runs, default 0 = all), NICE (prefix, default "nice -n 10").
+# runs, default 0 = all), NICE (prefix, default "nice -n 10"), LENGTHS (sweep).
 # Writes BENCH_DIR/results.jsonl, sweep.jsonl, fidelity.jsonl, then
 # tools/bench/report.py turns them into the tables and the plot.
 set -eu
@@ -15,6 +15,7 @@ set -eu
 : "${SECS:=10}"
 : "${FID_LIMIT:=0}"
 : "${NICE:=nice -n 10}"
+: "${LENGTHS:=16 64 128 256 512 1024 2048}"
 B="$NICE $PII_REDACT bench"
 res="$BENCH_DIR/results.jsonl"; sweep="$BENCH_DIR/sweep.jsonl"; fid="$BENCH_DIR/fidelity.jsonl"
 : > "$res"; : > "$sweep"; : > "$fid"
@@ -51,7 +52,7 @@ for spec in $models; do
     case "$name" in default|full-bf16|full-int8) ;; *) continue ;; esac
     mopt=""; [ -n "$path" ] && mopt="-m $path"
     for t in 1 2; do
-        for len in 16 64 128 256 512 1024 2048; do
+        for len in $LENGTHS; do
             echo "bench: sweep $name threads $t length $len" >&2
             $B $mopt --threads "$t" --seconds "$SECS" --mode latency --length "$len" --no-peak \
                 --json | tag "$name" "sweep-t$t" >> "$sweep"
