@@ -743,7 +743,9 @@ static int j_selected(const pii_rec_stream *rs)
                 return 1; /* final "*": this key and anything below */
             if (k == rs->nk)
                 break;
-            if (!seg_eq(g, rs->keys.p + rs->koff[k], rs->koff[k + 1] - rs->koff[k]))
+            /* keys.p is still NULL when every key so far was empty */
+            const uint8_t *key = rs->keys.p ? rs->keys.p + rs->koff[k] : (const uint8_t *)"";
+            if (!seg_eq(g, key, rs->koff[k + 1] - rs->koff[k]))
                 break;
         }
         if (s == jpth->nseg && k == rs->nk)
