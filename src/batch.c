@@ -19,10 +19,13 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
+#include <stdatomic.h>
+#include <stdint.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "batch.h"
@@ -166,8 +169,41 @@ static int mkdir_p(const char *dir)
     return rc;
 }
 
-/* Creates ".BASE.pii-redact-XXXXXX" beside `out`; *tmp gets its path. */
-static int make_temp(const char *out, int mkdirs, char **tmp)
+/* Creates t (ending in six 'X') exclusively, with a fresh suffix each try.
+ * The path is registered in `slot` BEFORE the file exists, so a signal that
+ * arrives at any moment finds it there and removes it (mkstemp would leave a
+ * window between creating the file and registering it). */
+static int open_registered(char *t, tslot *slot)
+{
+    static const char al[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+    static atomic_ulong counter;
+    char *x = t + strlen(t) - 6;
+    for (int tries = 0; tries < 100; tries++) {
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        uint64_t v = (uint64_t)getpid() << 32 ^ (uint64_t)ts.tv_nsec ^
+                     (uint64_t)atomic_fetch_add(&counter, 1) * 0x9E3779B97F4A7C15u;
+        v ^= v >> 31; /* splitmix64 finalizer */
+        v *= 0xBF58476D1CE4E5B9u;
+        v ^= v >> 27;
+        for (int i = 0; i < 6; i++, v /= 62)
+            x[i] = al[v % 62];
+        slot_set(slot, t);
+        int fd = open(t, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+        if (fd >= 0)
+            return fd;
+        int err = errno;
+        slot_clear(slot);
+        errno = err;
+        if (err != EEXIST)
+            return -1;
+    }
+    return -1;
+}
+
+/* Creates ".BASE.pii-redact-XXXXXX" beside `out`, registered in `slot`;
+ * *tmp gets its path. */
+static int make_temp(const char *out, int mkdirs, tslot *slot, char **tmp)
 {
     const char *slash = strrchr(out, '/');
     size_t dl = slash ? (size_t)(slash - out) + 1 : 0;
@@ -187,17 +223,15 @@ static int make_temp(const char *out, int mkdirs, char **tmp)
         free(t);
         return -1;
     }
-    int fd = mkstemp(t);
+    int fd = open_registered(t, slot);
     if (fd < 0 && errno == ENOENT && mkdirs && dl) {
         char *dir = strndup(out, dl - 1);
         if (dir && (dl == 1 || mkdir_p(dir) == 0)) {
             strcpy(t, copy);
-            fd = mkstemp(t);
+            fd = open_registered(t, slot);
         }
         free(dir);
     }
-    if (fd >= 0)
-        fcntl(fd, F_SETFD, FD_CLOEXEC);
     free(copy);
     if (fd < 0) {
         int err = errno;
@@ -524,12 +558,11 @@ void batch_redact(worker *w, bitem *it, batch_input *in, pii_stream *st)
     }
     }
     if (b->dest >= DEST_OUTDIR) {
-        if ((tfd = make_temp(it->out, b->dest == DEST_OUTDIR, &tmp)) < 0) {
+        if ((tfd = make_temp(it->out, b->dest == DEST_OUTDIR, w->slot, &tmp)) < 0) {
             batch_fail(w, it, "cannot create a temporary file beside %s: %s", it->out,
                        errstr(errno, eb, sizeof eb));
             goto out;
         }
-        slot_set(w->slot, tmp);
         if (!(fp = fdopen(tfd, "w"))) {
             batch_fail(w, it, "%s", errstr(errno, eb, sizeof eb));
             goto out;
