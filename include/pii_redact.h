@@ -40,6 +40,12 @@ int pii_category_index(const char *label);
  * untruncated length. */
 size_t pii_label_upper(const char *label, char *buf, size_t cap);
 
+/* Length (1..4) of the valid, complete UTF-8 sequence at p; 1 for a byte
+ * that starts no valid sequence; 0 when [p, end) holds only the valid start
+ * of a sequence cut by end (p < end).  The project's character rule: a valid
+ * sequence is one character, every other byte is one character. */
+size_t pii_utf8_seq(const uint8_t *p, const uint8_t *end);
+
 /* ---- spans ----------------------------------------------------------- */
 
 typedef enum pii_source {

@@ -218,35 +218,6 @@ size_t pii_stream_buffered(const pii_stream *s)
     return s->blen;
 }
 
-/* Length of the UTF-8 sequence at p (1..4) if it is valid and complete in
- * [p, end); 1 for an invalid byte; 0 if it may be valid but is cut by end. */
-static size_t utf8_seq(const uint8_t *p, const uint8_t *end)
-{
-    uint8_t c = p[0];
-    size_t k;
-    uint32_t min;
-    if (c < 0x80)
-        return 1;
-    if (c >= 0xC2 && c <= 0xDF)
-        k = 2, min = 0x80;
-    else if (c >= 0xE0 && c <= 0xEF)
-        k = 3, min = 0x800;
-    else if (c >= 0xF0 && c <= 0xF4)
-        k = 4, min = 0x10000;
-    else
-        return 1;
-    uint32_t cp = c & (0x7F >> k);
-    for (size_t i = 1; i < k; i++) {
-        if (p + i >= end)
-            return 0;
-        if ((p[i] & 0xC0) != 0x80)
-            return 1;
-        cp = (cp << 6) | (p[i] & 0x3F);
-    }
-    if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
-        return 1;
-    return k;
-}
 
 /* Code points that start before document offset x (x >= cp_pos's last
  * query).  Invalid bytes count one each. */
@@ -257,7 +228,7 @@ static uint64_t cp_at(pii_stream *s, uint64_t x, int eod)
     const uint8_t *end = s->buf + s->blen;
     while (s->cp_pos < x) {
         const uint8_t *p = s->buf + (s->cp_pos - s->bbase);
-        size_t k = utf8_seq(p, end);
+        size_t k = pii_utf8_seq(p, end);
         if (k == 0) {
             if (!eod)
                 return s->cp_count + 1; /* cut at the buffer end: x is inside */
@@ -279,7 +250,7 @@ static uint64_t cut_tail(const pii_stream *s, uint64_t D)
     const uint8_t *end = s->buf + s->blen;
     size_t back = s->blen < 3 ? s->blen : 3;
     for (const uint8_t *p = end - back; p < end; p++)
-        if (*p >= 0xC2 && utf8_seq(p, end) == 0) {
+        if (*p >= 0xC2 && pii_utf8_seq(p, end) == 0) {
             uint64_t at = s->bbase + (uint64_t)(p - s->buf);
             return at < D ? at : D;
         }

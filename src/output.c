@@ -58,33 +58,6 @@ static pii_err ws(pii_out *w, const char *s)
     return wr(w, s, strlen(s));
 }
 
-/* Length of a complete valid UTF-8 sequence at p, 1 for an invalid byte,
- * 0 if [p, end) holds only a valid prefix. */
-static size_t seqlen(const uint8_t *p, const uint8_t *end)
-{
-    uint8_t c = p[0];
-    size_t k;
-    if (c < 0x80)
-        return 1;
-    if (c >= 0xC2 && c <= 0xDF)
-        k = 2;
-    else if (c >= 0xE0 && c <= 0xEF)
-        k = 3;
-    else if (c >= 0xF0 && c <= 0xF4)
-        k = 4;
-    else
-        return 1;
-    for (size_t i = 1; i < k; i++) {
-        if (p + i >= end)
-            return 0;
-        if ((p[i] & 0xC0) != 0x80)
-            return 1;
-        if (i == 1 && ((c == 0xE0 && p[1] < 0xA0) || (c == 0xED && p[1] > 0x9F) ||
-                       (c == 0xF0 && p[1] < 0x90) || (c == 0xF4 && p[1] > 0x8F)))
-            return 1;
-    }
-    return k;
-}
 
 /* Escapes [p, p+n) into a JSON string body.  With `final` == 0 a valid
  * prefix at the end is returned in *rest for the next call. */
@@ -93,7 +66,7 @@ static pii_err json_escape(pii_out *w, const uint8_t *p, size_t n, int final, si
     const uint8_t *end = p + n, *run = p;
     char esc[8];
     while (p < end) {
-        size_t k = seqlen(p, end);
+        size_t k = pii_utf8_seq(p, end);
         if (k == 0 && !final) {
             break;
         }
@@ -172,7 +145,7 @@ static pii_err on_write(void *ud, const uint8_t *p, size_t n)
     while (w->ncarry && n) {
         w->carry[w->ncarry++] = *p++;
         n--;
-        size_t k = seqlen(w->carry, w->carry + w->ncarry);
+        size_t k = pii_utf8_seq(w->carry, w->carry + w->ncarry);
         if (k) {
             size_t rest;
             if ((e = json_escape(w, w->carry, w->ncarry, 0, &rest)))
