@@ -1,0 +1,184 @@
+// narrative.mjs — English prose built from a small grammar rather than
+// fixed templates: people appear as subjects, objects, speakers, list
+// members, credits, possessors and vocatives, often by one name only
+// ("Frank", "Ms. Okafor"), while organisations, places, titles, pronouns
+// and roles fill the same positions as hard negatives.  Written for this
+// project; no eval data was read to write it.
+
+import { nameForm } from './names.mjs';
+import * as N from './negatives.mjs';
+
+const ROLES = ['my neighbour', 'the landlord', 'our manager', 'the new intern', 'my sister', 'his father', 'her brother',
+  'the doctor', 'a nurse', 'the teacher', 'the coach', 'my accountant', 'the driver', 'the receptionist', 'a customer',
+  'the owner', 'my roommate', 'the tenant', 'the engineer', 'the plumber', 'our lawyer', 'the pharmacist', 'a colleague',
+  'the chef', 'the pilot', 'the committee', 'the jury', 'the board', 'the family', 'the team', 'everyone', 'nobody',
+  'the police', 'the council', 'the school', 'the hospital', 'the bank', 'the court', 'the audience', 'the staff'];
+const TITLED_ROLES = ['the President', 'the Prime Minister', 'the Mayor', 'the Queen', 'the King', 'the Pope', 'the CEO',
+  'the Dean', 'the Chancellor', 'the Governor', 'the Senator', 'the Minister of Health', 'the Chief Executive',
+  'the Attorney General', 'the Duke', 'the Duchess', 'the Crown Prince', 'the Archbishop', 'the Secretary-General',
+  'the Head Chef', 'the Vice President', 'the Registrar', 'the Sheriff', 'the Commissioner', 'the Ambassador'];
+const PRONOUNS = ['He', 'She', 'They', 'I', 'We', 'You', 'Someone', 'Everybody'];
+const TRANS = ['called', 'met', 'thanked', 'hired', 'interviewed', 'visited', 'emailed', 'texted', 'married', 'promoted',
+  'recommended', 'blamed', 'invited', 'hugged', 'waved at', 'argued with', 'sat next to', 'replaced', 'trained', 'mentored',
+  'shouted at', 'lent money to', 'has been dating', 'works with', 'reports to', 'sued', 'defended', 'photographed',
+  'congratulated', 'ignored', 'praised', 'warned', 'followed', 'contacted', 'forgave', 'visited', 'owes money to',
+  'is engaged to', 'is related to', 'teaches', 'babysits for', 'drove', 'beat', 'lost to', 'voted for', 'endorsed',
+  'criticized', 'interviewed', 'is waiting for', 'apologized to', 'wrote a letter to', 'sent flowers to', 'fell in love with'];
+const INTRANS = ['laughed', 'resigned', 'left early', 'was late again', 'won the race', 'retired last year', 'quit smoking',
+  'never replied', 'passed the exam', 'is on holiday', 'got the job', 'changed teams', 'had a baby girl', 'speaks four languages',
+  'plays the cello', 'is allergic to peanuts', 'broke a leg', 'took the day off', 'is very reliable', 'seems tired today',
+  'is always on time', 'was promoted in March', 'did not show up', 'signed the contract', 'cried at the wedding',
+  'is an excellent cook', 'has two cats', 'moved out', 'fell asleep', 'is in charge now', 'agreed', 'refused to comment',
+  'was not available', 'is a very kind person', 'works night shifts', 'is recovering well', 'volunteers on weekends'];
+const TOPLACE = ['moved to', 'travelled to', 'grew up in', 'lives near', 'studied in', 'retired to', 'was born in', 'works in',
+  'spent the summer in', 'returned from', 'arrived in', 'drove to', 'is stuck in', 'opened a bakery in', 'got married in'];
+const SAY = ['said', 'asked', 'replied', 'added', 'whispered', 'explained', 'told us', 'wrote', 'insisted', 'admitted'];
+const UTTER = ['We need to leave now', 'Where are the keys', 'I will be there at noon', 'That is not what I meant',
+  'Can you send me the report', 'It was a great game', 'Nobody told me about the meeting', 'The food here is amazing',
+  'I think we should wait', 'Call me when you land', 'This is the best day ever', 'Are you sure about that',
+  'The printer is broken again', 'Let us talk tomorrow', 'I forgot my password', 'I love this song', 'Do not worry about it',
+  'We won', 'Please sit down', 'How much does it cost', 'I have never been to Canada', 'The train was cancelled'];
+const WORKS = ['the novel', 'the film', 'the album', 'the song', 'the painting', 'the documentary', 'the play', 'the podcast',
+  'the short story', 'the sculpture', 'the series', 'the biography', 'the report', 'the thesis', 'the photo essay'];
+const CREDIT = ['directed by', 'written by', 'produced by', 'starring', 'featuring', 'edited by', 'composed by', 'narrated by',
+  'translated by', 'illustrated by', 'painted by', 'performed by', 'co-written by', 'hosted by'];
+const WHEN = ['yesterday', 'last week', 'on Monday', 'this morning', 'after lunch', 'in 2019', 'two days ago', 'last night',
+  'on Friday evening', 'every summer', 'at the conference', 'during the storm', 'before the meeting', 'in the end'];
+const DESCR = ['a retired teacher', 'a nurse from the night shift', 'a student', 'a local artist', 'the team captain',
+  'an old friend of mine', 'a software developer', 'the youngest of five', 'a former boxer', 'a single mother',
+  'a spokesperson for the company', 'a neighbour', 'the new manager', 'a veterinarian', 'a bus driver'];
+const ADJ = ['tired', 'happy', 'angry', 'late', 'brilliant', 'quiet', 'generous', 'nervous', 'honest', 'funny'];
+
+// A person mention: mostly one name or a titled surname in running prose.
+function person(ctx, i, doc) {
+  const r = ctx.rng, p = ctx.person(i);
+  const form = r.weighted([[30, 'given'], [28, 'full'], [12, 'title'], [8, 'family'], [4, 'middleinit'], [4, 'lower'],
+    [4, 'givenlower'], [3, 'initfam'], [2, 'upper']]);
+  if (form === 'title') {
+    const t = r.pick(p.sex === 'f' ? ['Ms.', 'Mrs.', 'Ms', 'Miss', 'Dr.', 'Prof.', 'Aunt', 'Grandma', 'Sister']
+      : ['Mr.', 'Mr', 'Dr.', 'Prof.', 'Uncle', 'Father', 'Coach', 'Officer', 'Judge']);
+    doc.t(t + ' ');
+    doc.s('private_person', nameForm(r, p, r.chance(0.8) ? 'family' : 'full'));
+  } else doc.s('private_person', nameForm(r, p, form));
+}
+
+// A noun phrase that is not a person's name (hard negative).
+function other(ctx, doc, cap) {
+  const r = ctx.rng;
+  const k = r.weighted([[5, 'role'], [3, 'titled'], [3, 'org'], [2, 'named_org'], [3, 'place'], [1, 'public']]);
+  let s;
+  switch (k) {
+    case 'role': s = r.pick(ROLES); break;
+    case 'titled': s = r.pick(TITLED_ROLES); break;
+    case 'org': s = N.company(ctx, 'en'); break;
+    case 'named_org': s = r.pick(N.PERSON_NAMED_ORGS); break;
+    case 'place': s = r.chance(0.5) ? ctx.faker('en_US').location.country() : ctx.faker('en_US').location.city(); break;
+    default: s = r.pick(N.PUBLIC_PLACES);
+  }
+  if (cap) s = s[0].toUpperCase() + s.slice(1);
+  doc.t(s);
+}
+
+// Subject: a person (index i) with probability pp, else a negative.
+function subject(ctx, doc, i, pp) {
+  const r = ctx.rng;
+  if (r.chance(pp)) { person(ctx, i, doc); return true; }
+  if (r.chance(0.3)) doc.t(r.pick(PRONOUNS)); else other(ctx, doc, true);
+  return false;
+}
+
+function place(ctx) {
+  const r = ctx.rng, f = ctx.faker(r.pick(['en_US', 'en_GB', 'de', 'fr', 'es', 'it', 'pt_BR', 'nl', 'pl', 'sv']));
+  return r.weighted([[4, () => f.location.city()], [2, () => f.location.country()], [1, () => r.pick(N.CITIES)],
+    [1, () => f.location.state()]])();
+}
+
+function sentence(ctx, doc) {
+  const r = ctx.rng;
+  const k = r.weighted([[14, 'svo'], [8, 'sv'], [6, 'splace'], [7, 'dialog'], [5, 'quote'], [4, 'list'], [4, 'credit'],
+    [4, 'appos'], [3, 'poss'], [3, 'vocative'], [2, 'news'], [3, 'neg']]);
+  const a = r.int(3), b = (a + 1 + r.int(2)) % 3;
+  switch (k) {
+    case 'svo':
+      subject(ctx, doc, a, 0.7); doc.t(' ' + r.pick(TRANS) + ' ');
+      if (r.chance(0.75)) person(ctx, b, doc); else other(ctx, doc, false);
+      doc.t(r.chance(0.4) ? ' ' + r.pick(WHEN) + '.' : '.');
+      break;
+    case 'sv':
+      subject(ctx, doc, a, 0.8); doc.t(' ' + r.pick(INTRANS) + (r.chance(0.3) ? ' ' + r.pick(WHEN) : '') + '.');
+      break;
+    case 'splace':
+      subject(ctx, doc, a, 0.8); doc.t(` ${r.pick(TOPLACE)} ${place(ctx)}${r.chance(0.4) ? ' ' + r.pick(WHEN) : ''}.`);
+      break;
+    case 'dialog': {
+      const n = r.range(1, 4);
+      for (let j = 0; j < n; j++) {
+        const sp = (a + j) % 3;
+        if (r.chance(0.15)) doc.t(r.pick(['Agent', 'Bot', 'Customer', 'Host', 'Q', 'A', 'Interviewer', 'Moderator']));
+        else person(ctx, sp, doc);
+        doc.t(r.pick([': ', ': ', ' - ', ' > ']) + r.pick(UTTER) + r.pick(['.', '?', '!', '...']) + '\n');
+      }
+      return;
+    }
+    case 'quote': {
+      const u = r.pick(UTTER);
+      if (r.chance(0.5)) { doc.t(`"${u}," ${r.pick(SAY)} `); subject(ctx, doc, a, 0.85); doc.t('.'); }
+      else { subject(ctx, doc, a, 0.85); doc.t(` ${r.pick(SAY)}: "${u}."`); }
+      break;
+    }
+    case 'list': {
+      const n = r.range(2, 5), lower = r.chance(0.25);
+      doc.t(r.pick(['The guests were ', 'Present: ', 'We invited ', 'Team members: ', 'The winners are ', 'Cc: ',
+        'They had four children: ', 'Shortlisted candidates: ', 'Signed by ']));
+      for (let j = 0; j < n; j++) {
+        if (j) doc.t(j === n - 1 ? r.pick([' and ', ', and ', ' & ', ', ']) : ', ');
+        const p = ctx.person(3 + j);
+        doc.s('private_person', nameForm(r, p, lower ? 'givenlower' : r.pick(['given', 'full', 'full', 'given'])));
+      }
+      doc.t('.');
+      break;
+    }
+    case 'credit':
+      doc.t(r.chance(0.5) ? `${r.pick(WORKS)[0].toUpperCase()}${r.pick(WORKS).slice(1)} was ` : `It is ${r.pick(WORKS)} `);
+      doc.t(r.pick(CREDIT) + ' ');
+      if (r.chance(0.8)) person(ctx, a, doc); else other(ctx, doc, false);
+      if (r.chance(0.4)) { doc.t(' and '); person(ctx, b, doc); }
+      doc.t('.');
+      break;
+    case 'appos':
+      if (r.chance(0.5)) {
+        doc.t(r.pick(['My doctor', 'Our neighbour', 'The witness', 'My colleague', 'Her husband', 'His wife', 'The owner']) + ', ');
+        person(ctx, a, doc); doc.t(`, ${r.pick(INTRANS)}.`);
+      } else {
+        person(ctx, a, doc);
+        doc.t(r.chance(0.4) ? `, ${r.range(19, 88)}, ` : `, ${r.pick(DESCR)}, `);
+        doc.t(`${r.pick(INTRANS)}.`);
+      }
+      break;
+    case 'poss':
+      person(ctx, a, doc);
+      doc.t(`'s ${r.pick(['car', 'sister', 'dog', 'birthday party', 'new job', 'house', 'laptop', 'mother', 'report'])} ${r.pick(['was stolen', 'is amazing', 'needs repair', 'starts on Monday', 'was cancelled', 'made everyone smile'])}.`);
+      break;
+    case 'vocative':
+      if (r.chance(0.5)) { doc.t(r.pick(['Thanks, ', 'Good morning ', 'Happy birthday, ', 'Sorry ', 'Congrats ', 'Hey '])); person(ctx, a, doc); doc.t(r.pick(['!', '.', ', see you soon.'])); }
+      else { person(ctx, a, doc); doc.t(`, ${r.pick(['could you check this', 'are you coming tonight', 'please call me back', 'where did you put the file'])}?`); }
+      break;
+    case 'news':
+      doc.t(`"${r.pick(UTTER)}," ${r.pick(['according to', 'said', 'wrote'])} `);
+      person(ctx, a, doc);
+      doc.t(`, ${r.pick(['a spokesperson for', 'an analyst at', 'the founder of', 'who works for'])} `);
+      other(ctx, doc, false); doc.t('.');
+      break;
+    default: // a sentence with no person at all
+      other(ctx, doc, true);
+      doc.t(' ' + r.pick([...INTRANS, ...TOPLACE.map((v) => v + ' ' + place(ctx))]) + '.');
+      if (r.chance(0.3)) doc.t(` ${r.pick(PRONOUNS)} ${r.chance(0.5) ? 'was' : 'felt'} ${r.pick(ADJ)}.`);
+  }
+  doc.t(r.weighted([[6, ' '], [2, '\n'], [1, '\n\n']]));
+}
+
+// One record of 1-6 sentences of narrative prose.
+export function narrative(ctx, doc) {
+  const n = ctx.rng.weighted([[4, 1], [3, 2], [2, 3], [1, 5]]);
+  for (let j = 0; j < n; j++) sentence(ctx, doc);
+}
