@@ -46,6 +46,11 @@ size_t pii_label_upper(const char *label, char *buf, size_t cap);
  * sequence is one character, every other byte is one character. */
 size_t pii_utf8_seq(const uint8_t *p, const uint8_t *end);
 
+/* Length (1..4) of the well-formed UTF-8 sequence at p (RFC 3629: no
+ * overlongs, surrogates or code points above U+10FFFF) within [p, end), or
+ * 0 when the bytes there start none (invalid or cut by end; p < end). */
+size_t pii_utf8_valid(const uint8_t *p, const uint8_t *end);
+
 /* ---- spans ----------------------------------------------------------- */
 
 typedef enum pii_source {

@@ -121,3 +121,9 @@ size_t pii_utf8_seq(const uint8_t *p, const uint8_t *end)
     }
     return k;
 }
+
+size_t pii_utf8_valid(const uint8_t *p, const uint8_t *end)
+{
+    size_t k = pii_utf8_seq(p, end);
+    return k == 1 && p[0] >= 0x80 ? 0 : k;
+}

@@ -75,29 +75,7 @@ void pii_buf_free(pii_buf *b)
 /* Length of the well-formed UTF-8 sequence at p[0..n), or 0. */
 static size_t utf8_len(const uint8_t *p, size_t n)
 {
-    uint8_t c = p[0];
-    size_t need;
-    uint8_t lo = 0x80, hi = 0xBF;
-    if (c < 0x80)
-        return 1;
-    if (c >= 0xC2 && c <= 0xDF)
-        need = 2;
-    else if (c >= 0xE0 && c <= 0xEF) {
-        need = 3;
-        lo = c == 0xE0 ? 0xA0 : 0x80;
-        hi = c == 0xED ? 0x9F : 0xBF;
-    } else if (c >= 0xF0 && c <= 0xF4) {
-        need = 4;
-        lo = c == 0xF0 ? 0x90 : 0x80;
-        hi = c == 0xF4 ? 0x8F : 0xBF;
-    } else
-        return 0;
-    if (n < need || p[1] < lo || p[1] > hi)
-        return 0;
-    for (size_t k = 2; k < need; k++)
-        if ((p[k] & 0xC0) != 0x80)
-            return 0;
-    return need;
+    return pii_utf8_valid(p, p + n);
 }
 
 /* Writes code point cp as UTF-8; returns its length, 0 if not a scalar. */

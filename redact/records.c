@@ -361,30 +361,8 @@ static pii_err fail(pii_rec_stream *rs, pii_err e, const char *fmt, size_t at)
  * byte (the same rule as the stream's code-point counting). */
 static size_t u8len(const uint8_t *p, const uint8_t *end)
 {
-    uint8_t c = p[0];
-    size_t k;
-    uint32_t min;
-    if (c < 0x80)
-        return 1;
-    if (c >= 0xC2 && c <= 0xDF)
-        k = 2, min = 0x80;
-    else if (c >= 0xE0 && c <= 0xEF)
-        k = 3, min = 0x800;
-    else if (c >= 0xF0 && c <= 0xF4)
-        k = 4, min = 0x10000;
-    else
-        return 1;
-    if ((size_t)(end - p) < k)
-        return 1;
-    uint32_t cp = c & (0x7F >> k);
-    for (size_t i = 1; i < k; i++) {
-        if ((p[i] & 0xC0) != 0x80)
-            return 1;
-        cp = (cp << 6) | (p[i] & 0x3F);
-    }
-    if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
-        return 1;
-    return k;
+    size_t k = pii_utf8_valid(p, end);
+    return k ? k : 1;
 }
 
 static int hexval(uint8_t c)

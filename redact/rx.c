@@ -70,39 +70,10 @@ static pcre2_code *compile1(const char *pattern, uint32_t opts, int use_jit, int
     return code;
 }
 
-/* Length (1-4) of the well-formed UTF-8 sequence at p[i] (RFC 3629: no
- * overlongs, surrogates or code points above U+10FFFF), or 0. */
+/* Length (1-4) of the well-formed UTF-8 sequence at p[i], or 0. */
 static size_t utf8_seq(const uint8_t *p, size_t i, size_t n)
 {
-    uint8_t c = p[i];
-    if (c < 0x80)
-        return 1;
-    size_t need;
-    uint8_t lo = 0x80, hi = 0xBF;
-    if (c >= 0xC2 && c <= 0xDF)
-        need = 2;
-    else if (c >= 0xE0 && c <= 0xEF) {
-        need = 3;
-        if (c == 0xE0)
-            lo = 0xA0;
-        else if (c == 0xED)
-            hi = 0x9F;
-    } else if (c >= 0xF0 && c <= 0xF4) {
-        need = 4;
-        if (c == 0xF0)
-            lo = 0x90;
-        else if (c == 0xF4)
-            hi = 0x8F;
-    } else
-        return 0;
-    if (n - i < need)
-        return 0;
-    if (p[i + 1] < lo || p[i + 1] > hi)
-        return 0;
-    for (size_t k = 2; k < need; k++)
-        if ((p[i + k] & 0xC0) != 0x80)
-            return 0;
-    return need;
+    return pii_utf8_valid(p + i, p + n);
 }
 
 pii_err pii_rx_compile(pii_rx *rx, const char *pattern, uint32_t extra_opts, int use_jit,
