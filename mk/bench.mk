@@ -14,6 +14,7 @@ BENCH_INT8 := $(BENCH_DIR)/full-int8/model.safetensors
 BENCH_INT4 := $(BENCH_DIR)/full-int4/model.safetensors
 
 $(BENCH_BF16): | $(BIN)
+	@mkdir -p $(BENCH_DIR)
 	./$(BIN) mkmodel -o $(BENCH_DIR)/full-bf16
 
 $(BENCH_INT8): $(BENCH_BF16) | $(BIN)

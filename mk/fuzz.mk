@@ -97,7 +97,9 @@ valgrind:
 	@tools/setup-deps.sh valgrind
 	@$(MAKE) --no-print-directory $(TEST_BIN) $(FUZZ_REPLAY) $(BIN)
 	@fail=0; for t in $(filter-out $(addprefix %/,$(VALGRIND_SKIP)),$(TEST_BIN)); do \
-	    $(VALGRIND) $$t >$(B)/valgrind.log 2>&1 || { fail=1; echo "FAIL: valgrind $$t"; cat $(B)/valgrind.log; }; \
+	    t0=$$(date +%s); \
+	    if $(VALGRIND) $$t >$(B)/valgrind.log 2>&1; then echo "ok   $$t ($$(( $$(date +%s) - t0 )) s)"; \
+	    else fail=1; echo "FAIL: valgrind $$t"; cat $(B)/valgrind.log; fi; \
 	done; \
 	for t in $(FUZZ_ALL); do \
 	    $(VALGRIND) $(B)/fuzz/replay_$$t -q tests/fuzz/$$t || { fail=1; echo "FAIL: valgrind replay $$t"; }; \
