@@ -1,8 +1,18 @@
 # The embedded default model: models/default/{config.json,model.safetensors}
 # are assembled into ner/default_model.o with .incbin when they exist.
+# default_model.state records whether they did at the last build, so adding
+# or removing the model directory rebuilds the object (its content changes
+# only then, and only then is it newer than the object).
 DEFAULT_MODEL_DIR := models/default
 DEFAULT_MODEL_FILES := $(wildcard $(DEFAULT_MODEL_DIR)/config.json $(DEFAULT_MODEL_DIR)/model.safetensors)
-ifeq ($(words $(DEFAULT_MODEL_FILES)),2)
+DEFAULT_MODEL_STATE := $(if $(filter 2,$(words $(DEFAULT_MODEL_FILES))),embedded,none)
+ifeq ($(DEFAULT_MODEL_STATE),embedded)
 $(B)/ner/default_model.o: CFLAGS_ALL += -DPII_DEFAULT_MODEL_DIR='"$(DEFAULT_MODEL_DIR)"'
 $(B)/ner/default_model.o: $(DEFAULT_MODEL_FILES)
 endif
+$(B)/ner/default_model.o: $(B)/ner/default_model.state
+
+.PHONY: default-model-state-check
+$(B)/ner/default_model.state: default-model-state-check
+	@mkdir -p $(dir $@)
+	@echo $(DEFAULT_MODEL_STATE) | cmp -s - $@ || echo $(DEFAULT_MODEL_STATE) > $@
