@@ -60,6 +60,12 @@ typedef struct pii_model_config {
 
 typedef struct pii_model_params {
     int rope_f32_angles; /* 0 (default): f64 angles; 1: HF float32 angles */
+    /* GGUF files with Q8_0 expert weights (LocalAI's): 0 (default) re-
+     * quantizes them at load to the int8 format of `pii-redact quantize`
+     * (per-output-row scales, the VNNI kernels; a second rounding of about
+     * the size of the first); 1 keeps them as stored and computes with the
+     * exact values in f32 (slower; what parity tests compare). */
+    int gguf_q8_0_exact;
 } pii_model_params;
 
 void pii_model_default_params(pii_model_params *p);

@@ -313,8 +313,12 @@ pii_err pf_bind(pii_model *m, char *errbuf, size_t cap)
     m->f32 = b.arena = malloc(b.size * sizeof(float));
     if (!m->layers || !m->f32)
         return PII_ENOMEM;
-    pii_err e = pii_rt_store_format(m->store) == PII_RT_FMT_GGUF ? bind_gguf(&b) : bind_hf(&b);
+    int gguf = pii_rt_store_format(m->store) == PII_RT_FMT_GGUF;
+    pii_err e = gguf ? bind_gguf(&b) : bind_hf(&b);
     if (e)
+        return e;
+    if (gguf && !m->params.gguf_q8_0_exact && m->layers[0].gate.dtype == PII_DT_Q8_0 &&
+        (e = pf_quant_repack_q8_0(m->store, c, m->layers, errbuf, cap)))
         return e;
     const pii_rt_tensor *emb = m->embed;
     if (!float_dtype(emb->dtype))
@@ -471,6 +475,8 @@ void pii_model_free(pii_model *m)
     if (!m)
         return;
     pf_labels_free(m->labels, m->labels ? m->cfg.n_labels : 0);
+    for (int L = 0; m->layers && L < m->cfg.n_layers; L++)
+        free(m->layers[L].qbuf);
     free(m->layers);
     free(m->f32);
     free(m->dir);

@@ -17,6 +17,7 @@ typedef struct pf_layer {
     size_t gate_es, up_es, down_es; /* bytes from one expert to the next    */
     const float *bgate, *bup;       /* [E][I]                                */
     const float *bdown;             /* [E][D]                                */
+    void *qbuf;                     /* owned panels of repacked experts, or NULL */
 } pf_layer;
 
 struct pii_model {

@@ -1,6 +1,8 @@
 /* model_quant.c — see model_quant.h.  The quantized tensors are views of
  * the mapping like every other weight: no conversion at load. */
 #include <stdarg.h>
+#include <stdatomic.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -100,8 +102,8 @@ int pf_quant_experts(const pii_rt_store *s, int L, const pii_model_config *c, pf
         if (!t) {
             if (found)
                 return qfail(e, PII_ENOTFOUND, errbuf, cap,
-                             "%s: tensor '%s.q8' (or .q4) is missing",
-                             pii_rt_store_file(s, 0), stem);
+                             "%s: tensor '%s.q8' (or .q4) is missing", pii_rt_store_file(s, 0),
+                             stem);
             return 0;
         }
         found = 1;
@@ -110,4 +112,101 @@ int pf_quant_experts(const pii_rt_store *s, int L, const pii_model_config *c, pf
             return -1;
     }
     return 1;
+}
+
+/* ---- Q8_0 GGUF experts -> Q8_ROW panels ----------------------------------------- */
+
+typedef struct repack {
+    const pii_model_config *c;
+    const pii_rt_mat *src; /* [L][3]: the Q8_0 views of expert 0 */
+    const size_t *src_es;  /* [L][3]: their expert strides       */
+    pf_layer *layers;      /* destinations: l->gate/up/down set to the panels */
+    size_t njobs;          /* L * 3 * E matrices                   */
+    _Atomic int err;       /* first error, PII_OK while none        */
+} repack;
+
+static void repack_task(void *ctx, int ith, int nth)
+{
+    repack *r = ctx;
+    const size_t E = (size_t)r->c->n_experts;
+    for (size_t j = (size_t)ith; j < r->njobs; j += (size_t)nth) {
+        if (atomic_load_explicit(&r->err, memory_order_relaxed))
+            return;
+        size_t L = j / (3 * E), k = j / E % 3, x = j % E;
+        pf_layer *l = &r->layers[L];
+        const pii_rt_mat *dst = k == 0 ? &l->gate : k == 1 ? &l->up : &l->down;
+        size_t dst_es = k == 0 ? l->gate_es : k == 1 ? l->up_es : l->down_es;
+        pii_rt_mat src = pii_rt_mat_offset(&r->src[L * 3 + k], x * r->src_es[L * 3 + k]);
+        pii_err e =
+            pii_rt_quantize(&src, PII_DT_Q8_ROW, (uint8_t *)dst->data + x * dst_es, dst_es, NULL);
+        if (e) {
+            int none = PII_OK;
+            atomic_compare_exchange_strong(&r->err, &none, (int)e);
+        }
+    }
+}
+
+pii_err pf_quant_repack_q8_0(const pii_rt_store *s, const pii_model_config *c, pf_layer *layers,
+                             char *errbuf, size_t cap)
+{
+    const size_t nl = (size_t)c->n_layers, E = (size_t)c->n_experts;
+    const uint64_t D = (uint64_t)c->d_model, I = (uint64_t)c->d_expert;
+    const uint64_t gb = pii_rt_qmat_bytes(PII_DT_Q8_ROW, D, I),
+                   db = pii_rt_qmat_bytes(PII_DT_Q8_ROW, I, D);
+    if (!gb || !db) {
+        snprintf(errbuf, cap, "%s: Q8_0 experts of width %llu x %llu cannot be repacked to int8",
+                 pii_rt_store_file(s, 0), (unsigned long long)D, (unsigned long long)I);
+        return PII_ESHAPE;
+    }
+    pii_rt_mat *src = malloc(nl * 3 * sizeof *src);
+    size_t *src_es = malloc(nl * 3 * sizeof *src_es);
+    pii_err e = src && src_es ? PII_OK : PII_ENOMEM;
+    for (size_t L = 0; !e && L < nl; L++) {
+        pf_layer *l = &layers[L];
+        /* gate, up, down panels back to back, 64-byte aligned */
+        size_t bytes = (size_t)(E * (2 * gb + db) + 63) / 64 * 64;
+        uint8_t *q = aligned_alloc(64, bytes);
+        if (!q) {
+            e = PII_ENOMEM;
+            break;
+        }
+        l->qbuf = q;
+        pii_rt_mat *m[3] = {&l->gate, &l->up, &l->down};
+        size_t *es[3] = {&l->gate_es, &l->up_es, &l->down_es};
+        const uint64_t nb[3] = {gb, gb, db};
+        for (int k = 0; k < 3; k++) {
+            src[L * 3 + k] = *m[k];
+            src_es[L * 3 + k] = *es[k];
+            e = pii_rt_qmat_view(m[k], PII_DT_Q8_ROW, q, nb[k], m[k]->n_in, m[k]->n_out);
+            if (e)
+                break;
+            *es[k] = (size_t)nb[k];
+            q += E * nb[k];
+        }
+    }
+    if (!e) {
+        repack r = {c, src, src_es, layers, nl * 3 * E, PII_OK};
+        pii_err pe;
+        pii_rt_pool *pool = pii_rt_pool_create(0, &pe);
+        pii_rt_pool_run(pool, repack_task, &r); /* NULL pool: this thread */
+        pii_rt_pool_free(pool);
+        e = (pii_err)atomic_load(&r.err);
+    }
+    if (!e) {
+        static const char *const part[3] = {"gate", "up", "down"};
+        for (size_t L = 0; L < nl; L++)
+            for (int k = 0; k < 3; k++) {
+                char nm[96];
+                snprintf(nm, sizeof nm, "blk.%zu.ffn_%s_exps.weight", L, part[k]);
+                const pii_rt_tensor *t = pii_rt_store_find(s, nm);
+                if (t)
+                    pii_rt_store_release(s, t);
+            }
+    } else {
+        snprintf(errbuf, cap, "%s: repacking the Q8_0 experts to int8: %s", pii_rt_store_file(s, 0),
+                 pii_strerror(e));
+    }
+    free(src);
+    free(src_es);
+    return e;
 }

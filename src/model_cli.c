@@ -86,10 +86,17 @@ int mc_uint(const char *cmd, const char *opt, const char *s, unsigned long long 
     return 0;
 }
 
+void mc_params(pii_model_params *p)
+{
+    pii_model_default_params(p);
+    const char *q = getenv("PII_GGUF_Q8_0"); /* documented in pii-redact(1) */
+    p->gguf_q8_0_exact = q && !strcmp(q, "exact");
+}
+
 pii_model *mc_load(const char *cmd, const char *path, int rope_f32, int *status)
 {
     pii_model_params p;
-    pii_model_default_params(&p);
+    mc_params(&p);
     p.rope_f32_angles = rope_f32;
     pii_err e;
     char msg[512];

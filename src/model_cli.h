@@ -26,6 +26,9 @@ void mc_usage(FILE *f, const char *synopsis, const char *about, const mc_opt *op
 int mc_uint(const char *cmd, const char *opt, const char *s, unsigned long long max,
             unsigned long long *out);
 
+/* Default load parameters plus the environment's PII_GGUF_Q8_0 ("exact":
+ * keep Q8_0 GGUF experts as stored instead of repacking them to int8). */
+void mc_params(pii_model_params *p);
 /* Loads a model, printing "pii-redact CMD: message" on failure. */
 pii_model *mc_load(const char *cmd, const char *path, int rope_f32, int *status);
 /* The tokenizer for a model: tokenizer.json beside it, else the GGUF's

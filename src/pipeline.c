@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "model_cli.h"
 #include "pii_default_model.h"
 #include "pipeline.h"
 
@@ -242,8 +243,7 @@ static int model_tokenizer(const pii_opts *o, pii_pipeline *p)
     if (!e)
         e = pii_tok_compare(p->tok, pii_tok_o200k(), NULL, msg, sizeof msg);
     if (e) {
-        fprintf(stderr, "pii-redact: %s: %s%s%s\n", path, pii_strerror(e), msg[0] ? ": " : "",
-                msg);
+        fprintf(stderr, "pii-redact: %s: %s%s%s\n", path, pii_strerror(e), msg[0] ? ": " : "", msg);
         return PII_EXIT_MODEL;
     }
     (void)o;
@@ -259,7 +259,9 @@ static int build_model(const pii_opts *o, pii_pipeline *p)
     if (rc >= 0)
         return rc;
     if (o->model_path) {
-        p->model = pii_model_load(o->model_path, NULL, &e, msg, sizeof msg);
+        pii_model_params mp;
+        mc_params(&mp);
+        p->model = pii_model_load(o->model_path, &mp, &e, msg, sizeof msg);
     } else {
         p->model = pii_default_model_load(NULL, &e, msg, sizeof msg);
         if (!p->model && e == PII_ENOTFOUND && !o->model_only) {

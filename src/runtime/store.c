@@ -173,6 +173,22 @@ static pii_err push_map(pii_rt_store *s, rt_map *m)
     return PII_OK;
 }
 
+void pii_rt_store_release(const pii_rt_store *s, const pii_rt_tensor *t)
+{
+    const uint8_t *p = t->data;
+    for (size_t i = 0; i < s->nmaps; i++) {
+        const rt_map *m = &s->maps[i];
+        if (!m->owned || p < m->base || p + t->nbytes > m->base + m->len)
+            continue;
+        /* Pages that lie wholly inside the tensor (its neighbours keep theirs). */
+        uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE);
+        uintptr_t a = ((uintptr_t)p + pg - 1) / pg * pg, z = ((uintptr_t)p + t->nbytes) / pg * pg;
+        if (z > a)
+            madvise((void *)a, z - a, MADV_DONTNEED); /* read-only private: refetched if read */
+        return;
+    }
+}
+
 void pii_rt_store_free(pii_rt_store *s)
 {
     if (!s)

@@ -25,9 +25,17 @@ cmp "$TMPDIR/e1" "$TMPDIR/e2"
 "$PII_REDACT" mkmodel -o "$TMPDIR/m.gguf" --gguf q8_0 --layers 2 --d-model 64 --heads 4 \
     --kv-heads 2 --head-dim 16 --experts 8 --top-k 2 --vocab 300 --seed 3
 "$PII_REDACT" info -m "$TMPDIR/m.gguf" | grep -q '^format: *GGUF'
-printf '1 2 3 299 17\n' | "$PII_REDACT" logits -m "$TMPDIR/m.gguf" --ids --experts \
-    | sed 's/.*"experts"//' > "$TMPDIR/e3"
+printf '1 2 3 299 17\n' | PII_GGUF_Q8_0=exact "$PII_REDACT" logits -m "$TMPDIR/m.gguf" --ids \
+    --experts | sed 's/.*"experts"//' > "$TMPDIR/e3"
 cmp "$TMPDIR/e1" "$TMPDIR/e3"
+# by default its Q8_0 experts are repacked to int8 at load: the very logits of
+# the safetensors model quantized with `quantize --type int8` (same values,
+# same per-row rounding, same kernels)
+"$PII_REDACT" quantize -m "$d" -o "$TMPDIR/q8" --type int8 2>/dev/null
+printf '1 2 3 299 17\n' | "$PII_REDACT" logits -m "$TMPDIR/q8" --ids --experts > "$TMPDIR/l4"
+printf '1 2 3 299 17\n' | "$PII_REDACT" logits -m "$TMPDIR/m.gguf" --ids --experts > "$TMPDIR/l5"
+cmp "$TMPDIR/l4" "$TMPDIR/l5"
+"$PII_REDACT" info -m "$TMPDIR/m.gguf" | grep -q 'Q8_ROW\|int8'
 # errors: id out of range, bad model path, truncated file (message names it)
 if printf '300\n' | "$PII_REDACT" logits -m "$d" --ids 2>/dev/null; then exit 1; fi
 if "$PII_REDACT" info -m "$TMPDIR/nope" 2>/dev/null; then exit 1; fi

@@ -54,14 +54,23 @@ static char *path(const char *name)
     return b;
 }
 
-static pii_model *load(const char *p)
+/* Q8_0 GGUF experts as stored (exact) unless `repack`. */
+static pii_model *load_p(const char *p, int repack)
 {
     pii_err e;
     char msg[512];
-    pii_model *m = pii_model_load(p, NULL, &e, msg, sizeof msg);
+    pii_model_params prm;
+    pii_model_default_params(&prm);
+    prm.gguf_q8_0_exact = !repack;
+    pii_model *m = pii_model_load(p, &prm, &e, msg, sizeof msg);
     if (!m)
         fail_msg("load %s: %s", p, msg);
     return m;
+}
+
+static pii_model *load(const char *p)
+{
+    return load_p(p, 0);
 }
 
 static float *run(const pii_model *m, const int32_t *ids, size_t n, const size_t *lens, size_t nd,
@@ -331,12 +340,80 @@ static void test_load_mem(void **state)
     pii_model_ws_free(NULL);
 }
 
+static char *slurp(const char *p, size_t *len)
+{
+    FILE *f = fopen(p, "rb");
+    assert_non_null(f);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *b = malloc((size_t)n);
+    assert_int_equal(fread(b, 1, (size_t)n, f), (size_t)n);
+    fclose(f);
+    *len = (size_t)n;
+    return b;
+}
+
+/* Q8_0 GGUF experts repacked to int8 at load (the default): Q8_ROW views,
+ * logits within the int8 tolerance of the exact Q8_0 run (per-token cosine
+ * >= 0.9999), the same from a file and from memory (where nothing is
+ * released), and the scalar path within 1e-4 of the dispatched one. */
+static void test_gguf_q8_0_repack(void **state)
+{
+    (void)state;
+    enum { N = 40 };
+    int32_t ids[N];
+    ids_for(ids, N, 500, 4);
+    pii_model *mx = load_p(path("m8.gguf"), 0), *mr = load_p(path("m8.gguf"), 1);
+    assert_int_equal(pii_model_expert_dtype(mx), PII_DT_Q8_0);
+    assert_int_equal(pii_model_expert_dtype(mr), PII_DT_Q8_ROW);
+    const size_t C = (size_t)pii_model_cfg(mr)->n_labels;
+    float *a = run(mx, ids, N, NULL, 0, NULL, NULL), *b = run(mr, ids, N, NULL, 0, NULL, NULL);
+    double worst = 1;
+    for (size_t t = 0; t < N; t++) {
+        double ab = 0, aa = 0, bb = 0;
+        for (size_t j = 0; j < C; j++) {
+            ab += (double)a[t * C + j] * b[t * C + j];
+            aa += (double)a[t * C + j] * a[t * C + j];
+            bb += (double)b[t * C + j] * b[t * C + j];
+        }
+        double cs = ab / sqrt(aa * bb);
+        worst = cs < worst ? cs : worst;
+    }
+    printf("repacked Q8_0: worst token cosine %.7f\n", worst);
+    if (!(worst >= 0.9999))
+        fail_msg("repacked Q8_0: worst token cosine %.6f", worst);
+    size_t len;
+    char *img = slurp(path("m8.gguf"), &len);
+    pii_err e;
+    char msg[256];
+    pii_model *mm = pii_model_load_mem(NULL, 0, img, len, NULL, &e, msg, sizeof msg);
+    if (!mm)
+        fail_msg("load_mem: %s", msg);
+    float *c = run(mm, ids, N, NULL, 0, NULL, NULL);
+    assert_memory_equal(b, c, N * C * sizeof *b);
+    assert_int_equal(pii_rt_isa_set(PII_RT_ISA_SCALAR), PII_OK);
+    float *s = run(mr, ids, N, NULL, 0, NULL, NULL);
+    assert_int_equal(pii_rt_isa_set(pii_rt_isa_detect()), PII_OK);
+    double d = maxdiff(b, s, N * C); /* the f32 parts sum in another order */
+    if (d > 1e-4)
+        fail_msg("repacked Q8_0: scalar differs by %g", d);
+    free(a);
+    free(b);
+    free(c);
+    free(s);
+    free(img);
+    pii_model_free(mx);
+    pii_model_free(mr);
+    pii_model_free(mm);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_formats_agree), cmocka_unit_test(test_packing_threads),
         cmocka_unit_test(test_isa_paths),     cmocka_unit_test(test_row_map_and_trace),
-        cmocka_unit_test(test_load_mem),
+        cmocka_unit_test(test_load_mem),      cmocka_unit_test(test_gguf_q8_0_repack),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

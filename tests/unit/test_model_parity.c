@@ -237,6 +237,7 @@ static void run_case(const char *name)
         }
         if (e)
             fail_msg("synth %s: %s", path, msg);
+        prm.gguf_q8_0_exact = 1; /* the stored values, not the int8 repack */
         pii_model *m = pii_model_load(path, &prm, &e, msg, sizeof msg);
         if (!m)
             fail_msg("load %s: %s", path, msg);
