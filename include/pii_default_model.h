@@ -14,8 +14,8 @@
 #include "pii_model.h"
 
 /* Non-zero when a default model is compiled in; then sets the images. */
-int pii_default_model_image(const char **config_json, size_t *config_len,
-                            const void **safetensors, size_t *st_len);
+int pii_default_model_image(const char **config_json, size_t *config_len, const void **safetensors,
+                            size_t *st_len);
 
 /* Loads the embedded model (PII_ENOTFOUND when none is compiled in). */
 pii_model *pii_default_model_load(const pii_model_params *p, pii_err *err, char *errbuf,

@@ -9,27 +9,27 @@
 #ifndef PII_ERROR_H
 #define PII_ERROR_H
 
-#define PII_ERRORS(X)                                                        \
-    X(PII_OK, 0, "success")                                                  \
-    X(PII_ENOMEM, 1, "out of memory")                                        \
-    X(PII_EIO, 2, "input/output error")                                      \
-    X(PII_EINVAL, 3, "invalid argument")                                     \
-    X(PII_EFORMAT, 4, "malformed file")                                      \
-    X(PII_ETRUNC, 5, "file is truncated")                                    \
-    X(PII_EUNSUPPORTED, 6, "unsupported feature")                            \
-    X(PII_ENOTFOUND, 7, "not found")                                         \
-    X(PII_ESHAPE, 8, "tensor shape mismatch")                                \
-    X(PII_EDTYPE, 9, "unsupported tensor dtype")                             \
-    X(PII_ERANGE, 10, "value out of range")                                  \
-    X(PII_EJSON, 11, "invalid JSON")                                         \
-    X(PII_EREGEX, 12, "regular expression error")                            \
-    X(PII_ETOOBIG, 13, "size limit exceeded")                                \
-    X(PII_ENOKEY, 14, "hash operator needs a key")                           \
-    X(PII_EINJECTED, 15, "injected failure (test hook)")                     \
-    X(PII_EMODEL, 16, "model error")                                         \
-    X(PII_EINTERNAL, 17, "internal error")                                   \
-    X(PII_EUTF8, 18, "invalid UTF-8")                                        \
-    X(PII_ETOKENIZER, 19, "tokenizer error")                                 \
+#define PII_ERRORS(X)                                                                              \
+    X(PII_OK, 0, "success")                                                                        \
+    X(PII_ENOMEM, 1, "out of memory")                                                              \
+    X(PII_EIO, 2, "input/output error")                                                            \
+    X(PII_EINVAL, 3, "invalid argument")                                                           \
+    X(PII_EFORMAT, 4, "malformed file")                                                            \
+    X(PII_ETRUNC, 5, "file is truncated")                                                          \
+    X(PII_EUNSUPPORTED, 6, "unsupported feature")                                                  \
+    X(PII_ENOTFOUND, 7, "not found")                                                               \
+    X(PII_ESHAPE, 8, "tensor shape mismatch")                                                      \
+    X(PII_EDTYPE, 9, "unsupported tensor dtype")                                                   \
+    X(PII_ERANGE, 10, "value out of range")                                                        \
+    X(PII_EJSON, 11, "invalid JSON")                                                               \
+    X(PII_EREGEX, 12, "regular expression error")                                                  \
+    X(PII_ETOOBIG, 13, "size limit exceeded")                                                      \
+    X(PII_ENOKEY, 14, "hash operator needs a key")                                                 \
+    X(PII_EINJECTED, 15, "injected failure (test hook)")                                           \
+    X(PII_EMODEL, 16, "model error")                                                               \
+    X(PII_EINTERNAL, 17, "internal error")                                                         \
+    X(PII_EUTF8, 18, "invalid UTF-8")                                                              \
+    X(PII_ETOKENIZER, 19, "tokenizer error")                                                       \
     X(PII_EWRITE, 20, "write error")
 
 typedef enum pii_err {

@@ -210,7 +210,8 @@ pii_err pii_buf_append(pii_buf *b, const void *data, size_t n);
 void pii_buf_free(pii_buf *b);
 
 /* Appends the replacement of span s (whose bytes are value[0..len)) to out. */
-pii_err pii_ops_apply(pii_ops *o, const pii_span *s, const uint8_t *value, size_t len, pii_buf *out);
+pii_err pii_ops_apply(pii_ops *o, const pii_span *s, const uint8_t *value, size_t len,
+                      pii_buf *out);
 
 /* ---- the redactor and its streams (redact/stream.c) -------------------- */
 
@@ -220,7 +221,7 @@ pii_redactor *pii_redactor_create(pii_err *err);
 void pii_redactor_free(pii_redactor *r);
 /* Detectors are borrowed: their shared objects must outlive the redactor. */
 pii_err pii_redactor_add_detector(pii_redactor *r, pii_detector d);
-void pii_redactor_set_ops(pii_redactor *r, pii_ops *ops);        /* borrowed */
+void pii_redactor_set_ops(pii_redactor *r, pii_ops *ops);         /* borrowed */
 void pii_redactor_set_allow(pii_redactor *r, const pii_allow *a); /* borrowed */
 /* Keep only spans whose label is (exclude=0) or is not (exclude=1) listed. */
 pii_err pii_redactor_select_labels(pii_redactor *r, const char *const *labels, size_t n,

@@ -23,8 +23,8 @@ extern const unsigned char pii_dm_st_begin[], pii_dm_st_end[];
 extern const char pii_dm_cfg_begin[], pii_dm_cfg_end[];
 #endif
 
-int pii_default_model_image(const char **config_json, size_t *config_len,
-                            const void **safetensors, size_t *st_len)
+int pii_default_model_image(const char **config_json, size_t *config_len, const void **safetensors,
+                            size_t *st_len)
 {
 #ifdef PII_DEFAULT_MODEL_DIR
     *config_json = pii_dm_cfg_begin;
@@ -38,8 +38,7 @@ int pii_default_model_image(const char **config_json, size_t *config_len,
 #endif
 }
 
-pii_model *pii_default_model_load(const pii_model_params *p, pii_err *err, char *errbuf,
-                                  size_t cap)
+pii_model *pii_default_model_load(const pii_model_params *p, pii_err *err, char *errbuf, size_t cap)
 {
     const char *cfg;
     const void *st;

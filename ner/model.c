@@ -172,10 +172,10 @@ static pii_err bind_hf(binder *b)
         int qx = pf_quant_experts(m->store, L, c, l, &e, b->errbuf, b->cap);
         if (qx < 0)
             return e;
-        if ((!qx && ((e = need(b, N("mlp.experts.gate_up_proj"), 3, gu, &t)) ||
-                     (e = experts(b, t, PII_RT_IO, 0, (uint32_t)I, &l->gate, &l->gate_es)) ||
-                     (e = experts(b, t, PII_RT_IO, (uint32_t)I, (uint32_t)I, &l->up,
-                                  &l->up_es)))) ||
+        if ((!qx &&
+             ((e = need(b, N("mlp.experts.gate_up_proj"), 3, gu, &t)) ||
+              (e = experts(b, t, PII_RT_IO, 0, (uint32_t)I, &l->gate, &l->gate_es)) ||
+              (e = experts(b, t, PII_RT_IO, (uint32_t)I, (uint32_t)I, &l->up, &l->up_es)))) ||
             (e = need(b, N("mlp.experts.gate_up_proj_bias"), 2, gub, &t)))
             return e;
         /* the gate and up halves of each bias row, into [E][I] each: the

@@ -4,8 +4,8 @@
 const char *pii_strerror(pii_err e)
 {
     switch (e) {
-#define PII_ERR_MSG_(name, num, msg) \
-    case name:                       \
+#define PII_ERR_MSG_(name, num, msg)                                                               \
+    case name:                                                                                     \
         return msg;
         PII_ERRORS(PII_ERR_MSG_)
 #undef PII_ERR_MSG_
@@ -16,8 +16,8 @@ const char *pii_strerror(pii_err e)
 const char *pii_errname(pii_err e)
 {
     switch (e) {
-#define PII_ERR_NAME_(name, num, msg) \
-    case name:                        \
+#define PII_ERR_NAME_(name, num, msg)                                                              \
+    case name:                                                                                     \
         return #name;
         PII_ERRORS(PII_ERR_NAME_)
 #undef PII_ERR_NAME_

@@ -65,8 +65,7 @@ static pcre2_code *compile1(const char *pattern, uint32_t opts, int use_jit, int
         *err = ec == PCRE2_ERROR_HEAP_FAILED ? PII_ENOMEM : PII_EREGEX;
         return NULL;
     }
-    *jit_ok = use_jit &&
-              pcre2_jit_compile(code, PCRE2_JIT_COMPLETE | PCRE2_JIT_PARTIAL_HARD) == 0;
+    *jit_ok = use_jit && pcre2_jit_compile(code, PCRE2_JIT_COMPLETE | PCRE2_JIT_PARTIAL_HARD) == 0;
     return code;
 }
 
@@ -353,8 +352,7 @@ static pii_err rx_run(rx_state *s, const uint8_t *buf, size_t lim, size_t *at, i
             fe += l;
         }
         int real_end = fe == lim;
-        e = rx_search(s, buf, fs, fe, &a, real_end ? opts : 0, real_end ? eod : 1, cb, ctx,
-                      stop);
+        e = rx_search(s, buf, fs, fe, &a, real_end ? opts : 0, real_end ? eod : 1, cb, ctx, stop);
     }
     *at = a;
     return e;

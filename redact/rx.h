@@ -69,14 +69,14 @@ typedef size_t (*pii_rx_prefilter)(const uint8_t *buf, size_t at, size_t lim, in
                                    pii_rx_pfcache *cache);
 
 typedef struct pii_rx {
-    void *code;              /* pcre2_code_8 *, unanchored                  */
-    void *acode;             /* the same pattern compiled anchored, or NULL */
-    int jit;                 /* JIT code available (both codes)             */
-    const pii_rx_alt *alts;  /* borrowed, indexed by the (*MARK:i) names    */
+    void *code;             /* pcre2_code_8 *, unanchored                  */
+    void *acode;            /* the same pattern compiled anchored, or NULL */
+    int jit;                /* JIT code available (both codes)             */
+    const pii_rx_alt *alts; /* borrowed, indexed by the (*MARK:i) names    */
     size_t nalt;
-    size_t ctx;              /* left context kept before the next start     */
-    size_t max_hold;         /* cap on end - keep while streaming           */
-    pii_source source;       /* reported in pii_span.source                 */
+    size_t ctx;                 /* left context kept before the next start     */
+    size_t max_hold;            /* cap on end - keep while streaming           */
+    pii_source source;          /* reported in pii_span.source                 */
     pii_rx_prefilter prefilter; /* with acode: try only where it says       */
 } pii_rx;
 

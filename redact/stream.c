@@ -218,7 +218,6 @@ size_t pii_stream_buffered(const pii_stream *s)
     return s->blen;
 }
 
-
 /* Code points that start before document offset x (x >= cp_pos's last
  * query).  Invalid bytes count one each. */
 static uint64_t cp_at(pii_stream *s, uint64_t x, int eod)
@@ -380,8 +379,7 @@ static pii_err process(pii_stream *s, int eod)
         e = d->cls->scan(d->st, s->buf, s->blen, s->bbase, eod, &s->fresh, &done, &keep);
         if (e)
             return e;
-        if (done < d->done || done > end || keep > done || keep < s->bbase ||
-            (eod && done != end))
+        if (done < d->done || done > end || keep > done || keep < s->bbase || (eod && done != end))
             return PII_EINTERNAL;
         d->done = done;
         d->keep = keep;

@@ -122,10 +122,10 @@ double pii_val_entropy(const uint8_t *p, size_t n)
 /* ---- email ------------------------------------------------------------ */
 
 /* File extensions that are not top-level domains: "icon@2x.png". */
-static const char *const file_exts[] = {
-    "png", "jpg",  "jpeg", "gif", "svg", "webp", "bmp",  "ico", "tif",  "tiff", "heic",
-    "avif", "psd", "css",  "js",  "mjs", "jsx",  "tsx",  "json", "yaml", "yml", "xml",
-    "html", "htm", "txt",  "log", "lock", "zip", "gz",   "tgz", "tar",  NULL};
+static const char *const file_exts[] = {"png", "jpg",  "jpeg", "gif",  "svg", "webp", "bmp",  "ico",
+                                        "tif", "tiff", "heic", "avif", "psd", "css",  "js",   "mjs",
+                                        "jsx", "tsx",  "json", "yaml", "yml", "xml",  "html", "htm",
+                                        "txt", "log",  "lock", "zip",  "gz",  "tgz",  "tar",  NULL};
 
 int pii_val_email(const uint8_t *p, size_t n)
 {
@@ -225,19 +225,17 @@ static const struct {
     char cc[3];
     unsigned char len;
 } iban_lens[] = {
-    {"AD", 24}, {"AE", 23}, {"AL", 28}, {"AT", 20}, {"AZ", 28}, {"BA", 20}, {"BE", 16},
-    {"BG", 22}, {"BH", 22}, {"BI", 27}, {"BR", 29}, {"BY", 28}, {"CH", 21}, {"CR", 22},
-    {"CY", 28}, {"CZ", 24}, {"DE", 22}, {"DJ", 27}, {"DK", 18}, {"DO", 28}, {"EE", 20},
-    {"EG", 29}, {"ES", 24}, {"FI", 18}, {"FK", 18}, {"FO", 18}, {"FR", 27}, {"GB", 22},
-    {"GE", 22}, {"GI", 23}, {"GL", 18}, {"GR", 27}, {"GT", 28}, {"HR", 21}, {"HU", 28},
-    {"IE", 22}, {"IL", 23}, {"IQ", 23}, {"IS", 26}, {"IT", 27}, {"JO", 30}, {"KW", 30},
-    {"KZ", 20}, {"LB", 28}, {"LC", 32}, {"LI", 21}, {"LT", 20}, {"LU", 20}, {"LV", 21},
-    {"LY", 25}, {"MC", 27}, {"MD", 24}, {"ME", 22}, {"MK", 19}, {"MN", 20}, {"MR", 27},
-    {"MT", 31}, {"MU", 30}, {"NI", 28}, {"NL", 18}, {"NO", 15}, {"OM", 23}, {"PK", 24},
-    {"PL", 28}, {"PS", 29}, {"PT", 25}, {"QA", 29}, {"RO", 24}, {"RS", 22}, {"RU", 33},
-    {"SA", 24}, {"SC", 31}, {"SD", 18}, {"SE", 24}, {"SI", 19}, {"SK", 24}, {"SM", 27},
-    {"SO", 23}, {"ST", 25}, {"SV", 28}, {"TL", 23}, {"TN", 24}, {"TR", 26}, {"UA", 29},
-    {"VA", 22}, {"VG", 24}, {"XK", 20},
+    {"AD", 24}, {"AE", 23}, {"AL", 28}, {"AT", 20}, {"AZ", 28}, {"BA", 20}, {"BE", 16}, {"BG", 22},
+    {"BH", 22}, {"BI", 27}, {"BR", 29}, {"BY", 28}, {"CH", 21}, {"CR", 22}, {"CY", 28}, {"CZ", 24},
+    {"DE", 22}, {"DJ", 27}, {"DK", 18}, {"DO", 28}, {"EE", 20}, {"EG", 29}, {"ES", 24}, {"FI", 18},
+    {"FK", 18}, {"FO", 18}, {"FR", 27}, {"GB", 22}, {"GE", 22}, {"GI", 23}, {"GL", 18}, {"GR", 27},
+    {"GT", 28}, {"HR", 21}, {"HU", 28}, {"IE", 22}, {"IL", 23}, {"IQ", 23}, {"IS", 26}, {"IT", 27},
+    {"JO", 30}, {"KW", 30}, {"KZ", 20}, {"LB", 28}, {"LC", 32}, {"LI", 21}, {"LT", 20}, {"LU", 20},
+    {"LV", 21}, {"LY", 25}, {"MC", 27}, {"MD", 24}, {"ME", 22}, {"MK", 19}, {"MN", 20}, {"MR", 27},
+    {"MT", 31}, {"MU", 30}, {"NI", 28}, {"NL", 18}, {"NO", 15}, {"OM", 23}, {"PK", 24}, {"PL", 28},
+    {"PS", 29}, {"PT", 25}, {"QA", 29}, {"RO", 24}, {"RS", 22}, {"RU", 33}, {"SA", 24}, {"SC", 31},
+    {"SD", 18}, {"SE", 24}, {"SI", 19}, {"SK", 24}, {"SM", 27}, {"SO", 23}, {"ST", 25}, {"SV", 28},
+    {"TL", 23}, {"TN", 24}, {"TR", 26}, {"UA", 29}, {"VA", 22}, {"VG", 24}, {"XK", 20},
 };
 
 int pii_val_iban(const uint8_t *p, size_t n)
@@ -483,18 +481,18 @@ static const struct {
     const char *name;
     int month;
 } months[] = {
-    {"january", 1},    {"jan", 1},        {"janvier", 1},    {"januar", 1},     {"jänner", 1},
-    {"enero", 1},      {"february", 2},   {"feb", 2},        {"février", 2},    {"fevrier", 2},
-    {"februar", 2},    {"febrero", 2},    {"march", 3},      {"mar", 3},        {"mars", 3},
-    {"märz", 3},       {"maerz", 3},      {"marzo", 3},      {"april", 4},      {"apr", 4},
-    {"avril", 4},      {"abril", 4},      {"may", 5},        {"mai", 5},        {"mayo", 5},
-    {"june", 6},       {"jun", 6},        {"juin", 6},       {"juni", 6},       {"junio", 6},
-    {"july", 7},       {"jul", 7},        {"juillet", 7},    {"juli", 7},       {"julio", 7},
-    {"august", 8},     {"aug", 8},        {"août", 8},       {"aout", 8},       {"agosto", 8},
-    {"september", 9},  {"sep", 9},        {"sept", 9},       {"septembre", 9},  {"septiembre", 9},
-    {"setiembre", 9},  {"october", 10},   {"oct", 10},       {"octobre", 10},   {"oktober", 10},
-    {"octubre", 10},   {"november", 11},  {"nov", 11},       {"novembre", 11},  {"noviembre", 11},
-    {"december", 12},  {"dec", 12},       {"décembre", 12},  {"decembre", 12},  {"dezember", 12},
+    {"january", 1},    {"jan", 1},       {"janvier", 1},   {"januar", 1},    {"jänner", 1},
+    {"enero", 1},      {"february", 2},  {"feb", 2},       {"février", 2},   {"fevrier", 2},
+    {"februar", 2},    {"febrero", 2},   {"march", 3},     {"mar", 3},       {"mars", 3},
+    {"märz", 3},       {"maerz", 3},     {"marzo", 3},     {"april", 4},     {"apr", 4},
+    {"avril", 4},      {"abril", 4},     {"may", 5},       {"mai", 5},       {"mayo", 5},
+    {"june", 6},       {"jun", 6},       {"juin", 6},      {"juni", 6},      {"junio", 6},
+    {"july", 7},       {"jul", 7},       {"juillet", 7},   {"juli", 7},      {"julio", 7},
+    {"august", 8},     {"aug", 8},       {"août", 8},      {"aout", 8},      {"agosto", 8},
+    {"september", 9},  {"sep", 9},       {"sept", 9},      {"septembre", 9}, {"septiembre", 9},
+    {"setiembre", 9},  {"october", 10},  {"oct", 10},      {"octobre", 10},  {"oktober", 10},
+    {"octubre", 10},   {"november", 11}, {"nov", 11},      {"novembre", 11}, {"noviembre", 11},
+    {"december", 12},  {"dec", 12},      {"décembre", 12}, {"decembre", 12}, {"dezember", 12},
     {"diciembre", 12},
 };
 
@@ -674,11 +672,13 @@ int pii_val_phone_loose(const uint8_t *p, size_t n)
 /* ---- secrets ------------------------------------------------------------ */
 
 static const char *const non_values[] = {
-    "null",     "none",      "nil",      "true",      "false",    "undefined",     "empty",
-    "required", "optional",  "string",   "str",       "text",     "password",      "passwd",
-    "secret",   "redacted",  "removed",  "hidden",    "masked",   "omitted",       "your_password",
-    "yourpassword", "placeholder", "changeit_placeholder", "example", "token", "value",
-    NULL};
+    "null",          "none",         "nil",         "true",
+    "false",         "undefined",    "empty",       "required",
+    "optional",      "string",       "str",         "text",
+    "password",      "passwd",       "secret",      "redacted",
+    "removed",       "hidden",       "masked",      "omitted",
+    "your_password", "yourpassword", "placeholder", "changeit_placeholder",
+    "example",       "token",        "value",       NULL};
 
 static int is_non_value(const uint8_t *p, size_t n)
 {

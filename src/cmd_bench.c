@@ -445,7 +445,8 @@ static int spans_equal(const pii_ner_tspan *a, size_t na, const pii_ner_tspan *b
     return 1;
 }
 
-/* ---- main ------------------------------------------------------------------------------------- */
+/* ---- main -------------------------------------------------------------------------------------
+ */
 
 typedef struct bench_opts {
     const char *model, *corpus, *compare, *ref_isa;
@@ -497,8 +498,7 @@ static int parse(int argc, char **argv, bench_opts *o)
                 return PII_EXIT_USAGE;
             }
             o->ref_isa = val;
-        }
-        else if (!strcmp(nm, "json"))
+        } else if (!strcmp(nm, "json"))
             o->json = 1;
         else if (!strcmp(nm, "no-peak"))
             o->peak = 0;
@@ -520,13 +520,11 @@ static int parse(int argc, char **argv, bench_opts *o)
         } else if (!strcmp(nm, "isa")) {
             if (mc_isa(CMD, val))
                 return PII_EXIT_USAGE;
-        } else if (!strcmp(nm, "seconds") || !strcmp(nm, "min-cos") ||
-                   !strcmp(nm, "min-spans")) {
+        } else if (!strcmp(nm, "seconds") || !strcmp(nm, "min-cos") || !strcmp(nm, "min-spans")) {
             char *end;
             double d = strtod(val, &end);
             if (end == val || *end || !(d >= 0) || d > 1e6) {
-                fprintf(stderr, "pii-redact bench: --%s: expected a number, got '%s'\n", nm,
-                        val);
+                fprintf(stderr, "pii-redact bench: --%s: expected a number, got '%s'\n", nm, val);
                 return PII_EXIT_USAGE;
             }
             if (nm[0] == 's')
@@ -561,8 +559,7 @@ typedef struct input {
 
 /* Fills r->ids with documents [d0, d1); lens[] gets their lengths.
  * Returns the total or (size_t)-1 on a tokenizer error. */
-static size_t fill(runner *r, const input *in, size_t d0, size_t d1, size_t *lens,
-                   pii_tok_buf *tb)
+static size_t fill(runner *r, const input *in, size_t d0, size_t d1, size_t *lens, pii_tok_buf *tb)
 {
     size_t t = 0;
     for (size_t d = d0; d < d1; d++) {
@@ -629,7 +626,8 @@ int pii_cmd_bench(int argc, char **argv)
     } else {
         char msg[512];
         if (!(m = pii_default_model_load(NULL, &e, msg, sizeof msg))) {
-            fprintf(stderr, "pii-redact bench: default model: %s\n", msg[0] ? msg : pii_strerror(e));
+            fprintf(stderr, "pii-redact bench: default model: %s\n",
+                    msg[0] ? msg : pii_strerror(e));
             status = PII_EXIT_MODEL;
             goto out;
         }
@@ -729,8 +727,8 @@ int pii_cmd_bench(int argc, char **argv)
         for (size_t p = 0; p < npass; p++) {
             size_t d0 = pass_d0[p], d1 = pass_d0[p + 1];
             size_t n = fill(&r, &in, d0, d1, lens, &tb);
-            if (n == (size_t)-1 || (e = pii_model_forward(m, r.ws, r.ids, n, lens, d1 - d0,
-                                                          r.logits, NULL)))
+            if (n == (size_t)-1 ||
+                (e = pii_model_forward(m, r.ws, r.ids, n, lens, d1 - d0, r.logits, NULL)))
                 break;
             memcpy(rr.ids, r.ids, n * sizeof *r.ids);
             pii_rt_isa cur = pii_rt_isa_active(), ri = cur;
@@ -786,9 +784,11 @@ int pii_cmd_bench(int argc, char **argv)
             printf("cosine:      min %.6f, mean %.6f\n", f.cos_min, cmean);
             printf("spans:       identical on %.2f%% of sentences\n", same_pct);
         }
-        if ((o.min_cos > 0 && f.cos_min < o.min_cos) || (o.min_spans > 0 && same_pct < o.min_spans)) {
-            fprintf(stderr, "pii-redact bench: fidelity below the gate (cos_min %.6f < %g or "
-                            "spans %.2f%% < %g%%)\n",
+        if ((o.min_cos > 0 && f.cos_min < o.min_cos) ||
+            (o.min_spans > 0 && same_pct < o.min_spans)) {
+            fprintf(stderr,
+                    "pii-redact bench: fidelity below the gate (cos_min %.6f < %g or "
+                    "spans %.2f%% < %g%%)\n",
                     f.cos_min, o.min_cos, same_pct, o.min_spans);
             status = 1;
         }
@@ -814,7 +814,8 @@ int pii_cmd_bench(int argc, char **argv)
         if (d1 == 0)
             d1 = 1;
         n = fill(&r, &in, 0, d1, lens, &tb);
-        if (n == (size_t)-1 || (e = pii_model_forward(m, r.ws, r.ids, n, lens, d1, r.logits, NULL))) {
+        if (n == (size_t)-1 ||
+            (e = pii_model_forward(m, r.ws, r.ids, n, lens, d1, r.logits, NULL))) {
             fprintf(stderr, "pii-redact bench: forward pass: %s\n",
                     pii_strerror(e ? e : PII_ETOKENIZER));
             status = PII_EXIT_MODEL;
@@ -928,8 +929,7 @@ int pii_cmd_bench(int argc, char **argv)
         printf("threads:      %d, isa %s%s%s\n", nth, isa, qint ? ", activations " : "",
                qint ? pii_rt_qact_name(pii_rt_qact_active()) : "");
         printf("measured:     %llu inputs, %llu tokens, %llu passes in %.2f s\n",
-               (unsigned long long)docs, (unsigned long long)toks, (unsigned long long)passes,
-               el);
+               (unsigned long long)docs, (unsigned long long)toks, (unsigned long long)passes, el);
         printf("throughput:   %.1f inputs/s, %.0f tokens/s (%.0f tokens per CPU-second)\n",
                (double)docs / el, (double)toks / el, (double)toks / cpu);
         printf("compute:      %.1f GFLOP/s effective", gfl);

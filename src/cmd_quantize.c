@@ -156,8 +156,9 @@ int pii_cmd_quantize(int argc, char **argv)
     const uint64_t D = (uint64_t)c->d_model, I = (uint64_t)c->d_expert, E = (uint64_t)c->n_experts;
     int q_exp = pii_rt_qmat_bytes(qt, D, I) && pii_rt_qmat_bytes(qt, I, D);
     if (!q_exp)
-        fprintf(stderr, "pii-redact quantize: note: d_model %llu / intermediate %llu do not fit "
-                        "%s; experts stay unquantized\n",
+        fprintf(stderr,
+                "pii-redact quantize: note: d_model %llu / intermediate %llu do not fit "
+                "%s; experts stay unquantized\n",
                 (unsigned long long)D, (unsigned long long)I, type);
     size_t nt = pii_rt_store_count(s), cap = 0;
     pl = calloc(nt, sizeof *pl);
@@ -201,7 +202,10 @@ int pii_cmd_quantize(int argc, char **argv)
             cap = mb > cap ? mb : cap;
             for (int h = 0; h < (pl[j].k == K_GATEUP ? 2 : 1) && !e; h++) {
                 snprintf(nm, sizeof nm, "%.*s%s.%s", (int)stem, t->name,
-                         pl[j].k == K_DOWN ? "down_proj" : h ? "up_proj" : "gate_proj", sfx);
+                         pl[j].k == K_DOWN ? "down_proj"
+                         : h               ? "up_proj"
+                                           : "gate_proj",
+                         sfx);
                 e = pii_rt_st_writer_add(w, nm, sd, 3, sh);
             }
             break;

@@ -17,7 +17,8 @@ const pii_subcommand pii_subcommands[] = {
     {"info", pii_cmd_info, "describe a model: format, shapes, dtypes, labels"},
     {"logits", pii_cmd_logits, "print the encoder's logits for stdin, one JSON line per token"},
     {"tokenize", pii_cmd_tokenize, "print o200k token ids (and byte offsets)"},
-    {"bench", pii_cmd_bench, "measure encoder speed (and the machine's peak) or quantization fidelity"},
+    {"bench", pii_cmd_bench,
+     "measure encoder speed (and the machine's peak) or quantization fidelity"},
     {"quantize", pii_cmd_quantize, "write an int8/int4 copy of a model (quantized expert weights)"},
     {NULL, NULL, NULL},
 };

@@ -54,8 +54,9 @@ const pii_flag pii_flags[] = {
     {"model", 'm', "PATH", "model: HF directory, .safetensors, or .gguf (default: built-in)"},
     {"rules-only", 0, NULL, "use only the rule tier (PCRE2 detectors)"},
     {"model-only", 0, NULL, "use only the model tier"},
-    {"window", 0, "N", "tokens per forward pass (default 4096); longer inputs run as "
-                       "exact overlapping windows"},
+    {"window", 0, "N",
+     "tokens per forward pass (default 4096); longer inputs run as "
+     "exact overlapping windows"},
     {"threshold", 0, "[LABEL=]X", "minimum model span score, globally or per label (repeatable)"},
     {"operating-point", 0, "NAME", "Viterbi operating point from viterbi_calibration.json"},
     {"calibration", 0, "FILE", "viterbi_calibration.json to read (default: the model's)"},
@@ -99,13 +100,13 @@ const pii_flag pii_flags[] = {
 };
 
 static const int flag_ids[] = {
-    O_MODEL, O_RULES_ONLY, O_MODEL_ONLY, O_WINDOW, O_THRESHOLD, O_OPERATING_POINT,
-    O_CALIBRATION, O_BIAS, O_DECODE, O_THREADS, O_LINES,  O_FORMAT, O_OFFSETS,    O_SHOW_VALUES, O_OPERATOR,
-    O_KEY_FILE,   O_LABELS, O_EXCLUDE_LABELS, O_ALLOW, O_DENY,      O_CHECK,
-    O_LIST_RULES,
-    O_RECURSIVE, O_INCLUDE, O_EXCLUDE, O_FOLLOW, O_BINARY, O_OUT_DIR, O_IN_PLACE, O_SUFFIX,
-    O_RESUME, O_JSONL_FIELD, O_CSV_COLUMN, O_JOBS, O_REPORT, O_PROGRESS,
-    O_QUIET,  O_HELP,   O_VERSION,
+    O_MODEL,       O_RULES_ONLY,  O_MODEL_ONLY, O_WINDOW,     O_THRESHOLD, O_OPERATING_POINT,
+    O_CALIBRATION, O_BIAS,        O_DECODE,     O_THREADS,    O_LINES,     O_FORMAT,
+    O_OFFSETS,     O_SHOW_VALUES, O_OPERATOR,   O_KEY_FILE,   O_LABELS,    O_EXCLUDE_LABELS,
+    O_ALLOW,       O_DENY,        O_CHECK,      O_LIST_RULES, O_RECURSIVE, O_INCLUDE,
+    O_EXCLUDE,     O_FOLLOW,      O_BINARY,     O_OUT_DIR,    O_IN_PLACE,  O_SUFFIX,
+    O_RESUME,      O_JSONL_FIELD, O_CSV_COLUMN, O_JOBS,       O_REPORT,    O_PROGRESS,
+    O_QUIET,       O_HELP,        O_VERSION,
 };
 
 void pii_print_help(void)

@@ -31,8 +31,8 @@ struct pii_out {
     const char *file;
     uint64_t doc; /* documents finished (line number - 1 in --lines mode) */
     uint64_t found;
-    int open;             /* json: redacted_text string is open */
-    uint8_t carry[4];     /* json: incomplete UTF-8 sequence */
+    int open;         /* json: redacted_text string is open */
+    uint8_t carry[4]; /* json: incomplete UTF-8 sequence */
     size_t ncarry;
     uint64_t record;   /* batch records mode: 1-based record, 0 if none */
     const char *field; /* and the field being redacted */
@@ -57,7 +57,6 @@ static pii_err ws(pii_out *w, const char *s)
 {
     return wr(w, s, strlen(s));
 }
-
 
 /* Escapes [p, p+n) into a JSON string body.  With `final` == 0 a valid
  * prefix at the end is returned in *rest for the next call. */

@@ -23,8 +23,7 @@ static int cmp_special(const void *a, const void *b)
 }
 
 /* Whether the V token strings are exactly those of table o. */
-static int same_tokens(const pii_tok *o, const uint8_t *const *tok, const size_t *len,
-                       size_t n_ids)
+static int same_tokens(const pii_tok *o, const uint8_t *const *tok, const size_t *len, size_t n_ids)
 {
     if (n_ids != o->n_ids || !o->hdr->total)
         return 0;

@@ -65,7 +65,7 @@ static inline void rt_q_scale(float amax, float *s, float *inv)
     }
 }
 
-#define RT_Q16 8191.0f   /* int16 activation range */
+#define RT_Q16 8191.0f    /* int16 activation range */
 #define RT_Q16_MAXIN 2048 /* widest input of the int32-sum SIMD A16 kernels */
 
 static inline void rt_q16_scale(float amax, float *s, float *inv)
@@ -111,9 +111,9 @@ void rt_gemm_q8io_avx512(const pii_rt_mat *W, size_t n, const float *x, size_t l
                          const float *bias, float *y, size_t ldy, size_t o0, size_t o1, int acc);
 void rt_gemm_q4io_avx512(const pii_rt_mat *W, size_t n, const float *x, size_t ldx,
                          const float *bias, float *y, size_t ldy, size_t o0, size_t o1, int acc);
-void rt_gemm_q8io_avx2(const pii_rt_mat *W, size_t n, const float *x, size_t ldx,
-                       const float *bias, float *y, size_t ldy, size_t o0, size_t o1, int acc);
-void rt_gemm_q4io_avx2(const pii_rt_mat *W, size_t n, const float *x, size_t ldx,
-                       const float *bias, float *y, size_t ldy, size_t o0, size_t o1, int acc);
+void rt_gemm_q8io_avx2(const pii_rt_mat *W, size_t n, const float *x, size_t ldx, const float *bias,
+                       float *y, size_t ldy, size_t o0, size_t o1, int acc);
+void rt_gemm_q4io_avx2(const pii_rt_mat *W, size_t n, const float *x, size_t ldx, const float *bias,
+                       float *y, size_t ldy, size_t o0, size_t o1, int acc);
 
 #endif

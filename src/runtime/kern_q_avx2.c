@@ -43,8 +43,8 @@ static TGT void quant_rows(const float *x, size_t ldx, int T, size_t ni, int8_t 
         for (i = 0; i + 8 <= ni; i += 8) {
             __m256i iv = _mm256_cvtps_epi32(_mm256_mul_ps(_mm256_loadu_ps(xr + i), vinv));
             iv = _mm256_max_epi32(_mm256_min_epi32(iv, hi), lo);
-            __m128i p16 = _mm_packs_epi32(_mm256_castsi256_si128(iv),
-                                          _mm256_extracti128_si256(iv, 1));
+            __m128i p16 =
+                _mm_packs_epi32(_mm256_castsi256_si128(iv), _mm256_extracti128_si256(iv, 1));
             _mm_storel_epi64((__m128i *)(qr + i), _mm_packs_epi16(p16, p16));
         }
         for (; i < ni; i++)
@@ -123,15 +123,15 @@ q8_tile(const uint8_t *pan, size_t ni, const int8_t *q, size_t ldq, const float 
         size_t o = pc0 + cc;
 #pragma GCC unroll 4
         for (int t = 0; t < T; t++) {
-            __m256 f = _mm256_mul_ps(_mm256_cvtepi32_ps(c[t][v]),
-                                     _mm256_mul_ps(_mm256_set1_ps(s[t]), sc));
+            __m256 f =
+                _mm256_mul_ps(_mm256_cvtepi32_ps(c[t][v]), _mm256_mul_ps(_mm256_set1_ps(s[t]), sc));
             store8(y + (size_t)t * ldy + o, f, bias ? bias + o : NULL, acc, cc, a, b);
         }
     }
 }
 
-static TGT void q8a8(const pii_rt_mat *W, size_t n, const float *x, size_t ldx,
-                     const float *bias, float *y, size_t ldy, size_t o0, size_t o1, int acc)
+static TGT void q8a8(const pii_rt_mat *W, size_t n, const float *x, size_t ldx, const float *bias,
+                     float *y, size_t ldy, size_t o0, size_t o1, int acc)
 {
     const size_t ni = W->n_in;
     const size_t ldq = (ni + 31) / 32 * 32;
@@ -151,9 +151,9 @@ static TGT void q8a8(const pii_rt_mat *W, size_t n, const float *x, size_t ldx,
                 if ((size_t)(v0 + 2) * 8 <= a || (size_t)v0 * 8 >= b)
                     continue;
                 switch (T) {
-#define Q8C(k)                                                                                   \
-    case k:                                                                                      \
-        q8_tile(pan, ni, q, ldq, s, bias, yt, ldy, pc0, v0, a, b, acc, k);                       \
+#define Q8C(k)                                                                                     \
+    case k:                                                                                        \
+        q8_tile(pan, ni, q, ldq, s, bias, yt, ldy, pc0, v0, a, b, acc, k);                         \
         break;
                     Q8C(1)
                     Q8C(2)
@@ -172,9 +172,9 @@ static TGT void q8a8(const pii_rt_mat *W, size_t n, const float *x, size_t ldx,
 /* ---- Q4 ----------------------------------------------------------------------- */
 
 static inline __attribute__((always_inline)) TGT void
-q4_tile(const uint8_t *pan, size_t ng, const int8_t *q, size_t ldq, const int32_t *sg,
-        size_t ldg, const float *s, const float *bias, float *y, size_t ldy, size_t pc0, int v0,
-        size_t a, size_t b, int acc, const int T)
+q4_tile(const uint8_t *pan, size_t ng, const int8_t *q, size_t ldq, const int32_t *sg, size_t ldg,
+        const float *s, const float *bias, float *y, size_t ldy, size_t pc0, int v0, size_t a,
+        size_t b, int acc, const int T)
 {
     __m256 f[QT][2];
 #pragma GCC unroll 4
@@ -237,8 +237,8 @@ q4_tile(const uint8_t *pan, size_t ng, const int8_t *q, size_t ldq, const int32_
     }
 }
 
-static TGT void q4a8(const pii_rt_mat *W, size_t n, const float *x, size_t ldx,
-                     const float *bias, float *y, size_t ldy, size_t o0, size_t o1, int acc)
+static TGT void q4a8(const pii_rt_mat *W, size_t n, const float *x, size_t ldx, const float *bias,
+                     float *y, size_t ldy, size_t o0, size_t o1, int acc)
 {
     const size_t ni = W->n_in, ng = ni / RT_Q4_GROUP;
     const size_t ldq = (ni + 31) / 32 * 32, ldg = QMAXIN / RT_Q4_GROUP;
@@ -259,9 +259,9 @@ static TGT void q4a8(const pii_rt_mat *W, size_t n, const float *x, size_t ldx,
                 if ((size_t)(v0 + 2) * 8 <= a || (size_t)v0 * 8 >= b)
                     continue;
                 switch (T) {
-#define Q4C(k)                                                                                   \
-    case k:                                                                                      \
-        q4_tile(pan, ng, q, ldq, sg, ldg, s, bias, yt, ldy, pc0, v0, a, b, acc, k);              \
+#define Q4C(k)                                                                                     \
+    case k:                                                                                        \
+        q4_tile(pan, ng, q, ldq, sg, ldg, s, bias, yt, ldy, pc0, v0, a, b, acc, k);                \
         break;
                     Q4C(1)
                     Q4C(2)
@@ -284,8 +284,8 @@ static TGT void q4a8(const pii_rt_mat *W, size_t n, const float *x, size_t ldx,
 
 #define QT16 4
 
-static TGT void quant_rows16(const float *x, size_t ldx, int T, size_t ni, int16_t *q,
-                             size_t ldq, float *s, int32_t *sg, size_t ldg)
+static TGT void quant_rows16(const float *x, size_t ldx, int T, size_t ni, int16_t *q, size_t ldq,
+                             float *s, int32_t *sg, size_t ldg)
 {
     const __m256 absm = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff));
     const __m256i lo = _mm256_set1_epi32(-8191), hi = _mm256_set1_epi32(8191);
@@ -311,9 +311,8 @@ static TGT void quant_rows16(const float *x, size_t ldx, int T, size_t ni, int16
         for (i = 0; i + 8 <= ni; i += 8) {
             __m256i iv = _mm256_cvtps_epi32(_mm256_mul_ps(_mm256_loadu_ps(xr + i), vinv));
             iv = _mm256_max_epi32(_mm256_min_epi32(iv, hi), lo);
-            _mm_storeu_si128((__m128i *)(qr + i),
-                             _mm_packs_epi32(_mm256_castsi256_si128(iv),
-                                             _mm256_extracti128_si256(iv, 1)));
+            _mm_storeu_si128((__m128i *)(qr + i), _mm_packs_epi32(_mm256_castsi256_si128(iv),
+                                                                  _mm256_extracti128_si256(iv, 1)));
         }
         for (; i < ni; i++)
             qr[i] = rt_q16_one(xr[i], inv);
@@ -337,15 +336,14 @@ static inline TGT __m256i pair_sum_i(__m256i a, __m256i b)
 
 static inline TGT __m256 pair_sum_f(__m256 a, __m256 b)
 {
-    return _mm256_castpd_ps(
-        _mm256_permute4x64_pd(_mm256_castps_pd(_mm256_hadd_ps(a, b)), 0xd8));
+    return _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(_mm256_hadd_ps(a, b)), 0xd8));
 }
 
 /* Q8: 8 columns (eighth e of the panel) for T tokens. */
 static inline __attribute__((always_inline)) TGT void
 q8a16_tile(const uint8_t *pan, size_t ni, const int16_t *q, size_t ldq, const float *s,
-           const float *bias, float *y, size_t ldy, size_t pc0, int e, size_t a, size_t b,
-           int acc, const int T)
+           const float *bias, float *y, size_t ldy, size_t pc0, int e, size_t a, size_t b, int acc,
+           const int T)
 {
     __m256i c[QT16][2];
 #pragma GCC unroll 4
@@ -378,8 +376,8 @@ q8a16_tile(const uint8_t *pan, size_t ni, const int16_t *q, size_t ldq, const fl
     }
 }
 
-static TGT void q8a16(const pii_rt_mat *W, size_t n, const float *x, size_t ldx,
-                      const float *bias, float *y, size_t ldy, size_t o0, size_t o1, int acc)
+static TGT void q8a16(const pii_rt_mat *W, size_t n, const float *x, size_t ldx, const float *bias,
+                      float *y, size_t ldy, size_t o0, size_t o1, int acc)
 {
     const size_t ni = W->n_in, ldq = (ni + 31) / 32 * 32;
     int16_t q[QT16 * RT_Q16_MAXIN] __attribute__((aligned(32)));
@@ -398,9 +396,9 @@ static TGT void q8a16(const pii_rt_mat *W, size_t n, const float *x, size_t ldx,
                 if ((size_t)(e + 1) * 8 <= a || (size_t)e * 8 >= b)
                     continue;
                 switch (T) {
-#define Q8C(k)                                                                                   \
-    case k:                                                                                      \
-        q8a16_tile(pan, ni, q, ldq, s, bias, yt, ldy, pc0, e, a, b, acc, k);                     \
+#define Q8C(k)                                                                                     \
+    case k:                                                                                        \
+        q8a16_tile(pan, ni, q, ldq, s, bias, yt, ldy, pc0, e, a, b, acc, k);                       \
         break;
                     Q8C(1)
                     Q8C(2)
@@ -454,9 +452,9 @@ q4a16_tile(const uint8_t *pan, size_t ng, const int16_t *q, size_t ldq, const in
                 __m256i b0 = _mm256_set1_epi64x(x0), b1 = _mm256_set1_epi64x(x1);
 #pragma GCC unroll 2
                 for (int v = 0; v < 2; v++)
-                    c[t][v] = _mm256_add_epi32(
-                        c[t][v], _mm256_add_epi32(_mm256_madd_epi16(wl[v], b0),
-                                                  _mm256_madd_epi16(wh[v], b1)));
+                    c[t][v] =
+                        _mm256_add_epi32(c[t][v], _mm256_add_epi32(_mm256_madd_epi16(wl[v], b0),
+                                                                   _mm256_madd_epi16(wh[v], b1)));
             }
         }
         __m256 d8 = _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(gb + 1024 + (size_t)e * 16)));
@@ -482,8 +480,8 @@ q4a16_tile(const uint8_t *pan, size_t ng, const int16_t *q, size_t ldq, const in
                bias ? bias + o : NULL, acc, cc, a, b);
 }
 
-static TGT void q4a16(const pii_rt_mat *W, size_t n, const float *x, size_t ldx,
-                      const float *bias, float *y, size_t ldy, size_t o0, size_t o1, int acc)
+static TGT void q4a16(const pii_rt_mat *W, size_t n, const float *x, size_t ldx, const float *bias,
+                      float *y, size_t ldy, size_t o0, size_t o1, int acc)
 {
     const size_t ni = W->n_in, ng = ni / RT_Q4_GROUP, ldq = (ni + 31) / 32 * 32;
     const size_t ldg = RT_Q16_MAXIN / RT_Q4_GROUP;
@@ -504,9 +502,9 @@ static TGT void q4a16(const pii_rt_mat *W, size_t n, const float *x, size_t ldx,
                 if ((size_t)(e + 1) * 8 <= a || (size_t)e * 8 >= b)
                     continue;
                 switch (T) {
-#define Q4C(k)                                                                                   \
-    case k:                                                                                      \
-        q4a16_tile(pan, ng, q, ldq, sg, ldg, s, bias, yt, ldy, pc0, e, a, b, acc, k);            \
+#define Q4C(k)                                                                                     \
+    case k:                                                                                        \
+        q4a16_tile(pan, ng, q, ldq, sg, ldg, s, bias, yt, ldy, pc0, e, a, b, acc, k);              \
         break;
                     Q4C(1)
                     Q4C(2)
@@ -524,8 +522,8 @@ static TGT void q4a16(const pii_rt_mat *W, size_t n, const float *x, size_t ldx,
 
 /* ---- entry points ------------------------------------------------------------------ */
 
-void rt_gemm_q8io_avx2(const pii_rt_mat *W, size_t n, const float *x, size_t ldx,
-                       const float *bias, float *y, size_t ldy, size_t o0, size_t o1, int acc)
+void rt_gemm_q8io_avx2(const pii_rt_mat *W, size_t n, const float *x, size_t ldx, const float *bias,
+                       float *y, size_t ldy, size_t o0, size_t o1, int acc)
 {
     int a8 = rt_qact() == PII_RT_QACT_I8;
     if (W->n_in > (a8 ? QMAXIN : RT_Q16_MAXIN))
@@ -534,8 +532,8 @@ void rt_gemm_q8io_avx2(const pii_rt_mat *W, size_t n, const float *x, size_t ldx
         (a8 ? q8a8 : q8a16)(W, n, x, ldx, bias, y, ldy, o0, o1, acc);
 }
 
-void rt_gemm_q4io_avx2(const pii_rt_mat *W, size_t n, const float *x, size_t ldx,
-                       const float *bias, float *y, size_t ldy, size_t o0, size_t o1, int acc)
+void rt_gemm_q4io_avx2(const pii_rt_mat *W, size_t n, const float *x, size_t ldx, const float *bias,
+                       float *y, size_t ldy, size_t o0, size_t o1, int acc)
 {
     int a8 = rt_qact() == PII_RT_QACT_I8;
     if (W->n_in > (a8 ? QMAXIN : RT_Q16_MAXIN))
@@ -546,13 +544,13 @@ void rt_gemm_q4io_avx2(const pii_rt_mat *W, size_t n, const float *x, size_t ldx
 
 #else
 #include "kern_q.h"
-void rt_gemm_q8io_avx2(const pii_rt_mat *W, size_t n, const float *x, size_t ldx,
-                       const float *bias, float *y, size_t ldy, size_t o0, size_t o1, int acc)
+void rt_gemm_q8io_avx2(const pii_rt_mat *W, size_t n, const float *x, size_t ldx, const float *bias,
+                       float *y, size_t ldy, size_t o0, size_t o1, int acc)
 {
     rt_gemm_q8io_scalar(W, n, x, ldx, bias, y, ldy, o0, o1, acc);
 }
-void rt_gemm_q4io_avx2(const pii_rt_mat *W, size_t n, const float *x, size_t ldx,
-                       const float *bias, float *y, size_t ldy, size_t o0, size_t o1, int acc)
+void rt_gemm_q4io_avx2(const pii_rt_mat *W, size_t n, const float *x, size_t ldx, const float *bias,
+                       float *y, size_t ldy, size_t o0, size_t o1, int acc)
 {
     rt_gemm_q4io_scalar(W, n, x, ldx, bias, y, ldy, o0, o1, acc);
 }

@@ -17,9 +17,9 @@
 #include "kern_q.h"
 
 #define TGT __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,avx512vnni,fma,avx2")))
-#define QT 6           /* Q8 tokens per tile */
-#define QT4 4          /* Q4 tokens per tile */
-#define QMAXIN 8192    /* widest input on this path (stack buffer) */
+#define QT 6        /* Q8 tokens per tile */
+#define QT4 4       /* Q4 tokens per tile */
+#define QMAXIN 8192 /* widest input on this path (stack buffer) */
 
 static int has_vnni(void)
 {
@@ -64,9 +64,9 @@ static TGT void quant_rows(const float *x, size_t ldx, int T, size_t ni, int8_t 
             _mm_storeu_si128((__m128i *)(qr + i), _mm512_cvtepi32_epi8(iv));
             if (sg && (i % 32) == 16) {
                 /* group sum of the 32 values ending here */
-                __m512i prev = _mm512_cvtepi8_epi32(_mm_loadu_si128((const __m128i *)(qr + i - 16)));
-                sg[(size_t)t * ldg + i / 32] =
-                    _mm512_reduce_add_epi32(_mm512_add_epi32(prev, iv));
+                __m512i prev =
+                    _mm512_cvtepi8_epi32(_mm_loadu_si128((const __m128i *)(qr + i - 16)));
+                sg[(size_t)t * ldg + i / 32] = _mm512_reduce_add_epi32(_mm512_add_epi32(prev, iv));
             }
         }
         sq[t] = _mm512_reduce_add_epi32(sum);
@@ -99,8 +99,8 @@ static inline __mmask16 colmask(size_t c, size_t a, size_t b)
 
 static inline __attribute__((always_inline)) TGT void
 q8_tile(const uint8_t *pan, size_t ni, const int8_t *q, size_t ldq, const float *s,
-        const int32_t *sq, const float *bias, float *y, size_t ldy, size_t pc0, size_t a,
-        size_t b, int acc, const int T)
+        const int32_t *sq, const float *bias, float *y, size_t ldy, size_t pc0, size_t a, size_t b,
+        int acc, const int T)
 {
     __m512i c[QT][4];
 #pragma GCC unroll 6
@@ -137,15 +137,15 @@ q8_tile(const uint8_t *pan, size_t ni, const int8_t *q, size_t ldq, const float 
 #pragma GCC unroll 6
         for (int t = 0; t < T; t++) {
             __m512i corr = _mm512_sub_epi32(c[t][v], _mm512_set1_epi32(128 * sq[t]));
-            __m512 f = _mm512_mul_ps(_mm512_cvtepi32_ps(corr),
-                                     _mm512_mul_ps(_mm512_set1_ps(s[t]), sc));
+            __m512 f =
+                _mm512_mul_ps(_mm512_cvtepi32_ps(corr), _mm512_mul_ps(_mm512_set1_ps(s[t]), sc));
             store_out(y + (size_t)t * ldy + o, f, bias ? bias + o : NULL, acc, k);
         }
     }
 }
 
-static TGT void q8a8(const pii_rt_mat *W, size_t n, const float *x, size_t ldx,
-                     const float *bias, float *y, size_t ldy, size_t o0, size_t o1, int acc)
+static TGT void q8a8(const pii_rt_mat *W, size_t n, const float *x, size_t ldx, const float *bias,
+                     float *y, size_t ldy, size_t o0, size_t o1, int acc)
 {
     const size_t ni = W->n_in;
     const size_t ldq = (ni + 63) / 64 * 64;
@@ -163,9 +163,9 @@ static TGT void q8a8(const pii_rt_mat *W, size_t n, const float *x, size_t ldx,
             const uint8_t *pan = base + p * W->ld;
             size_t a = ob - pc0, b = oe - pc0;
             switch (T) {
-#define Q8C(k)                                                                                   \
-    case k:                                                                                      \
-        q8_tile(pan, ni, q, ldq, s, sq, bias, yt, ldy, pc0, a, b, acc, k);                       \
+#define Q8C(k)                                                                                     \
+    case k:                                                                                        \
+        q8_tile(pan, ni, q, ldq, s, sq, bias, yt, ldy, pc0, a, b, acc, k);                         \
         break;
                 Q8C(1)
                 Q8C(2)
@@ -186,9 +186,9 @@ static TGT void q8a8(const pii_rt_mat *W, size_t n, const float *x, size_t ldx,
 
 /* 32 columns (vectors v0, v0+1 of the panel) for T tokens. */
 static inline __attribute__((always_inline)) TGT void
-q4_tile(const uint8_t *pan, size_t ng, const int8_t *q, size_t ldq, const int32_t *sg,
-        size_t ldg, const float *s, const float *bias, float *y, size_t ldy, size_t pc0, int v0,
-        size_t a, size_t b, int acc, const int T)
+q4_tile(const uint8_t *pan, size_t ng, const int8_t *q, size_t ldq, const int32_t *sg, size_t ldg,
+        const float *s, const float *bias, float *y, size_t ldy, size_t pc0, int v0, size_t a,
+        size_t b, int acc, const int T)
 {
     __m512 f[QT4][2];
 #pragma GCC unroll 4
@@ -251,8 +251,8 @@ q4_tile(const uint8_t *pan, size_t ng, const int8_t *q, size_t ldq, const int32_
     }
 }
 
-static TGT void q4a8(const pii_rt_mat *W, size_t n, const float *x, size_t ldx,
-                     const float *bias, float *y, size_t ldy, size_t o0, size_t o1, int acc)
+static TGT void q4a8(const pii_rt_mat *W, size_t n, const float *x, size_t ldx, const float *bias,
+                     float *y, size_t ldy, size_t o0, size_t o1, int acc)
 {
     const size_t ni = W->n_in, ng = ni / RT_Q4_GROUP;
     const size_t ldq = (ni + 63) / 64 * 64, ldg = QMAXIN / RT_Q4_GROUP;
@@ -274,9 +274,9 @@ static TGT void q4a8(const pii_rt_mat *W, size_t n, const float *x, size_t ldx,
                 if ((size_t)(v0 + 2) * 16 <= a || (size_t)v0 * 16 >= b)
                     continue;
                 switch (T) {
-#define Q4C(k)                                                                                   \
-    case k:                                                                                      \
-        q4_tile(pan, ng, q, ldq, sg, ldg, s, bias, yt, ldy, pc0, v0, a, b, acc, k);              \
+#define Q4C(k)                                                                                     \
+    case k:                                                                                        \
+        q4_tile(pan, ng, q, ldq, sg, ldg, s, bias, yt, ldy, pc0, v0, a, b, acc, k);                \
         break;
                     Q4C(1)
                     Q4C(2)
@@ -302,8 +302,8 @@ static TGT void q4a8(const pii_rt_mat *W, size_t n, const float *x, size_t ldx,
 #define QPF 16  /* prefetch distance in panel rows (256 B each) */
 #define QT16B 4 /* Q4 tokens per tile (16 columns) */
 
-static TGT void quant_rows16(const float *x, size_t ldx, int T, size_t ni, int16_t *q,
-                             size_t ldq, float *s, int32_t *sg, size_t ldg)
+static TGT void quant_rows16(const float *x, size_t ldx, int T, size_t ni, int16_t *q, size_t ldq,
+                             float *s, int32_t *sg, size_t ldg)
 {
     const __m512 absm = _mm512_castsi512_ps(_mm512_set1_epi32(0x7fffffff));
     const __m512i lo = _mm512_set1_epi32(-8191), hi = _mm512_set1_epi32(8191);
@@ -357,8 +357,8 @@ static inline TGT __m512 pair_sum_f(__m512 a, __m512 b)
 /* Q8: 32 columns (half h of the panel) for T tokens. */
 static inline __attribute__((always_inline)) TGT void
 q8a16_tile(const uint8_t *pan, size_t ni, const int16_t *q, size_t ldq, const float *s,
-           const float *bias, float *y, size_t ldy, size_t pc0, int h, size_t a, size_t b,
-           int acc, const int T)
+           const float *bias, float *y, size_t ldy, size_t pc0, int h, size_t a, size_t b, int acc,
+           const int T)
 {
     __m512i c[QT16][4];
 #pragma GCC unroll 6
@@ -381,7 +381,8 @@ q8a16_tile(const uint8_t *pan, size_t ni, const int16_t *q, size_t ldq, const fl
         __m512i wv[4];
 #pragma GCC unroll 4
         for (int v = 0; v < 4; v++)
-            wv[v] = _mm512_cvtepi8_epi16(_mm256_loadu_si256((const __m256i *)(w + k * 256 + v * 32)));
+            wv[v] =
+                _mm512_cvtepi8_epi16(_mm256_loadu_si256((const __m256i *)(w + k * 256 + v * 32)));
 #pragma GCC unroll 6
         for (int t = 0; t < T; t++) {
             int64_t xi;
@@ -403,15 +404,15 @@ q8a16_tile(const uint8_t *pan, size_t ni, const int16_t *q, size_t ldq, const fl
 #pragma GCC unroll 6
         for (int t = 0; t < T; t++) {
             __m512i sum = pair_sum_i(c[t][2 * u], c[t][2 * u + 1]);
-            __m512 f = _mm512_mul_ps(_mm512_cvtepi32_ps(sum),
-                                     _mm512_mul_ps(_mm512_set1_ps(s[t]), sc));
+            __m512 f =
+                _mm512_mul_ps(_mm512_cvtepi32_ps(sum), _mm512_mul_ps(_mm512_set1_ps(s[t]), sc));
             store_out(y + (size_t)t * ldy + o, f, bias ? bias + o : NULL, acc, km);
         }
     }
 }
 
-static TGT void q8a16(const pii_rt_mat *W, size_t n, const float *x, size_t ldx,
-                      const float *bias, float *y, size_t ldy, size_t o0, size_t o1, int acc)
+static TGT void q8a16(const pii_rt_mat *W, size_t n, const float *x, size_t ldx, const float *bias,
+                      float *y, size_t ldy, size_t o0, size_t o1, int acc)
 {
     const size_t ni = W->n_in, ldq = (ni + 31) / 32 * 32;
     int16_t q[QT16 * RT_Q16_MAXIN] __attribute__((aligned(64)));
@@ -430,9 +431,9 @@ static TGT void q8a16(const pii_rt_mat *W, size_t n, const float *x, size_t ldx,
                 if ((size_t)(h + 1) * 32 <= a || (size_t)h * 32 >= b)
                     continue;
                 switch (T) {
-#define Q8C(k)                                                                                   \
-    case k:                                                                                      \
-        q8a16_tile(pan, ni, q, ldq, s, bias, yt, ldy, pc0, h, a, b, acc, k);                     \
+#define Q8C(k)                                                                                     \
+    case k:                                                                                        \
+        q8a16_tile(pan, ni, q, ldq, s, bias, yt, ldy, pc0, h, a, b, acc, k);                       \
         break;
                     Q8C(1)
                     Q8C(2)
@@ -462,7 +463,8 @@ q4a16_tile(const uint8_t *pan, size_t ng, const int16_t *q, size_t ldq, const in
         f[t][0] = f[t][1] = _mm512_setzero_ps();
     const __m256i m4 = _mm256_set1_epi8(0x0f);
     const __m512i dup0 = _mm512_setr_epi32(0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7);
-    const __m512i dup1 = _mm512_setr_epi32(8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13, 14, 14, 15, 15);
+    const __m512i dup1 =
+        _mm512_setr_epi32(8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13, 14, 14, 15, 15);
     for (size_t g = 0; g < ng; g++) {
         const uint8_t *gb = pan + g * RT_Q4_GBYTES;
         __m512i c[QT16B][2];
@@ -493,10 +495,10 @@ q4a16_tile(const uint8_t *pan, size_t ng, const int16_t *q, size_t ldq, const in
                 }
             }
         }
-        __m512 d16 = _mm512_cvtph_ps(
-            _mm256_loadu_si256((const __m256i *)(gb + 1024 + (size_t)u * 32)));
-        __m512 m16 = _mm512_cvtph_ps(
-            _mm256_loadu_si256((const __m256i *)(gb + 1152 + (size_t)u * 32)));
+        __m512 d16 =
+            _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)(gb + 1024 + (size_t)u * 32)));
+        __m512 m16 =
+            _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)(gb + 1152 + (size_t)u * 32)));
         __m512 dd[2] = {_mm512_permutexvar_ps(dup0, d16), _mm512_permutexvar_ps(dup1, d16)};
         __m512 mm[2] = {_mm512_maskz_permutexvar_ps(0x5555, dup0, m16),
                         _mm512_maskz_permutexvar_ps(0x5555, dup1, m16)};
@@ -522,8 +524,8 @@ q4a16_tile(const uint8_t *pan, size_t ng, const int16_t *q, size_t ldq, const in
                   bias ? bias + o : NULL, acc, km);
 }
 
-static TGT void q4a16(const pii_rt_mat *W, size_t n, const float *x, size_t ldx,
-                      const float *bias, float *y, size_t ldy, size_t o0, size_t o1, int acc)
+static TGT void q4a16(const pii_rt_mat *W, size_t n, const float *x, size_t ldx, const float *bias,
+                      float *y, size_t ldy, size_t o0, size_t o1, int acc)
 {
     const size_t ni = W->n_in, ng = ni / RT_Q4_GROUP, ldq = (ni + 31) / 32 * 32;
     const size_t ldg = RT_Q16_MAXIN / RT_Q4_GROUP;
@@ -544,9 +546,9 @@ static TGT void q4a16(const pii_rt_mat *W, size_t n, const float *x, size_t ldx,
                 if ((size_t)(u + 1) * 16 <= a || (size_t)u * 16 >= b)
                     continue;
                 switch (T) {
-#define Q4C(k)                                                                                   \
-    case k:                                                                                      \
-        q4a16_tile(pan, ng, q, ldq, sg, ldg, s, bias, yt, ldy, pc0, u, a, b, acc, k);            \
+#define Q4C(k)                                                                                     \
+    case k:                                                                                        \
+        q4a16_tile(pan, ng, q, ldq, sg, ldg, s, bias, yt, ldy, pc0, u, a, b, acc, k);              \
         break;
                     Q4C(1)
                     Q4C(2)

@@ -212,8 +212,7 @@ static void quant_q4(const float *w, size_t ni, size_t no, uint8_t *dst)
     }
 }
 
-pii_err pii_rt_quantize(const pii_rt_mat *src, pii_dtype qt, void *dst, size_t cap,
-                        pii_rt_mat *out)
+pii_err pii_rt_quantize(const pii_rt_mat *src, pii_dtype qt, void *dst, size_t cap, pii_rt_mat *out)
 {
     uint64_t need = pii_rt_qmat_bytes(qt, src->n_in, src->n_out);
     if (!need)

@@ -208,7 +208,8 @@ static void check_paths(pii_dtype qt, size_t ni, size_t no, size_t n)
     double *yr = malloc(n * no * 8), *mag = malloc(n * no * 8);
     reference(qt, b, ni, no, n, x, bias, yr, mag);
     float *ys = malloc(n * no * 4), *yv = malloc(n * no * 4), *yf = malloc(n * no * 4);
-    const size_t ranges[][2] = {{0, no}, {3, no > 77 ? 77 : no}, {no / 2, no}, {no > 64 ? 64 : 0, no}};
+    const size_t ranges[][2] = {
+        {0, no}, {3, no > 77 ? 77 : no}, {no / 2, no}, {no > 64 ? 64 : 0, no}};
     for (int acc = 0; acc < 2; acc++)
         for (size_t rgi = 0; rgi < 4; rgi++) {
             size_t o0 = ranges[rgi][0], o1 = ranges[rgi][1];

@@ -67,8 +67,12 @@ static pii_err fake_scan(void *st, const uint8_t *buf, size_t len, uint64_t base
         }
         int hit = f->kind == 0 ? (j - i >= 3) : (letters && digits);
         if (hit) {
-            pii_span s = {i, j, f->kind ? "secret" : "private_phone", f->kind ? "alnum" : "digits",
-                          1.0f, PII_SRC_RULE};
+            pii_span s = {i,
+                          j,
+                          f->kind ? "secret" : "private_phone",
+                          f->kind ? "alnum" : "digits",
+                          1.0f,
+                          PII_SRC_RULE};
             pii_err e = pii_spanvec_push(out, &s);
             if (e)
                 return e;
@@ -137,8 +141,8 @@ static pii_redactor *make_redactor(fake *a, fake *b)
 }
 
 /* Feeds `text` in the given chunk lengths (the rest in one piece). */
-static pii_err run(pii_redactor *r, const char *text, size_t len, const size_t *cuts,
-                   size_t ncuts, cap *c)
+static pii_err run(pii_redactor *r, const char *text, size_t len, const size_t *cuts, size_t ncuts,
+                   cap *c)
 {
     pii_sink sink = {cap_write, cap_span, cap_end, c};
     pii_err e;
@@ -176,8 +180,8 @@ static void test_merge_and_placeholders(void **state)
 static void test_every_split_equals_one_shot(void **state)
 {
     (void)state;
-    static const char *alphabet[] = {"a", "B", "1", "2", "7", " ", "\n", "\xc3\xa9", "\xff",
-                                     "\xe2\x82", "\r\n", "\0"};
+    static const char *alphabet[] = {"a",  "B",        "1",    "2",        "7",    " ",
+                                     "\n", "\xc3\xa9", "\xff", "\xe2\x82", "\r\n", "\0"};
     pii_redactor *r = make_redactor(&digits, &alnum);
     srand(7);
     for (int round = 0; round < 60; round++) {

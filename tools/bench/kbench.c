@@ -46,7 +46,7 @@ int main(int argc, char **argv)
         pii_rt_qmat_view(&m, qt, qb, E * nb, nin, nout);
         es = 0;
         m.ld = m.ld; /* panel bytes */
-        es = nb; /* stride per expert below */
+        es = nb;     /* stride per expert below */
     }
     double best = 0;
     for (int rep = 0; rep < 5; rep++) {
@@ -64,6 +64,7 @@ int main(int argc, char **argv)
         if (g > best)
             best = g;
     }
-    printf("%s(%s) rows=%zu %zux%zu E=%zu: %.1f GFLOP/s per CPU-second\n", dt, pii_rt_qact_name(pii_rt_qact_active()), rows, nin, nout, E, best);
+    printf("%s(%s) rows=%zu %zux%zu E=%zu: %.1f GFLOP/s per CPU-second\n", dt,
+           pii_rt_qact_name(pii_rt_qact_active()), rows, nin, nout, E, best);
     return 0;
 }

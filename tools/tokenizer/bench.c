@@ -232,7 +232,8 @@ static int cmd_run(int argc, char **argv)
         printf("%-18s %6.2f MB  %9zu tokens  C (pii_tok)      %8.1f MB/s  %6.2f Mtok/s  (wall "
                "%.1f MB/s)\n",
                base, len / 1e6, out.n, len / med / 1e6, out.n / med / 1e6, len / wmed / 1e6);
-        fprintf(js, "%s\"%s\":{\"bytes\":%zu,\"tokens\":%zu,\"fnv\":%u,\"mbps\":%.3f,\"mtps\":%.4f}",
+        fprintf(js,
+                "%s\"%s\":{\"bytes\":%zu,\"tokens\":%zu,\"fnv\":%u,\"mbps\":%.3f,\"mtps\":%.4f}",
                 i > 3 ? "," : "", base, len, out.n, h, len / med / 1e6, out.n / med / 1e6);
         pii_tok_buf_free(&out);
         free(text);
