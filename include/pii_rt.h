@@ -133,11 +133,11 @@ const pii_rt_tensor *pii_rt_store_find(const pii_rt_store *s, const char *name);
 size_t pii_rt_store_nfiles(const pii_rt_store *s);
 const char *pii_rt_store_file(const pii_rt_store *s, size_t i);
 uint64_t pii_rt_store_bytes(const pii_rt_store *s); /* total mapped bytes */
-/* Tells the store that tensor t's bytes will not be read again (they were
- * converted): the whole pages inside them are dropped from a file mapping
- * (they would be read back from the file if touched).  A no-op for memory
- * images, which are borrowed. */
-void pii_rt_store_release(const pii_rt_store *s, const pii_rt_tensor *t);
+/* Tells the store that the bytes [p, p + len) of one of its tensors will
+ * not be read again (they were converted): the whole pages inside them are
+ * dropped from a file mapping (read back from the file if touched).  A
+ * no-op for memory images, which are borrowed, and for foreign pointers. */
+void pii_rt_store_release(const pii_rt_store *s, const void *p, size_t len);
 
 /* safetensors "__metadata__" string values (NULL when absent). */
 const char *pii_rt_store_st_meta(const pii_rt_store *s, const char *key);

@@ -117,6 +117,7 @@ int pf_quant_experts(const pii_rt_store *s, int L, const pii_model_config *c, pf
 /* ---- Q8_0 GGUF experts -> Q8_ROW panels ----------------------------------------- */
 
 typedef struct repack {
+    const pii_rt_store *s;
     const pii_model_config *c;
     const pii_rt_mat *src; /* [L][3]: the Q8_0 views of expert 0 */
     const size_t *src_es;  /* [L][3]: their expert strides       */
@@ -142,6 +143,8 @@ static void repack_task(void *ctx, int ith, int nth)
         if (e) {
             int none = PII_OK;
             atomic_compare_exchange_strong(&r->err, &none, (int)e);
+        } else { /* its Q8_0 rows are read no more: one copy resident, not two */
+            pii_rt_store_release(r->s, src.data, (size_t)src.n_out * src.ld);
         }
     }
 }
@@ -185,24 +188,14 @@ pii_err pf_quant_repack_q8_0(const pii_rt_store *s, const pii_model_config *c, p
         }
     }
     if (!e) {
-        repack r = {c, src, src_es, layers, nl * 3 * E, PII_OK};
+        repack r = {s, c, src, src_es, layers, nl * 3 * E, PII_OK};
         pii_err pe;
         pii_rt_pool *pool = pii_rt_pool_create(0, &pe);
         pii_rt_pool_run(pool, repack_task, &r); /* NULL pool: this thread */
         pii_rt_pool_free(pool);
         e = (pii_err)atomic_load(&r.err);
     }
-    if (!e) {
-        static const char *const part[3] = {"gate", "up", "down"};
-        for (size_t L = 0; L < nl; L++)
-            for (int k = 0; k < 3; k++) {
-                char nm[96];
-                snprintf(nm, sizeof nm, "blk.%zu.ffn_%s_exps.weight", L, part[k]);
-                const pii_rt_tensor *t = pii_rt_store_find(s, nm);
-                if (t)
-                    pii_rt_store_release(s, t);
-            }
-    } else {
+    if (e) {
         snprintf(errbuf, cap, "%s: repacking the Q8_0 experts to int8: %s", pii_rt_store_file(s, 0),
                  pii_strerror(e));
     }

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -173,16 +174,16 @@ static pii_err push_map(pii_rt_store *s, rt_map *m)
     return PII_OK;
 }
 
-void pii_rt_store_release(const pii_rt_store *s, const pii_rt_tensor *t)
+void pii_rt_store_release(const pii_rt_store *s, const void *p, size_t len)
 {
-    const uint8_t *p = t->data;
+    const uint8_t *b = p;
     for (size_t i = 0; i < s->nmaps; i++) {
         const rt_map *m = &s->maps[i];
-        if (!m->owned || p < m->base || p + t->nbytes > m->base + m->len)
+        if (!m->owned || b < m->base || len > m->len || b - m->base > (ptrdiff_t)(m->len - len))
             continue;
-        /* Pages that lie wholly inside the tensor (its neighbours keep theirs). */
+        /* Only pages wholly inside the range (neighbours keep theirs). */
         uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE);
-        uintptr_t a = ((uintptr_t)p + pg - 1) / pg * pg, z = ((uintptr_t)p + t->nbytes) / pg * pg;
+        uintptr_t a = ((uintptr_t)b + pg - 1) / pg * pg, z = ((uintptr_t)b + len) / pg * pg;
         if (z > a)
             madvise((void *)a, z - a, MADV_DONTNEED); /* read-only private: refetched if read */
         return;

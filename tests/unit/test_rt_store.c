@@ -157,6 +157,46 @@ static void test_st_good(void **state)
     pii_rt_store_free(NULL);
 }
 
+/* pii_rt_store_release drops pages of a file mapping, which read back from
+ * the file unchanged; on a borrowed memory image (here a large malloc, i.e.
+ * anonymous memory that MADV_DONTNEED would zero) it changes nothing. */
+static void test_release(void **state)
+{
+    (void)state;
+    enum { N = 5 * 4096 }; /* 80 KB of f32: whole pages inside, ends ragged */
+    pii_err e;
+    pii_rt_st_writer *w = pii_rt_st_writer_create(&e);
+    int64_t sh[1] = {N}, sh2[1] = {3};
+    assert_int_equal(pii_rt_st_writer_add(w, "pad", PII_DT_F32, 1, sh2), PII_OK);
+    assert_int_equal(pii_rt_st_writer_add(w, "big", PII_DT_F32, 1, sh), PII_OK);
+    FILE *f = fopen(pth("big.safetensors"), "wb");
+    assert_int_equal(pii_rt_st_writer_begin(w, f), PII_OK);
+    float v[N + 3];
+    for (size_t i = 0; i < N + 3; i++)
+        v[i] = (float)i * 0.5f;
+    assert_int_equal(pii_rt_st_writer_data(w, v, sizeof v), PII_OK);
+    assert_int_equal(pii_rt_st_writer_end(w), PII_OK);
+    fclose(f);
+    pii_rt_st_writer_free(w);
+    char msg[256];
+    size_t len;
+    uint8_t *img = slurp(pth("big.safetensors"), &len);
+    pii_rt_store *st[2];
+    assert_int_equal(pii_rt_store_open(pth("big.safetensors"), &st[0], msg, sizeof msg), PII_OK);
+    assert_int_equal(pii_rt_store_open_mem(img, len, "<mem>", &st[1], msg, sizeof msg), PII_OK);
+    for (int k = 0; k < 2; k++) {
+        const pii_rt_tensor *t = pii_rt_store_find(st[k], "big");
+        assert_non_null(t);
+        assert_memory_equal(t->data, v + 3, sizeof v - 3 * sizeof(float));
+        pii_rt_store_release(st[k], t->data, (size_t)t->nbytes);
+        pii_rt_store_release(st[k], v, sizeof v); /* not the store's: ignored */
+        assert_memory_equal(t->data, v + 3, sizeof v - 3 * sizeof(float));
+        assert_memory_equal(pii_rt_store_find(st[k], "pad")->data, v, 3 * sizeof(float));
+        pii_rt_store_free(st[k]);
+    }
+    free(img);
+}
+
 /* Every truncation of the file is an error naming it; truncations inside
  * the data name the tensor. */
 static void test_st_truncated(void **state)
@@ -598,7 +638,7 @@ int main(void)
         cmocka_unit_test(test_st_header_lies), cmocka_unit_test(test_st_bad_headers),
         cmocka_unit_test(test_st_fuzz),        cmocka_unit_test(test_sharded),
         cmocka_unit_test(test_gguf_good),      cmocka_unit_test(test_gguf_corrupt),
-        cmocka_unit_test(test_model_level),
+        cmocka_unit_test(test_model_level),    cmocka_unit_test(test_release),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

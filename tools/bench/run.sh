@@ -31,6 +31,8 @@ fi
 for m in full-bf16 full-int8 full-int4; do
     [ -f "$BENCH_DIR/$m/model.safetensors" ] && models="$models $m:$BENCH_DIR/$m"
 done
+# LocalAI's layout, Q8_0 experts (repacked to the int8 panels at load)
+[ -f "$BENCH_DIR/full-q8_0.gguf" ] && models="$models gguf-q8_0:$BENCH_DIR/full-q8_0.gguf"
 
 for spec in $models; do
     name=${spec%%:*}; path=${spec#*:}
@@ -63,10 +65,12 @@ done
 # fidelity of the quantized models against the bf16 original
 if [ -f "$BENCH_DIR/full-bf16/model.safetensors" ]; then
     ref="$BENCH_DIR/full-bf16"
-    for q in full-int8 full-int4; do
-        [ -f "$BENCH_DIR/$q/model.safetensors" ] || continue
+    for q in full-int8 full-int4 gguf-q8_0; do
+        qp=$BENCH_DIR/$q
+        [ "$q" = gguf-q8_0 ] && qp=$BENCH_DIR/full-q8_0.gguf
+        [ -f "$qp" ] || [ -f "$qp/model.safetensors" ] || continue
         echo "bench: fidelity $q" >&2
-        $B -m "$BENCH_DIR/$q" --compare "$ref" --limit "$FID_LIMIT" --json | tag "$q" fid >> "$fid"
+        $B -m "$qp" --compare "$ref" --limit "$FID_LIMIT" --json | tag "$q" fid >> "$fid"
         [ "$q" = full-int8 ] && $B -m "$BENCH_DIR/$q" --compare "$ref" --limit "$FID_LIMIT" \
             --act int8 --json | tag "$q" fid-act8 >> "$fid"
     done
