@@ -301,25 +301,30 @@ static void test_row_map_and_trace(void **state)
     pii_model_free(m);
 }
 
+static char *slurp(const char *p, size_t *len)
+{
+    FILE *f = fopen(p, "rb");
+    assert_non_null(f);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *b = malloc((size_t)n);
+    assert_int_equal(fread(b, 1, (size_t)n, f), (size_t)n);
+    fclose(f);
+    *len = (size_t)n;
+    return b;
+}
+
 /* Loading from memory gives the file's logits. */
 static void test_load_mem(void **state)
 {
     (void)state;
-    FILE *f = fopen(path("bf16/model.safetensors"), "rb");
-    assert_non_null(f);
-    fseek(f, 0, SEEK_END);
-    long sl = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *st = malloc((size_t)sl);
-    assert_int_equal(fread(st, 1, (size_t)sl, f), (size_t)sl);
-    fclose(f);
-    f = fopen(path("bf16/config.json"), "rb");
-    char cj[8192];
-    size_t cl = fread(cj, 1, sizeof cj, f);
-    fclose(f);
+    size_t sl, cl;
+    char *st = slurp(path("bf16/model.safetensors"), &sl);
+    char *cj = slurp(path("bf16/config.json"), &cl);
     pii_err e;
     char msg[256];
-    pii_model *mm = pii_model_load_mem(cj, cl, st, (size_t)sl, NULL, &e, msg, sizeof msg);
+    pii_model *mm = pii_model_load_mem(cj, cl, st, sl, NULL, &e, msg, sizeof msg);
     if (!mm)
         fail_msg("load_mem: %s", msg);
     assert_null(pii_model_dir(mm));
@@ -336,22 +341,9 @@ static void test_load_mem(void **state)
     pii_model_free(mm);
     pii_model_free(mf);
     free(st);
+    free(cj);
     pii_model_free(NULL);
     pii_model_ws_free(NULL);
-}
-
-static char *slurp(const char *p, size_t *len)
-{
-    FILE *f = fopen(p, "rb");
-    assert_non_null(f);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *b = malloc((size_t)n);
-    assert_int_equal(fread(b, 1, (size_t)n, f), (size_t)n);
-    fclose(f);
-    *len = (size_t)n;
-    return b;
 }
 
 /* Q8_0 GGUF experts repacked to int8 at load (the default): Q8_ROW views,
