@@ -274,6 +274,10 @@ def main():
     ap.add_argument("--eval-every", type=int, default=250)
     ap.add_argument("--max-steps", type=int, default=0,
                     help="optimizer steps (0: --epochs passes over the data)")
+    ap.add_argument("--resume", action="store_true",
+                    help="continue from OUT/ckpt/state.pt (written at every --eval-every step); "
+                         "the result is byte-identical to an uninterrupted run with the same "
+                         "arguments")
     a = ap.parse_args()
 
     torch.set_num_threads(a.threads)
@@ -328,6 +332,20 @@ def main():
           file=sys.stderr)
     step, batches, seen, t_train = 0, [], 0, time.time()
     log = []
+    state_path = os.path.join(a.out, "ckpt", "state.pt")
+    if a.resume:
+        # everything the loop below depends on: weights, optimizer moments,
+        # the batch queue and both random streams
+        st = torch.load(state_path)
+        if st["total"] != total or st["args"] != {k: v for k, v in vars(a).items() if k not in ("resume", "out")}:
+            sys.exit(f"train: {state_path} was written with other arguments or data")
+        model.load_state_dict(st["model"])
+        opt.load_state_dict(st["opt"])
+        step, batches, seen, log = st["step"], st["batches"], st["seen"], st["log"]
+        rng.setstate(st["rng"])
+        torch.set_rng_state(st["torch_rng"])
+        t_train -= st["train_seconds"]
+        print(f"train: resumed at step {step}/{total}", file=sys.stderr)
     model.train()
     while step < total:
         if not batches:
@@ -363,6 +381,13 @@ def main():
         if step % a.eval_every == 0 and step < total:  # an intermediate model always exists
             export(model, cfgd, row_map, os.path.join(a.out, "ckpt"), a.dtype,
                    {"seed": a.seed, "step": step, "of": total, "val": log})
+            st = {"model": model.state_dict(), "opt": opt.state_dict(), "step": step,
+                  "batches": batches, "seen": seen, "log": log, "rng": rng.getstate(),
+                  "torch_rng": torch.get_rng_state(), "total": total,
+                  "train_seconds": time.time() - t_train,
+                  "args": {k: v for k, v in vars(a).items() if k not in ("resume", "out")}}
+            torch.save(st, state_path + ".tmp")
+            os.replace(state_path + ".tmp", state_path)
 
     t_total = time.time() - t0
     meta = {"seed": a.seed, "steps": total, "tokens_seen": seen, "train_seconds": round(time.time() - t_train, 1),
