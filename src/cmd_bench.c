@@ -429,9 +429,15 @@ static void json_num(const char *key, double v, int last)
 
 /* ---- fidelity ---------------------------------------------------------------------------- */
 
+static double share_pct(size_t k, size_t n)
+{
+    return n ? 100.0 * (double)k / (double)n : 0;
+}
+
 typedef struct fid {
     double cos_min, cos_sum;
     size_t tokens, docs, same;
+    size_t ge999, ge99; /* tokens with cosine >= 0.999, >= 0.99 */
 } fid;
 
 static int spans_equal(const pii_ner_tspan *a, size_t na, const pii_ner_tspan *b, size_t nb)
@@ -750,6 +756,8 @@ int pii_cmd_bench(int argc, char **argv)
                 double cs = aa > 0 && bb > 0 ? ab / sqrt(aa * bb) : (aa == bb ? 1 : 0);
                 f.cos_min = cs < f.cos_min ? cs : f.cos_min;
                 f.cos_sum += cs;
+                f.ge999 += cs >= 0.999;
+                f.ge99 += cs >= 0.99;
                 f.tokens++;
             }
             for (size_t d = d0, t = 0; d < d1; t += lens[d - d0], d++) {
@@ -770,6 +778,8 @@ int pii_cmd_bench(int argc, char **argv)
             printf("{");
             json_num("cos_min", f.cos_min, 0);
             json_num("cos_mean", cmean, 0);
+            json_num("tokens_cos_ge_0999_pct", share_pct(f.ge999, f.tokens), 0);
+            json_num("tokens_cos_ge_099_pct", share_pct(f.ge99, f.tokens), 0);
             json_num("spans_identical_pct", same_pct, 0);
             json_num("sentences", (double)f.docs, 0);
             json_num("tokens", (double)f.tokens, 0);
@@ -781,7 +791,8 @@ int pii_cmd_bench(int argc, char **argv)
                    dtype_label(pii_model_expert_dtype(m)), o.compare,
                    dtype_label(pii_model_expert_dtype(ref)));
             printf("sentences:   %zu (%zu tokens)\n", f.docs, f.tokens);
-            printf("cosine:      min %.6f, mean %.6f\n", f.cos_min, cmean);
+            printf("cosine:      min %.6f, mean %.6f; tokens >= 0.999: %.3f%%, >= 0.99: %.3f%%\n",
+                   f.cos_min, cmean, share_pct(f.ge999, f.tokens), share_pct(f.ge99, f.tokens));
             printf("spans:       identical on %.2f%% of sentences\n", same_pct);
         }
         if ((o.min_cos > 0 && f.cos_min < o.min_cos) ||

@@ -40,6 +40,10 @@ grep -q 'tokens/s' "$d/t.txt"
 "$PII_REDACT" bench -m "$d/q8" --compare "$d/m" --limit 1000 --act int8 --min-cos 0.99 --min-spans 90 --json
 "$PII_REDACT" bench -m "$d/q4" --compare "$d/m" --limit 1000 --min-cos 0.99 --min-spans 90 --json
 PII_ISA=scalar "$PII_REDACT" bench -m "$d/q8" --compare "$d/m" --limit 200 --min-cos 0.999 --min-spans 99 --json
+# a model against itself: every token at cosine 1, every span list identical
+"$PII_REDACT" bench -m "$d/m" --compare "$d/m" --limit 200 --json > "$d/self.json"
+grep -q '"cos_min":1,' "$d/self.json"
+grep -q '"tokens_cos_ge_0999_pct":100,"tokens_cos_ge_099_pct":100,"spans_identical_pct":100,' "$d/self.json"
 
 # errors: unknown type, missing output, already quantized, bad corpus
 if "$PII_REDACT" quantize -m "$d/m" -o "$d/x" --type int3 2>/dev/null; then exit 1; fi

@@ -117,14 +117,16 @@ def sweep_plot(sweep, docdir):
 def fid_table(fid):
     if not fid:
         return "(no fidelity runs)\n"
-    lines = ["| model | activations | against | sentences | tokens | cosine min | cosine mean | identical spans |",
-             "|---|---|---|---:|---:|---:|---:|---:|"]
+    lines = ["| model | activations | against | sentences | tokens | cosine min | cosine mean | "
+             "tokens with cosine ≥ 0.999 | identical spans |",
+             "|---|---|---|---:|---:|---:|---:|---:|---:|"]
     for r in fid:
         what = "bf16, AVX2 path (f32 noise floor)" if r["config"] == "fid-floor" else r["ref_dtype"]
         act = r.get("act", "") if r["weights_dtype"] in ("int8", "int4") else "f32"
+        ge = r.get("tokens_cos_ge_0999_pct", float("nan"))
         lines.append(f"| {r['model_name']} ({r['weights_dtype']}) | {act} | {what} | "
                      f"{r['sentences']} | {r['tokens']} | {r['cos_min']:.6f} | {r['cos_mean']:.6f} | "
-                     f"{r['spans_identical_pct']:.2f}% |")
+                     f"{ge:.3f}% | {r['spans_identical_pct']:.2f}% |")
     return "\n".join(lines) + "\n"
 
 
