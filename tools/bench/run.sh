@@ -5,7 +5,10 @@
 # Environment: PII_REDACT (binary), BENCH_DIR (models and results,
 # default build/bench), RUNS (repetitions per figure, default 3), SECS
 # (seconds per run, default 10), FID_LIMIT (sentences for the fidelity
-# runs, default 0 = all), NICE (prefix, default "nice -n 10"), LENGTHS (sweep).
+# runs, default 0 = all), NICE (prefix, default "nice -n 10"), LENGTHS (sweep),
+# PARTS (default "bench sweep fid": which measurements to take again; the
+# results of the others are kept, e.g. PARTS=fid after a bench on an idle
+# machine, since fidelity does not depend on the load).
 # Writes BENCH_DIR/results.jsonl, sweep.jsonl, fidelity.jsonl, then
 # tools/bench/report.py turns them into the tables and the plot.
 set -eu
@@ -16,9 +19,13 @@ set -eu
 : "${FID_LIMIT:=0}"
 : "${NICE:=nice -n 10}"
 : "${LENGTHS:=16 64 128 256 512 1024 2048}"
+: "${PARTS:=bench sweep fid}"
+part() { case " $PARTS " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
 B="$NICE $PII_REDACT bench"
 res="$BENCH_DIR/results.jsonl"; sweep="$BENCH_DIR/sweep.jsonl"; fid="$BENCH_DIR/fidelity.jsonl"
-: > "$res"; : > "$sweep"; : > "$fid"
+part bench && : > "$res"
+part sweep && : > "$sweep"
+part fid && : > "$fid"
 
 tag() { # name, config, then the JSON line on stdin
     sed "s/^{/{\"model_name\":\"$1\",\"config\":\"$2\",/"
@@ -34,7 +41,7 @@ done
 # LocalAI's layout, Q8_0 experts (repacked to the int8 panels at load)
 [ -f "$BENCH_DIR/full-q8_0.gguf" ] && models="$models gguf-q8_0:$BENCH_DIR/full-q8_0.gguf"
 
-for spec in $models; do
+part bench && for spec in $models; do
     name=${spec%%:*}; path=${spec#*:}
     mopt=""; [ -n "$path" ] && mopt="-m $path"
     r=0
@@ -49,7 +56,7 @@ for spec in $models; do
 done
 
 # tokens/s against input length and threads (one input per pass)
-for spec in $models; do
+part sweep && for spec in $models; do
     name=${spec%%:*}; path=${spec#*:}
     case "$name" in default|full-bf16|full-int8) ;; *) continue ;; esac
     mopt=""; [ -n "$path" ] && mopt="-m $path"
@@ -63,7 +70,7 @@ for spec in $models; do
 done
 
 # fidelity of the quantized models against the bf16 original
-if [ -f "$BENCH_DIR/full-bf16/model.safetensors" ]; then
+if part fid && [ -f "$BENCH_DIR/full-bf16/model.safetensors" ]; then
     ref="$BENCH_DIR/full-bf16"
     for q in full-int8 full-int4 gguf-q8_0; do
         qp=$BENCH_DIR/$q
