@@ -34,8 +34,9 @@
  * pii_tok_buf.  All *_free(NULL) are no-ops.
  *
  * Limits: one encode call handles any length (offsets are size_t); token
- * ids are below 2^31; loaded vocabularies hold at most 2^31 - 1 ids of at
- * most 4 GiB of bytes in all.
+ * ids are below 2^31; loaded vocabularies hold ids below 2^22 (4,194,304;
+ * a larger id is refused as a format error before anything is allocated
+ * for it) of at most 4 GiB of bytes in all.
  */
 #ifndef PII_TOK_H
 #define PII_TOK_H

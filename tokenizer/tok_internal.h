@@ -188,6 +188,10 @@ static inline int tok_eq(const uint8_t *a, const uint8_t *b, size_t n)
 /* ---- the blob ------------------------------------------------------------ */
 #define TOK_BLOB_MAGIC "PIITOKB3"
 #define TOK_PAIR_MAX_ID (1u << 21)
+/* Loaded vocabularies: every id (ordinary or special) is below this.  Real
+ * BPE vocabularies hold up to a few hundred thousand ids; the bound keeps a
+ * file that names one huge id from allocating gigabytes of empty rows. */
+#define TOK_MAX_IDS (1u << 22)
 #define TOK_BLOB_ENDIAN 0x01020304u
 #define TOK_TAG_MASK 0xFFFFFF0000000000ull
 

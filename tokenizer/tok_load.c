@@ -126,7 +126,7 @@ static void toklist_free(toklist *l)
 /* Sets token id to a copy of b[0..n).  PII_EFORMAT when id is taken. */
 static pii_err toklist_set(toklist *l, size_t id, const uint8_t *b, size_t n)
 {
-    if (id >= 0x7FFFFFFE)
+    if (id >= TOK_MAX_IDS)
         return PII_ERANGE;
     if (id >= l->cap) {
         size_t nc = l->cap ? l->cap : 1024;
@@ -160,7 +160,7 @@ static pii_err toklist_set(toklist *l, size_t id, const uint8_t *b, size_t n)
 
 static pii_err toklist_special(toklist *l, size_t id, const char *name, size_t n)
 {
-    if (id >= 0x7FFFFFFE)
+    if (id >= TOK_MAX_IDS)
         return PII_ERANGE;
     if (l->nsp == l->capsp) {
         size_t nc = l->capsp ? 2 * l->capsp : 32;
@@ -322,8 +322,9 @@ pii_err pii_tok_load_hf_json(const char *path, pii_tok **out, char *errbuf, size
                 break;
             }
             if (!json_object_is_type(val, json_type_int) || json_object_get_int64(val) < 0 ||
-                json_object_get_int64(val) >= 0x7FFFFFFE) {
-                pii_tok__err(errbuf, errlen, "%s: vocab id out of range", path);
+                json_object_get_int64(val) >= TOK_MAX_IDS) {
+                pii_tok__err(errbuf, errlen, "%s: vocab id out of range (0 to %u)", path,
+                             TOK_MAX_IDS - 1);
                 err = PII_EFORMAT;
                 break;
             }
@@ -346,7 +347,7 @@ pii_err pii_tok_load_hf_json(const char *path, pii_tok **out, char *errbuf, size
                 !json_object_is_type(id, json_type_int) ||
                 !json_object_object_get_ex(a, "content", &content) ||
                 !json_object_is_type(content, json_type_string) || json_object_get_int64(id) < 0 ||
-                json_object_get_int64(id) >= 0x7FFFFFFE) {
+                json_object_get_int64(id) >= TOK_MAX_IDS) {
                 pii_tok__err(errbuf, errlen, "%s: added_tokens[%zu] is malformed", path, i);
                 err = PII_EFORMAT;
                 break;
@@ -468,7 +469,7 @@ pii_err pii_tok_load_tiktoken(const char *path, pii_tok **out, char *errbuf, siz
             if (num && num < le) {
                 rank = 0;
                 for (char *q = num; q < le; q++) {
-                    if (*q < '0' || *q > '9' || rank > 0x7FFFFFFE) {
+                    if (*q < '0' || *q > '9' || rank >= TOK_MAX_IDS) {
                         rank = -1;
                         break;
                     }
@@ -486,8 +487,10 @@ pii_err pii_tok_load_tiktoken(const char *path, pii_tok **out, char *errbuf, siz
                 bufcap = bl + 1;
             }
             long n = sp ? b64_decode(p, bl, buf) : -1;
-            if (rank < 0 || rank >= 0x7FFFFFFE || n <= 0) {
-                pii_tok__err(errbuf, errlen, "%s:%zu: expected \"<base64> <rank>\"", path, lineno);
+            if (rank < 0 || rank >= TOK_MAX_IDS || n <= 0) {
+                pii_tok__err(errbuf, errlen,
+                             "%s:%zu: expected \"<base64> <rank>\" with a rank below %u", path,
+                             lineno, TOK_MAX_IDS);
                 err = PII_EFORMAT;
                 break;
             }
@@ -518,7 +521,7 @@ pii_err pii_tok_load_gguf_tokens(const char *const *tokens, const size_t *lens,
     if (!out || (n && (!tokens || !lens)))
         return PII_EINVAL;
     *out = NULL;
-    if (n >= 0x7FFFFFFE)
+    if (n > TOK_MAX_IDS)
         return PII_ETOOBIG;
     uint16_t ub[324];
     byte_unicode_table(ub);

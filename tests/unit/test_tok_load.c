@@ -131,6 +131,10 @@ static void test_tiktoken_roundtrip(void **state)
         {"!!!! 3\n", PII_EFORMAT, ":1:"},
         {"YWI= 1\nYWJj 1\n", PII_EFORMAT, "used twice"},
         {"YWI= 99999999999\n", PII_EFORMAT, ":1:"},
+        /* one huge rank must not allocate rows up to it (fuzzer find) */
+        {"YWI= 2000000000\n", PII_EFORMAT, "below 4194304"},
+        {"YWI= 4194304\n", PII_EFORMAT, "below 4194304"},
+        {"YWI= 4194303\n", PII_EFORMAT, "has no token"},
         {"YWI= 1\n", PII_EFORMAT, "has no token"},
         {"", PII_EFORMAT, "has no token"},
     };
