@@ -48,6 +48,35 @@ const DESCR = ['a retired teacher', 'a nurse from the night shift', 'a student',
   'an old friend of mine', 'a software developer', 'the youngest of five', 'a former boxer', 'a single mother',
   'a spokesperson for the company', 'a neighbour', 'the new manager', 'a veterinarian', 'a bus driver'];
 const ADJ = ['tired', 'happy', 'angry', 'late', 'brilliant', 'quiet', 'generous', 'nervous', 'honest', 'funny'];
+// Occupation nouns that stand right before a name ("novelist X", "the
+// striker X"); also used bare, without a name, as negatives.
+const OCCUP = ['singer', 'songwriter', 'guitarist', 'drummer', 'bassist', 'producer', 'rapper', 'pianist', 'violinist',
+  'conductor', 'composer', 'novelist', 'poet', 'author', 'playwright', 'screenwriter', 'director', 'actor', 'actress',
+  'comedian', 'photographer', 'painter', 'sculptor', 'architect', 'designer', 'chef', 'tennis player', 'striker',
+  'goalkeeper', 'midfielder', 'sprinter', 'swimmer', 'boxer', 'cyclist', 'golfer', 'skier', 'chess grandmaster',
+  'journalist', 'columnist', 'reporter', 'critic', 'blogger', 'podcaster', 'historian', 'economist', 'physicist',
+  'biologist', 'surgeon', 'lawyer', 'judge', 'senator', 'councillor', 'mayor', 'activist', 'entrepreneur', 'investor',
+  'astronaut', 'pilot', 'lead singer', 'frontman', 'bandleader', 'former minister', 'veteran', 'rookie', 'coach'];
+const GENRE = ['jazz', 'punk', 'baroque pop', 'synth-pop', 'folk', 'hip hop', 'bluegrass', 'techno', 'soul', 'grunge', 'opera',
+  'country', 'indie rock', 'noir fiction', 'science fiction', 'crime drama', 'romantic comedy', 'documentary film'];
+const WORKTITLE = ['Blue Hours', 'The Long Winter', 'Paper Moons', 'Salt and Iron', 'Night Train', 'Glass Houses',
+  'A Quiet Year', 'Northern Lights', 'The Last Harbour', 'Small Mercies', 'Open Water', 'Second Spring', 'Wild Grass',
+  'Velvet Static', 'Borrowed Time', 'Lanterns', 'The Orchard', 'Gravity', 'Echoes', 'Homecoming', 'Red Clay', 'Tidal'];
+const QWH = ['Why is', 'Where is', 'How is', 'When did', 'Has', 'Did you see', 'Have you met', 'Is', 'Does anyone know',
+  'What happened to', 'Who invited', 'Can you ask', 'Should we tell', 'Did', 'Why did'];
+const QTAIL = ['so quiet today', 'not answering', 'still here', 'coming tonight', 'paid the invoice yet', 'the new lead',
+  'angry with us', 'on the call', 'leave early', 'finish the draft', 'in the office', 'allowed to sign this', 'late again',
+  'so impatient', 'back from leave', 'okay', 'moving to the other team', 'aware of the change', 'the right person for this'];
+// Conversational openers that start with a capitalised word but name no one.
+const OPENERS = ['Cool', 'So', 'Well', 'Sure', 'Great', 'Okay', 'Honestly', 'Anyway', 'Wait', 'Right', 'Thanks', 'Sorry',
+  'Perfect', 'Nope', 'Yes', 'No', 'Absolutely', 'Fine', 'Also', 'Meanwhile', 'Besides', 'Oh', 'Hmm', 'Alright', 'Indeed',
+  'Basically', 'Actually', 'Apparently', 'Luckily', 'Sadly', 'Frankly', 'Please', 'Hello', 'Cheers', 'Exactly', 'Wow'];
+const CHATTY = ['what is the plan?', 'that works for me.', 'is that correct?', 'let me check and get back to you.',
+  'where are we meeting?', 'I did not get that.', 'can you repeat the last part?', 'I want to cancel my order.',
+  'meet me at the usual place.', 'what time works for you?', 'I will call the bank tomorrow.', 'the card expires soon.',
+  'how do I reset it?', 'this is taking forever.', 'send it when you can.', 'is anyone else seeing this?',
+  'the meeting moved to Thursday.', 'that sounds expensive.', 'I think it is broken.', 'we are almost done.',
+  'it was a great concert.', 'the new album is excellent.', 'the sequel was disappointing.', 'they sold out in minutes.'];
 
 // A person mention: mostly one name or a titled surname in running prose.
 function person(ctx, i, doc) {
@@ -96,7 +125,8 @@ function place(ctx) {
 function sentence(ctx, doc) {
   const r = ctx.rng;
   const k = r.weighted([[14, 'svo'], [8, 'sv'], [6, 'splace'], [7, 'dialog'], [5, 'quote'], [4, 'list'], [4, 'credit'],
-    [4, 'appos'], [3, 'poss'], [3, 'vocative'], [2, 'news'], [3, 'neg']]);
+    [4, 'appos'], [3, 'poss'], [3, 'vocative'], [2, 'news'], [3, 'neg'], [6, 'occup'], [5, 'arts'], [4, 'question'],
+    [3, 'pair'], [5, 'chatty'], [2, 'occupneg']]);
   const a = r.int(3), b = (a + 1 + r.int(2)) % 3;
   switch (k) {
     case 'svo':
@@ -168,6 +198,55 @@ function sentence(ctx, doc) {
       person(ctx, a, doc);
       doc.t(`, ${r.pick(['a spokesperson for', 'an analyst at', 'the founder of', 'who works for'])} `);
       other(ctx, doc, false); doc.t('.');
+      break;
+    case 'occup': { // "songwriter X", "the striker X", "X, the novelist,"
+      const o = r.pick(OCCUP);
+      if (r.chance(0.6)) {
+        doc.t(r.pick(['', '', 'The ', 'Former ', 'Veteran ', 'Award-winning ', 'Local ', 'Rising ']) );
+        if (r.chance(0.3)) { other(ctx, doc, false); doc.t(' '); }
+        doc.t(o + ' '); person(ctx, a, doc);
+        doc.t(' ' + r.pick([...INTRANS, ...TOPLACE.map((v) => v + ' ' + place(ctx)), 'has a new ' + r.pick(WORKS).slice(4),
+          'was arrested over a visa dispute', 'signed with ' + N.company(ctx, 'en'), 'explained the idea to the press']) + '.');
+      } else {
+        subject(ctx, doc, b, 0.3);
+        doc.t(' ' + r.pick(['interviewed', 'photographed', 'replaced', 'praised', 'signed', 'hired', 'profiled', 'detained'])
+          + ' ' + r.pick(['the ', '', 'former ', 'young ']) + o + ' ');
+        person(ctx, a, doc); doc.t('.');
+      }
+      break;
+    }
+    case 'arts': { // reviews and features: works credited to people
+      const w = r.pick(WORKTITLE);
+      switch (r.int(6)) {
+        case 0: person(ctx, a, doc); doc.t(`'s ${r.pick(['novel', 'new single', 'memoir', 'debut album', 'short film', 'exhibition'])} ${w} ${r.pick(['is a brilliant piece of ' + r.pick(GENRE), 'divides the critics', 'sold out', 'is out on Friday'])}.`); break;
+        case 1: doc.t(`The ${r.pick(['version', 'remix', 'cover', 'recording', 'translation', 'adaptation'])} by `); person(ctx, a, doc); doc.t(` ${r.pick(['is the one to hear', 'came out first', 'was recorded in one take', 'is better'])}.`); break;
+        case 2: doc.t(`"${r.pick(UTTER)}," says `); person(ctx, a, doc); doc.t(` ${r.pick(['in an interview', 'on the phone', 'with a laugh', 'in the liner notes'])}.`); break;
+        case 3: doc.t(`${w} ${r.pick(['features', 'stars', 'also features', 'includes a duet with', 'is dedicated to'])} `); person(ctx, a, doc);
+          if (r.chance(0.5)) { doc.t(' and '); person(ctx, b, doc); } doc.t('.'); break;
+        case 4: doc.t(`Unlike the `); person(ctx, a, doc); doc.t(` ${r.pick(['novel', 'film', 'record', 'song'])}, ${w} is ${r.pick(['not about love', 'short', 'a comedy', 'mostly instrumental'])}.`); break;
+        default: doc.t(`${w} (${r.pick(['a', 'the'])} ${r.pick(GENRE)} ${r.pick(['album', 'film', 'novel'])} by `); person(ctx, a, doc); doc.t(`) ${r.pick(['turns ten this year', 'was a surprise hit', 'still holds up'])}.`);
+      }
+      break;
+    }
+    case 'question':
+      doc.t(r.pick(QWH) + ' '); person(ctx, a, doc); doc.t(' ' + r.pick(QTAIL) + '?');
+      break;
+    case 'pair': { // two surnames or given names joined, then a shared predicate
+      const fam = r.chance(0.6);
+      const nm = (i) => doc.s('private_person', nameForm(r, ctx.person(i), fam ? 'family' : r.pick(['given', 'full'])));
+      nm(a); doc.t(r.pick([' and ', ' & ', ' or ', ' with '])); nm(b);
+      doc.t(' ' + r.pick(['were precision engineers', 'wrote the first draft', 'shared the prize', 'are on call this week',
+        'disagreed about the budget', 'have not replied', 'built the prototype', 'will present tomorrow']) + '.');
+      break;
+    }
+    case 'chatty': // opener + utterance; a name appears only sometimes
+      doc.t(r.pick(OPENERS) + r.pick([', ', ', ', '! ', '. ', ' ']));
+      if (r.chance(0.3)) { person(ctx, a, doc); doc.t(', '); }
+      doc.t(r.pick(CHATTY));
+      break;
+    case 'occupneg': // occupations and genres with no name
+      doc.t(`${r.pick(['The', 'Our', 'Every', 'A'])} ${r.pick(OCCUP)} ${r.pick(['at', 'from', 'of'])} `); other(ctx, doc, false);
+      doc.t(` ${r.pick(['loves', 'hates', 'plays', 'reviewed'])} ${r.pick(GENRE)}.`);
       break;
     default: // a sentence with no person at all
       other(ctx, doc, true);

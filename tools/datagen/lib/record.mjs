@@ -19,7 +19,7 @@ FAKERS.en_US = F.fakerEN_US;
 const LANGS = [[70, 'en'], [5, 'de'], [5, 'fr'], [4.5, 'es'], [2, 'it'], [2, 'nl'], [2, 'pt'], [3.5, 'el'], [4, 'ja'],
   [0.5, 'pl'], [0.5, 'sv'], [0.5, 'tr'], [0.5, 'ru']];
 const EN_CARRIERS = [[22, 'sentences'], [11, 'email'], [6, 'chat'], [6, 'ticket'], [8, 'form'], [6, 'json'], [4, 'csv'], [6, 'logs'],
-  [7, 'code'], [3, 'letter'], [3, 'legal'], [4, 'medical'], [2, 'resume'], [4, 'markup'], [5, 'negDoc'], [3, 'negSent'], [8, 'sysProse'], [3, 'sysCode'], [16, 'narrative']];
+  [7, 'code'], [3, 'letter'], [3, 'legal'], [4, 'medical'], [2, 'resume'], [4, 'markup'], [5, 'negDoc'], [3, 'negSent'], [8, 'sysProse'], [3, 'sysCode'], [20, 'narrative']];
 const INTL_CARRIERS = [[40, 'sentences'], [20, 'email'], [10, 'chat'], [20, 'form'], [8, 'letter']];
 const FN = { sentences: C.sentences, email: C.email, chat: C.chat, ticket: C.ticket, form: C.form, json: C.jsonRecord,
   csv: C.csv, logs: C.logs, code: C.code, letter: C.letter, legal: C.legal, medical: C.medical, resume: C.resume, markup: C.markup,
