@@ -390,12 +390,29 @@ void pii_rt_swiglu(float *g, const float *u, size_t m, float alpha, float limit)
 /* Activation precision of the quantized GEMMs, process-wide like the ISA:
  * int16 (default: 14-bit per-token scale, vpdpwssd; logits within about
  * 1e-5 of f32 activations) or int8 (vpdpbusd: about twice the arithmetic
- * rate, about 1e-2 relative error per product).  Not thread-safe with
+ * rate, about 1e-2 relative error per product).  int16x2: the kernels run
+ * as int16, and the encoder's expert layers (ner/forward.c) add a second
+ * pass over each input's rounding residue (pii_rt_q16_residue), which
+ * leaves about 2^-27 of max |x| of activation error, below f32 rounding
+ * of the products, for twice the integer work.  Not thread-safe with
  * running kernels: set it between forward passes. */
-typedef enum pii_rt_qact { PII_RT_QACT_I16 = 0, PII_RT_QACT_I8 = 1 } pii_rt_qact;
+typedef enum pii_rt_qact {
+    PII_RT_QACT_I16 = 0,
+    PII_RT_QACT_I8 = 1,
+    PII_RT_QACT_I16X2 = 2
+} pii_rt_qact;
 pii_err pii_rt_qact_set(pii_rt_qact a);
 pii_rt_qact pii_rt_qact_active(void);
-const char *pii_rt_qact_name(pii_rt_qact a); /* "int16", "int8" */
+const char *pii_rt_qact_name(pii_rt_qact a); /* "int16", "int8", "int16x2" */
+/* Parses "int16", "int8" or "int16x2"; PII_EINVAL for anything else. */
+pii_err pii_rt_qact_parse(const char *name, pii_rt_qact *out);
+
+/* Replaces x[0..n) by what the int16 activation quantization of the
+ * kernels leaves out: x_i - q_i * s with (q, s) exactly as the kernels
+ * compute them for this row (kern_q.h).  A quantized GEMM of x plus one of
+ * the residue (no bias, acc = 1) equals the product with x to about
+ * 2^-27 * max |x_i| per input. */
+void pii_rt_q16_residue(float *x, size_t n);
 
 /* Bytes of a quantized IO matrix; 0 when the type or shape is not
  * supported (n_in must be a multiple of 4, or 32 for Q4_G32, and at most

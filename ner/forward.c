@@ -160,7 +160,23 @@ typedef struct fctx {
     size_t n;
     float *logits;
     const pii_model_trace *tr;
+    int x2; /* int16x2 activations: second pass on the residue (phases 9, 10) */
 } fctx;
+
+static int qtype(pii_dtype t)
+{
+    return t == PII_DT_Q8_ROW || t == PII_DT_Q4_G32;
+}
+
+/* Rows [0, rows) of x (ld = cols) replaced by their int16 rounding
+ * residue, split across the threads. */
+static void residue_rows(float *x, size_t rows, size_t cols, int ith, int nth)
+{
+    size_t lo, hi;
+    pii_rt_split(rows, 1, ith, nth, &lo, &hi);
+    for (size_t r = lo; r < hi; r++)
+        pii_rt_q16_residue(x + r * cols, cols);
+}
 
 static void tok_range(size_t n, int ith, int nth, size_t *lo, size_t *hi)
 {
@@ -255,6 +271,7 @@ static void forward_thread(void *vctx, int ith, int nth)
     const size_t E = (size_t)c->n_experts, K = (size_t)c->top_k, I = (size_t)c->d_expert;
     const size_t C = (size_t)c->n_labels;
     const pii_model_trace *tr = f->tr;
+    const int x2 = f->x2;
     float *scr = ws->scratch + (size_t)ith * ws->scr;
     size_t t0, t1, lo, hi;
     tok_range(n, ith, nth, &t0, &t1);
@@ -327,29 +344,51 @@ static void forward_thread(void *vctx, int ith, int nth)
         for (size_t p = lo; p < hi; p++)
             memcpy(ws->xg + p * D, ws->a + (ws->grp[p] / K) * D, D * sizeof(float));
         pii_rt_pool_barrier(pool);
-        /* 9 */
+        /* 9: gate and up, SwiGLU.  With int16x2 activations on quantized
+         * experts: pass 1 on xg, xg replaced by its rounding residue, pass 2
+         * accumulated (no bias), then SwiGLU. */
+        int x2g = x2 && qtype(l->gate.dtype) && qtype(l->up.dtype);
         task_range(ws->ta, ws->nta, ws->costa, ith, nth, &lo, &hi);
-        for (size_t j = lo; j < hi; j++) {
-            const etask *tk = &ws->ta[j];
-            size_t r0 = ws->off[tk->e], rn = ws->cnt[tk->e];
-            pii_rt_mat g = pii_rt_mat_offset(&l->gate, tk->e * l->gate_es);
-            pii_rt_mat u = pii_rt_mat_offset(&l->up, tk->e * l->up_es);
-            float *hg = ws->hg + r0 * I, *hu = ws->hu + r0 * I;
-            pii_rt_gemm(&g, rn, ws->xg + r0 * D, D, l->bgate + tk->e * I, hg, I, tk->c0, tk->c1, 0);
-            pii_rt_gemm(&u, rn, ws->xg + r0 * D, D, l->bup + tk->e * I, hu, I, tk->c0, tk->c1, 0);
-            for (size_t r = 0; r < rn; r++)
-                pii_rt_swiglu(hg + r * I + tk->c0, hu + r * I + tk->c0, tk->c1 - tk->c0,
-                              c->swiglu_alpha, c->swiglu_limit);
+        for (int pass = 0; pass <= x2g; pass++) {
+            if (pass) {
+                pii_rt_pool_barrier(pool);
+                residue_rows(ws->xg, n * K, D, ith, nth);
+                pii_rt_pool_barrier(pool);
+            }
+            for (size_t j = lo; j < hi; j++) {
+                const etask *tk = &ws->ta[j];
+                size_t r0 = ws->off[tk->e], rn = ws->cnt[tk->e];
+                pii_rt_mat g = pii_rt_mat_offset(&l->gate, tk->e * l->gate_es);
+                pii_rt_mat u = pii_rt_mat_offset(&l->up, tk->e * l->up_es);
+                float *hg = ws->hg + r0 * I, *hu = ws->hu + r0 * I;
+                const float *bg = pass ? NULL : l->bgate + tk->e * I,
+                            *bu = pass ? NULL : l->bup + tk->e * I;
+                pii_rt_gemm(&g, rn, ws->xg + r0 * D, D, bg, hg, I, tk->c0, tk->c1, pass);
+                pii_rt_gemm(&u, rn, ws->xg + r0 * D, D, bu, hu, I, tk->c0, tk->c1, pass);
+                if (pass < x2g)
+                    continue;
+                for (size_t r = 0; r < rn; r++)
+                    pii_rt_swiglu(hg + r * I + tk->c0, hu + r * I + tk->c0, tk->c1 - tk->c0,
+                                  c->swiglu_alpha, c->swiglu_limit);
+            }
         }
         pii_rt_pool_barrier(pool);
-        /* 10 */
+        /* 10: down (two passes with int16x2, as in 9) */
+        int x2d = x2 && qtype(l->down.dtype);
         task_range(ws->tb, ws->ntb, ws->costb, ith, nth, &lo, &hi);
-        for (size_t j = lo; j < hi; j++) {
-            const etask *tk = &ws->tb[j];
-            size_t r0 = ws->off[tk->e], rn = ws->cnt[tk->e];
-            pii_rt_mat dn = pii_rt_mat_offset(&l->down, tk->e * l->down_es);
-            pii_rt_gemm(&dn, rn, ws->hg + r0 * I, I, l->bdown + tk->e * D, ws->yg + r0 * D, D,
-                        tk->c0, tk->c1, 0);
+        for (int pass = 0; pass <= x2d; pass++) {
+            if (pass) {
+                pii_rt_pool_barrier(pool);
+                residue_rows(ws->hg, n * K, I, ith, nth);
+                pii_rt_pool_barrier(pool);
+            }
+            for (size_t j = lo; j < hi; j++) {
+                const etask *tk = &ws->tb[j];
+                size_t r0 = ws->off[tk->e], rn = ws->cnt[tk->e];
+                pii_rt_mat dn = pii_rt_mat_offset(&l->down, tk->e * l->down_es);
+                pii_rt_gemm(&dn, rn, ws->hg + r0 * I, I, pass ? NULL : l->bdown + tk->e * D,
+                            ws->yg + r0 * D, D, tk->c0, tk->c1, pass);
+            }
         }
         pii_rt_pool_barrier(pool);
         /* 11: sum in ascending expert order (HF's order), then the residual */
@@ -418,7 +457,7 @@ pii_err pii_model_forward(const pii_model *m, pii_model_ws *ws, const int32_t *i
             ws->dend[t] = (uint32_t)n;
         }
     }
-    fctx f = {m, ws, ids, n, logits, trace};
+    fctx f = {m, ws, ids, n, logits, trace, pii_rt_qact_active() == PII_RT_QACT_I16X2};
     pii_rt_pool_run(ws->pool, forward_thread, &f);
     return PII_OK;
 }

@@ -16,7 +16,7 @@ static atomic_int qact_mode = PII_RT_QACT_I16;
 
 pii_err pii_rt_qact_set(pii_rt_qact a)
 {
-    if (a != PII_RT_QACT_I16 && a != PII_RT_QACT_I8)
+    if (a != PII_RT_QACT_I16 && a != PII_RT_QACT_I8 && a != PII_RT_QACT_I16X2)
         return PII_EINVAL;
     atomic_store(&qact_mode, (int)a);
     return PII_OK;
@@ -29,7 +29,21 @@ pii_rt_qact pii_rt_qact_active(void)
 
 const char *pii_rt_qact_name(pii_rt_qact a)
 {
-    return a == PII_RT_QACT_I8 ? "int8" : a == PII_RT_QACT_I16 ? "int16" : "?";
+    return a == PII_RT_QACT_I8      ? "int8"
+           : a == PII_RT_QACT_I16   ? "int16"
+           : a == PII_RT_QACT_I16X2 ? "int16x2"
+                                    : "?";
+}
+
+pii_err pii_rt_qact_parse(const char *name, pii_rt_qact *out)
+{
+    static const pii_rt_qact all[] = {PII_RT_QACT_I16, PII_RT_QACT_I8, PII_RT_QACT_I16X2};
+    for (size_t i = 0; name && i < sizeof all / sizeof all[0]; i++)
+        if (strcmp(name, pii_rt_qact_name(all[i])) == 0) {
+            *out = all[i];
+            return PII_OK;
+        }
+    return PII_EINVAL;
 }
 
 pii_rt_qact rt_qact(void)
@@ -117,7 +131,13 @@ static void put_f16(uint8_t *p, uint16_t h)
     p[1] = (uint8_t)(h >> 8);
 }
 
-/* int8, symmetric per column. */
+/* int8, symmetric per column.  The column's scale is chosen among
+ * amax / m for m = 127 down to 127 - Q8_SEARCH + 1, each refitted by least
+ * squares (s = sum w q / sum q q for the rounded q), keeping the one with
+ * the least squared error: never worse than amax / 127, and exact when the
+ * column already lies on an int8 grid whose largest value is not 127 (a
+ * Q8_0 or int8 source, the random models of ner/synth.c). */
+#define Q8_SEARCH 8
 static void quant_q8(const float *w, size_t ni, size_t no, uint8_t *dst)
 {
     const size_t ld = rt_q8_panel_bytes(ni), np = (no + RT_QP - 1) / RT_QP;
@@ -132,9 +152,27 @@ static void quant_q8(const float *w, size_t ni, size_t no, uint8_t *dst)
         }
         float s, inv;
         rt_q_scale(amax, &s, &inv);
-        put_f32(pan + c * 4, s);
+        double best = -1;
+        float best_inv = inv, best_s = s;
+        for (int m = 127; inv > 0 && m > 127 - Q8_SEARCH; m--) {
+            float iv = (float)m / amax;
+            double sxq = 0, sqq = 0;
+            for (size_t i = 0; i < ni; i++) {
+                double q = rt_q_one(w[i * no + o], iv);
+                sxq += w[i * no + o] * q;
+                sqq += q * q;
+            }
+            /* error = sum w^2 - sxq^2 / sqq: the best maximises sxq^2 / sqq */
+            double gain = sqq > 0 ? sxq * sxq / sqq : 0;
+            if (gain > best) {
+                best = gain;
+                best_inv = iv;
+                best_s = sqq > 0 ? (float)(sxq / sqq) : s;
+            }
+        }
+        put_f32(pan + c * 4, best_s);
         for (size_t i = 0; i < ni; i++)
-            pan[256 + (i / 4) * 256 + c * 4 + i % 4] = (uint8_t)rt_q_one(w[i * no + o], inv);
+            pan[256 + (i / 4) * 256 + c * 4 + i % 4] = (uint8_t)rt_q_one(w[i * no + o], best_inv);
     }
 }
 
@@ -256,6 +294,14 @@ static float row_amax(const float *x, size_t n)
         amax = a > amax ? a : amax;
     }
     return amax;
+}
+
+void pii_rt_q16_residue(float *x, size_t n)
+{
+    float s, inv;
+    rt_q16_scale(row_amax(x, n), &s, &inv);
+    for (size_t i = 0; i < n; i++)
+        x[i] -= (float)rt_q16_one(x[i], inv) * s;
 }
 
 static void finish(float *y, float v, const float *bias, size_t o, int acc)

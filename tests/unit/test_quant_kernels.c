@@ -114,11 +114,40 @@ static void test_quantizers(void **st)
         float amax = 0;
         for (size_t i = 0; i < ni; i++)
             amax = fmaxf(amax, fabsf(w0[i * no + o]));
+        /* the scale search never does worse than plain amax / 127 rounding */
         float s = amax / 127.0f;
-        for (size_t i = 0; i < ni; i++)
-            assert_true(fabsf(w[i * no + o] - w0[i * no + o]) <= s * 0.5f * 1.0001f + 1e-12f);
+        double se = 0, se127 = 0;
+        for (size_t i = 0; i < ni; i++) {
+            double e = (double)w[i * no + o] - w0[i * no + o];
+            double e127 = (double)s * rint(w0[i * no + o] / s) - w0[i * no + o];
+            se += e * e;
+            se127 += e127 * e127;
+            assert_true(fabs(e) <= s * 1.0001f + 1e-12f);
+        }
+        assert_true(se <= se127 * (1 + 1e-6) + 1e-18);
     }
     free(b);
+    /* columns already on an int8 grid (k * 2^-9, largest |k| 120..127) come
+     * back exactly (own random stream: the later tests keep their data) */
+    uint64_t saved = rng;
+    rng = 0x9a1d9a1d9a1d9a1dull;
+    for (size_t i = 0; i < ni; i++)
+        for (size_t o = 0; o < no; o++) {
+            int kmax = 120 + (int)(o % 8), k = (int)(next_u64() % (2 * (unsigned)kmax + 1)) - kmax;
+            if (i == o % ni)
+                k = o & 1 ? kmax : -kmax;
+            w0[i * no + o] = ldexpf((float)k, -9);
+        }
+    {
+        pii_rt_mat src = {w0, NULL, no * 4, (uint32_t)no, (uint32_t)ni, PII_DT_F32, PII_RT_IO};
+        uint64_t nb = pii_rt_qmat_bytes(PII_DT_Q8_ROW, ni, no);
+        b = malloc(nb);
+        assert_int_equal(pii_rt_quantize(&src, PII_DT_Q8_ROW, b, nb, NULL), PII_OK);
+        decode(PII_DT_Q8_ROW, b, ni, no, w);
+        assert_memory_equal(w, w0, ni * no * 4);
+        free(b);
+    }
+    rng = saved;
     b = make_q(PII_DT_Q4_G32, ni, no, w0, &m);
     decode(PII_DT_Q4_G32, b, ni, no, w);
     for (size_t o = 0; o < no; o++)
@@ -307,6 +336,75 @@ static void test_q4_paths(void **st)
     assert_string_equal(pii_rt_qact_name(PII_RT_QACT_I8), "int8");
 }
 
+/* int16x2: a product of x plus one of its rounding residue (no bias, acc)
+ * is within 1e-7 of the f32-exact product relative to sum |w x|, at least
+ * 100x closer than one int16 pass, and the same on every ISA path. */
+static void test_residue(void **st)
+{
+    (void)st;
+    const size_t ni = 640, no = 200, n = 7;
+    float *w0 = malloc(ni * no * 4), *w = malloc(ni * no * 4);
+    pii_rt_mat m;
+    uint8_t *b = make_q(PII_DT_Q8_ROW, ni, no, w0, &m);
+    decode(PII_DT_Q8_ROW, b, ni, no, w);
+    float *x = malloc(n * ni * 4), *r = malloc(n * ni * 4);
+    float *y1 = malloc(n * no * 4), *y2 = malloc(n * no * 4), *y3 = malloc(n * no * 4);
+    for (size_t k = 0; k < n * ni; k++)
+        x[k] = frand() * (k % 11 == 0 ? 20.0f : 1.0f);
+    memcpy(r, x, n * ni * 4);
+    for (size_t t = 0; t < n; t++)
+        pii_rt_q16_residue(r + t * ni, ni);
+    double e1 = 0, e2 = 0;
+    const int best = (int)pii_rt_isa_detect();
+    for (int isa = best; isa >= 0; isa--) {
+        pii_rt_gemm_isa((pii_rt_isa)isa, &m, n, x, ni, NULL, y1, no, 0, no, 0);
+        pii_rt_gemm_isa((pii_rt_isa)isa, &m, n, x, ni, NULL, y2, no, 0, no, 0);
+        pii_rt_gemm_isa((pii_rt_isa)isa, &m, n, r, ni, NULL, y2, no, 0, no, 1);
+        if (isa != best) {
+            assert_memory_equal(y2, y3, n * no * 4);
+            continue;
+        }
+        memcpy(y3, y2, n * no * 4);
+        for (size_t t = 0; t < n; t++)
+            for (size_t o = 0; o < no; o++) {
+                double want = 0, mag = 0;
+                for (size_t i = 0; i < ni; i++) {
+                    want += (double)w[i * no + o] * x[t * ni + i];
+                    mag += fabs((double)w[i * no + o] * x[t * ni + i]);
+                }
+                e1 = fmax(e1, fabs(y1[t * no + o] - want) / mag);
+                e2 = fmax(e2, fabs(y2[t * no + o] - want) / mag);
+            }
+    }
+    printf("int16 one pass: max error %.3g, two passes: %.3g (relative to sum |w x|)\n", e1, e2);
+    assert_true(e2 <= 1e-7);
+    assert_true(e2 * 100 <= e1);
+    /* residue of an all-zero row: zero */
+    memset(r, 0, ni * 4);
+    pii_rt_q16_residue(r, ni);
+    for (size_t i = 0; i < ni; i++)
+        assert_true(r[i] == 0.0f);
+    /* the activation modes by name */
+    pii_rt_qact a;
+    assert_int_equal(pii_rt_qact_parse("int16x2", &a), PII_OK);
+    assert_int_equal(a, PII_RT_QACT_I16X2);
+    assert_int_equal(pii_rt_qact_parse("int8", &a), PII_OK);
+    assert_int_equal(a, PII_RT_QACT_I8);
+    assert_int_equal(pii_rt_qact_parse("int4", &a), PII_EINVAL);
+    assert_int_equal(pii_rt_qact_parse(NULL, &a), PII_EINVAL);
+    assert_int_equal(pii_rt_qact_set(PII_RT_QACT_I16X2), PII_OK);
+    assert_string_equal(pii_rt_qact_name(pii_rt_qact_active()), "int16x2");
+    pii_rt_qact_set(PII_RT_QACT_I16);
+    free(w0);
+    free(w);
+    free(b);
+    free(x);
+    free(r);
+    free(y1);
+    free(y2);
+    free(y3);
+}
+
 /* Expert stacks: matrices back to back, addressed with pii_rt_mat_offset. */
 static void test_stack(void **st)
 {
@@ -342,7 +440,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sizes),    cmocka_unit_test(test_quantizers),
         cmocka_unit_test(test_q8_paths), cmocka_unit_test(test_q4_paths),
-        cmocka_unit_test(test_stack),
+        cmocka_unit_test(test_stack),    cmocka_unit_test(test_residue),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
