@@ -80,6 +80,8 @@ if part fid && [ -f "$BENCH_DIR/full-bf16/model.safetensors" ]; then
         $B -m "$qp" --compare "$ref" --limit "$FID_LIMIT" --json | tag "$q" fid >> "$fid"
         [ "$q" = full-int8 ] && $B -m "$BENCH_DIR/$q" --compare "$ref" --limit "$FID_LIMIT" \
             --act int8 --json | tag "$q" fid-act8 >> "$fid"
+        [ "$q" != full-int4 ] && $B -m "$qp" --compare "$ref" --limit "$FID_LIMIT" \
+            --act int16x2 --json | tag "$q" fid-x2 >> "$fid"
     done
     echo "bench: fidelity noise floor (bf16: avx512 against avx2)" >&2
     $B -m "$ref" --compare "$ref" --ref-isa avx2 --limit "$FID_LIMIT" --json \
