@@ -132,48 +132,85 @@ static void put_f16(uint8_t *p, uint16_t h)
 }
 
 /* int8, symmetric per column.  The column's scale is chosen among
- * amax / m for m = 127 down to 127 - Q8_SEARCH + 1, each refitted by least
+ * amax / m for m = 127 down to 127 - Q8_SEARCH + 1 (124), each refitted by least
  * squares (s = sum w q / sum q q for the rounded q), keeping the one with
  * the least squared error: never worse than amax / 127, and exact when the
  * column already lies on an int8 grid whose largest value is not 127 (a
- * Q8_0 or int8 source, the random models of ner/synth.c). */
-#define Q8_SEARCH 8
-static void quant_q8(const float *w, size_t ni, size_t no, uint8_t *dst)
+ * Q8_0 or int8 source, the random models of ner/synth.c).  Rows are read in
+ * order (w is IO: row i holds the no columns), all candidates at once. */
+#define Q8_SEARCH 4
+static pii_err quant_q8(const float *w, size_t ni, size_t no, uint8_t *dst)
 {
     const size_t ld = rt_q8_panel_bytes(ni), np = (no + RT_QP - 1) / RT_QP;
+    /* per column: amax, then per candidate inv, sum w q, sum q q */
+    float *amax = calloc(no, sizeof *amax), *iv = malloc(Q8_SEARCH * no * sizeof *iv);
+    double *sxq = calloc(Q8_SEARCH * no, sizeof *sxq), *sqq = calloc(Q8_SEARCH * no, sizeof *sqq);
+    if (!amax || !iv || !sxq || !sqq) {
+        free(amax);
+        free(iv);
+        free(sxq);
+        free(sqq);
+        return PII_ENOMEM;
+    }
     memset(dst, 0, np * ld);
-    for (size_t o = 0; o < no; o++) {
-        uint8_t *pan = dst + o / RT_QP * ld;
-        size_t c = o % RT_QP;
-        float amax = 0;
-        for (size_t i = 0; i < ni; i++) {
+    for (size_t i = 0; i < ni; i++)
+        for (size_t o = 0; o < no; o++) {
             float a = fabsf(w[i * no + o]);
-            amax = a > amax ? a : amax;
+            amax[o] = a > amax[o] ? a : amax[o];
         }
-        float s, inv;
-        rt_q_scale(amax, &s, &inv);
-        double best = -1;
-        float best_inv = inv, best_s = s;
-        for (int m = 127; inv > 0 && m > 127 - Q8_SEARCH; m--) {
-            float iv = (float)m / amax;
-            double sxq = 0, sqq = 0;
-            for (size_t i = 0; i < ni; i++) {
-                double q = rt_q_one(w[i * no + o], iv);
-                sxq += w[i * no + o] * q;
-                sqq += q * q;
+    for (int k = 0; k < Q8_SEARCH; k++)
+        for (size_t o = 0; o < no; o++) {
+            float s, inv;
+            rt_q_scale(amax[o], &s, &inv);
+            iv[k * no + o] = inv > 0 ? (float)(127 - k) / amax[o] : 0;
+        }
+    for (size_t i = 0; i < ni; i++) {
+        const float *wr = w + i * no;
+        for (int k = 0; k < Q8_SEARCH; k++) {
+            const float *ivk = iv + k * no;
+            double *sx = sxq + k * no, *sq = sqq + k * no;
+            for (size_t o = 0; o < no; o++) {
+                /* rt_q_one without its NaN test, in a form the compiler
+                 * vectorises: |v| <= 127 here, and adding then subtracting
+                 * 1.5 * 2^23 rounds to nearest even like rintf */
+                float v = wr[o] * ivk[o];
+                v = (v + 12582912.0f) - 12582912.0f;
+                v = v > 127.0f ? 127.0f : v < -127.0f ? -127.0f : v;
+                sx[o] += (double)wr[o] * v;
+                sq[o] += (double)v * v;
             }
-            /* error = sum w^2 - sxq^2 / sqq: the best maximises sxq^2 / sqq */
-            double gain = sqq > 0 ? sxq * sxq / sqq : 0;
+        }
+    }
+    /* best candidate per column: least error = largest sxq^2 / sqq; its inv
+     * goes to iv[o], its scale to amax[o] */
+    for (size_t o = 0; o < no; o++) {
+        float s, inv;
+        rt_q_scale(amax[o], &s, &inv);
+        double best = -1;
+        float bi = inv, bs = s;
+        for (int k = 0; inv > 0 && k < Q8_SEARCH; k++) {
+            double x = sxq[k * no + o], q = sqq[k * no + o];
+            double gain = q > 0 ? x * x / q : 0;
             if (gain > best) {
                 best = gain;
-                best_inv = iv;
-                best_s = sqq > 0 ? (float)(sxq / sqq) : s;
+                bi = iv[k * no + o];
+                bs = q > 0 ? (float)(x / q) : s;
             }
         }
-        put_f32(pan + c * 4, best_s);
-        for (size_t i = 0; i < ni; i++)
-            pan[256 + (i / 4) * 256 + c * 4 + i % 4] = (uint8_t)rt_q_one(w[i * no + o], best_inv);
+        iv[o] = bi;
+        amax[o] = bs;
     }
+    for (size_t o = 0; o < no; o++)
+        put_f32(dst + o / RT_QP * ld + (o % RT_QP) * 4, amax[o]);
+    for (size_t i = 0; i < ni; i++)
+        for (size_t o = 0; o < no; o++)
+            dst[o / RT_QP * ld + 256 + (i / 4) * 256 + (o % RT_QP) * 4 + i % 4] =
+                (uint8_t)rt_q_one(w[i * no + o], iv[o]);
+    free(amax);
+    free(iv);
+    free(sxq);
+    free(sqq);
+    return PII_OK;
 }
 
 static float f16r(float v)
@@ -265,10 +302,12 @@ pii_err pii_rt_quantize(const pii_rt_mat *src, pii_dtype qt, void *dst, size_t c
     if (e)
         return e;
     if (qt == PII_DT_Q8_ROW)
-        quant_q8(w, src->n_in, src->n_out, dst);
+        e = quant_q8(w, src->n_in, src->n_out, dst);
     else
         quant_q4(w, src->n_in, src->n_out, dst);
     free(w);
+    if (e)
+        return e;
     return out ? pii_rt_qmat_view(out, qt, dst, need, src->n_in, src->n_out) : PII_OK;
 }
 
