@@ -62,7 +62,10 @@ def bench_tables(res):
             b, med = best_med(rows, key, lower)
             rss = max(r["peak_rss_mb"] for r in rows)
             pct = max((r.get("pct_of_peak") or 0) for r in rows) if key in ("gflops", "tokens_per_s") else None
-            lines.append(f"| {m} | {rows[0]['weights_dtype']} | {label} | {fmt(b)} | {fmt(med)} | "
+            wd = rows[0]["weights_dtype"]
+            if rows[0].get("act") == "int16x2":
+                wd += ", int16x2 act."
+            lines.append(f"| {m} | {wd} | {label} | {fmt(b)} | {fmt(med)} | "
                          f"{len(rows)} | {fmt(rss, 0)} | {fmt(pct) if pct else '–'} |")
     peaks = [(r["peak_gflops"], r["peak_gops"]) for r in res if r.get("peak_gflops")]
     extra = []

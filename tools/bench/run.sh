@@ -8,7 +8,9 @@
 # runs, default 0 = all), NICE (prefix, default "nice -n 10"), LENGTHS (sweep),
 # PARTS (default "bench sweep fid": which measurements to take again; the
 # results of the others are kept, e.g. PARTS=fid after a bench on an idle
-# machine, since fidelity does not depend on the load).
+# machine, since fidelity does not depend on the load), ONLY (model names,
+# e.g. "full-int8x2": bench only those, replacing just their results).
+# full-int8x2 is full-int8 run with --act int16x2.
 # Writes BENCH_DIR/results.jsonl, sweep.jsonl, fidelity.jsonl, then
 # tools/bench/report.py turns them into the tables and the plot.
 set -eu
@@ -23,7 +25,18 @@ set -eu
 part() { case " $PARTS " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
 B="$NICE $PII_REDACT bench"
 res="$BENCH_DIR/results.jsonl"; sweep="$BENCH_DIR/sweep.jsonl"; fid="$BENCH_DIR/fidelity.jsonl"
-part bench && : > "$res"
+: "${ONLY:=}"
+only() { [ -z "$ONLY" ] || case " $ONLY " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
+if part bench; then
+    if [ -z "$ONLY" ]; then
+        : > "$res"
+    else # keep the other models' results
+        for n in $ONLY; do
+            grep -v "^{\"model_name\":\"$n\"," "$res" > "$res.tmp" || true
+            mv "$res.tmp" "$res"
+        done
+    fi
+fi
 part sweep && : > "$sweep"
 part fid && : > "$fid"
 
@@ -38,12 +51,15 @@ fi
 for m in full-bf16 full-int8 full-int4; do
     [ -f "$BENCH_DIR/$m/model.safetensors" ] && models="$models $m:$BENCH_DIR/$m"
 done
+[ -f "$BENCH_DIR/full-int8/model.safetensors" ] && models="$models full-int8x2:$BENCH_DIR/full-int8"
 # LocalAI's layout, Q8_0 experts (repacked to the int8 panels at load)
 [ -f "$BENCH_DIR/full-q8_0.gguf" ] && models="$models gguf-q8_0:$BENCH_DIR/full-q8_0.gguf"
 
 part bench && for spec in $models; do
     name=${spec%%:*}; path=${spec#*:}
+    only "$name" || continue
     mopt=""; [ -n "$path" ] && mopt="-m $path"
+    case "$name" in *x2) mopt="$mopt --act int16x2" ;; esac
     r=0
     while [ "$r" -lt "$RUNS" ]; do
         r=$((r + 1))
