@@ -390,28 +390,34 @@ void pii_rt_swiglu(float *g, const float *u, size_t m, float alpha, float limit)
 /* Activation precision of the quantized GEMMs, process-wide like the ISA:
  * int16 (default: 14-bit per-token scale, vpdpwssd; logits within about
  * 1e-5 of f32 activations) or int8 (vpdpbusd: about twice the arithmetic
- * rate, about 1e-2 relative error per product).  int16x2: the kernels run
+ * rate, about 1e-2 relative error per product).  int16+8: the kernels run
  * as int16, and the encoder's expert layers (ner/forward.c) add a second
- * pass over each input's rounding residue (pii_rt_q16_residue), which
- * leaves about 2^-27 of max |x| of activation error, below f32 rounding
- * of the products, for twice the integer work.  Not thread-safe with
+ * pass, with int8 activations, over each input's int16 rounding residue
+ * (pii_rt_q16_residue): about 2^-22 of max |x| of activation error instead
+ * of 2^-15, for about 1.7x the expert integer time.  Not thread-safe with
  * running kernels: set it between forward passes. */
 typedef enum pii_rt_qact {
     PII_RT_QACT_I16 = 0,
     PII_RT_QACT_I8 = 1,
-    PII_RT_QACT_I16X2 = 2
+    PII_RT_QACT_I16R8 = 2
 } pii_rt_qact;
 pii_err pii_rt_qact_set(pii_rt_qact a);
 pii_rt_qact pii_rt_qact_active(void);
-const char *pii_rt_qact_name(pii_rt_qact a); /* "int16", "int8", "int16x2" */
-/* Parses "int16", "int8" or "int16x2"; PII_EINVAL for anything else. */
+const char *pii_rt_qact_name(pii_rt_qact a); /* "int16", "int8", "int16+8" */
+/* Parses "int16", "int8" or "int16+8"; PII_EINVAL for anything else. */
 pii_err pii_rt_qact_parse(const char *name, pii_rt_qact *out);
+/* Overrides the mode for the kernels called by this thread only (a
+ * pii_rt_qact value), or clears the override (-1): how a forward pass runs
+ * one GEMM in another mode without touching the process-wide setting.  The
+ * kernels treat int16+8 itself as int16. */
+void pii_rt_qact_thread(int a);
 
 /* Replaces x[0..n) by what the int16 activation quantization of the
  * kernels leaves out: x_i - q_i * s with (q, s) exactly as the kernels
  * compute them for this row (kern_q.h).  A quantized GEMM of x plus one of
- * the residue (no bias, acc = 1) equals the product with x to about
- * 2^-27 * max |x_i| per input. */
+ * the residue (no bias, acc = 1) equals the product with the unrounded x up
+ * to the residue pass's own rounding: about 2^-27 * max |x_i| per input
+ * with int16 activations, 2^-22 with int8. */
 void pii_rt_q16_residue(float *x, size_t n);
 
 /* Bytes of a quantized IO matrix; 0 when the type or shape is not

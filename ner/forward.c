@@ -160,7 +160,7 @@ typedef struct fctx {
     size_t n;
     float *logits;
     const pii_model_trace *tr;
-    int x2; /* int16x2 activations: second pass on the residue (phases 9, 10) */
+    int x2; /* int16+8 activations: int8 pass on the residue (phases 9, 10) */
 } fctx;
 
 static int qtype(pii_dtype t)
@@ -344,9 +344,10 @@ static void forward_thread(void *vctx, int ith, int nth)
         for (size_t p = lo; p < hi; p++)
             memcpy(ws->xg + p * D, ws->a + (ws->grp[p] / K) * D, D * sizeof(float));
         pii_rt_pool_barrier(pool);
-        /* 9: gate and up, SwiGLU.  With int16x2 activations on quantized
-         * experts: pass 1 on xg, xg replaced by its rounding residue, pass 2
-         * accumulated (no bias), then SwiGLU. */
+        /* 9: gate and up, SwiGLU.  With int16+8 activations on quantized
+         * experts: pass 1 (int16) on xg, xg replaced by its int16 rounding
+         * residue, pass 2 (int8 activations) accumulated without bias, then
+         * SwiGLU. */
         int x2g = x2 && qtype(l->gate.dtype) && qtype(l->up.dtype);
         task_range(ws->ta, ws->nta, ws->costa, ith, nth, &lo, &hi);
         for (int pass = 0; pass <= x2g; pass++) {
@@ -363,8 +364,10 @@ static void forward_thread(void *vctx, int ith, int nth)
                 float *hg = ws->hg + r0 * I, *hu = ws->hu + r0 * I;
                 const float *bg = pass ? NULL : l->bgate + tk->e * I,
                             *bu = pass ? NULL : l->bup + tk->e * I;
+                pii_rt_qact_thread(pass ? PII_RT_QACT_I8 : -1);
                 pii_rt_gemm(&g, rn, ws->xg + r0 * D, D, bg, hg, I, tk->c0, tk->c1, pass);
                 pii_rt_gemm(&u, rn, ws->xg + r0 * D, D, bu, hu, I, tk->c0, tk->c1, pass);
+                pii_rt_qact_thread(-1);
                 if (pass < x2g)
                     continue;
                 for (size_t r = 0; r < rn; r++)
@@ -373,7 +376,7 @@ static void forward_thread(void *vctx, int ith, int nth)
             }
         }
         pii_rt_pool_barrier(pool);
-        /* 10: down (two passes with int16x2, as in 9) */
+        /* 10: down (two passes with int16+8, as in 9) */
         int x2d = x2 && qtype(l->down.dtype);
         task_range(ws->tb, ws->ntb, ws->costb, ith, nth, &lo, &hi);
         for (int pass = 0; pass <= x2d; pass++) {
@@ -386,8 +389,10 @@ static void forward_thread(void *vctx, int ith, int nth)
                 const etask *tk = &ws->tb[j];
                 size_t r0 = ws->off[tk->e], rn = ws->cnt[tk->e];
                 pii_rt_mat dn = pii_rt_mat_offset(&l->down, tk->e * l->down_es);
+                pii_rt_qact_thread(pass ? PII_RT_QACT_I8 : -1);
                 pii_rt_gemm(&dn, rn, ws->hg + r0 * I, I, pass ? NULL : l->bdown + tk->e * D,
                             ws->yg + r0 * D, D, tk->c0, tk->c1, pass);
+                pii_rt_qact_thread(-1);
             }
         }
         pii_rt_pool_barrier(pool);
@@ -457,7 +462,7 @@ pii_err pii_model_forward(const pii_model *m, pii_model_ws *ws, const int32_t *i
             ws->dend[t] = (uint32_t)n;
         }
     }
-    fctx f = {m, ws, ids, n, logits, trace, pii_rt_qact_active() == PII_RT_QACT_I16X2};
+    fctx f = {m, ws, ids, n, logits, trace, pii_rt_qact_active() == PII_RT_QACT_I16R8};
     pii_rt_pool_run(ws->pool, forward_thread, &f);
     return PII_OK;
 }

@@ -16,7 +16,7 @@ static atomic_int qact_mode = PII_RT_QACT_I16;
 
 pii_err pii_rt_qact_set(pii_rt_qact a)
 {
-    if (a != PII_RT_QACT_I16 && a != PII_RT_QACT_I8 && a != PII_RT_QACT_I16X2)
+    if (a != PII_RT_QACT_I16 && a != PII_RT_QACT_I8 && a != PII_RT_QACT_I16R8)
         return PII_EINVAL;
     atomic_store(&qact_mode, (int)a);
     return PII_OK;
@@ -31,13 +31,13 @@ const char *pii_rt_qact_name(pii_rt_qact a)
 {
     return a == PII_RT_QACT_I8      ? "int8"
            : a == PII_RT_QACT_I16   ? "int16"
-           : a == PII_RT_QACT_I16X2 ? "int16x2"
+           : a == PII_RT_QACT_I16R8 ? "int16+8"
                                     : "?";
 }
 
 pii_err pii_rt_qact_parse(const char *name, pii_rt_qact *out)
 {
-    static const pii_rt_qact all[] = {PII_RT_QACT_I16, PII_RT_QACT_I8, PII_RT_QACT_I16X2};
+    static const pii_rt_qact all[] = {PII_RT_QACT_I16, PII_RT_QACT_I8, PII_RT_QACT_I16R8};
     for (size_t i = 0; name && i < sizeof all / sizeof all[0]; i++)
         if (strcmp(name, pii_rt_qact_name(all[i])) == 0) {
             *out = all[i];
@@ -46,9 +46,16 @@ pii_err pii_rt_qact_parse(const char *name, pii_rt_qact *out)
     return PII_EINVAL;
 }
 
+static _Thread_local int qact_thread = -1;
+
+void pii_rt_qact_thread(int a)
+{
+    qact_thread = a;
+}
+
 pii_rt_qact rt_qact(void)
 {
-    return pii_rt_qact_active();
+    return qact_thread >= 0 ? (pii_rt_qact)qact_thread : pii_rt_qact_active();
 }
 
 /* ---- sizes and views ------------------------------------------------------------ */

@@ -7,7 +7,7 @@
 #    "Quantization" explains the fixture and the int4 bound):
 #      int8 (int16 activations): every token's logits cosine >= 0.999 and
 #        identical Viterbi spans on >= 99% of sentences; the int8-activation
-#        mode >= 0.99 / 90%; int16x2 >= 0.99999 / 100%;
+#        mode >= 0.99 / 90%; int16+8 >= 0.99999 / 100%;
 #      int4 (experts): cosine >= 0.99 for every token, spans on >= 90%;
 #  - the scalar path (PII_ISA=scalar) gives the same fidelity as the best;
 #  - on the trained default model, the gates: int8 identical spans
@@ -40,10 +40,10 @@ grep -q 'tokens/s' "$d/t.txt"
 
 "$PII_REDACT" bench -m "$d/q8" --compare "$d/m" --limit 1000 --min-cos 0.999 --min-spans 99 --json
 "$PII_REDACT" bench -m "$d/q8" --compare "$d/m" --limit 1000 --act int8 --min-cos 0.99 --min-spans 90 --json
-# int16x2 (second pass on the rounding residue): the grid weights of mkmodel
+# int16+8 (second pass on the rounding residue): the grid weights of mkmodel
 # quantize exactly, so the int8 model matches the original to f32 rounding
-"$PII_REDACT" bench -m "$d/q8" --compare "$d/m" --limit 1000 --act int16x2 --min-cos 0.99999 \
-    --min-spans 100 --json | grep -q '"act":"int16x2"'
+"$PII_REDACT" bench -m "$d/q8" --compare "$d/m" --limit 1000 --act int16+8 --min-cos 0.99999 \
+    --min-spans 100 --json | grep -q '"act":"int16+8"'
 if "$PII_REDACT" bench -m "$d/q8" --act int4 --limit 1 2>/dev/null; then exit 1; fi
 "$PII_REDACT" bench -m "$d/q4" --compare "$d/m" --limit 1000 --min-cos 0.99 --min-spans 90 --json
 PII_ISA=scalar "$PII_REDACT" bench -m "$d/q8" --compare "$d/m" --limit 200 --min-cos 0.999 --min-spans 99 --json

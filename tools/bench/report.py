@@ -63,8 +63,8 @@ def bench_tables(res):
             rss = max(r["peak_rss_mb"] for r in rows)
             pct = max((r.get("pct_of_peak") or 0) for r in rows) if key in ("gflops", "tokens_per_s") else None
             wd = rows[0]["weights_dtype"]
-            if rows[0].get("act") == "int16x2":
-                wd += ", int16x2 act."
+            if rows[0].get("act") == "int16+8":
+                wd += ", int16+8 act."
             lines.append(f"| {m} | {wd} | {label} | {fmt(b)} | {fmt(med)} | "
                          f"{len(rows)} | {fmt(rss, 0)} | {fmt(pct) if pct else '–'} |")
     peaks = [(r["peak_gflops"], r["peak_gops"]) for r in res if r.get("peak_gflops")]

@@ -9,8 +9,8 @@
 # PARTS (default "bench sweep fid": which measurements to take again; the
 # results of the others are kept, e.g. PARTS=fid after a bench on an idle
 # machine, since fidelity does not depend on the load), ONLY (model names,
-# e.g. "full-int8x2": bench only those, replacing just their results).
-# full-int8x2 is full-int8 run with --act int16x2.
+# e.g. "full-int8r8": bench only those, replacing just their results).
+# full-int8r8 is full-int8 run with --act int16+8.
 # Writes BENCH_DIR/results.jsonl, sweep.jsonl, fidelity.jsonl, then
 # tools/bench/report.py turns them into the tables and the plot.
 set -eu
@@ -51,7 +51,7 @@ fi
 for m in full-bf16 full-int8 full-int4; do
     [ -f "$BENCH_DIR/$m/model.safetensors" ] && models="$models $m:$BENCH_DIR/$m"
 done
-[ -f "$BENCH_DIR/full-int8/model.safetensors" ] && models="$models full-int8x2:$BENCH_DIR/full-int8"
+[ -f "$BENCH_DIR/full-int8/model.safetensors" ] && models="$models full-int8r8:$BENCH_DIR/full-int8"
 # LocalAI's layout, Q8_0 experts (repacked to the int8 panels at load)
 [ -f "$BENCH_DIR/full-q8_0.gguf" ] && models="$models gguf-q8_0:$BENCH_DIR/full-q8_0.gguf"
 
@@ -59,7 +59,7 @@ part bench && for spec in $models; do
     name=${spec%%:*}; path=${spec#*:}
     only "$name" || continue
     mopt=""; [ -n "$path" ] && mopt="-m $path"
-    case "$name" in *x2) mopt="$mopt --act int16x2" ;; esac
+    case "$name" in *r8) mopt="$mopt --act int16+8" ;; esac
     r=0
     while [ "$r" -lt "$RUNS" ]; do
         r=$((r + 1))
@@ -97,7 +97,7 @@ if part fid && [ -f "$BENCH_DIR/full-bf16/model.safetensors" ]; then
         [ "$q" = full-int8 ] && $B -m "$BENCH_DIR/$q" --compare "$ref" --limit "$FID_LIMIT" \
             --act int8 --json | tag "$q" fid-act8 >> "$fid"
         [ "$q" != full-int4 ] && $B -m "$qp" --compare "$ref" --limit "$FID_LIMIT" \
-            --act int16x2 --json | tag "$q" fid-x2 >> "$fid"
+            --act int16+8 --json | tag "$q" fid-r8 >> "$fid"
     done
     echo "bench: fidelity noise floor (bf16: avx512 against avx2)" >&2
     $B -m "$ref" --compare "$ref" --ref-isa avx2 --limit "$FID_LIMIT" --json \
