@@ -168,14 +168,17 @@ static int qtype(pii_dtype t)
     return t == PII_DT_Q8_ROW || t == PII_DT_Q4_G32;
 }
 
-/* Rows [0, rows) of x (ld = cols) replaced by their int16 rounding
- * residue, split across the threads. */
-static void residue_rows(float *x, size_t rows, size_t cols, int ith, int nth)
+/* Between the two passes of int16+8: once every thread's first pass is
+ * done, rows [0, rows) of x (ld = cols) are replaced by their int16
+ * rounding residue, split across the threads, before any second pass. */
+static void residue_phase(pii_rt_pool *pool, float *x, size_t rows, size_t cols, int ith, int nth)
 {
     size_t lo, hi;
+    pii_rt_pool_barrier(pool);
     pii_rt_split(rows, 1, ith, nth, &lo, &hi);
     for (size_t r = lo; r < hi; r++)
         pii_rt_q16_residue(x + r * cols, cols);
+    pii_rt_pool_barrier(pool);
 }
 
 static void tok_range(size_t n, int ith, int nth, size_t *lo, size_t *hi)
@@ -351,11 +354,8 @@ static void forward_thread(void *vctx, int ith, int nth)
         int x2g = x2 && qtype(l->gate.dtype) && qtype(l->up.dtype);
         task_range(ws->ta, ws->nta, ws->costa, ith, nth, &lo, &hi);
         for (int pass = 0; pass <= x2g; pass++) {
-            if (pass) {
-                pii_rt_pool_barrier(pool);
-                residue_rows(ws->xg, n * K, D, ith, nth);
-                pii_rt_pool_barrier(pool);
-            }
+            if (pass)
+                residue_phase(pool, ws->xg, n * K, D, ith, nth);
             for (size_t j = lo; j < hi; j++) {
                 const etask *tk = &ws->ta[j];
                 size_t r0 = ws->off[tk->e], rn = ws->cnt[tk->e];
@@ -380,11 +380,8 @@ static void forward_thread(void *vctx, int ith, int nth)
         int x2d = x2 && qtype(l->down.dtype);
         task_range(ws->tb, ws->ntb, ws->costb, ith, nth, &lo, &hi);
         for (int pass = 0; pass <= x2d; pass++) {
-            if (pass) {
-                pii_rt_pool_barrier(pool);
-                residue_rows(ws->hg, n * K, I, ith, nth);
-                pii_rt_pool_barrier(pool);
-            }
+            if (pass)
+                residue_phase(pool, ws->hg, n * K, I, ith, nth);
             for (size_t j = lo; j < hi; j++) {
                 const etask *tk = &ws->tb[j];
                 size_t r0 = ws->off[tk->e], rn = ws->cnt[tk->e];
