@@ -6,6 +6,7 @@
 
 #include "cli.h"
 #include "opts.h"
+#include "pii_rt.h"
 
 enum {
     O_HELP = 'h',
@@ -33,6 +34,7 @@ enum {
     O_BIAS,
     O_DECODE,
     O_THREADS,
+    O_ACT,
     O_RECURSIVE = 'r',
     O_JOBS = 'j',
     O_INCLUDE = 512,
@@ -63,6 +65,9 @@ const pii_flag pii_flags[] = {
     {"bias", 0, "KEY=VALUE", "override one Viterbi transition bias (repeatable)"},
     {"decode", 0, "MODE", "viterbi (default) or argmax"},
     {"threads", 0, "N", "threads for the model (default: all cores)"},
+    {"act", 0, "MODE",
+     "activations of int8/int4 models: int16 (default), int16+8 (closest to "
+     "float, slower) or int8"},
     {"lines", 0, NULL, "treat each line as its own document; flush output per line"},
     {"format", 0, "FMT", "output format: text (default), json, jsonl"},
     {"offsets", 0, "UNIT", "offset unit in json/jsonl: byte (default) or codepoint"},
@@ -101,7 +106,7 @@ const pii_flag pii_flags[] = {
 
 static const int flag_ids[] = {
     O_MODEL,       O_RULES_ONLY,  O_MODEL_ONLY, O_WINDOW,     O_THRESHOLD, O_OPERATING_POINT,
-    O_CALIBRATION, O_BIAS,        O_DECODE,     O_THREADS,    O_LINES,     O_FORMAT,
+    O_CALIBRATION, O_BIAS,        O_DECODE,     O_THREADS,    O_ACT,        O_LINES,     O_FORMAT,
     O_OFFSETS,     O_SHOW_VALUES, O_OPERATOR,   O_KEY_FILE,   O_LABELS,    O_EXCLUDE_LABELS,
     O_ALLOW,       O_DENY,        O_CHECK,      O_LIST_RULES, O_RECURSIVE, O_INCLUDE,
     O_EXCLUDE,     O_FOLLOW,      O_BINARY,     O_OUT_DIR,    O_IN_PLACE,  O_SUFFIX,
@@ -215,6 +220,15 @@ int pii_opts_parse(int argc, char **argv, pii_opts *o)
         case O_THREADS:
             o->threads = optarg;
             break;
+        case O_ACT: {
+            pii_rt_qact a;
+            if (pii_rt_qact_parse(optarg, &a) != PII_OK) {
+                usage_error("unknown activation mode '%s' (int16, int16+8 or int8)", optarg);
+                return PII_EXIT_USAGE;
+            }
+            o->act = optarg;
+            break;
+        }
         case O_THRESHOLD:
         case O_BIAS: {
             const char ***v = c == O_BIAS ? &o->biases : &o->thresholds;

@@ -9,6 +9,7 @@
 #include "cli.h"
 #include "model_cli.h"
 #include "pii_default_model.h"
+#include "pii_rt.h"
 #include "pipeline.h"
 
 void pii_cli_error(const char *what, pii_err e)
@@ -202,6 +203,11 @@ static int ner_params(const pii_opts *o, pii_ner_params *np)
         if (parse_count("--threads", o->threads, 1024, &v))
             return PII_EXIT_USAGE;
         np->threads = (int)v;
+    }
+    if (o->act) { /* process-wide: the int8/int4 kernels read it per call */
+        pii_rt_qact a;
+        if (pii_rt_qact_parse(o->act, &a) != PII_OK || pii_rt_qact_set(a) != PII_OK)
+            return PII_EXIT_USAGE;
     }
     for (size_t i = 0; i < o->n_thresholds; i++)
         if (pii_ner_params_threshold(np, o->thresholds[i])) {
