@@ -105,13 +105,13 @@ const pii_flag pii_flags[] = {
 };
 
 static const int flag_ids[] = {
-    O_MODEL,       O_RULES_ONLY,  O_MODEL_ONLY, O_WINDOW,     O_THRESHOLD, O_OPERATING_POINT,
-    O_CALIBRATION, O_BIAS,        O_DECODE,     O_THREADS,    O_ACT,        O_LINES,     O_FORMAT,
-    O_OFFSETS,     O_SHOW_VALUES, O_OPERATOR,   O_KEY_FILE,   O_LABELS,    O_EXCLUDE_LABELS,
-    O_ALLOW,       O_DENY,        O_CHECK,      O_LIST_RULES, O_RECURSIVE, O_INCLUDE,
-    O_EXCLUDE,     O_FOLLOW,      O_BINARY,     O_OUT_DIR,    O_IN_PLACE,  O_SUFFIX,
-    O_RESUME,      O_JSONL_FIELD, O_CSV_COLUMN, O_JOBS,       O_REPORT,    O_PROGRESS,
-    O_QUIET,       O_HELP,        O_VERSION,
+    O_MODEL,          O_RULES_ONLY, O_MODEL_ONLY,  O_WINDOW,     O_THRESHOLD,  O_OPERATING_POINT,
+    O_CALIBRATION,    O_BIAS,       O_DECODE,      O_THREADS,    O_ACT,        O_LINES,
+    O_FORMAT,         O_OFFSETS,    O_SHOW_VALUES, O_OPERATOR,   O_KEY_FILE,   O_LABELS,
+    O_EXCLUDE_LABELS, O_ALLOW,      O_DENY,        O_CHECK,      O_LIST_RULES, O_RECURSIVE,
+    O_INCLUDE,        O_EXCLUDE,    O_FOLLOW,      O_BINARY,     O_OUT_DIR,    O_IN_PLACE,
+    O_SUFFIX,         O_RESUME,     O_JSONL_FIELD, O_CSV_COLUMN, O_JOBS,       O_REPORT,
+    O_PROGRESS,       O_QUIET,      O_HELP,        O_VERSION,
 };
 
 void pii_print_help(void)
