@@ -7,7 +7,6 @@
 
 import { nameForm } from './names.mjs';
 import * as N from './negatives.mjs';
-import { corner } from './address.mjs';
 
 const ROLES = ['my neighbour', 'the landlord', 'our manager', 'the new intern', 'my sister', 'his father', 'her brother',
   'the doctor', 'a nurse', 'the teacher', 'the coach', 'my accountant', 'the driver', 'the receptionist', 'a customer',
@@ -79,36 +78,6 @@ const CHATTY = ['what is the plan?', 'that works for me.', 'is that correct?', '
   'the meeting moved to Thursday.', 'that sounds expensive.', 'I think it is broken.', 'we are almost done.',
   'it was a great concert.', 'the new album is excellent.', 'the sequel was disappointing.', 'they sold out in minutes.'];
 
-// Words and phrases that stand right before a name without being part of it
-// (the span starts after them).
-const PRE = ['under', 'for', 'from', 'with', 'by', 'about', 'booked under', 'registered to', 'assigned to',
-  'signed off by', 'on behalf of', 'reserved for', 'addressed to', 'approved by', 'forwarded to', 'shared with',
-  'blocked by', 'mentioned by', 'meant for', 'filed under', 'listed under', 'paid by', 'owned by', 'set up by'];
-const PRE_LEAD = ['Maybe it is', 'The table is', 'I think the order is', 'The parcel was', 'It is probably', 'The room is',
-  'The ticket was', 'The file is', 'That one is', 'The account is', 'The reservation is', 'The last message was',
-  'Everything was', 'The booking is', 'The car is', 'This laptop was', 'The key was', 'The request is'];
-// Other frames with a name right after a function word.
-const PRE_FRAME = [['Ask for ', ' at the front desk.'], ['c/o ', ''], ['Attn: ', ''], ['It was sent via ', '.'],
-  ['Try searching for ', ' in the directory.'], ['Everyone except ', ' signed it.'], ['Nobody but ', ' knows the code.'],
-  ['Thanks to ', ', we finished on time.'], ['According to ', ', the shop closes at 5.'],
-  ['It is taller than ', '.'], ['Together with ', ', she fixed the roof.'], ['Instead of ', ', we sent the intern.'],
-  ['Look for ', ' near the entrance.'], ['I grew up with ', '.'], ['Say hi to ', ' for me!']];
-
-// A name used as a modifier or in a fixed phrase: "a X concert", "the X case".
-const MODIFIED = ['concert', 'case', 'family', 'file', 'account', 'interview', 'estate', 'trial', 'biography',
-  'exhibition', 'retrospective', 'fan club', 'household', 'wedding', 'funeral', 'campaign', 'tour', 'scandal', 'lecture'];
-const MOD_PRE = ['early', 'late', 'classic', 'vintage', 'prime', 'peak', 'young', 'solo', 'pre-fame', 'later'];
-const FAN_TAIL = ['at her best', 'at his best', 'in top form', 'sounding tired', 'on lead vocals', 'on the drums',
-  'in the second verse', 'in the final chapter', 'before the band split', 'after the accident'];
-const FAN = [
-  (n) => ['Nobody sings heartbreak like ', n, '.'], (n) => ['I still prefer ', n, '\'s earlier work.'],
-  (n) => ['This is ', n, ' ' + '%TAIL%' + '.'], (n) => ['Without ', n, ' the band would have split years ago.'],
-  (n) => ['Half the credit goes to ', n, ', who wrote the bridge.'], (n) => ['The real star here is ', n, '.'],
-  (n) => ['Whatever happened to ', n, '?'], (n) => ['Say what you want about ', n, ', the chorus works.'],
-  (n) => ['Even ', n, ' called it a mistake.'], (n) => ['Only ', n, ' could pull that off.'],
-  (n) => ['the identity of ', n, ' was kept secret for decades.'], (n) => ['Rumour has it that ', n, ' hated the song.'],
-  (n) => ['It took ', n, ' three years to finish it.'], (n) => ['Listen to how ', n, ' handles the key change.']];
-
 // A person mention: mostly one name or a titled surname in running prose.
 function person(ctx, i, doc) {
   const r = ctx.rng, p = ctx.person(i);
@@ -157,7 +126,7 @@ function sentence(ctx, doc) {
   const r = ctx.rng;
   const k = r.weighted([[14, 'svo'], [8, 'sv'], [6, 'splace'], [7, 'dialog'], [5, 'quote'], [4, 'list'], [4, 'credit'],
     [4, 'appos'], [3, 'poss'], [3, 'vocative'], [2, 'news'], [3, 'neg'], [6, 'occup'], [5, 'arts'], [4, 'question'],
-    [3, 'pair'], [5, 'chatty'], [2, 'occupneg'], [6, 'prep'], [4, 'modifier'], [5, 'fan'], [3, 'corner']]);
+    [3, 'pair'], [5, 'chatty'], [2, 'occupneg']]);
   const a = r.int(3), b = (a + 1 + r.int(2)) % 3;
   switch (k) {
     case 'svo':
@@ -233,11 +202,9 @@ function sentence(ctx, doc) {
     case 'occup': { // "songwriter X", "the striker X", "X, the novelist,"
       const o = r.pick(OCCUP);
       if (r.chance(0.6)) {
-        const lead = r.pick(['', '', '', 'The ', 'Former ', 'Veteran ', 'Award-winning ', 'Local ', 'Rising ']);
-        doc.t(lead);
-        const mid = !!lead && r.chance(0.3);
-        if (mid) { other(ctx, doc, false); doc.t(' '); }
-        doc.t((lead || mid ? o : o[0].toUpperCase() + o.slice(1)) + ' '); person(ctx, a, doc);
+        doc.t(r.pick(['', '', 'The ', 'Former ', 'Veteran ', 'Award-winning ', 'Local ', 'Rising ']) );
+        if (r.chance(0.3)) { other(ctx, doc, false); doc.t(' '); }
+        doc.t(o + ' '); person(ctx, a, doc);
         doc.t(' ' + r.pick([...INTRANS, ...TOPLACE.map((v) => v + ' ' + place(ctx)), 'has a new ' + r.pick(WORKS).slice(4),
           'was arrested over a visa dispute', 'signed with ' + N.company(ctx, 'en'), 'explained the idea to the press']) + '.');
       } else {
@@ -281,38 +248,6 @@ function sentence(ctx, doc) {
       doc.t(`${r.pick(['The', 'Our', 'Every', 'A'])} ${r.pick(OCCUP)} ${r.pick(['at', 'from', 'of'])} `); other(ctx, doc, false);
       doc.t(` ${r.pick(['loves', 'hates', 'plays', 'reviewed'])} ${r.pick(GENRE)}.`);
       break;
-    case 'prep': // a name right after a preposition or verb phrase
-      if (r.chance(0.6)) {
-        doc.t(r.pick(PRE_LEAD) + ' ' + r.pick(PRE) + ' '); person(ctx, a, doc);
-        doc.t(r.pick(['.', '?', '', ' now.', ', I guess.', ' in the system.']));
-      } else { const f = r.pick(PRE_FRAME); doc.t(f[0]); person(ctx, a, doc); doc.t(f[1]); }
-      break;
-    case 'modifier': { // "a X concert", "early X", "the X family"
-      const p = ctx.person(a);
-      const nm = () => doc.s('private_person', nameForm(r, p, r.weighted([[5, 'family'], [3, 'full'], [1, 'given'],
-        [1, 'lower']])));
-      if (r.chance(0.6)) {
-        doc.t(r.pick(['Have you been to a ', 'We went to a ', 'I read about the ', 'They reopened the ', 'She worked on the ',
-          'Nobody talks about the ', 'Who is handling the ', 'The ']));
-        nm(); doc.t(` ${r.pick(MODIFIED)} ${r.pick(['before?', 'last year.', 'is next.', 'again.', 'was a mess.'])}`);
-      } else {
-        doc.t(r.pick(['Is there anything better than ', 'I miss ', 'Give me ', 'Nothing beats ', 'I only listen to ']));
-        doc.t(r.pick(MOD_PRE) + ' '); nm(); doc.t(r.pick(['.', '?', '!']));
-      }
-      break;
-    }
-    case 'fan': { // opinions about performers named once, often by one name
-      const parts = r.pick(FAN)(null);
-      doc.t(parts[0]); person(ctx, a, doc); doc.t(parts[2].replace('%TAIL%', r.pick(FAN_TAIL)));
-      break;
-    }
-    case 'corner': { // intersections of two streets
-      doc.t(r.pick(['Meet me at the corner of ', 'The accident happened at ', 'Drop me off at ', 'We live near ',
-        'It is on the corner of ', 'Turn left at ', 'The shop is right at ', 'Pick me up at the corner of ']));
-      doc.s('private_address', corner(ctx, 'en'));
-      doc.t(r.pick(['.', ' tomorrow.', ', next to the bakery.', '?', ' at 6.']));
-      break;
-    }
     default: // a sentence with no person at all
       other(ctx, doc, true);
       doc.t(' ' + r.pick([...INTRANS, ...TOPLACE.map((v) => v + ' ' + place(ctx))]) + '.');
@@ -325,5 +260,4 @@ function sentence(ctx, doc) {
 export function narrative(ctx, doc) {
   const n = ctx.rng.weighted([[4, 1], [3, 2], [2, 3], [1, 5]]);
   for (let j = 0; j < n; j++) sentence(ctx, doc);
-  if (ctx.rng.chance(0.06)) doc.map((t) => t.toLowerCase()); // casual all-lower-case prose
 }
