@@ -534,6 +534,7 @@ int pii_cmd_eval(int argc, char **argv)
 {
     pii_opts o;
     memset(&o, 0, sizeof o);
+    o.act = -1;   /* keep the process-wide activation mode */
     int json = 0; /* 0 text, 1 json, 2 markdown */
     const char *pred_path = NULL, *dump_path = NULL;
     int c;

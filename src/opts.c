@@ -181,6 +181,7 @@ int pii_opts_parse(int argc, char **argv, pii_opts *o)
     shorts[ns] = '\0';
 
     memset(o, 0, sizeof *o);
+    o->act = -1;
     opterr = 0;
     optind = 0; /* glibc: 0 re-initialises getopt completely (a stale short-option
                    cluster from an earlier parse is forgotten); 1 does not */
@@ -226,7 +227,7 @@ int pii_opts_parse(int argc, char **argv, pii_opts *o)
                 usage_error("unknown activation mode '%s' (int16, int16+8 or int8)", optarg);
                 return PII_EXIT_USAGE;
             }
-            o->act = optarg;
+            o->act = (int)a;
             break;
         }
         case O_THRESHOLD:

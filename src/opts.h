@@ -23,7 +23,7 @@ typedef struct pii_opts {
     const char *model_path;
     /* model tier: raw option strings, applied by pii_pipeline_build */
     const char *window, *operating_point, *calibration, *decode, *threads;
-    const char *act;                   /* --act: a pii_rt_qact name, checked by the parser */
+    int act;                           /* --act: a pii_rt_qact value, or -1 when not given */
     const char **thresholds, **biases; /* repeatable, borrowed from argv */
     size_t n_thresholds, n_biases;
     const char *key_file;

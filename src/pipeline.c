@@ -204,11 +204,9 @@ static int ner_params(const pii_opts *o, pii_ner_params *np)
             return PII_EXIT_USAGE;
         np->threads = (int)v;
     }
-    if (o->act) { /* process-wide: the int8/int4 kernels read it per call */
-        pii_rt_qact a;
-        if (pii_rt_qact_parse(o->act, &a) != PII_OK || pii_rt_qact_set(a) != PII_OK)
-            return PII_EXIT_USAGE;
-    }
+    /* process-wide: the int8/int4 kernels read it per call */
+    if (o->act >= 0 && pii_rt_qact_set((pii_rt_qact)o->act) != PII_OK)
+        return PII_EXIT_USAGE;
     for (size_t i = 0; i < o->n_thresholds; i++)
         if (pii_ner_params_threshold(np, o->thresholds[i])) {
             fprintf(stderr, "pii-redact: --threshold: bad value '%s' (X or LABEL=X, 0 <= X <= 1)\n",
