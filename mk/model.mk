@@ -1,7 +1,9 @@
 # mk/model.mk — retrains the embedded default model from scratch (tools/train).
 #
 #   make model            data (tools/datagen) -> o200k tokens + BIOES labels
-#                         -> training on CPU (fixed seed) -> models/default/
+#                         -> training on CPU (fixed seed) -> the base model
+#                         -> fine-tuning on the tuning mix (datagen
+#                            --profile tune) -> models/default/
 #   make model-eval       scores models/default on ../shared/eval with the
 #                         Python twin of the evaluator (model only)
 #
@@ -20,14 +22,20 @@ MODEL_VAL_N  ?= 3000
 # deterministic per thread count).
 MODEL_ARGS   ?= --threads 1 --d-model 160 --layers 4 --epochs 1.7 --eval-every 500
 MODEL_PY     ?= /usr/bin/python3
+# Stage 2: the base model fine-tuned on the tuning mix (tools/train/README.md);
+# two threads (deterministic per thread count, like stage 1).
+MODEL_TUNE_N    ?= 60000
+MODEL_TUNE_SEED ?= 3
+MODEL_TUNE_ARGS ?= --threads 2 --d-model 160 --layers 4 --epochs 1.5 --lr 1e-3 --warmup 50 --eval-every 250
 # MODEL_RESUME=1: continue an interrupted `make model` from its last
-# checkpoint (every 500 steps); the model is byte-identical to an
-# uninterrupted run.
+# checkpoint (every 500 steps; stage 2: every 250); the model is
+# byte-identical to an uninterrupted run.  MODEL_RESUME=2 skips a finished
+# stage 1 and resumes stage 2.
 MODEL_RESUME ?=
 # The release binary (this fragment is read before the Makefile sets BIN).
 MODEL_BIN    := pii-redact
 
-.PHONY: model model-data model-eval
+.PHONY: model model-data model-tune-data model-eval
 model-data: tools/datagen/node_modules/.package-lock.json $(MODEL_BIN)
 	@mkdir -p $(MODEL_WORK)
 	node tools/datagen/gen.mjs -n $(MODEL_N) --seed $(MODEL_SEED) -o $(MODEL_WORK)/train.jsonl
@@ -37,12 +45,23 @@ model-data: tools/datagen/node_modules/.package-lock.json $(MODEL_BIN)
 	PII_REDACT=$(abspath $(MODEL_BIN)) $(MODEL_PY) tools/train/prepare.py --tokenizer c \
 	    $(MODEL_WORK)/val.jsonl -o $(MODEL_WORK)/val.pt
 
-model: model-data
-	$(MODEL_PY) tools/train/train.py --train $(MODEL_WORK)/train.pt --val $(MODEL_WORK)/val.pt \
-	    -o $(MODEL_WORK)/out $(MODEL_ARGS) $(if $(MODEL_RESUME),--resume)
+model-tune-data: tools/datagen/node_modules/.package-lock.json $(MODEL_BIN)
+	@mkdir -p $(MODEL_WORK)
+	node tools/datagen/gen.mjs -n $(MODEL_TUNE_N) --seed $(MODEL_TUNE_SEED) --profile tune -o $(MODEL_WORK)/tune.jsonl
+	node tools/datagen/gen.mjs -n $(MODEL_VAL_N) --seed $(MODEL_TUNE_SEED)000 --profile tune -o $(MODEL_WORK)/tune-val.jsonl
+	PII_REDACT=$(abspath $(MODEL_BIN)) $(MODEL_PY) tools/train/prepare.py --tokenizer c \
+	    $(MODEL_WORK)/tune.jsonl -o $(MODEL_WORK)/tune.pt
+	PII_REDACT=$(abspath $(MODEL_BIN)) $(MODEL_PY) tools/train/prepare.py --tokenizer c \
+	    $(MODEL_WORK)/tune-val.jsonl -o $(MODEL_WORK)/tune-val.pt
+
+model: model-data model-tune-data
+	$(if $(filter 2,$(MODEL_RESUME)),,$(MODEL_PY) tools/train/train.py --train $(MODEL_WORK)/train.pt \
+	    --val $(MODEL_WORK)/val.pt -o $(MODEL_WORK)/out $(MODEL_ARGS) $(if $(MODEL_RESUME),--resume))
+	$(MODEL_PY) tools/train/train.py --train $(MODEL_WORK)/tune.pt --val $(MODEL_WORK)/tune-val.pt \
+	    -o $(MODEL_WORK)/tune-out --init $(MODEL_WORK)/out $(MODEL_TUNE_ARGS) $(if $(MODEL_RESUME),--resume)
 	@mkdir -p $(MODEL_OUT)
-	cp $(MODEL_WORK)/out/config.json $(MODEL_WORK)/out/model.safetensors \
-	    $(MODEL_WORK)/out/training.json $(MODEL_OUT)/
+	cp $(MODEL_WORK)/tune-out/config.json $(MODEL_WORK)/tune-out/model.safetensors \
+	    $(MODEL_WORK)/tune-out/training.json $(MODEL_OUT)/
 	@echo "model: wrote $(MODEL_OUT); run make to embed it"
 
 model-eval: $(MODEL_BIN)

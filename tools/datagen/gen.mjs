@@ -2,11 +2,14 @@
 // gen.mjs — synthetic PII training data for the pii-redact default model.
 //
 //   node gen.mjs [-n RECORDS] [--seed SEED] [-o OUT.jsonl] [-j WORKERS] [--no-system-text]
+//                [--profile base|tune]
 //
 // Writes JSON Lines: {"text", "spans": [{"start","end","label","bstart","bend"}]}
 // with code-point (start/end) and UTF-8 byte (bstart/bend) offsets.  Record i
 // depends only on (seed, i): the output is byte-identical for a fixed seed
-// whatever the worker count.  See README.md for the annotation policy.
+// whatever the worker count.  --profile tune writes the fine-tuning mix
+// (README.md, "Profiles"); base, the default, the shipped model's data.
+// See README.md for the annotation policy.
 
 import fs from 'node:fs';
 import os from 'node:os';
@@ -15,12 +18,12 @@ import { fileURLToPath } from 'node:url';
 import { makeRecord } from './lib/record.mjs';
 
 function usage(code) {
-  (code ? process.stderr : process.stdout).write('usage: node gen.mjs [-n RECORDS] [--seed SEED] [-o OUT.jsonl] [-j WORKERS] [--no-system-text] [--stats]\n');
+  (code ? process.stderr : process.stdout).write('usage: node gen.mjs [-n RECORDS] [--seed SEED] [-o OUT.jsonl] [-j WORKERS] [--no-system-text] [--profile base|tune] [--stats]\n');
   process.exit(code);
 }
 
 function parseArgs(argv) {
-  const o = { n: 100000, seed: 1, out: '-', workers: Math.min(2, os.cpus().length), systemText: true, stats: false };
+  const o = { n: 100000, seed: 1, out: '-', workers: Math.min(2, os.cpus().length), systemText: true, stats: false, profile: 'base' };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i], v = () => { if (i + 1 >= argv.length) usage(2); return argv[++i]; };
     if (a === '-n' || a === '--records') o.n = Number(v());
@@ -29,25 +32,26 @@ function parseArgs(argv) {
     else if (a === '-j' || a === '--workers') o.workers = Number(v());
     else if (a === '--no-system-text') o.systemText = false;
     else if (a === '--stats') o.stats = true;
+    else if (a === '--profile') o.profile = v();
     else if (a === '-h' || a === '--help') usage(0);
     else usage(2);
   }
-  if (!Number.isInteger(o.n) || o.n < 0 || !Number.isInteger(o.seed) || o.seed < 0 || !(o.workers >= 1)) usage(2);
+  if (!Number.isInteger(o.n) || o.n < 0 || !Number.isInteger(o.seed) || o.seed < 0 || !(o.workers >= 1) || !['base', 'tune'].includes(o.profile)) usage(2);
   return o;
 }
 
 const CHUNK = 2000;
 
-function genChunk(seed, lo, hi, systemText) {
+function genChunk(seed, lo, hi, systemText, profile) {
   const lines = [];
-  for (let i = lo; i < hi; i++) lines.push(JSON.stringify(makeRecord(seed, i, { systemText })));
+  for (let i = lo; i < hi; i++) lines.push(JSON.stringify(makeRecord(seed, i, { systemText, profile })));
   return lines.join('\n') + (hi > lo ? '\n' : '');
 }
 
 if (!isMainThread) {
   parentPort.on('message', (m) => {
     if (m === null) { process.exit(0); }
-    parentPort.postMessage({ id: m.id, data: genChunk(workerData.seed, m.lo, m.hi, workerData.systemText) });
+    parentPort.postMessage({ id: m.id, data: genChunk(workerData.seed, m.lo, m.hi, workerData.systemText, workerData.profile) });
   });
 } else {
   const o = parseArgs(process.argv.slice(2));
@@ -72,12 +76,12 @@ if (!isMainThread) {
     if (o.stats) process.stderr.write(JSON.stringify(stats, Object.keys(stats).sort(), 1) + '\n');
   };
   if (o.workers <= 1) {
-    for (let c = 0; c < nChunks; c++) await write(genChunk(o.seed, c * CHUNK, Math.min(o.n, (c + 1) * CHUNK), o.systemText));
+    for (let c = 0; c < nChunks; c++) await write(genChunk(o.seed, c * CHUNK, Math.min(o.n, (c + 1) * CHUNK), o.systemText, o.profile));
     if (out !== process.stdout) out.end(finish); else finish();
   } else {
     // Workers compute chunks; the main thread writes them in order.
     const self = fileURLToPath(import.meta.url);
-    const workers = Array.from({ length: o.workers }, () => new Worker(self, { workerData: { seed: o.seed, systemText: o.systemText } }));
+    const workers = Array.from({ length: o.workers }, () => new Worker(self, { workerData: { seed: o.seed, systemText: o.systemText, profile: o.profile } }));
     const done = new Map();
     let next = 0, written = 0;
     await new Promise((resolve, reject) => {

@@ -38,6 +38,7 @@ import torch.nn.functional as F  # noqa: E402
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import common  # noqa: E402
 from pf_model import PFConfig, PrivacyFilter  # noqa: E402  (tools/reference via common)
+from pf_model import load_model  # noqa: E402
 from st_io import save_file  # noqa: E402
 
 
@@ -274,8 +275,12 @@ def main():
     ap.add_argument("--eval-every", type=int, default=250)
     ap.add_argument("--max-steps", type=int, default=0,
                     help="optimizer steps (0: --epochs passes over the data)")
+    ap.add_argument("--init", metavar="DIR",
+                    help="fine-tune: start from the model in DIR (its shape and row map; the size "
+                         "options and --min-count must match it) instead of random weights")
     ap.add_argument("--resume", action="store_true",
-                    help="continue from OUT/ckpt/state.pt (written at every --eval-every step); "
+                    help="continue from OUT/ckpt/state.pt (written at every --eval-every step; "
+                         "from step 0 when there is none yet); "
                          "the result is byte-identical to an uninterrupted run with the same "
                          "arguments")
     a = ap.parse_args()
@@ -293,6 +298,16 @@ def main():
         train_labels += d["labels"]
     row_map, class_row, class_names, kept, counts = build_row_map(train_ids, a.min_count)
     n_rows = len(class_names) + len(kept)
+    init = None
+    if a.init:
+        # Fine-tuning keeps the start model's rows: tokens new in this data
+        # stay on their shape-class rows, as at inference.
+        if not os.path.exists(os.path.join(a.init, "model.safetensors")):
+            sys.exit(f"train: {a.init}: no model.safetensors (--init wants a model directory)")
+        init, row_map, _ = load_model(a.init, dtype=torch.float32, angles="f32")
+        n_rows = init.model.embed_tokens.weight.shape[0]
+        if row_map is None or n_rows != len(class_names) + int((row_map >= len(class_names)).sum()):
+            sys.exit(f"train: {a.init} has no compact embedding of this trainer's shape classes")
     print(f"train: {len(train_ids)} docs, {sum(len(t) for t in train_ids)} tokens, "
           f"{len(kept)} token rows + {len(class_names)} class rows", file=sys.stderr)
 
@@ -308,7 +323,15 @@ def main():
     cfg = PFConfig(cfgd)
     model = PrivacyFilter(cfg, angles="f32")
     model.model.embed_tokens = nn.Embedding(n_rows, a.d_model)
-    init_weights(model, 0.02, a.seed)
+    if init is not None:
+        sd = init.state_dict()
+        bad = [k for k, v in model.state_dict().items() if k not in sd or sd[k].shape != v.shape]
+        if bad:
+            sys.exit(f"train: {a.init} does not match the size options ({bad[0]})")
+        model.load_state_dict(sd)
+        del init
+    else:
+        init_weights(model, 0.02, a.seed)
 
     decay = [p for n, p in model.named_parameters() if p.dim() >= 2]
     nodecay = [p for n, p in model.named_parameters() if p.dim() < 2]
@@ -333,7 +356,9 @@ def main():
     step, batches, seen, t_train = 0, [], 0, time.time()
     log = []
     state_path = os.path.join(a.out, "ckpt", "state.pt")
-    if a.resume:
+    if a.resume and not os.path.exists(state_path):
+        print(f"train: no {state_path} yet; starting from step 0", file=sys.stderr)
+    elif a.resume:
         # everything the loop below depends on: weights, optimizer moments,
         # the batch queue and both random streams
         st = torch.load(state_path)

@@ -279,6 +279,30 @@ export function renderAddress(rng, a, mode, withCountry) {
   return lines.join(mode === 'multi' ? '\n' : rng.weighted([[8, ', '], [1, ' '], [1, ' - ']]));
 }
 
+// Street locales for the second street of an intersection.
+const CORNER_LOCALES = ['en_US', 'en_US', 'en_GB', 'en_AU', 'en_CA', 'de', 'fr', 'es', 'it', 'nl', 'pl', 'sv', 'pt_BR',
+  'nb_NO', 'da', 'fi', 'cs_CZ', 'hu', 'el', 'tr'];
+
+const CORNER_COUNTRY = { de: 'DE', fr: 'FR', es: 'ES', it: 'IT', nl: 'NL', pt: 'BR', el: 'GR', pl: 'PL', sv: 'SE',
+  tr: 'TR' };
+
+// An intersection of two streets ("Elm St and 5th Ave", "Kirchweg 4 &
+// Rue Haute"): the two street names are the span; words around them such as
+// "the corner of" stay plain text.  The second street has no house number.
+export function corner(ctx, lang) {
+  const rng = ctx.rng;
+  const c = lang === 'en' || !CORNER_COUNTRY[lang] ? rng.pick(['US', 'US', 'US', 'UK', 'CA', 'AU', 'DE', 'FR', 'ES', 'IT',
+    'NL', 'PL', 'SE', 'BR', 'GR', 'TR', 'CZ', 'NO', 'DK', 'FI']) : CORNER_COUNTRY[lang];
+  let first = renderAddress(rng, makeAddress(ctx, lang, c), 'street', false).split(',')[0];
+  if (!/\p{L}{3}/u.test(first)) first = 'Main Street';
+  let second;
+  try { second = ctx.faker(rng.pick(CORNER_LOCALES)).location.street(); } catch { second = 'Main Street'; }
+  if (!second) second = 'Main Street';
+  if (rng.chance(0.3)) second = `${second} ${rng.pick(['St.', 'Road', 'Ave', 'Lane'])}`;
+  const [x, y] = rng.chance(0.5) ? [first, second] : [second, first];
+  return x + rng.weighted([[6, ' and '], [2, ' & '], [1, ' at '], [1, ' / '], [1, ' x ']]) + y;
+}
+
 export function anyAddress(ctx, lang, opts = {}) {
   const rng = ctx.rng;
   const a = makeAddress(ctx, lang, opts.country);

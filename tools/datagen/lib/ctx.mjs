@@ -4,7 +4,7 @@
 
 import { Rng } from './rng.mjs';
 import { makePerson, pickCulture, anyNameForm, nameForm, title, JA_HONORIFICS } from './names.mjs';
-import { makeAddress, renderAddress, pickCountry } from './address.mjs';
+import { makeAddress, renderAddress, pickCountry, corner } from './address.mjs';
 import { makePhone, makeEmail, makePersonalUrl, publicUrl } from './contact.mjs';
 import { makeDate, makeYMD, formatDate, monthDay, logTimestamp, timeOfDay } from './dates.mjs';
 import { makeCard, makeIban, makeBankAccount, sortCode, routingNumber, CARD_BRAND } from './finance.mjs';
@@ -31,6 +31,7 @@ export class Ctx {
     this.people = [];
     this.cache = new Map();
     this.mentioned = new Set();
+    this.profile = 'base'; // 'tune': the fine-tuning mix (record.mjs)
   }
   faker(fk) {
     const f = this.fakers[fk] || this.fakers.en_US;
@@ -66,6 +67,7 @@ export class Ctx {
 
 function addrText(ctx, i, mode) {
   const a = ctx.address(i);
+  if (!mode && ctx.profile === 'tune' && ctx.rng.chance(0.05)) return corner(ctx, ctx.lang);
   return renderAddress(ctx.rng, a, mode || ctx.rng.weighted([[7, 'line'], [1.5, 'street'], [1, 'multi']]), ctx.rng.chance(0.2));
 }
 

@@ -7,6 +7,7 @@
 
 import { nameForm } from './names.mjs';
 import * as N from './negatives.mjs';
+import { corner } from './address.mjs';
 
 const ROLES = ['my neighbour', 'the landlord', 'our manager', 'the new intern', 'my sister', 'his father', 'her brother',
   'the doctor', 'a nurse', 'the teacher', 'the coach', 'my accountant', 'the driver', 'the receptionist', 'a customer',
@@ -78,6 +79,151 @@ const CHATTY = ['what is the plan?', 'that works for me.', 'is that correct?', '
   'the meeting moved to Thursday.', 'that sounds expensive.', 'I think it is broken.', 'we are almost done.',
   'it was a great concert.', 'the new album is excellent.', 'the sequel was disappointing.', 'they sold out in minutes.'];
 
+// --- The fine-tuning profile (ctx.profile === 'tune') -----------------------
+// Each frame below that puts a name in a new position also fills the same
+// position with a non-name (a common noun, a work title, a company, a
+// genre, a nationality), so that the position alone never means "person".
+
+// Words and phrases that stand right before a name without being part of it
+// (the span starts after them).
+const PRE = ['under', 'for', 'from', 'with', 'by', 'about', 'booked under', 'registered to', 'assigned to',
+  'signed off by', 'on behalf of', 'reserved for', 'addressed to', 'approved by', 'forwarded to', 'shared with',
+  'blocked by', 'mentioned by', 'meant for', 'filed under', 'listed under', 'paid by', 'owned by', 'set up by'];
+const PRE_LEAD = ['Maybe it is', 'The table is', 'I think the order is', 'The parcel was', 'It is probably', 'The room is',
+  'The ticket was', 'The file is', 'That one is', 'The account is', 'The reservation is', 'The last message was',
+  'Everything was', 'The booking is', 'The car is', 'This laptop was', 'The key was', 'The request is'];
+// Other frames with a name right after a function word.
+const PRE_FRAME = [['Ask for ', ' at the front desk.'], ['c/o ', ''], ['Attn: ', ''], ['It was sent via ', '.'],
+  ['Try searching for ', ' in the directory.'], ['Everyone except ', ' signed it.'], ['Nobody but ', ' knows the code.'],
+  ['Thanks to ', ', we finished on time.'], ['According to ', ', the shop closes at 5.'],
+  ['It is taller than ', '.'], ['Together with ', ', she fixed the roof.'], ['Instead of ', ', we sent the intern.'],
+  ['Look for ', ' near the entrance.'], ['I grew up with ', '.'], ['Say hi to ', ' for me!']];
+// A name used as a modifier or in a fixed phrase: "a X concert", "the X case".
+const MODIFIED = ['concert', 'case', 'family', 'file', 'account', 'interview', 'estate', 'trial', 'biography',
+  'exhibition', 'retrospective', 'fan club', 'household', 'wedding', 'funeral', 'campaign', 'tour', 'scandal', 'lecture'];
+const MOD_PRE = ['early', 'late', 'classic', 'vintage', 'prime', 'peak', 'young', 'solo', 'pre-fame', 'later'];
+const FAN_TAIL = ['at her best', 'at his best', 'in top form', 'sounding tired', 'on lead vocals', 'on the drums',
+  'in the second verse', 'in the final chapter', 'before the band split', 'after the accident'];
+const FAN = [['Nobody sings heartbreak like ', '.'], ['I still prefer ', '\'s earlier work.'], ['This is ', ' %TAIL%.'],
+  ['Without ', ' the band would have split years ago.'], ['Half the credit goes to ', ', who wrote the bridge.'],
+  ['The real star here is ', '.'], ['Whatever happened to ', '?'], ['Say what you want about ', ', the chorus works.'],
+  ['Even ', ' called it a mistake.'], ['Only ', ' could pull that off.'], ['Rumour has it that ', ' hated the song.'],
+  ['It took ', ' three years to finish it.'], ['Listen to how ', ' handles the key change.'],
+  ['It is not about ', ' at all.'], ['The whole record is about ', '.'], ['I blame ', ' for this.']];
+// Openers of lists that may hold people or things.
+const LIST_OPEN = ['The guests were ', 'Present: ', 'We invited ', 'Team members: ', 'The winners are ', 'Cc: ',
+  'They had four children: ', 'Shortlisted candidates: ', 'Signed by ', 'The founders are ', 'In the photo: ',
+  'Starring: ', 'The nominees: ', 'Seated at our table: ', 'Three of them came back: ', 'Who is on call? ',
+  'The names on the list: ', 'We had five: ', 'Thanks to ', 'Last to leave were '];
+const THING_LIST_OPEN = ['We saw ', 'The zoo has ', 'Ingredients: ', 'They sell ', 'Tags: ', 'Topics: ', 'It comes in ',
+  'Departments: ', 'The winners are ', 'We visited ', 'The menu lists ', 'Present: ', 'The shortlist: ', 'We had five: ',
+  'Included: ', 'Skills: ', 'Signed by '];
+const DEMONYM = ['Canadians', 'Brazilians', 'Norwegians', 'Kenyans', 'Peruvians', 'Filipinos', 'Poles', 'Greeks',
+  'Scots', 'Texans', 'Parisians', 'Londoners', 'Japanese', 'Moroccans', 'Chileans', 'Icelanders', 'Danes', 'Turks'];
+const LOWER_FRAME = [['now I\'m ', ''], ['we are proud ', ''], ['i feel ', ' today'], ['honestly it was ', ''],
+  ['sorry, I was ', ''], ['the kids are ', ' again'], ['he seemed ', ' to me'], ['ask for the ', ' at the desk'],
+  ['meet the new ', ''], ['it is all about ', ''], ['say hi to the ', ' for me']];
+
+// A noun phrase that is not a name, for the positions above.
+function thing(ctx, cap) {
+  const r = ctx.rng, f = ctx.faker('en_US');
+  const k = r.weighted([[4, 'noun'], [2, 'animal'], [2, 'food'], [2, 'title'], [2, 'org'], [1, 'genre'], [1, 'product'],
+    [1, 'demonym'], [1, 'place'], [1, 'role']]);
+  let s;
+  switch (k) {
+    case 'noun': s = `${r.pick(['the ', 'the ', 'a ', 'my ', 'our ', '', ''])}${r.chance(0.3) ? f.word.adjective() + ' ' : ''}${f.word.noun()}`; break;
+    case 'animal': s = r.chance(0.5) ? `the ${f.animal.type()}` : `${f.animal.type()}s`; break;
+    case 'food': s = r.chance(0.5) ? f.food.ingredient() : f.food.dish(); break;
+    case 'title': { const t = r.chance(0.5) ? f.music.songName() : f.book.title(); s = r.chance(0.5) ? `"${t}"` : t; break; }
+    case 'org': s = N.company(ctx, 'en'); break;
+    case 'genre': s = r.pick(GENRE); break;
+    case 'product': s = r.chance(0.5) ? N.product(r) : f.commerce.productName(); break;
+    case 'demonym': s = r.pick(DEMONYM); break;
+    case 'place': s = place(ctx); break;
+    default: s = r.pick(ROLES);
+  }
+  return cap ? s[0].toUpperCase() + s.slice(1) : s;
+}
+
+// Sentence kinds of the tuning profile, on top of the base ones.
+function tuneSentence(ctx, doc, k, a, b) {
+  const r = ctx.rng, f = ctx.faker('en_US');
+  const who = (pp) => { if (r.chance(pp)) person(ctx, a, doc); else doc.t(thing(ctx, false)); };
+  switch (k) {
+    case 'prep': // a name or a thing right after a preposition or verb phrase
+      if (r.chance(0.6)) {
+        doc.t(r.pick(PRE_LEAD) + ' ' + r.pick(PRE) + ' '); who(0.6);
+        doc.t(r.pick(['.', '?', '', ' now.', ', I guess.', ' in the system.']));
+      } else { const fr = r.pick(PRE_FRAME); doc.t(fr[0]); who(0.65); doc.t(fr[1]); }
+      break;
+    case 'modifier': { // "a X concert", "early X" — or "a jazz concert", "early punk"
+      const nm = () => {
+        if (r.chance(0.4)) { doc.t(r.chance(0.5) ? r.pick(GENRE) : f.word.noun()); return; }
+        doc.s('private_person', nameForm(r, ctx.person(a), r.weighted([[5, 'family'], [3, 'full'], [1, 'given'], [1, 'lower']])));
+      };
+      if (r.chance(0.6)) {
+        doc.t(r.pick(['Have you been to a ', 'We went to a ', 'I read about the ', 'They reopened the ', 'She worked on the ',
+          'Nobody talks about the ', 'Who is handling the ', 'The ']));
+        nm(); doc.t(` ${r.pick(MODIFIED)} ${r.pick(['before?', 'last year.', 'is next.', 'again.', 'was a mess.'])}`);
+      } else {
+        doc.t(r.pick(['Is there anything better than ', 'I miss ', 'Give me ', 'Nothing beats ', 'I only listen to ']));
+        doc.t(r.pick(MOD_PRE) + ' '); nm(); doc.t(r.pick(['.', '?', '!']));
+      }
+      break;
+    }
+    case 'fan': { // opinions about performers named once — or about things
+      const fr = r.pick(FAN);
+      doc.t(fr[0]); who(0.6); doc.t(fr[1].replace('%TAIL%', r.pick(FAN_TAIL)));
+      break;
+    }
+    case 'corner': // intersections of two streets
+      doc.t(r.pick(['Meet me at the corner of ', 'The accident happened at ', 'Drop me off at ', 'We live near ',
+        'It is on the corner of ', 'Turn left at ', 'The shop is right at ', 'Pick me up at the corner of ']));
+      doc.s('private_address', corner(ctx, 'en'));
+      doc.t(r.pick(['.', ' tomorrow.', ', next to the bakery.', '?', ' at 6.']));
+      break;
+    case 'list': { // people, or things, in a list; sometimes all lower case
+      const people = r.chance(0.6), n = r.range(2, 6), lower = r.chance(0.25);
+      doc.t(r.pick(people ? LIST_OPEN : THING_LIST_OPEN));
+      for (let j = 0; j < n; j++) {
+        if (j) doc.t(j === n - 1 ? r.pick([' and ', ', and ', ' & ', ', ']) : ', ');
+        if (people) {
+          doc.s('private_person', nameForm(r, ctx.person(3 + j), lower ? 'givenlower' : r.pick(['given', 'full', 'family', 'given'])));
+        } else {
+          const t = r.weighted([[3, () => f.animal.type()], [3, () => f.food.ingredient()], [2, () => f.word.noun()],
+            [2, () => f.location.country()], [1, () => f.commerce.department()], [1, () => N.company(ctx, 'en')],
+            [1, () => r.pick(GENRE)], [1, () => f.music.songName()]])();
+          doc.t(lower ? t.toLowerCase() : t);
+        }
+      }
+      doc.t(r.pick(['.', '.', '!', '', ' - all of them.']));
+      break;
+    }
+    case 'titles': { // Title Case works next to the people who made them
+      const t = r.chance(0.5) ? f.music.songName() : f.book.title();
+      switch (r.int(5)) {
+        case 0: doc.t(`My favourite is "${t}" by `); person(ctx, a, doc); doc.t('.'); break;
+        case 1: doc.t(`Answer: "${t}"`); if (r.chance(0.5)) { doc.t(' by '); person(ctx, a, doc); } doc.t(r.pick(['.', '', ' - go figure.'])); break;
+        case 2: doc.t(`For more on this, see ${t}: ${f.company.catchPhrase()}.`); break;
+        case 3: doc.t(`${t} ${r.pick(['is still my favourite', 'was a hit in ' + r.range(1960, 2024), 'never gets old', 'is overrated'])}.`); break;
+        default: doc.t(`${r.pick(['The', 'Her', 'His', 'Their'])} cover of "${t}" ${r.pick(['went viral', 'is better than the original', 'flopped'])}.`);
+      }
+      break;
+    }
+    case 'lowerneg': { // casual lower-case talk with ordinary words where names could go
+      const fr = r.pick(LOWER_FRAME);
+      const w = fr[0].endsWith('proud ') ? r.pick(DEMONYM).toLowerCase() : r.chance(0.5) ? f.word.adjective() : f.word.noun();
+      doc.t(fr[0] + w + fr[1] + r.pick(['.', '', '!', ' lol']));
+      break;
+    }
+    default: // 'vocend': a name addressed at the end of a line — or a thing
+      doc.t(r.pick(UTTER) + ', ');
+      if (r.chance(0.7)) person(ctx, a, doc); else doc.t(r.pick(['everyone', 'folks', 'guys', 'team', 'sir', 'madam', 'mate', 'buddy', 'love']));
+      doc.t(r.pick(['!', '.', '?']));
+  }
+  void b;
+}
+
 // A person mention: mostly one name or a titled surname in running prose.
 function person(ctx, i, doc) {
   const r = ctx.rng, p = ctx.person(i);
@@ -122,12 +268,24 @@ function place(ctx) {
     [1, () => f.location.state()]])();
 }
 
+const KINDS = [[14, 'svo'], [8, 'sv'], [6, 'splace'], [7, 'dialog'], [5, 'quote'], [4, 'list'], [4, 'credit'],
+  [4, 'appos'], [3, 'poss'], [3, 'vocative'], [2, 'news'], [3, 'neg'], [6, 'occup'], [5, 'arts'], [4, 'question'],
+  [3, 'pair'], [5, 'chatty'], [2, 'occupneg']];
+// The tuning profile: the base kinds, 'list' replaced by the mixed lists,
+// plus the new kinds.
+const TUNE_KINDS = [...KINDS.map(([w, k]) => [w, k === 'list' ? 'tlist' : k]), [6, 'prep'], [4, 'modifier'], [5, 'fan'],
+  [3, 'corner'], [4, 'titles'], [3, 'lowerneg'], [3, 'vocend']];
+const TUNE_ONLY = new Set(['prep', 'modifier', 'fan', 'corner', 'tlist', 'titles', 'lowerneg', 'vocend']);
+
 function sentence(ctx, doc) {
   const r = ctx.rng;
-  const k = r.weighted([[14, 'svo'], [8, 'sv'], [6, 'splace'], [7, 'dialog'], [5, 'quote'], [4, 'list'], [4, 'credit'],
-    [4, 'appos'], [3, 'poss'], [3, 'vocative'], [2, 'news'], [3, 'neg'], [6, 'occup'], [5, 'arts'], [4, 'question'],
-    [3, 'pair'], [5, 'chatty'], [2, 'occupneg']]);
+  const k = r.weighted(ctx.profile === 'tune' ? TUNE_KINDS : KINDS);
   const a = r.int(3), b = (a + 1 + r.int(2)) % 3;
+  if (TUNE_ONLY.has(k)) {
+    tuneSentence(ctx, doc, k === 'tlist' ? 'list' : k, a, b);
+    doc.t(r.weighted([[6, ' '], [2, '\n'], [1, '\n\n']]));
+    return;
+  }
   switch (k) {
     case 'svo':
       subject(ctx, doc, a, 0.7); doc.t(' ' + r.pick(TRANS) + ' ');
@@ -202,9 +360,18 @@ function sentence(ctx, doc) {
     case 'occup': { // "songwriter X", "the striker X", "X, the novelist,"
       const o = r.pick(OCCUP);
       if (r.chance(0.6)) {
-        doc.t(r.pick(['', '', 'The ', 'Former ', 'Veteran ', 'Award-winning ', 'Local ', 'Rising ']) );
-        if (r.chance(0.3)) { other(ctx, doc, false); doc.t(' '); }
-        doc.t(o + ' '); person(ctx, a, doc);
+        if (ctx.profile === 'tune') { // also "Producer X", capitalised, at the start
+          const lead = r.pick(['', '', '', 'The ', 'Former ', 'Veteran ', 'Award-winning ', 'Local ', 'Rising ']);
+          doc.t(lead);
+          const mid = !!lead && r.chance(0.3);
+          if (mid) { other(ctx, doc, false); doc.t(' '); }
+          doc.t((lead || mid ? o : o[0].toUpperCase() + o.slice(1)) + ' ');
+        } else {
+          doc.t(r.pick(['', '', 'The ', 'Former ', 'Veteran ', 'Award-winning ', 'Local ', 'Rising ']) );
+          if (r.chance(0.3)) { other(ctx, doc, false); doc.t(' '); }
+          doc.t(o + ' ');
+        }
+        person(ctx, a, doc);
         doc.t(' ' + r.pick([...INTRANS, ...TOPLACE.map((v) => v + ' ' + place(ctx)), 'has a new ' + r.pick(WORKS).slice(4),
           'was arrested over a visa dispute', 'signed with ' + N.company(ctx, 'en'), 'explained the idea to the press']) + '.');
       } else {

@@ -20,6 +20,9 @@ const LANGS = [[70, 'en'], [5, 'de'], [5, 'fr'], [4.5, 'es'], [2, 'it'], [2, 'nl
   [0.5, 'pl'], [0.5, 'sv'], [0.5, 'tr'], [0.5, 'ru']];
 const EN_CARRIERS = [[22, 'sentences'], [11, 'email'], [6, 'chat'], [6, 'ticket'], [8, 'form'], [6, 'json'], [4, 'csv'], [6, 'logs'],
   [7, 'code'], [3, 'letter'], [3, 'legal'], [4, 'medical'], [2, 'resume'], [4, 'markup'], [5, 'negDoc'], [3, 'negSent'], [8, 'sysProse'], [3, 'sysCode'], [20, 'narrative']];
+// The fine-tuning mix (--profile tune): the same carriers, with three times
+// the narrative prose, where the tune-only sentence kinds live.
+const EN_CARRIERS_TUNE = EN_CARRIERS.map(([w, c]) => [c === 'narrative' ? 60 : w, c]);
 const INTL_CARRIERS = [[40, 'sentences'], [20, 'email'], [10, 'chat'], [20, 'form'], [8, 'letter']];
 const FN = { sentences: C.sentences, email: C.email, chat: C.chat, ticket: C.ticket, form: C.form, json: C.jsonRecord,
   csv: C.csv, logs: C.logs, code: C.code, letter: C.letter, legal: C.legal, medical: C.medical, resume: C.resume, markup: C.markup,
@@ -35,10 +38,11 @@ function sysChunk(rng, sys, kind) {
 
 export function makeRecord(seed, index, opts = {}) {
   const ctx = new Ctx(seed, index, FAKERS);
+  ctx.profile = opts.profile || 'base';
   const r = ctx.rng;
   ctx.lang = r.weighted(LANGS);
   const sys = opts.systemText !== false ? loadSystemText() : { prose: [], code: [] };
-  const carrier = r.weighted(ctx.lang === 'en' ? EN_CARRIERS : INTL_CARRIERS);
+  const carrier = r.weighted(ctx.lang === 'en' ? (ctx.profile === 'tune' ? EN_CARRIERS_TUNE : EN_CARRIERS) : INTL_CARRIERS);
   const doc = new Doc();
   if (carrier === 'sysProse' || carrier === 'sysCode') {
     const s = sysChunk(r, sys, carrier === 'sysCode' ? 'code' : 'prose');
