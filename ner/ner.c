@@ -584,7 +584,7 @@ static pii_err doc_add_tspan(ner_doc *d, const ner_tsp *t)
     uint64_t s, e;
     if (fs < d->tx.base || le > d->tx.base + d->tx.len)
         return PII_EINTERNAL; /* the bytes must be in view (see doc_keep) */
-    if (!ner_byte_span(&d->tx, fs, le, &s, &e))
+    if (!ner_byte_span(&d->tx, pii_ner_labels_category(n->L, t->cat), fs, le, &s, &e))
         return PII_OK;
     float score = (float)(t->psum / (double)(t->te - t->ts));
     if (!(score >= n->thr[t->cat]))

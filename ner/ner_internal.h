@@ -55,11 +55,13 @@ typedef struct ner_text {
 
 /* Widened, trimmed byte span of the token range whose first token starts at
  * byte first_start and whose last token ends at last_end (absolute offsets
- * inside the text).  Needs the bytes from first_start - 3 to last_end + 3
- * (clipped to the text).  Returns 1 and sets [*s, *e), or 0 when the span is
- * empty after trimming. */
-int ner_byte_span(const ner_text *tx, uint64_t first_start, uint64_t last_end, uint64_t *s,
-                  uint64_t *e);
+ * inside the text).  Trims whitespace at both ends and, for the category cat
+ * (NULL: none), leading ASCII punctuation its values never start with
+ * ("=" in "user=jane@x.org").  Needs the bytes from first_start - 3 to
+ * last_end + 3 (clipped to the text).  Returns 1 and sets [*s, *e), or 0 when
+ * the span is empty after trimming. */
+int ner_byte_span(const ner_text *tx, const char *cat, uint64_t first_start, uint64_t last_end,
+                  uint64_t *s, uint64_t *e);
 
 /* §6.4 step 4, incrementally.  Spans are added as they are completed;
  * flush(boundary) makes final, in (start, -length, label) order, every

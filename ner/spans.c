@@ -204,19 +204,42 @@ static uint64_t tx_char_end(const ner_text *tx, uint64_t pos)
     return tx->base + pii_ner_char_end(tx->p, tx->len, (size_t)(pos - tx->base));
 }
 
-int ner_byte_span(const ner_text *tx, uint64_t first_start, uint64_t last_end, uint64_t *sp,
-                  uint64_t *ep)
+/* ASCII punctuation a value of the category never starts with.  o200k glues
+ * punctuation to the word after it ("=j" in "user=jane@x.org", ":\"" before a
+ * quoted name), so a span of whole tokens can begin with it.  Phone numbers
+ * may start with "(" or "["; secrets and unknown categories keep every byte. */
+static const char *lead_junk(const char *cat)
+{
+    static const struct {
+        const char *cat, *junk;
+    } t[] = {
+        {"private_person", "=:;,<>\"`|([{*"},  {"private_email", "=:;,<>\"'`|([{*"},
+        {"private_url", "=:;,<>\"'`|([{*"},    {"private_address", "=:;,<>\"'`|([{*"},
+        {"private_date", "=:;,<>\"'`|[{*"},    {"private_phone", "=:;,<>\"'`|{*"},
+        {"account_number", "=:;,<>\"'`|([{*"},
+    };
+    if (!cat)
+        return "";
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
+        if (!strcmp(cat, t[i].cat))
+            return t[i].junk;
+    return "";
+}
+
+int ner_byte_span(const ner_text *tx, const char *cat, uint64_t first_start, uint64_t last_end,
+                  uint64_t *sp, uint64_t *ep)
 {
     if (last_end <= first_start)
         return 0;
     uint64_t s = tx_char_start(tx, first_start);
     uint64_t e = tx_char_end(tx, last_end - 1);
-    /* trim: whole characters only */
+    const char *junk = lead_junk(cat);
+    /* trim: whole characters only; leading junk punctuation too */
     while (s < e) {
         uint32_t cp;
         size_t i = (size_t)(s - tx->base);
         size_t n = utf8_at(tx->p, tx->len, i, &cp);
-        if (!n || !pii_ner_isspace(cp))
+        if (!n || !(pii_ner_isspace(cp) || (cp < 0x80 && cp && strchr(junk, (int)cp))))
             break;
         s += n;
     }
@@ -354,7 +377,8 @@ pii_err pii_ner_extract_spans(const pii_ner_labels *L, const pii_ner_span_opts *
                 err = PII_EINVAL;
                 break;
             }
-            if (!ner_byte_span(&tx, tok[ts[i].ts].start, tok[ts[i].te - 1].end, &s, &en))
+            if (!ner_byte_span(&tx, pii_ner_labels_category(L, ts[i].cat), tok[ts[i].ts].start,
+                               tok[ts[i].te - 1].end, &s, &en))
                 continue;
             float score = (float)(ts[i].psum / (double)(ts[i].te - ts[i].ts));
             if (opts && opts->cat_threshold && !(score >= opts->cat_threshold[ts[i].cat]))

@@ -60,7 +60,10 @@ enum {
     E_PH = 23,
     S_PH = 24,
     S_ACC = 4,
-    S_URL = 28
+    B_EM = 13,
+    E_EM = 15,
+    S_URL = 28,
+    S_SEC = 32
 };
 
 static pii_ner_labels *L33(void)
@@ -300,6 +303,39 @@ static void test_unicode_spaces(void **st)
     pii_ner_labels_free(L);
 }
 
+static void test_leading_punct(void **st)
+{
+    (void)st;
+    pii_ner_labels *L = L33();
+    pii_spanvec sv = {0};
+    /* "user=jane@x.org (555) 12 k=\"(pw" tokens "user" "=jane" "@x.org" " (555" ") 12"
+     * " k" "=\"(pw": "=" cannot start an e-mail address, "(" can start a
+     * phone number, and a secret keeps every byte */
+    const char *text = "user=jane@x.org (555) 12 k=\"(pw";
+    size_t cuts[] = {4, 9, 15, 20, 24, 26};
+    pii_ner_tok tok[7];
+    size_t n = toks_from_cuts(strlen(text), cuts, 6, tok);
+    int32_t lab[] = {O, B_EM, E_EM, B_PH, E_PH, O, S_SEC};
+    extract(L, text, tok, lab, n, NULL, &sv);
+    assert_int_equal(sv.n, 3);
+    assert_string_equal(sv.v[0].label, "private_email");
+    assert_int_equal(sv.v[0].start, 5); /* "jane@x.org" */
+    assert_int_equal(sv.v[0].end, 15);
+    assert_string_equal(sv.v[1].label, "private_phone");
+    assert_int_equal(sv.v[1].start, 16); /* "(555) 12" */
+    assert_int_equal(sv.v[1].end, 24);
+    assert_string_equal(sv.v[2].label, "secret");
+    assert_int_equal(sv.v[2].start, 26); /* "=\"(pw" */
+    assert_int_equal(sv.v[2].end, 31);
+    /* a person span that is only punctuation disappears */
+    int32_t junk[] = {O, O, O, O, O, O, S_PER};
+    tok[6].end = 28; /* "=\"" */
+    extract(L, text, tok, junk, n, NULL, &sv);
+    assert_int_equal(sv.n, 0);
+    free(sv.v);
+    pii_ner_labels_free(L);
+}
+
 static void test_invalid_bytes(void **st)
 {
     (void)st;
@@ -403,17 +439,12 @@ static void test_bad_labels(void **st)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_chars),
-        cmocka_unit_test(test_isspace),
-        cmocka_unit_test(test_repair_rules),
-        cmocka_unit_test(test_multibyte),
-        cmocka_unit_test(test_emoji_split),
-        cmocka_unit_test(test_crlf),
-        cmocka_unit_test(test_unicode_spaces),
-        cmocka_unit_test(test_invalid_bytes),
-        cmocka_unit_test(test_scores_thresholds),
-        cmocka_unit_test(test_max_span_tokens),
-        cmocka_unit_test(test_bad_labels),
+        cmocka_unit_test(test_chars),           cmocka_unit_test(test_isspace),
+        cmocka_unit_test(test_repair_rules),    cmocka_unit_test(test_multibyte),
+        cmocka_unit_test(test_emoji_split),     cmocka_unit_test(test_crlf),
+        cmocka_unit_test(test_unicode_spaces),  cmocka_unit_test(test_leading_punct),
+        cmocka_unit_test(test_invalid_bytes),   cmocka_unit_test(test_scores_thresholds),
+        cmocka_unit_test(test_max_span_tokens), cmocka_unit_test(test_bad_labels),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

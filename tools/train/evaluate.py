@@ -94,6 +94,14 @@ def token_spans(path):
     return out
 
 
+# Leading ASCII punctuation a value of the category never starts with, as
+# ner/spans.c trims it ("=" of the token "=j" in "user=jane@x.org").
+_J = "=:;,<>\"'`|([{*"
+LEAD_JUNK = {"private_person": _J.replace("'", ""), "private_email": _J, "private_url": _J,
+             "private_address": _J, "private_date": _J.replace("(", ""),
+             "private_phone": _J.replace("(", "").replace("[", ""), "account_number": _J}
+
+
 def char_spans(text, offsets, tspans):
     tb = text.encode("utf-8")
     b2c = [0] * (len(tb) + 1)
@@ -111,7 +119,8 @@ def char_spans(text, offsets, tspans):
         bs, be = offsets[ts][0], offsets[te - 1][1]
         cs = b2c[bs]
         ce = b2c[be - 1] + 1 if be > bs else cs
-        while cs < ce and text[cs].isspace():
+        junk = LEAD_JUNK.get(common.CATEGORIES[cat], "")
+        while cs < ce and (text[cs].isspace() or text[cs] in junk):
             cs += 1
         while ce > cs and text[ce - 1].isspace():
             ce -= 1
