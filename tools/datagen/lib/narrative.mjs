@@ -8,6 +8,7 @@
 import { nameForm } from './names.mjs';
 import * as N from './negatives.mjs';
 import { corner } from './address.mjs';
+import { fill } from './ctx.mjs';
 
 const ROLES = ['my neighbour', 'the landlord', 'our manager', 'the new intern', 'my sister', 'his father', 'her brother',
   'the doctor', 'a nurse', 'the teacher', 'the coach', 'my accountant', 'the driver', 'the receptionist', 'a customer',
@@ -124,6 +125,16 @@ const LOWER_FRAME = [['now I\'m ', ''], ['we are proud ', ''], ['i feel ', ' tod
   ['sorry, I was ', ''], ['the kids are ', ' again'], ['he seemed ', ' to me'], ['ask for the ', ' at the desk'],
   ['meet the new ', ''], ['it is all about ', ''], ['say hi to the ', ' for me']];
 
+// A person followed by their address, phone or e-mail after a comma: the
+// comma ends the name ("Contact X, 12 Y Street, Town"), so a list of names
+// is not the only thing a comma after a name can start.
+const CONTACT = ['Contact {P.full}, {ADDR.line}.', 'Contact {P.full}, {ADDR.line}, or {EMAIL}.',
+  'Send the signed forms to {P.full}, {ADDR.line}.', 'Ship to: {P.full}, {ADDR.line}', '{P.full}, {ADDR.line}, {PHONE}',
+  'Write to {T} {P.last}, {ADDR.line}.', 'Our new tenant is {P.full}, {ADDR.street}.',
+  'Emergency contact: {P.full}, {PHONE}', 'Forward it to {P.first} at {EMAIL}, or post it to {ADDR.line}.',
+  'Pickup for {P.full}, {ADDR.line}, on {FDATE}.', 'Visit {P.full} at {ADDR.line}.',
+  'Return address: {P.full}, {ADDR.line}', 'Please contact {P.first} {P.last}, {PHONE}, about the keys.'];
+
 // A noun phrase that is not a name, for the positions above.
 function thing(ctx, cap) {
   const r = ctx.rng, f = ctx.faker('en_US');
@@ -216,6 +227,9 @@ function tuneSentence(ctx, doc, k, a, b) {
       doc.t(fr[0] + w + fr[1] + r.pick(['.', '', '!', ' lol']));
       break;
     }
+    case 'contact':
+      fill(ctx, doc, r.pick(CONTACT));
+      break;
     default: // 'vocend': a name addressed at the end of a line — or a thing
       doc.t(r.pick(UTTER) + ', ');
       if (r.chance(0.7)) person(ctx, a, doc); else doc.t(r.pick(['everyone', 'folks', 'guys', 'team', 'sir', 'madam', 'mate', 'buddy', 'love']));
@@ -274,8 +288,8 @@ const KINDS = [[14, 'svo'], [8, 'sv'], [6, 'splace'], [7, 'dialog'], [5, 'quote'
 // The tuning profile: the base kinds, 'list' replaced by the mixed lists,
 // plus the new kinds.
 const TUNE_KINDS = [...KINDS.map(([w, k]) => [w, k === 'list' ? 'tlist' : k]), [6, 'prep'], [4, 'modifier'], [5, 'fan'],
-  [3, 'corner'], [4, 'titles'], [3, 'lowerneg'], [3, 'vocend']];
-const TUNE_ONLY = new Set(['prep', 'modifier', 'fan', 'corner', 'tlist', 'titles', 'lowerneg', 'vocend']);
+  [3, 'corner'], [4, 'titles'], [3, 'lowerneg'], [3, 'vocend'], [5, 'contact']];
+const TUNE_ONLY = new Set(['prep', 'modifier', 'fan', 'corner', 'tlist', 'titles', 'lowerneg', 'vocend', 'contact']);
 
 function sentence(ctx, doc) {
   const r = ctx.rng;
