@@ -3,7 +3,9 @@
 // members, credits, possessors and vocatives, often by one name only
 // ("Frank", "Ms. Okafor"), while organisations, places, titles, pronouns
 // and roles fill the same positions as hard negatives.  Written for this
-// project; no eval data was read to write it.
+// project from general English usage; no eval text or template was copied
+// (the kinds of sentence were chosen from the kinds of errors a model made,
+// see tools/train/README.md).
 
 import { nameForm } from './names.mjs';
 import * as N from './negatives.mjs';
