@@ -309,7 +309,7 @@ def main():
         if row_map is None or n_rows != len(class_names) + int((row_map >= len(class_names)).sum()):
             sys.exit(f"train: {a.init} has no compact embedding of this trainer's shape classes")
     print(f"train: {len(train_ids)} docs, {sum(len(t) for t in train_ids)} tokens, "
-          f"{len(kept)} token rows + {len(class_names)} class rows", file=sys.stderr)
+          f"{n_rows - len(class_names)} token rows + {len(class_names)} class rows", file=sys.stderr)
 
     seqs = chunk_docs([row_map[t.long()] for t in train_ids], train_labels, a.max_len)
     cls_seqs = [class_row[t.long()] for t in train_ids]

@@ -138,7 +138,7 @@ const CONTACT = ['Contact {P.full}, {ADDR.line}.', 'Contact {P.full}, {ADDR.line
   'Return address: {P.full}, {ADDR.line}', 'Please contact {P.first} {P.last}, {PHONE}, about the keys.'];
 
 // A noun phrase that is not a name, for the positions above.
-function thing(ctx, cap) {
+function thing(ctx) {
   const r = ctx.rng, f = ctx.faker('en_US');
   const k = r.weighted([[4, 'noun'], [2, 'animal'], [2, 'food'], [2, 'title'], [2, 'org'], [1, 'genre'], [1, 'product'],
     [1, 'demonym'], [1, 'place'], [1, 'role']]);
@@ -155,13 +155,13 @@ function thing(ctx, cap) {
     case 'place': s = place(ctx); break;
     default: s = r.pick(ROLES);
   }
-  return cap ? s[0].toUpperCase() + s.slice(1) : s;
+  return s;
 }
 
 // Sentence kinds of the tuning profile, on top of the base ones.
-function tuneSentence(ctx, doc, k, a, b) {
+function tuneSentence(ctx, doc, k, a) {
   const r = ctx.rng, f = ctx.faker('en_US');
-  const who = (pp) => { if (r.chance(pp)) person(ctx, a, doc); else doc.t(thing(ctx, false)); };
+  const who = (pp) => { if (r.chance(pp)) person(ctx, a, doc); else doc.t(thing(ctx)); };
   switch (k) {
     case 'prep': // a name or a thing right after a preposition or verb phrase
       if (r.chance(0.6)) {
@@ -195,7 +195,7 @@ function tuneSentence(ctx, doc, k, a, b) {
       doc.s('private_address', corner(ctx, 'en'));
       doc.t(r.pick(['.', ' tomorrow.', ', next to the bakery.', '?', ' at 6.']));
       break;
-    case 'list': { // people, or things, in a list; sometimes all lower case
+    case 'mixlist': { // people, or things, in a list; sometimes all lower case
       const people = r.chance(0.6), n = r.range(2, 6), lower = r.chance(0.25);
       doc.t(r.pick(people ? LIST_OPEN : THING_LIST_OPEN));
       for (let j = 0; j < n; j++) {
@@ -237,7 +237,6 @@ function tuneSentence(ctx, doc, k, a, b) {
       if (r.chance(0.7)) person(ctx, a, doc); else doc.t(r.pick(['everyone', 'folks', 'guys', 'team', 'sir', 'madam', 'mate', 'buddy', 'love']));
       doc.t(r.pick(['!', '.', '?']));
   }
-  void b;
 }
 
 // A person mention: mostly one name or a titled surname in running prose.
@@ -289,16 +288,16 @@ const KINDS = [[14, 'svo'], [8, 'sv'], [6, 'splace'], [7, 'dialog'], [5, 'quote'
   [3, 'pair'], [5, 'chatty'], [2, 'occupneg']];
 // The tuning profile: the base kinds, 'list' replaced by the mixed lists,
 // plus the new kinds.
-const TUNE_KINDS = [...KINDS.map(([w, k]) => [w, k === 'list' ? 'tlist' : k]), [6, 'prep'], [4, 'modifier'], [5, 'fan'],
+const TUNE_KINDS = [...KINDS.map(([w, k]) => [w, k === 'list' ? 'mixlist' : k]), [6, 'prep'], [4, 'modifier'], [5, 'fan'],
   [3, 'corner'], [4, 'titles'], [3, 'lowerneg'], [3, 'vocend'], [5, 'contact']];
-const TUNE_ONLY = new Set(['prep', 'modifier', 'fan', 'corner', 'tlist', 'titles', 'lowerneg', 'vocend', 'contact']);
+const TUNE_ONLY = new Set(['prep', 'modifier', 'fan', 'corner', 'mixlist', 'titles', 'lowerneg', 'vocend', 'contact']);
 
 function sentence(ctx, doc) {
   const r = ctx.rng;
   const k = r.weighted(ctx.profile === 'tune' ? TUNE_KINDS : KINDS);
   const a = r.int(3), b = (a + 1 + r.int(2)) % 3;
   if (TUNE_ONLY.has(k)) {
-    tuneSentence(ctx, doc, k === 'tlist' ? 'list' : k, a, b);
+    tuneSentence(ctx, doc, k, a);
     doc.t(r.weighted([[6, ' '], [2, '\n'], [1, '\n\n']]));
     return;
   }
