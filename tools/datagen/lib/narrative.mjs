@@ -137,6 +137,29 @@ const CONTACT = ['Contact {P.full}, {ADDR.line}.', 'Contact {P.full}, {ADDR.line
   'Pickup for {P.full}, {ADDR.line}, on {FDATE}.', 'Visit {P.full} at {ADDR.line}.',
   'Return address: {P.full}, {ADDR.line}', 'Please contact {P.first} {P.last}, {PHONE}, about the keys.'];
 
+// Lists inside a clause: a verb or opener before, the sentence going on
+// after ("thanked A, B and C for the work"), often surnames alone.
+const GROUP_PRE = ['The board thanked ', 'We owe a lot to ', 'The firm was started by ', 'The paper is by ',
+  'Credit goes to ', 'The prize went to ', 'The school was founded by ', 'I had lunch with ', 'The shop belongs to ',
+  'The grant was split between ', 'Our partners are ', 'The study was led by ', 'Nobody had heard of ',
+  'The trip was planned by ', 'Interviews with ', 'The idea came from '];
+const GROUP_POST = [' for their work.', ' in 2009.', '. The rest came later.', ' - they met at university.',
+  ', who never met again.', ' last spring.', '.  It took years.', ' before anyone else.', ', of all people.',
+  ' and nobody else.', '; the rest is history.', ' after the war.'];
+// Record metadata with padded values ("Directed by:     X"), some of them
+// people, most of them not.
+const META_PERSON = ['Directed by', 'Director', 'Written by', 'Writer', 'Author', 'Producer', 'Produced by', 'Cast',
+  'Starring', 'Composer', 'Narrator', 'Editor', 'Reviewed by', 'Photographer', 'Translator', 'Host', 'Contact',
+  'Assigned to', 'Reporter', 'Owner', 'Approved by', 'Signed', 'Illustrator', 'Curator'];
+const META_OTHER = [['Genre', 0], ['Runtime', 1], ['Rating', 2], ['Studio', 3], ['Language', 4],
+  ['Released', 5], ['Format', 6], ['Country', 7], ['Publisher', 3], ['Status', 8],
+  ['Category', 0], ['Pages', 9], ['Label', 3], ['Priority', 8]];
+// People with an affiliation, in lists: "A of Acme, Initech's B, and C".
+const AFFIL_PRE = ['Speakers include ', 'The panel: ', 'Honourees this year are ', 'Among the signatories were ',
+  'The shortlist includes ', 'Joining us today: ', 'Quoted in the piece: ', 'The jury consists of '];
+const AFFIL_THING = ['the CEO', 'the finance team', 'a spokesperson', 'the founders', 'two engineers', 'the legal department',
+  'the board', 'its chairman', 'the design studio', 'a delegation'];
+
 // A noun phrase that is not a name, for the positions above.
 function thing(ctx) {
   const r = ctx.rng, f = ctx.faker('en_US');
@@ -229,6 +252,60 @@ function tuneSentence(ctx, doc, k, a) {
       doc.t(fr[0] + w + fr[1] + r.pick(['.', '', '!', ' lol']));
       break;
     }
+    case 'grouplist': { // a list of people, or things, inside a clause
+      const people = r.chance(0.62), n = r.range(2, 4), form = r.pick(['family', 'family', 'given', 'full']);
+      doc.t(r.pick(GROUP_PRE));
+      for (let j = 0; j < n; j++) {
+        if (j) doc.t(j === n - 1 ? r.pick([' and ', ', and ', ' & ']) : ', ');
+        if (people) doc.s('private_person', nameForm(r, ctx.person(3 + j), form));
+        else doc.t(r.chance(0.5) ? N.company(ctx, 'en') : r.chance(0.5) ? place(ctx) : thing(ctx));
+      }
+      doc.t(r.pick(GROUP_POST));
+      break;
+    }
+    case 'meta': { // "Key:<padding>Value" lines, some values people
+      const n = r.range(2, 5), pad = r.pick([' ', ' ', '  ', '    ', '\t', '     ']);
+      const cap = r.chance(0.4);
+      for (let j = 0; j < n; j++) {
+        if (r.chance(0.45)) {
+          const k = r.pick(META_PERSON);
+          doc.t((cap ? k.replace(/ (\w)/g, (m, c) => ' ' + c.toUpperCase()) : k) + ':' + pad);
+          doc.s('private_person', nameForm(r, ctx.person((a + j) % 3), r.weighted([[6, 'full'], [1, 'middleinit'], [1, 'initfam'], [1, 'family']])));
+          if (r.chance(0.25)) { doc.t(', '); doc.s('private_person', nameForm(r, ctx.person(3 + j), 'full')); }
+        } else {
+          const [k, v] = r.pick(META_OTHER);
+          doc.t(k + ':' + pad);
+          switch (v) {
+            case 0: doc.t(r.pick(GENRE).replace(/^./, (c) => c.toUpperCase()) + (r.chance(0.5) ? ', ' + r.pick(['Drama', 'Mystery & Suspense', 'Kids & Family', 'Comedy', 'Thriller']) : '')); break;
+            case 1: doc.t(`${r.range(70, 190)} min`); break;
+            case 2: doc.t(r.pick(['PG-13', 'R', 'G', '4.5/5', '12A', 'TV-MA', '8.1'])); break;
+            case 3: doc.t(N.company(ctx, 'en')); break;
+            case 4: doc.t(r.pick(['English', 'French', 'Spanish', 'Japanese', 'German', 'Portuguese'])); break;
+            case 5: doc.t(`${r.range(1950, 2025)}`); break;
+            case 6: doc.t(r.pick(['Paperback', 'Hardcover', 'DVD', 'Vinyl', 'Digital', 'Blu-ray'])); break;
+            case 7: doc.t(ctx.faker('en_US').location.country()); break;
+            case 8: doc.t(r.pick(['Open', 'Closed', 'High', 'Low', 'Pending', 'In review'])); break;
+            default: doc.t(`${r.range(90, 900)}`);
+          }
+        }
+        doc.t('\n');
+      }
+      return;
+    }
+    case 'affil': { // people with their organisations, or organisations alone
+      const n = r.range(2, 4);
+      doc.t(r.pick(AFFIL_PRE));
+      for (let j = 0; j < n; j++) {
+        if (j) doc.t(j === n - 1 ? r.pick([', and ', ' and ']) : ', ');
+        const co = N.company(ctx, 'en');
+        if (r.chance(0.75)) {
+          const nm = () => doc.s('private_person', nameForm(r, ctx.person(3 + j), r.weighted([[6, 'full'], [1, 'given'], [1, 'family']])));
+          if (r.chance(0.6)) { nm(); doc.t(` ${r.pick(['of', 'from', 'at'])} ${co}`); } else { doc.t(`${co}'s `); nm(); }
+        } else doc.t(r.chance(0.5) ? `${r.pick(AFFIL_THING)} of ${co}` : `${co}'s ${r.pick(AFFIL_THING).replace(/^(the|a|its) /, '')}`);
+      }
+      doc.t(r.pick(['.', '.', '!', ' - more to come.']));
+      break;
+    }
     case 'contact':
       fill(ctx, doc, r.pick(CONTACT));
       break;
@@ -289,8 +366,9 @@ const KINDS = [[14, 'svo'], [8, 'sv'], [6, 'splace'], [7, 'dialog'], [5, 'quote'
 // The tuning profile: the base kinds, 'list' replaced by the mixed lists,
 // plus the new kinds.
 const TUNE_KINDS = [...KINDS.map(([w, k]) => [w, k === 'list' ? 'mixlist' : k]), [6, 'prep'], [4, 'modifier'], [5, 'fan'],
-  [3, 'corner'], [4, 'titles'], [3, 'lowerneg'], [3, 'vocend'], [5, 'contact']];
-const TUNE_ONLY = new Set(['prep', 'modifier', 'fan', 'corner', 'mixlist', 'titles', 'lowerneg', 'vocend', 'contact']);
+  [3, 'corner'], [4, 'titles'], [3, 'lowerneg'], [3, 'vocend'], [5, 'contact'], [4, 'grouplist'], [3, 'meta'], [3, 'affil']];
+const TUNE_ONLY = new Set(['prep', 'modifier', 'fan', 'corner', 'mixlist', 'titles', 'lowerneg', 'vocend', 'contact',
+  'grouplist', 'meta', 'affil']);
 
 function sentence(ctx, doc) {
   const r = ctx.rng;
