@@ -24,7 +24,7 @@ MODEL_ARGS   ?= --threads 1 --d-model 160 --layers 4 --epochs 1.7 --eval-every 5
 MODEL_PY     ?= /usr/bin/python3
 # Stage 2: the base model fine-tuned on the tuning mix (tools/train/README.md);
 # two threads (deterministic per thread count, like stage 1).
-MODEL_TUNE_N    ?= 120000
+MODEL_TUNE_N    ?= 150000
 MODEL_TUNE_SEED ?= 3
 MODEL_TUNE_ARGS ?= --threads 2 --d-model 160 --layers 4 --epochs 1 --lr 1e-3 --warmup 50 --eval-every 250
 # MODEL_RESUME=1: continue an interrupted `make model` from its last
