@@ -3,8 +3,10 @@ set -e
 P=$PII_REDACT
 fail() { echo "FAIL: $*"; exit 1; }
 
-# 3 MB of random bytes with none of the characters rules key on, plus CR LF NUL.
-head -c 3000000 /dev/urandom | LC_ALL=C tr -d '0-9@:/.' >"$TMPDIR/rnd"
+# 3 MB of random bytes with none of the characters rules key on (digits, "@",
+# ":", "/", ".", and "=": "pw=" turns up by chance about once in 300 runs
+# and starts a password assignment), plus CR LF NUL.
+head -c 3000000 /dev/urandom | LC_ALL=C tr -d '0-9@:/.=' >"$TMPDIR/rnd"
 printf '\r\n\0' >>"$TMPDIR/rnd"
 $P --rules-only <"$TMPDIR/rnd" | cmp - "$TMPDIR/rnd" || fail "random bytes changed"
 $P --rules-only --lines <"$TMPDIR/rnd" | cmp - "$TMPDIR/rnd" || fail "random bytes changed (--lines)"
