@@ -10,7 +10,8 @@
  *     bounded wait), or the plain per-token argmax.
  *  4. Spans: labels → token spans (§6.3 repair rules) → byte spans over
  *     widened character boundaries, whitespace-trimmed, scored and
- *     thresholded, sorted and made non-overlapping (§6.4).
+ *     thresholded, grown to whole ASCII runs for opaque categories, sorted
+ *     and made non-overlapping (§6.4).
  *  5. The model detector (pii_ner): tokenizer + encoder + 2..4 behind the
  *     pii_detector contract of pii_redact.h, with exact long-input windows,
  *     exact streaming and packed batches (see the second half of this file).
@@ -217,11 +218,14 @@ typedef struct pii_ner_span_opts {
 
 /* Whole-document span extraction: token spans from labels[n] (§6.3), byte
  * span = [char_start(tok[first].start), char_end(tok[last].end - 1)),
- * trimmed of pii_ner_isspace characters at both ends (dropped when empty),
+ * trimmed of pii_ner_isspace characters at both ends and of leading
+ * punctuation its category never starts with (dropped when empty),
  * score = mean over the span's tokens of exp(e[t][labels[t]]), threshold,
- * then sorted by (start, -length, label) and reduced to a left-to-right
- * non-overlapping subset.  Appends pii_span{source = PII_SRC_MODEL,
- * label = category name, rule = NULL} to out.  e may be NULL (score 1). */
+ * for secret, account_number, private_email, private_url and private_phone
+ * widened to the whole run of ASCII letters and digits it cuts (at most 128
+ * bytes each way; docs/NER.md "Widen"), then sorted by (start, -length, label) and reduced to a
+ * left-to-right non-overlapping subset.  Appends pii_span{source = PII_SRC_MODEL, label = category
+ * name, rule = NULL} to out.  e may be NULL (score 1). */
 pii_err pii_ner_extract_spans(const pii_ner_labels *L, const pii_ner_span_opts *opts,
                               const uint8_t *text, size_t len, const pii_ner_tok *tok,
                               const float *e, const int32_t *labels, size_t n, pii_spanvec *out);

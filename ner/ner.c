@@ -6,7 +6,7 @@
  * One engine (ner_doc) serves every entry point.  A document goes through
  *   tokenize ─► windows (jobs) ─► packed forward ─► rows kept ─► log-softmax
  *   ─► decoder (online Viterbi / argmax) ─► §6.3 state machine ─► byte spans
- *   ─► threshold ─► §6.4 resolver ─► spans
+ *   ─► threshold ─► widening ─► §6.4 resolver ─► spans
  * and every stage only ever acts on what is final, so feeding the document
  * whole (pii_ner_detect, batches) or in pieces (the detector) gives the same
  * result.  The window layout depends on the token count alone (see
@@ -316,6 +316,13 @@ size_t pii_ner_window(const pii_ner *n)
 
 /* ---- the per-document engine ---------------------------------------------------- */
 
+/* A span whose widened end (ner_widen_right, at most lim) waits for more
+ * bytes. */
+typedef struct ner_held {
+    pii_span sp;
+    uint64_t lim;
+} ner_held;
+
 typedef struct ner_doc {
     const pii_ner *n;
     /* final tokens [tbase, tn), slot i - tbase */
@@ -338,7 +345,10 @@ typedef struct ner_doc {
     ner_sm sm;
     ner_resolver rs;
     int finished;
-    ner_text tx;         /* the bytes of the current call */
+    ner_text tx;    /* the bytes of the current call */
+    int eod;        /* tx ends the document */
+    ner_held *held; /* spans waiting for bytes to widen over */
+    size_t nheld, heldcap;
     pii_ner_toks tmp;    /* tokenizer output */
     pii_ner_result *rec; /* analyze: record everything */
     size_t rec_tcap, rec_lcap;
@@ -361,6 +371,7 @@ static void doc_free(ner_doc *d)
     pii_ner_online_free(d->ov);
     ner_resolver_free(&d->rs);
     pii_ner_toks_free(&d->tmp);
+    free(d->held);
 }
 
 static pii_err doc_init(ner_doc *d, const pii_ner *n)
@@ -387,6 +398,8 @@ static void doc_reset(ner_doc *d)
     ner_sm_init(&d->sm, d->n->L, d->n->max_span);
     ner_resolver_reset(&d->rs);
     d->finished = 0;
+    d->eod = 0;
+    d->nheld = 0;
 }
 
 /* Oldest token still needed: the first unconsumed window's start, or the
@@ -590,7 +603,49 @@ static pii_err doc_add_tspan(ner_doc *d, const ner_tsp *t)
     if (!(score >= n->thr[t->cat]))
         return PII_OK;
     pii_span sp = {s, e, pii_ner_labels_category(n->L, t->cat), NULL, score, PII_SRC_MODEL};
+    if (ner_widens(sp.label)) {
+        sp.start = ner_widen_left(&d->tx, sp.start);
+        uint64_t lim = sp.end + NER_WIDEN_MAX;
+        if (!ner_widen_right(&d->tx, &sp.end, lim, d->eod)) {
+            if (d->nheld == d->heldcap) {
+                size_t nc = d->heldcap ? 2 * d->heldcap : 4;
+                ner_held *nh = realloc(d->held, nc * sizeof *nh);
+                if (!nh)
+                    return PII_ENOMEM;
+                d->held = nh;
+                d->heldcap = nc;
+            }
+            d->held[d->nheld++] = (ner_held){sp, lim};
+            return PII_OK;
+        }
+    }
     return ner_resolver_add(&d->rs, &sp);
+}
+
+/* Widens the held spans over the bytes now in view; adds the final ones. */
+static pii_err doc_release(ner_doc *d)
+{
+    size_t k = 0;
+    pii_err e = PII_OK;
+    for (size_t i = 0; i < d->nheld; i++) {
+        ner_held *h = &d->held[i];
+        if (!e && ner_widen_right(&d->tx, &h->sp.end, h->lim, d->eod))
+            e = ner_resolver_add(&d->rs, &h->sp);
+        else
+            d->held[k++] = *h;
+    }
+    d->nheld = k;
+    return e;
+}
+
+/* Start of the oldest held span (UINT64_MAX: none). */
+static uint64_t doc_held_min(const ner_doc *d)
+{
+    uint64_t m = UINT64_MAX;
+    for (size_t i = 0; i < d->nheld; i++)
+        if (d->held[i].sp.start < m)
+            m = d->held[i].sp.start;
+    return m;
 }
 
 /* Feeds final labels (for tokens sm.t, sm.t+1, ...) to the span machine. */
@@ -668,14 +723,18 @@ static pii_err doc_consume(ner_doc *d, const ner_job *j, const float *logits)
     return doc_take_labels(d);
 }
 
-/* Byte offset that every later span starts at or after. */
+/* Byte offset that every later span starts at or after: the pending
+ * token's first character, less what widening may add on the left, and no
+ * later than a held span. */
 static uint64_t doc_boundary(const ner_doc *d)
 {
     uint64_t p = ner_sm_pending_token(&d->sm);
     uint64_t pos = p < d->tn ? d->ts[p - d->tbase] : d->tf;
-    if (pos >= d->tx.base + d->tx.len)
-        return pos;
-    return d->tx.base + pii_ner_char_start(d->tx.p, d->tx.len, (size_t)(pos - d->tx.base));
+    if (pos < d->tx.base + d->tx.len)
+        pos = d->tx.base + pii_ner_char_start(d->tx.p, d->tx.len, (size_t)(pos - d->tx.base));
+    pos = pos > NER_WIDEN_MAX ? pos - NER_WIDEN_MAX : 0;
+    uint64_t h = doc_held_min(d);
+    return h < pos ? h : pos;
 }
 
 /* Lowest byte offset the document needs to see again. */
@@ -685,7 +744,9 @@ static uint64_t doc_keep(const ner_doc *d)
     uint64_t pos = p < d->tn ? d->ts[p - d->tbase] : d->tf;
     if (d->tf < pos)
         pos = d->tf;
-    return pos > 3 ? pos - 3 : 0;
+    pos = pos > 3 + NER_WIDEN_MAX ? pos - 3 - NER_WIDEN_MAX : 0;
+    uint64_t h = doc_held_min(d);
+    return h < pos ? h : pos;
 }
 
 static int doc_complete(const ner_doc *d)
@@ -703,6 +764,8 @@ static pii_err doc_flush(ner_doc *d, pii_spanvec *out)
         }
         ner_tsp t;
         if (ner_sm_finish(&d->sm, &t) && (e = doc_add_tspan(d, &t)))
+            return e;
+        if ((e = doc_release(d)))
             return e;
         d->finished = 1;
         return ner_resolver_flush(&d->rs, UINT64_MAX, out);
@@ -888,7 +951,8 @@ static pii_err det_scan(void *st, const uint8_t *buf, size_t len, uint64_t base,
     d->tx.p = buf;
     d->tx.base = base;
     d->tx.len = len;
-    if ((e = doc_tokenize(d, s->run.ctx, eod)))
+    d->eod = eod;
+    if ((e = doc_release(d)) || (e = doc_tokenize(d, s->run.ctx, eod)))
         return e;
     ner_job j;
     while (doc_next_job(d, &j))
@@ -945,6 +1009,7 @@ static pii_err batch(const pii_ner *n, const uint8_t *const *docs, const size_t 
             d->tx.p = docs[next];
             d->tx.base = 0;
             d->tx.len = lens[next];
+            d->eod = 1;
             if ((e = doc_tokenize(d, r.ctx, 1)))
                 break;
             ner_job j;

@@ -4,7 +4,8 @@
  * functions of pii_ner.h drive it with the whole document, so one-shot and
  * streaming results cannot drift apart:
  *   labels ─► ner_sm (§6.3 state machine) ─► token spans with prob sums
- *          ─► ner_byte_span (widen, trim) ─► threshold
+ *          ─► ner_byte_span (whole characters, trim) ─► threshold
+ *          ─► ner_widen_left/right (opaque categories: whole ASCII runs)
  *          ─► ner_resolver (§6.4 sort + non-overlap, final once no later
  *             span can start before them) ─► pii_spanvec
  */
@@ -62,6 +63,20 @@ typedef struct ner_text {
  * the span is empty after trimming. */
 int ner_byte_span(const ner_text *tx, const char *cat, uint64_t first_start, uint64_t last_end,
                   uint64_t *s, uint64_t *e);
+
+/* Widening (docs/NER.md, "Widen").  A span of a category whose values are
+ * opaque strings (secret, account_number, private_email, private_url,
+ * private_phone) that starts or ends inside a run of ASCII letters and
+ * digits grows to the whole run, at most NER_WIDEN_MAX bytes each way, so
+ * that no part of a key stays in clear.  ner_widen_left needs the bytes
+ * from s - NER_WIDEN_MAX (clipped to the text); ner_widen_right moves *e
+ * towards lim and returns 1 when the end is final, or 0 when the run reaches
+ * the last byte in view and more may follow (eod == 0): call it again with
+ * more bytes. */
+#define NER_WIDEN_MAX 128
+int ner_widens(const char *cat);
+uint64_t ner_widen_left(const ner_text *tx, uint64_t s);
+int ner_widen_right(const ner_text *tx, uint64_t *e, uint64_t lim, int eod);
 
 /* §6.4 step 4, incrementally.  Spans are added as they are completed;
  * flush(boundary) makes final, in (start, -length, label) order, every

@@ -258,6 +258,51 @@ int ner_byte_span(const ner_text *tx, const char *cat, uint64_t first_start, uin
     return 1;
 }
 
+static int ascii_alnum(uint8_t c)
+{
+    return (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');
+}
+
+int ner_widens(const char *cat)
+{
+    static const char *const t[] = {"secret", "account_number", "private_email", "private_url",
+                                    "private_phone"};
+    if (!cat)
+        return 0;
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
+        if (!strcmp(cat, t[i]))
+            return 1;
+    return 0;
+}
+
+uint64_t ner_widen_left(const ner_text *tx, uint64_t s)
+{
+    uint64_t end = tx->base + tx->len;
+    if (s <= tx->base || s >= end || !ascii_alnum(tx->p[s - tx->base]))
+        return s;
+    uint64_t lim = s - tx->base > NER_WIDEN_MAX ? s - NER_WIDEN_MAX : tx->base;
+    while (s > lim && ascii_alnum(tx->p[s - 1 - tx->base]))
+        s--;
+    return s;
+}
+
+int ner_widen_right(const ner_text *tx, uint64_t *e, uint64_t lim, int eod)
+{
+    uint64_t end = tx->base + tx->len, x = *e;
+    if (x <= tx->base || x > end || !ascii_alnum(tx->p[x - 1 - tx->base]))
+        return 1;
+    for (; x < lim; x++) {
+        if (x == end) {
+            *e = x;
+            return eod;
+        }
+        if (!ascii_alnum(tx->p[x - tx->base]))
+            break;
+    }
+    *e = x;
+    return 1;
+}
+
 /* ---- §6.4 resolver ----------------------------------------------------------- */
 
 pii_err ner_spanvec_push(pii_spanvec *sv, const pii_span *s)
@@ -383,6 +428,10 @@ pii_err pii_ner_extract_spans(const pii_ner_labels *L, const pii_ner_span_opts *
             float score = (float)(ts[i].psum / (double)(ts[i].te - ts[i].ts));
             if (opts && opts->cat_threshold && !(score >= opts->cat_threshold[ts[i].cat]))
                 continue;
+            if (ner_widens(pii_ner_labels_category(L, ts[i].cat))) {
+                s = ner_widen_left(&tx, s);
+                ner_widen_right(&tx, &en, en + NER_WIDEN_MAX, 1);
+            }
             pii_span sp = {s,    en,    pii_ner_labels_category(L, ts[i].cat),
                            NULL, score, PII_SRC_MODEL};
             err = ner_resolver_add(&rs, &sp);

@@ -412,6 +412,54 @@ static void test_stream_equals_oneshot(void **st)
     }
 }
 
+/* Long runs of ASCII letters and digits: spans of secrets, accounts, URLs,
+ * e-mails and phones widen to the whole run (up to 128 bytes each way),
+ * which in a stream may wait for bytes that have not arrived yet; the
+ * result still equals the one-shot one for every chunking. */
+static void test_stream_widen(void **st)
+{
+    (void)st;
+    static const char *const parts[] = {"ab1", "Z9", "q", "77", "xY", "c0d", "e", "5", " ", "-"};
+    for (int round = 0; round < 3; round++) {
+        size_t len = 3000 + (size_t)round * 700;
+        char *text = malloc(len + 1);
+        size_t k = 0;
+        while (k < len) {
+            const char *p = parts[rng() % (round == 2 ? 8 : 10)]; /* round 2: one run */
+            size_t l = strlen(p);
+            if (k + l > len)
+                l = len - k;
+            memcpy(text + k, p, l);
+            k += l;
+        }
+        text[len] = '\0';
+        size_t windows[] = {40, 1 << 20};
+        for (size_t w = 0; w < 2; w++) {
+            fake f;
+            pii_ner *n = make_ner(&f, 8, 8, windows[w], NULL);
+            pii_spanvec ref = {0}, got = {0};
+            assert_int_equal(pii_ner_detect(n, (const uint8_t *)text, len, &ref), PII_OK);
+            size_t widened = 0;
+            for (size_t i = 0; i < ref.n; i++)
+                if (strcmp(ref.v[i].label, "private_person") &&
+                    strcmp(ref.v[i].label, "private_date") &&
+                    strcmp(ref.v[i].label, "private_address") && ref.v[i].end - ref.v[i].start > 3)
+                    widened++;
+            assert_true(widened > 0);
+            size_t chunks[] = {1, 3, 64, 4096};
+            for (size_t c = 0; c < 4; c++) {
+                stream_stats ss;
+                stream_run(n, text, len, chunks[c], &got, &ss);
+                spans_equal(&got, &ref);
+            }
+            free(ref.v);
+            free(got.v);
+            pii_ner_free(n);
+        }
+        free(text);
+    }
+}
+
 /* Memory is flat: a long document never makes the detector hold more than
  * a bounded tail. */
 static void test_stream_bounded(void **st)
@@ -797,11 +845,12 @@ static void test_prepared(void **st)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_windows_exact),   cmocka_unit_test(test_stream_equals_oneshot),
-        cmocka_unit_test(test_stream_bounded),  cmocka_unit_test(test_stream_modes),
-        cmocka_unit_test(test_packing),         cmocka_unit_test(test_params),
-        cmocka_unit_test(test_calibration_dir), cmocka_unit_test(test_thresholds),
-        cmocka_unit_test(test_forward_error),   cmocka_unit_test(test_prepared),
+        cmocka_unit_test(test_windows_exact), cmocka_unit_test(test_stream_equals_oneshot),
+        cmocka_unit_test(test_stream_widen),  cmocka_unit_test(test_stream_bounded),
+        cmocka_unit_test(test_stream_modes),  cmocka_unit_test(test_packing),
+        cmocka_unit_test(test_params),        cmocka_unit_test(test_calibration_dir),
+        cmocka_unit_test(test_thresholds),    cmocka_unit_test(test_forward_error),
+        cmocka_unit_test(test_prepared),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -336,6 +336,52 @@ static void test_leading_punct(void **st)
     pii_ner_labels_free(L);
 }
 
+/* Spans of opaque-value categories that cut a run of ASCII letters and
+ * digits grow to the whole run, at most NER_WIDEN_MAX (128) bytes each way;
+ * persons and dates keep their token boundaries. */
+static void test_widen_runs(void **st)
+{
+    (void)st;
+    pii_ner_labels *L = L33();
+    pii_spanvec sv = {0};
+    /* "build 3f2a9c1d7e8b6a5f ok-x9" tokens "build" " 3f2" "a9c" "1d7" "e8b" "6a5f"
+     * " ok" "-x9" */
+    const char *text = "build 3f2a9c1d7e8b6a5f ok-x9";
+    size_t cuts[] = {5, 9, 12, 15, 18, 22, 25};
+    pii_ner_tok tok[8];
+    size_t n = toks_from_cuts(strlen(text), cuts, 7, tok);
+    int32_t sec[] = {O, O, S_SEC, O, O, O, O, S_URL};
+    extract(L, text, tok, sec, n, NULL, &sv);
+    assert_int_equal(sv.n, 2);
+    assert_string_equal(sv.v[0].label, "secret"); /* "a9c" -> the whole hash */
+    assert_int_equal(sv.v[0].start, 6);
+    assert_int_equal(sv.v[0].end, 22);
+    assert_string_equal(sv.v[1].label, "private_url"); /* "-x9": "-" ends the run */
+    assert_int_equal(sv.v[1].start, 25);
+    assert_int_equal(sv.v[1].end, 28);
+    int32_t per[] = {O, O, S_PER, O, O, O, O, O};
+    extract(L, text, tok, per, n, NULL, &sv);
+    assert_int_equal(sv.n, 1);
+    assert_int_equal(sv.v[0].start, 9); /* a person keeps "a9c" */
+    assert_int_equal(sv.v[0].end, 12);
+
+    /* a 400-byte run: 128 bytes each way, no more */
+    char big[401];
+    for (int i = 0; i < 400; i++)
+        big[i] = "abc123"[i % 6];
+    big[400] = '\0';
+    size_t bc[] = {200, 203};
+    pii_ner_tok bt[3];
+    size_t bn = toks_from_cuts(400, bc, 2, bt);
+    int32_t bl[] = {O, S_SEC, O};
+    extract(L, big, bt, bl, bn, NULL, &sv);
+    assert_int_equal(sv.n, 1);
+    assert_int_equal(sv.v[0].start, 200 - 128);
+    assert_int_equal(sv.v[0].end, 203 + 128);
+    free(sv.v);
+    pii_ner_labels_free(L);
+}
+
 static void test_invalid_bytes(void **st)
 {
     (void)st;
@@ -439,12 +485,19 @@ static void test_bad_labels(void **st)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_chars),           cmocka_unit_test(test_isspace),
-        cmocka_unit_test(test_repair_rules),    cmocka_unit_test(test_multibyte),
-        cmocka_unit_test(test_emoji_split),     cmocka_unit_test(test_crlf),
-        cmocka_unit_test(test_unicode_spaces),  cmocka_unit_test(test_leading_punct),
-        cmocka_unit_test(test_invalid_bytes),   cmocka_unit_test(test_scores_thresholds),
-        cmocka_unit_test(test_max_span_tokens), cmocka_unit_test(test_bad_labels),
+        cmocka_unit_test(test_chars),
+        cmocka_unit_test(test_isspace),
+        cmocka_unit_test(test_repair_rules),
+        cmocka_unit_test(test_multibyte),
+        cmocka_unit_test(test_emoji_split),
+        cmocka_unit_test(test_crlf),
+        cmocka_unit_test(test_unicode_spaces),
+        cmocka_unit_test(test_leading_punct),
+        cmocka_unit_test(test_widen_runs),
+        cmocka_unit_test(test_invalid_bytes),
+        cmocka_unit_test(test_scores_thresholds),
+        cmocka_unit_test(test_max_span_tokens),
+        cmocka_unit_test(test_bad_labels),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -101,6 +101,15 @@ LEAD_JUNK = {"private_person": _J.replace("'", ""), "private_email": _J, "privat
              "private_address": _J, "private_date": _J.replace("(", ""),
              "private_phone": _J.replace("(", "").replace("[", ""), "account_number": _J}
 
+# Categories whose spans grow to the whole run of ASCII letters and digits
+# they cut, at most 128 characters each way (ner/spans.c, ner_widen_*).
+WIDEN = {"secret", "account_number", "private_email", "private_url", "private_phone"}
+WIDEN_MAX = 128
+
+
+def _alnum(c):
+    return c.isascii() and c.isalnum()
+
 
 def char_spans(text, offsets, tspans):
     tb = text.encode("utf-8")
@@ -124,6 +133,15 @@ def char_spans(text, offsets, tspans):
             cs += 1
         while ce > cs and text[ce - 1].isspace():
             ce -= 1
+        if ce > cs and common.CATEGORIES[cat] in WIDEN:
+            if _alnum(text[cs]):
+                lim = max(0, cs - WIDEN_MAX)
+                while cs > lim and _alnum(text[cs - 1]):
+                    cs -= 1
+            if _alnum(text[ce - 1]):
+                lim = min(len(text), ce + WIDEN_MAX)
+                while ce < lim and _alnum(text[ce]):
+                    ce += 1
         if ce > cs:
             out.append((cs, ce, common.CATEGORIES[cat]))
     out.sort(key=lambda s: (s[0], -(s[1] - s[0]), s[2]))
