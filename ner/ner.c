@@ -607,14 +607,9 @@ static pii_err doc_add_tspan(ner_doc *d, const ner_tsp *t)
         sp.start = ner_widen_left(&d->tx, sp.start);
         uint64_t lim = sp.end + NER_WIDEN_MAX;
         if (!ner_widen_right(&d->tx, &sp.end, lim, d->eod)) {
-            if (d->nheld == d->heldcap) {
-                size_t nc = d->heldcap ? 2 * d->heldcap : 4;
-                ner_held *nh = realloc(d->held, nc * sizeof *nh);
-                if (!nh)
-                    return PII_ENOMEM;
-                d->held = nh;
-                d->heldcap = nc;
-            }
+            pii_err err = grow((void **)&d->held, &d->heldcap, d->nheld + 1, sizeof *d->held);
+            if (err)
+                return err;
             d->held[d->nheld++] = (ner_held){sp, lim};
             return PII_OK;
         }
