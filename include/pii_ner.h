@@ -223,9 +223,10 @@ typedef struct pii_ner_span_opts {
  * score = mean over the span's tokens of exp(e[t][labels[t]]), threshold,
  * for secret, account_number, private_email, private_url and private_phone
  * widened to the whole run of ASCII letters and digits it cuts (at most 128
- * bytes each way; docs/NER.md "Widen"), then sorted by (start, -length, label) and reduced to a
- * left-to-right non-overlapping subset.  Appends pii_span{source = PII_SRC_MODEL, label = category
- * name, rule = NULL} to out.  e may be NULL (score 1). */
+ * bytes each way; docs/NER.md "Widen"), then sorted by (start, -length,
+ * label) and reduced to a left-to-right non-overlapping subset.  Appends
+ * pii_span{source = PII_SRC_MODEL, label = category name, rule = NULL} to
+ * out.  e may be NULL (score 1). */
 pii_err pii_ner_extract_spans(const pii_ner_labels *L, const pii_ner_span_opts *opts,
                               const uint8_t *text, size_t len, const pii_ner_tok *tok,
                               const float *e, const int32_t *labels, size_t n, pii_spanvec *out);
