@@ -19,6 +19,15 @@ rss() { # runs the command line $1 with stdin $2, prints max RSS in KB
     /usr/bin/time -f '%M' -o "$T/rss" sh -c "$1" <"$2" >/dev/null 2>"$T/err" || true
     tail -n 1 "$T/rss"
 }
+# The least max RSS of three runs: what the kernel adds on its own (huge
+# pages collapsed under a process, fault-around of file pages) only ever
+# inflates a run, and the growth checks below compare two inputs.
+rss3() {
+    a=$(rss "$1" "$2"); b=$(rss "$1" "$2"); c=$(rss "$1" "$2")
+    [ "$b" -lt "$a" ] && a=$b
+    [ "$c" -lt "$a" ] && a=$c
+    echo "$a"
+}
 check() { # $1 name, $2 RSS KB, $3 limit KB
     echo "$1: max RSS $2 KB"
     [ "$2" -lt "$3" ] || fail "$1: RSS $2 KB >= $3 KB"
@@ -63,14 +72,14 @@ rm -f "$T/many.jsonl"
 "$P" mkmodel -o "$T/tiny" --layers 1 --d-model 16 --heads 2 --kv-heads 1 --head-dim 8 \
     --experts 4 --top-k 2 --window 8 --embed-rows 64 >/dev/null
 gen 200000 >"$T/s"; gen 1600000 >"$T/l"
-r1=$(rss "'$P' -m '$T/tiny' --threads 1 --window 512" "$T/s")
-r2=$(rss "'$P' -m '$T/tiny' --threads 1 --window 512" "$T/l")
+r1=$(rss3 "'$P' -m '$T/tiny' --threads 1 --window 512" "$T/s")
+r2=$(rss3 "'$P' -m '$T/tiny' --threads 1 --window 512" "$T/l")
 check "model, 200 KB document" "$r1" $LIMIT
 check "model, 1.6 MB document" "$r2" $LIMIT
 [ "$r2" -lt $((r1 + GROW)) ] || fail "model: RSS grew from $r1 to $r2 KB with the input"
 yes "$line" | head -n 500 >"$T/s"; yes "$line" | head -n 4000 >"$T/l"
-r1=$(rss "'$P' -m '$T/tiny' --threads 1 --lines" "$T/s")
-r2=$(rss "'$P' -m '$T/tiny' --threads 1 --lines" "$T/l")
+r1=$(rss3 "'$P' -m '$T/tiny' --threads 1 --lines" "$T/s")
+r2=$(rss3 "'$P' -m '$T/tiny' --threads 1 --lines" "$T/l")
 check "model --lines, 500 lines" "$r1" $LIMIT
 check "model --lines, 4000 lines" "$r2" $LIMIT
 [ "$r2" -lt $((r1 + GROW)) ] || fail "model --lines: RSS grew from $r1 to $r2 KB"
