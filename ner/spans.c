@@ -226,6 +226,67 @@ static const char *lead_junk(const char *cat)
     return "";
 }
 
+/* Categories whose values are numbers: a word of lowercase ASCII letters at
+ * either edge of such a span ("cc" in "my cc 4111 1111 1111 1111", "expires"
+ * after it) is a word of the sentence the model took in, never part of the
+ * value (an IBAN's letter groups are upper case). */
+static int words_trimmed(const char *cat)
+{
+    return cat && (!strcmp(cat, "account_number") || !strcmp(cat, "private_phone"));
+}
+
+static int ascii_lower(uint8_t c)
+{
+    return c >= 'a' && c <= 'z';
+}
+
+static int ascii_blank(uint8_t c)
+{
+    return c == ' ' || c == '\t';
+}
+
+/* Drops, from both ends of [*s, *e), each whole word of lowercase ASCII
+ * letters (optionally ending in one of ".,:;") that is followed (at the
+ * start) or preceded (at the end) by blanks and more of the span. */
+static void trim_words(const ner_text *tx, uint64_t *s, uint64_t *e)
+{
+    const uint8_t *p = tx->p;
+    size_t i = (size_t)(*s - tx->base), j = (size_t)(*e - tx->base);
+    for (;;) { /* leading words */
+        size_t k = i;
+        while (k < j && ascii_lower(p[k]))
+            k++;
+        if (k == i)
+            break;
+        if (k < j && strchr(".,:;", p[k]) && p[k])
+            k++;
+        if (k == j || !ascii_blank(p[k]))
+            break;
+        while (k < j && ascii_blank(p[k]))
+            k++;
+        if (k == j)
+            break;
+        i = k;
+    }
+    for (;;) { /* trailing words */
+        size_t k = j;
+        if (k > i && strchr(".,:;", p[k - 1]) && p[k - 1])
+            k--;
+        size_t w = k;
+        while (k > i && ascii_lower(p[k - 1]))
+            k--;
+        if (k == w || k == i || !ascii_blank(p[k - 1]))
+            break;
+        while (k > i && ascii_blank(p[k - 1]))
+            k--;
+        if (k == i)
+            break;
+        j = k;
+    }
+    *s = tx->base + i;
+    *e = tx->base + j;
+}
+
 int ner_byte_span(const ner_text *tx, const char *cat, uint64_t first_start, uint64_t last_end,
                   uint64_t *sp, uint64_t *ep)
 {
@@ -251,6 +312,8 @@ int ner_byte_span(const ner_text *tx, const char *cat, uint64_t first_start, uin
             break;
         e = cs;
     }
+    if (words_trimmed(cat))
+        trim_words(tx, &s, &e);
     if (e <= s)
         return 0;
     *sp = s;

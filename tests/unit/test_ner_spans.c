@@ -59,10 +59,15 @@ enum {
     I_PH = 22,
     E_PH = 23,
     S_PH = 24,
+    B_ACC = 1,
+    I_ACC = 2,
+    E_ACC = 3,
     S_ACC = 4,
     B_EM = 13,
     E_EM = 15,
     S_URL = 28,
+    B_SEC = 29,
+    E_SEC = 31,
     S_SEC = 32
 };
 
@@ -382,6 +387,40 @@ static void test_widen_runs(void **st)
     pii_ner_labels_free(L);
 }
 
+static void test_number_words(void **st)
+{
+    (void)st;
+    pii_ner_labels *L = L33();
+    pii_spanvec sv = {0};
+    /* "my" " cc" " 4111" " 1111" " 1111" " 1111" " expires" "," " call" " 415"
+     * " 555" " 0199" " ext" ":" " hunter" " two" */
+    const char *text = "my cc 4111 1111 1111 1111 expires, call 415 555 0199 ext: hunter two";
+    size_t cuts[] = {2, 5, 10, 15, 20, 25, 33, 34, 39, 43, 47, 52, 56, 57, 64};
+    pii_ner_tok tok[16];
+    size_t n = toks_from_cuts(strlen(text), cuts, 15, tok);
+    int32_t lab[] = {O,    B_ACC, I_ACC, I_ACC, I_ACC, I_ACC, E_ACC, O,
+                     B_PH, I_PH,  I_PH,  I_PH,  I_PH,  E_PH,  B_SEC, E_SEC};
+    extract(L, text, tok, lab, n, NULL, &sv);
+    assert_int_equal(sv.n, 3);
+    assert_string_equal(sv.v[0].label, "account_number"); /* less "cc" and "expires" */
+    assert_int_equal(sv.v[0].start, 6);
+    assert_int_equal(sv.v[0].end, 25);
+    assert_string_equal(sv.v[1].label, "private_phone"); /* less "call" and "ext:" */
+    assert_int_equal(sv.v[1].start, 40);
+    assert_int_equal(sv.v[1].end, 52);
+    assert_string_equal(sv.v[2].label, "secret"); /* a password keeps its words */
+    assert_int_equal(sv.v[2].start, 58);
+    assert_int_equal(sv.v[2].end, 68);
+    /* a span that is one word keeps it; "cc" alone stays whole */
+    int32_t one[] = {O, S_ACC, O, O, O, O, O, O, O, O, O, O, O, O, O, O};
+    extract(L, text, tok, one, n, NULL, &sv);
+    assert_int_equal(sv.n, 1);
+    assert_int_equal(sv.v[0].start, 3);
+    assert_int_equal(sv.v[0].end, 5);
+    free(sv.v);
+    pii_ner_labels_free(L);
+}
+
 static void test_invalid_bytes(void **st)
 {
     (void)st;
@@ -485,19 +524,13 @@ static void test_bad_labels(void **st)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_chars),
-        cmocka_unit_test(test_isspace),
-        cmocka_unit_test(test_repair_rules),
-        cmocka_unit_test(test_multibyte),
-        cmocka_unit_test(test_emoji_split),
-        cmocka_unit_test(test_crlf),
-        cmocka_unit_test(test_unicode_spaces),
-        cmocka_unit_test(test_leading_punct),
-        cmocka_unit_test(test_widen_runs),
-        cmocka_unit_test(test_invalid_bytes),
-        cmocka_unit_test(test_scores_thresholds),
-        cmocka_unit_test(test_max_span_tokens),
-        cmocka_unit_test(test_bad_labels),
+        cmocka_unit_test(test_chars),           cmocka_unit_test(test_isspace),
+        cmocka_unit_test(test_repair_rules),    cmocka_unit_test(test_multibyte),
+        cmocka_unit_test(test_emoji_split),     cmocka_unit_test(test_crlf),
+        cmocka_unit_test(test_unicode_spaces),  cmocka_unit_test(test_leading_punct),
+        cmocka_unit_test(test_widen_runs),      cmocka_unit_test(test_number_words),
+        cmocka_unit_test(test_invalid_bytes),   cmocka_unit_test(test_scores_thresholds),
+        cmocka_unit_test(test_max_span_tokens), cmocka_unit_test(test_bad_labels),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -111,6 +111,49 @@ def _alnum(c):
     return c.isascii() and c.isalnum()
 
 
+# Categories whose values are numbers: whole words of lowercase ASCII letters
+# (with one optional ".,:;" after them) at either edge of a span are dropped
+# ("cc" and "expires" around a card number; ner/spans.c, trim_words).
+WORDS_TRIMMED = {"account_number", "private_phone"}
+
+
+def _lower(c):
+    return "a" <= c <= "z"
+
+
+def _trim_words(text, i, j):
+    while True:
+        k = i
+        while k < j and _lower(text[k]):
+            k += 1
+        if k == i:
+            break
+        if k < j and text[k] in ".,:;":
+            k += 1
+        if k == j or text[k] not in " \t":
+            break
+        while k < j and text[k] in " \t":
+            k += 1
+        if k == j:
+            break
+        i = k
+    while True:
+        k = j
+        if k > i and text[k - 1] in ".,:;":
+            k -= 1
+        w = k
+        while k > i and _lower(text[k - 1]):
+            k -= 1
+        if k == w or k == i or text[k - 1] not in " \t":
+            break
+        while k > i and text[k - 1] in " \t":
+            k -= 1
+        if k == i:
+            break
+        j = k
+    return i, j
+
+
 def char_spans(text, offsets, tspans):
     tb = text.encode("utf-8")
     b2c = [0] * (len(tb) + 1)
@@ -133,6 +176,8 @@ def char_spans(text, offsets, tspans):
             cs += 1
         while ce > cs and text[ce - 1].isspace():
             ce -= 1
+        if common.CATEGORIES[cat] in WORDS_TRIMMED:
+            cs, ce = _trim_words(text, cs, ce)
         if ce > cs and common.CATEGORIES[cat] in WIDEN:
             if _alnum(text[cs]):
                 lim = max(0, cs - WIDEN_MAX)
