@@ -226,6 +226,11 @@ static const char *lead_junk(const char *cat)
     return "";
 }
 
+static int ascii_alnum(uint8_t c)
+{
+    return (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');
+}
+
 /* Categories whose values are numbers: a word of lowercase ASCII letters at
  * either edge of such a span ("cc" in "my cc 4111 1111 1111 1111", "expires"
  * after it) is a word of the sentence the model took in, never part of the
@@ -304,6 +309,12 @@ int ner_byte_span(const ner_text *tx, const char *cat, uint64_t first_start, uin
             break;
         s += n;
     }
+    /* a secret keeps every byte, except the "=" or ":" of an assignment
+     * glued to its first token ("KEY=value", "token:value") */
+    if (cat && !strcmp(cat, "secret") && s > tx->base && s + 1 < e &&
+        (tx->p[s - tx->base] == '=' || tx->p[s - tx->base] == ':') &&
+        (ascii_alnum(tx->p[s - 1 - tx->base]) || tx->p[s - 1 - tx->base] == '_'))
+        s++;
     while (e > s) {
         uint64_t cs = tx_char_start(tx, e - 1);
         uint32_t cp;
@@ -319,11 +330,6 @@ int ner_byte_span(const ner_text *tx, const char *cat, uint64_t first_start, uin
     *sp = s;
     *ep = e;
     return 1;
-}
-
-static int ascii_alnum(uint8_t c)
-{
-    return (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');
 }
 
 int ner_widens(const char *cat)

@@ -315,7 +315,8 @@ static void test_leading_punct(void **st)
     pii_spanvec sv = {0};
     /* "user=jane@x.org (555) 12 k=\"(pw" tokens "user" "=jane" "@x.org" " (555" ") 12"
      * " k" "=\"(pw": "=" cannot start an e-mail address, "(" can start a
-     * phone number, and a secret keeps every byte */
+     * phone number, and a secret keeps every byte but the "=" of an
+     * assignment */
     const char *text = "user=jane@x.org (555) 12 k=\"(pw";
     size_t cuts[] = {4, 9, 15, 20, 24, 26};
     pii_ner_tok tok[7];
@@ -330,8 +331,18 @@ static void test_leading_punct(void **st)
     assert_int_equal(sv.v[1].start, 16); /* "(555) 12" */
     assert_int_equal(sv.v[1].end, 24);
     assert_string_equal(sv.v[2].label, "secret");
-    assert_int_equal(sv.v[2].start, 26); /* "=\"(pw" */
+    assert_int_equal(sv.v[2].start, 27); /* "\"(pw" */
     assert_int_equal(sv.v[2].end, 31);
+    /* after a blank the "=" is the secret's own */
+    const char *blank = "pw =x9";
+    size_t bc[] = {2};
+    pii_ner_tok bt[2];
+    size_t bn = toks_from_cuts(strlen(blank), bc, 1, bt);
+    int32_t bl[] = {O, S_SEC};
+    extract(L, blank, bt, bl, bn, NULL, &sv);
+    assert_int_equal(sv.n, 1);
+    assert_int_equal(sv.v[0].start, 3);
+    assert_int_equal(sv.v[0].end, 6);
     /* a person span that is only punctuation disappears */
     int32_t junk[] = {O, O, O, O, O, O, S_PER};
     tok[6].end = 28; /* "=\"" */

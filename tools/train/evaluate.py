@@ -174,6 +174,9 @@ def char_spans(text, offsets, tspans):
         junk = LEAD_JUNK.get(common.CATEGORIES[cat], "")
         while cs < ce and (text[cs].isspace() or text[cs] in junk):
             cs += 1
+        if (common.CATEGORIES[cat] == "secret" and 0 < cs and cs + 1 < ce and text[cs] in "=:"
+                and (_alnum(text[cs - 1]) or text[cs - 1] == "_")):
+            cs += 1  # the "=" of "KEY=value"
         while ce > cs and text[ce - 1].isspace():
             ce -= 1
         if common.CATEGORIES[cat] in WORDS_TRIMMED:
