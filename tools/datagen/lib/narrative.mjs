@@ -161,37 +161,6 @@ const AFFIL_THING = ['the CEO', 'the finance team', 'a spokesperson', 'the found
   'the board', 'its chairman', 'the design studio', 'a delegation'];
 
 // A noun phrase that is not a name, for the positions above.
-// 'action': someone does something to a thing ("X fixed the bug", "Update: X
-// signed the lease on Friday"), with a wide range of verbs and objects, so
-// that a name in subject position does not hang on a few known verbs; the
-// subject is a non-name (a role, a company, a pronoun, a bot) 30% of the time.
-const ACT_VERB = ['fixed', 'reviewed', 'approved', 'submitted', 'signed', 'rejected', 'updated', 'closed', 'opened', 'filed',
-  'sent', 'forwarded', 'printed', 'checked', 'cancelled', 'booked', 'paid', 'uploaded', 'deleted', 'merged', 'deployed',
-  'tested', 'wrote', 'drafted', 'edited', 'translated', 'scanned', 'returned', 'ordered', 'delivered', 'repaired',
-  'painted', 'cleaned', 'inspected', 'measured', 'packed', 'shipped', 'renewed', 'escalated', 'reassigned', 'archived',
-  'restored', 'configured', 'installed', 'replaced', 'locked', 'counted', 'signed off on', 'took over', 'picked up',
-  'dropped off', 'looked into', 'handed in', 'confirmed', 'postponed', 'scheduled', 'organised', 'presented',
-  'published', 'recorded', 'announced', 'found', 'bought', 'sold', 'borrowed', 'cooked', 'drove', 'parked', 'washed',
-  'double-checked', 'rewrote', 'finished', 'started', 'broke', 'lost', 'approved and sent', 'read', 'photographed',
-  'uploaded and shared', 'labelled', 'sorted', 'analysed', 'summarised', 'refactored', 'rebooted', 'unblocked'];
-const ACT_OBJ = ['the bug', 'the report', 'the invoice', 'the ticket', 'the contract', 'the form', 'the budget', 'the request',
-  'the draft', 'the slides', 'the order', 'the package', 'the car', 'the lease', 'the patch', 'the release', 'the schedule',
-  'the payment', 'the claim', 'the application', 'the results', 'the samples', 'the pull request', 'the build',
-  'the server', 'the config', 'the minutes', 'the agenda', 'the prescription', 'the file', 'the keys', 'the documents',
-  'the laptop', 'the printer', 'the roof', 'the kitchen', 'the fence', 'the proposal', 'the translation', 'the data',
-  'the spreadsheet', 'the backup', 'the refund', 'the survey', 'the quote', 'the photos', 'the tests', 'the migration',
-  'the blood test', 'the scan', 'the estimate', 'the receipts', 'the timesheet', 'the roster', 'the cake', 'the tickets',
-  'the boxes', 'the paperwork', 'the dashboard', 'the website', 'the newsletter', 'the inventory', 'the crash',
-  'two tickets', 'all the forms', 'most of the backlog', 'her part', 'his part', 'it', 'everything'];
-const ACT_OPEN = ['Yesterday ', 'This morning ', 'Update: ', 'FYI, ', 'Good news: ', 'Note: ', 'As of today, ', 'In the end ',
-  'Last week ', 'Heads up: ', 'Status: ', 'Apparently ', 'Finally, ', 'So ', 'Earlier today ', 'On Monday '];
-const ACT_TAIL = ['.', '.', '.', ' yesterday.', ' on Friday.', ' and left.', ' before lunch.', ' for the team.', ' - thanks!',
-  ', so we are good.', ' but it broke again.', ' this morning.', ' last night.', ' in record time.', ' without asking.',
-  ' and then went home.', ', see the attached.', '!', ' again', ''];
-const ACT_NONNAME = ['the landlord', 'our manager', 'the new intern', 'Support', 'IT', 'The night shift', 'Accounting',
-  'the CI bot', 'Dependabot', 'Jenkins', 'Renovate', 'the scheduler', 'the nightly job', 'Nobody', 'Someone', 'The team',
-  'Everyone', 'The vendor', 'The courier', 'The plumber', 'the client', 'The auditors', 'Legal', 'HR'];
-
 function thing(ctx) {
   const r = ctx.rng, f = ctx.faker('en_US');
   const k = r.weighted([[4, 'noun'], [2, 'animal'], [2, 'food'], [2, 'title'], [2, 'org'], [1, 'genre'], [1, 'product'],
@@ -340,20 +309,6 @@ function tuneSentence(ctx, doc, k, a) {
     case 'contact':
       fill(ctx, doc, r.pick(CONTACT));
       break;
-    case 'action': {
-      if (r.chance(0.4)) {
-        const o = r.pick(ACT_OPEN);
-        doc.t(r.chance(0.15) ? `Ticket ${r.range(100, 99999)}: ` : o);
-      }
-      if (r.chance(0.7)) {
-        person(ctx, a, doc);
-        if (r.chance(0.12)) { doc.t(r.pick([' and ', ' & '])); person(ctx, (a + 1) % 3, doc); }
-      } else if (r.chance(0.6)) doc.t(r.pick(ACT_NONNAME));
-      else if (r.chance(0.5)) doc.t(N.company(ctx, 'en'));
-      else doc.t(r.pick(PRONOUNS));
-      doc.t(' ' + r.pick(ACT_VERB) + ' ' + (r.chance(0.85) ? r.pick(ACT_OBJ) : 'the ' + f.word.noun()) + r.pick(ACT_TAIL));
-      break;
-    }
     default: // 'vocend': a name addressed at the end of a line — or a thing
       doc.t(r.pick(UTTER) + ', ');
       if (r.chance(0.7)) person(ctx, a, doc); else doc.t(r.pick(['everyone', 'folks', 'guys', 'team', 'sir', 'madam', 'mate', 'buddy', 'love']));
@@ -411,10 +366,9 @@ const KINDS = [[14, 'svo'], [8, 'sv'], [6, 'splace'], [7, 'dialog'], [5, 'quote'
 // The tuning profile: the base kinds, 'list' replaced by the mixed lists,
 // plus the new kinds.
 const TUNE_KINDS = [...KINDS.map(([w, k]) => [w, k === 'list' ? 'mixlist' : k]), [6, 'prep'], [4, 'modifier'], [5, 'fan'],
-  [3, 'corner'], [4, 'titles'], [3, 'lowerneg'], [3, 'vocend'], [5, 'contact'], [4, 'grouplist'], [3, 'meta'], [3, 'affil'],
-  [10, 'action']];
+  [3, 'corner'], [4, 'titles'], [3, 'lowerneg'], [3, 'vocend'], [5, 'contact'], [4, 'grouplist'], [3, 'meta'], [3, 'affil']];
 const TUNE_ONLY = new Set(['prep', 'modifier', 'fan', 'corner', 'mixlist', 'titles', 'lowerneg', 'vocend', 'contact',
-  'grouplist', 'meta', 'affil', 'action']);
+  'grouplist', 'meta', 'affil']);
 
 function sentence(ctx, doc) {
   const r = ctx.rng;

@@ -63,13 +63,7 @@ export function company(ctx, lang = 'en') {
   if (r < 0.6) return `${rng.pick(ORG_WORDS)} ${rng.pick(ORG_SUFFIX)}`;
   if (r < 0.7) return `${rng.pick(ORG_WORDS)}${rng.pick(['', ' ', '-'])}${rng.pick(ORG_WORDS)}`;
   const fk = { de: 'de', fr: 'fr', es: 'es', it: 'it', nl: 'nl', pt: 'pt_BR', el: 'el', ja: 'ja', pl: 'pl', sv: 'sv', tr: 'tr', ru: 'ru' }[lang] || 'en_US';
-  let name;
-  try { name = ctx.faker(fk).company.name(); } catch { return `${rng.pick(ORG_WORDS)} ${rng.pick(ORG_SUFFIX)}`; }
-  // faker's English "Miller - Smith" and "Lee, Kim and Brown" are surnames
-  // alone; the tuning profile gives them a company suffix, so that common
-  // surnames are not taught as non-names in positions where names go.
-  if (ctx.profile === 'tune' && fk === 'en_US' && !/\b(Inc|LLC|Group|Sons)\b/.test(name)) name += ` ${rng.pick(ORG_SUFFIX)}`;
-  return name;
+  try { return ctx.faker(fk).company.name(); } catch { return `${rng.pick(ORG_WORDS)} ${rng.pick(ORG_SUFFIX)}`; }
 }
 export function product(rng) { return rng.pick(PRODUCTS); }
 
