@@ -58,9 +58,11 @@ typedef struct ner_text {
  * byte first_start and whose last token ends at last_end (absolute offsets
  * inside the text).  Trims whitespace at both ends and, for the category cat
  * (NULL: none), leading ASCII punctuation its values never start with
- * ("=" in "user=jane@x.org").  Needs the bytes from first_start - 3 to
- * last_end + 3 (clipped to the text).  Returns 1 and sets [*s, *e), or 0 when
- * the span is empty after trimming. */
+ * ("=" in "user=jane@x.org"), the "=" or ":" of an assignment before a
+ * secret ("KEY=value"), and whole lowercase words at the edges of account
+ * numbers and phone numbers ("cc", "expires"; docs/NER.md, "Trim").  Needs
+ * the bytes from first_start - 3 to last_end + 3 (clipped to the text).
+ * Returns 1 and sets [*s, *e), or 0 when the span is empty after trimming. */
 int ner_byte_span(const ner_text *tx, const char *cat, uint64_t first_start, uint64_t last_end,
                   uint64_t *s, uint64_t *e);
 

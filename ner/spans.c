@@ -263,7 +263,7 @@ static void trim_words(const ner_text *tx, uint64_t *s, uint64_t *e)
             k++;
         if (k == i)
             break;
-        if (k < j && strchr(".,:;", p[k]) && p[k])
+        if (k < j && p[k] && strchr(".,:;", p[k]))
             k++;
         if (k == j || !ascii_blank(p[k]))
             break;
@@ -275,7 +275,7 @@ static void trim_words(const ner_text *tx, uint64_t *s, uint64_t *e)
     }
     for (;;) { /* trailing words */
         size_t k = j;
-        if (k > i && strchr(".,:;", p[k - 1]) && p[k - 1])
+        if (k > i && p[k - 1] && strchr(".,:;", p[k - 1]))
             k--;
         size_t w = k;
         while (k > i && ascii_lower(p[k - 1]))
