@@ -28,6 +28,19 @@
  *          a header: it is copied unscanned and names are looked up in it
  *          (a name missing from the header is an error for that input).
  *          With indexes only, every record is data.
+ *          Fields are separated by ',' unless pii_rec_spec_set_delimiter
+ *          (or pii_rec_stream_set_delimiter for one input) says ';', TAB
+ *          or '|'.
+ *
+ * Selectors that match nothing fail the input (PII_ENOTFOUND), so a typo
+ * never passes a file through unredacted: a CSV NAME missing from the
+ * header, a CSV INDEX past the last field of the first record, a JSONL
+ * path that matched no key (of any value type) in the input's first
+ * PII_REC_PROBE_RECORDS records (checked after that record, or at the end
+ * of a shorter input; an input with no record passes).  When the
+ * separator was not set explicitly, a CSV first record that holds no
+ * separator but holds another of ';' TAB '|' fails (PII_EFORMAT), as does
+ * a CR inside an unquoted CSV field (CR-only line ends).
  *
  * Failure (fail closed): a record that does not parse — invalid JSON, a
  * CSV quote that is not closed or is followed by something other than a
@@ -54,6 +67,7 @@
 #include "pii_redact.h"
 
 #define PII_REC_MAX_RECORD (32u * 1024u * 1024u)
+#define PII_REC_PROBE_RECORDS 1000u /* JSONL selectors must match by then */
 
 typedef enum pii_rec_format {
     PII_REC_JSONL = 1,
@@ -68,6 +82,9 @@ void pii_rec_spec_free(pii_rec_spec *s);
  * (an empty key, index 0). */
 pii_err pii_rec_spec_add(pii_rec_spec *s, const char *selector);
 pii_rec_format pii_rec_spec_format(const pii_rec_spec *s);
+/* CSV field separator: ',' (default), ';', '\t' or '|'.  PII_EINVAL for
+ * another byte or a JSONL spec. */
+pii_err pii_rec_spec_set_delimiter(pii_rec_spec *s, int c);
 
 typedef struct pii_rec_stream pii_rec_stream;
 
@@ -84,6 +101,9 @@ pii_err pii_rec_stream_feed(pii_rec_stream *rs, const void *data, size_t len);
 /* Ends the input: the last record (without a final line end) is processed.
  * The next feed starts a new input (CSV: a new header). */
 pii_err pii_rec_stream_end(pii_rec_stream *rs);
+/* The separator of the current input (overrides the spec's; before its
+ * first byte is fed).  PII_EINVAL as for the spec, or after input began. */
+pii_err pii_rec_stream_set_delimiter(pii_rec_stream *rs, int c);
 /* Drops any partial input and error state; the next feed starts a new
  * input.  Needed after an error before reusing the stream. */
 pii_err pii_rec_stream_reset(pii_rec_stream *rs);

@@ -157,6 +157,9 @@ typedef struct pii_deny pii_deny;
 pii_deny *pii_deny_load(const char *path, pii_err *err, char *msg, size_t msgcap);
 void pii_deny_free(pii_deny *d);
 pii_detector pii_deny_detector(const pii_deny *d);
+/* The distinct labels the list reports, in order of first use. */
+size_t pii_deny_nlabels(const pii_deny *d);
+const char *pii_deny_label(const pii_deny *d, size_t i); /* NULL if out of range */
 /* One-shot: the deny spans of a whole document (what the detector reports). */
 pii_err pii_deny_scan_all(const pii_deny *d, const uint8_t *text, size_t len, pii_spanvec *out);
 

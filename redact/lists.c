@@ -807,6 +807,16 @@ static long label_index(pii_deny *d, const char *label)
     return (long)d->nlabels++;
 }
 
+size_t pii_deny_nlabels(const pii_deny *d)
+{
+    return d ? d->nlabels : 0;
+}
+
+const char *pii_deny_label(const pii_deny *d, size_t i)
+{
+    return d && i < d->nlabels ? d->labels[i] : NULL;
+}
+
 /* Number of code points of valid UTF-8, or -1. */
 static long count_cps(const char *s, size_t n)
 {

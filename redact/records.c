@@ -16,6 +16,7 @@
 #include "pii_records.h"
 
 #define MAX_DEPTH 512
+#define PII_REC_HOLD_MAX (16u * 1024u * 1024u) /* output held for the selector check */
 
 /* ---- selectors -------------------------------------------------------- */
 
@@ -28,6 +29,7 @@ typedef struct seg {
 typedef struct jpath {
     seg *seg;
     size_t nseg;
+    char *text; /* the selector as given, for messages */
 } jpath;
 
 struct pii_rec_spec {
@@ -38,6 +40,8 @@ struct pii_rec_spec {
     size_t nidx;
     char **names; /* CSV column names */
     size_t nnames;
+    char delim;      /* CSV field separator, ',' by default */
+    int delim_given; /* set by pii_rec_spec_set_delimiter */
 };
 
 pii_rec_spec *pii_rec_spec_create(pii_rec_format fmt, pii_err *err)
@@ -49,7 +53,7 @@ pii_rec_spec *pii_rec_spec_create(pii_rec_format fmt, pii_err *err)
     else if (!(s = calloc(1, sizeof *s)))
         e = PII_ENOMEM;
     else
-        s->fmt = fmt;
+        s->fmt = fmt, s->delim = ',';
     if (err)
         *err = e;
     return s;
@@ -63,6 +67,7 @@ void pii_rec_spec_free(pii_rec_spec *s)
         for (size_t k = 0; k < s->paths[i].nseg; k++)
             free(s->paths[i].seg[k].s);
         free(s->paths[i].seg);
+        free(s->paths[i].text);
     }
     free(s->paths);
     free(s->idx);
@@ -77,11 +82,25 @@ pii_rec_format pii_rec_spec_format(const pii_rec_spec *s)
     return s->fmt;
 }
 
+static int delim_ok(int c)
+{
+    return c == ',' || c == ';' || c == '\t' || c == '|';
+}
+
+pii_err pii_rec_spec_set_delimiter(pii_rec_spec *s, int c)
+{
+    if (!s || s->fmt != PII_REC_CSV || !delim_ok(c))
+        return PII_EINVAL;
+    s->delim = (char)c;
+    s->delim_given = 1;
+    return PII_OK;
+}
+
 /* Splits "a.b\.c.*" into segments. */
 static pii_err parse_path(const char *sel, jpath *out)
 {
     size_t len = strlen(sel);
-    jpath p = {NULL, 0};
+    jpath p = {NULL, 0, NULL};
     pii_err e = PII_OK;
     size_t i = 0;
     for (;;) {
@@ -143,7 +162,9 @@ pii_err pii_rec_spec_add(pii_rec_spec *s, const char *sel)
         if (e)
             return e;
         jpath *v = realloc(s->paths, (s->npaths + 1) * sizeof *v);
-        if (!v) {
+        if (!v || !(p.text = strdup(sel))) {
+            if (v)
+                s->paths = v;
             for (size_t k = 0; k < p.nseg; k++)
                 free(p.seg[k].s);
             free(p.seg);
@@ -214,6 +235,11 @@ struct pii_rec_stream {
     size_t *koff; /* key k is keys[koff[k] .. koff[k+1]) (koff[nk] = keys.n) */
     size_t nk, capk;
     uint64_t record;       /* records begun in this input */
+    char delim;            /* CSV: this input's field separator */
+    unsigned char *pmatch; /* JSONL: path p matched some key in this input */
+    int holding;           /* JSONL: output held until every path matched */
+    uint64_t values;       /* JSONL: records of this input that hold a value */
+    pii_buf hold;
     unsigned char *colsel; /* CSV: column k is selected */
     size_t ncolsel, capcolsel;
     int header_pending; /* CSV: next record is the header */
@@ -246,6 +272,15 @@ static pii_err begin_input(pii_rec_stream *rs)
     rs->cstate = CS_START;
     rs->bom = -1;
     rs->record = 0;
+    rs->delim = sp->delim;
+    rs->hold.n = 0;
+    rs->values = 0;
+    rs->holding = sp->npaths > 0;
+    if (sp->npaths) {
+        free(rs->pmatch);
+        if (!(rs->pmatch = calloc(sp->npaths, 1)))
+            return PII_ENOMEM;
+    }
     rs->header_pending = sp->fmt == PII_REC_CSV && sp->nnames > 0;
     size_t need = 0;
     for (size_t i = 0; i < sp->nidx; i++)
@@ -295,6 +330,8 @@ void pii_rec_stream_free(pii_rec_stream *rs)
     if (!rs)
         return;
     pii_stream_free(rs->st);
+    free(rs->pmatch);
+    free(rs->hold.p);
     pii_spanvec_free(&rs->found);
     free(rs->fin);
     free(rs->in.p);
@@ -617,8 +654,8 @@ static pii_err redact_value(pii_rec_stream *rs, int kind, const uint8_t *raw, si
         else if (!e)
             e = pii_buf_append(&rs->fld, rs->rep.p, rs->rep.n);
         for (size_t k = 0; kind == 'u' && k < rs->rep.n; k++)
-            need_quotes |= rs->rep.p[k] == ',' || rs->rep.p[k] == '"' || rs->rep.p[k] == '\n' ||
-                           rs->rep.p[k] == '\r';
+            need_quotes |= rs->rep.p[k] == (uint8_t)rs->delim || rs->rep.p[k] == '"' ||
+                           rs->rep.p[k] == '\n' || rs->rep.p[k] == '\r';
         pos = f->raw1;
     }
     if (!e)
@@ -708,28 +745,80 @@ static int seg_eq(const seg *s, const uint8_t *k, size_t n)
     return s->star || (s->n == n && memcmp(s->s, k, n) == 0);
 }
 
+/* Does the current key path match selector p? */
+static int j_path_hit(const pii_rec_stream *rs, const jpath *jpth)
+{
+    size_t s = 0, k = 0;
+    for (; s < jpth->nseg; s++, k++) {
+        const seg *g = &jpth->seg[s];
+        if (g->star && s + 1 == jpth->nseg)
+            return 1; /* final "*": this key and anything below */
+        if (k == rs->nk)
+            break;
+        /* keys.p is still NULL when every key so far was empty */
+        const uint8_t *key = rs->keys.p ? rs->keys.p + rs->koff[k] : (const uint8_t *)"";
+        if (!seg_eq(g, key, rs->koff[k + 1] - rs->koff[k]))
+            break;
+    }
+    return s == jpth->nseg && k == rs->nk;
+}
+
 /* Does the current key path match a selector? */
 static int j_selected(const pii_rec_stream *rs)
 {
-    const pii_rec_spec *sp = rs->spec;
-    for (size_t p = 0; p < sp->npaths; p++) {
-        const jpath *jpth = &sp->paths[p];
-        size_t s = 0, k = 0;
-        for (; s < jpth->nseg; s++, k++) {
-            const seg *g = &jpth->seg[s];
-            if (g->star && s + 1 == jpth->nseg)
-                return 1; /* final "*": this key and anything below */
-            if (k == rs->nk)
-                break;
-            /* keys.p is still NULL when every key so far was empty */
-            const uint8_t *key = rs->keys.p ? rs->keys.p + rs->koff[k] : (const uint8_t *)"";
-            if (!seg_eq(g, key, rs->koff[k + 1] - rs->koff[k]))
-                break;
-        }
-        if (s == jpth->nseg && k == rs->nk)
+    for (size_t p = 0; p < rs->spec->npaths; p++)
+        if (j_path_hit(rs, &rs->spec->paths[p]))
             return 1;
-    }
     return 0;
+}
+
+/* Notes which selectors match the key just entered (any kind of value). */
+static void j_mark(pii_rec_stream *rs)
+{
+    for (size_t p = 0; p < rs->spec->npaths; p++)
+        if (!rs->pmatch[p] && j_path_hit(rs, &rs->spec->paths[p]))
+            rs->pmatch[p] = 1;
+}
+
+/* Fails the input when a JSONL selector has matched no key in the records
+ * read so far (at PII_REC_PROBE_RECORDS, at the end of the input, or when
+ * the held output would pass PII_REC_HOLD_MAX); else releases the output
+ * held so far. */
+static pii_err j_unmatched(pii_rec_stream *rs)
+{
+    const pii_rec_spec *sp = rs->spec;
+    if (sp->fmt != PII_REC_JSONL || !rs->holding)
+        return PII_OK;
+    for (size_t p = 0; rs->values && p < sp->npaths; p++)
+        if (!rs->pmatch[p]) {
+            snprintf(rs->detail, sizeof rs->detail,
+                     "selector \"%.60s\" matched no key in %s%llu record%s", sp->paths[p].text,
+                     rs->record >= PII_REC_PROBE_RECORDS ? "first " : "",
+                     (unsigned long long)rs->record, rs->record == 1 ? "" : "s");
+            return PII_ENOTFOUND;
+        }
+    rs->holding = 0;
+    pii_err e =
+        rs->hold.n && rs->sink.write ? rs->sink.write(rs->sink.ud, rs->hold.p, rs->hold.n) : PII_OK;
+    rs->hold.n = 0;
+    return e;
+}
+
+/* Writes output bytes, or holds them while a JSONL selector is still to
+ * be checked (a file whose selector matches nothing writes nothing). */
+static pii_err emit(pii_rec_stream *rs, const uint8_t *p, size_t n)
+{
+    if (rs->holding) {
+        int all = 1;
+        for (size_t i = 0; i < rs->spec->npaths; i++)
+            all &= rs->pmatch[i];
+        if (!all && rs->hold.n + n <= PII_REC_HOLD_MAX)
+            return pii_buf_append(&rs->hold, p, n);
+        pii_err e = j_unmatched(rs);
+        if (e)
+            return e;
+    }
+    return rs->sink.write ? rs->sink.write(rs->sink.ud, p, n) : PII_OK;
 }
 
 static pii_err j_value(pii_rec_stream *rs, jp *j);
@@ -878,6 +967,7 @@ static pii_err j_number(pii_rec_stream *rs, jp *j)
 
 static pii_err j_value(pii_rec_stream *rs, jp *j)
 {
+    j_mark(rs);
     j_ws(j);
     if (j->i >= j->n)
         return fail(rs, PII_EJSON, "unexpected end of the record at byte %zu", j->i);
@@ -922,6 +1012,7 @@ static pii_err jsonl_record(pii_rec_stream *rs, const uint8_t *rec, size_t n, si
     rs->keys.n = 0;
     j_ws(&j);
     if (j.i < body) {
+        rs->values++;
         pii_err e = j_value(rs, &j);
         if (e)
             return e;
@@ -930,10 +1021,10 @@ static pii_err jsonl_record(pii_rec_stream *rs, const uint8_t *rec, size_t n, si
             return fail(rs, PII_EJSON, "unexpected data after the JSON value at byte %zu", j.i);
     }
     if (j.copied == 0)
-        return rs->sink.write ? rs->sink.write(rs->sink.ud, rec, n) : PII_OK;
+        return emit(rs, rec, n);
     pii_err e = pii_buf_append(&rs->out, rec + j.copied, n - j.copied);
-    if (!e && rs->sink.write)
-        e = rs->sink.write(rs->sink.ud, rs->out.p, rs->out.n);
+    if (!e)
+        e = emit(rs, rs->out.p, rs->out.n);
     return e;
 }
 
@@ -944,7 +1035,10 @@ typedef struct cfield {
     int quoted;
 } cfield;
 
-/* Next field at rec[*k]; *k ends on the ',' or at body. */
+/* Next field at rec[*k]; *k ends on the separator or at body.  A CR in an
+ * unquoted field that does not end the record is refused: it is how a file
+ * with CR-only line ends (classic Mac) looks, and read as one record its
+ * columns would not be the ones selected. */
 static pii_err csv_field(pii_rec_stream *rs, const uint8_t *rec, size_t body, size_t *k, cfield *f)
 {
     size_t i = *k;
@@ -963,12 +1057,18 @@ static pii_err csv_field(pii_rec_stream *rs, const uint8_t *rec, size_t body, si
         }
         *f = (cfield){i + 1, q, 1};
         i = q + 1;
-        if (i < body && rec[i] != ',')
+        if (i < body && rec[i] != (uint8_t)rs->delim)
             return fail(rs, PII_EFORMAT, "unexpected character after a closing quote at byte %zu",
                         i);
     } else {
-        const uint8_t *c = i < body ? memchr(rec + i, ',', body - i) : NULL;
+        const uint8_t *c = i < body ? memchr(rec + i, rs->delim, body - i) : NULL;
         size_t j = c ? (size_t)(c - rec) : body;
+        const uint8_t *cr = j > i ? memchr(rec + i, '\r', j - i) : NULL;
+        if (cr)
+            return fail(rs, PII_EFORMAT,
+                        "a CR that does not end a line at byte %zu (CR-only line ends are not "
+                        "supported: convert them to LF)",
+                        (size_t)(cr - rec));
         *f = (cfield){i, j, 0};
         i = j;
     }
@@ -1023,6 +1123,49 @@ static pii_err csv_header(pii_rec_stream *rs, const uint8_t *rec, size_t body, s
     return e;
 }
 
+static const char *delim_name(int c)
+{
+    return c == '\t' ? "TAB" : c == ';' ? "';'" : c == '|' ? "'|'" : "','";
+}
+
+/* The first record of an input: its fields must reach every selected
+ * column index, and a record without the separator that holds another one
+ * (";" "TAB" "|") means the file is separated differently — unless the
+ * separator was chosen explicitly. */
+static pii_err csv_first(pii_rec_stream *rs, const uint8_t *rec, size_t body, size_t skip)
+{
+    const pii_rec_spec *sp = rs->spec;
+    size_t k = skip, nf = 0;
+    int other = 0;
+    pii_err e;
+    for (;; nf++) {
+        cfield f;
+        if ((e = csv_field(rs, rec, body, &k, &f)))
+            return e;
+        for (size_t i = f.a; !f.quoted && !other && i < f.b; i++)
+            if (rec[i] != rs->delim && (rec[i] == ';' || rec[i] == '\t' || rec[i] == '|'))
+                other = rec[i];
+        if (k >= body)
+            break;
+        k++;
+    }
+    nf++;
+    if (nf == 1 && other && !sp->delim_given) {
+        snprintf(rs->detail, sizeof rs->detail,
+                 "the first record has no %s but has %s: set the separator with --csv-delimiter",
+                 delim_name(rs->delim), delim_name(other));
+        return PII_EFORMAT;
+    }
+    for (size_t i = 0; i < sp->nidx; i++)
+        if (sp->idx[i] >= nf) {
+            snprintf(rs->detail, sizeof rs->detail,
+                     "column %zu is past the last column of the first record (%zu column%s)",
+                     sp->idx[i] + 1, nf, nf == 1 ? "" : "s");
+            return PII_ENOTFOUND;
+        }
+    return PII_OK;
+}
+
 static pii_err csv_record(pii_rec_stream *rs, const uint8_t *rec, size_t n, size_t skip)
 {
     size_t body = n;
@@ -1032,11 +1175,13 @@ static pii_err csv_record(pii_rec_stream *rs, const uint8_t *rec, size_t n, size
             body--;
     }
     pii_err e;
+    if (rs->record == 1 && (e = csv_first(rs, rec, body, skip)))
+        return e;
     if (rs->header_pending) {
         rs->header_pending = 0;
         if ((e = csv_header(rs, rec, body, skip)))
             return e;
-        return rs->sink.write ? rs->sink.write(rs->sink.ud, rec, n) : PII_OK;
+        return emit(rs, rec, n);
     }
     rs->out.n = 0;
     size_t k = skip, copied = 0;
@@ -1057,10 +1202,10 @@ static pii_err csv_record(pii_rec_stream *rs, const uint8_t *rec, size_t n, size
         k++;
     }
     if (copied == 0)
-        return rs->sink.write ? rs->sink.write(rs->sink.ud, rec, n) : PII_OK;
+        return emit(rs, rec, n);
     e = pii_buf_append(&rs->out, rec + copied, n - copied);
-    if (!e && rs->sink.write)
-        e = rs->sink.write(rs->sink.ud, rs->out.p, rs->out.n);
+    if (!e)
+        e = emit(rs, rs->out.p, rs->out.n);
     return e;
 }
 
@@ -1088,7 +1233,7 @@ static int record_end(pii_rec_stream *rs, size_t *end)
         case CS_UNQ:
             if (c == '"' && st == CS_START)
                 st = CS_Q;
-            else if (c == ',')
+            else if (c == (uint8_t)rs->delim)
                 st = CS_START;
             else if (c != '\n')
                 st = CS_UNQ;
@@ -1098,7 +1243,7 @@ static int record_end(pii_rec_stream *rs, size_t *end)
                 st = CS_QQ;
             break;
         case CS_QQ:
-            st = c == '"' ? CS_Q : c == ',' ? CS_START : CS_UNQ;
+            st = c == '"' ? CS_Q : c == (uint8_t)rs->delim ? CS_START : CS_UNQ;
             break;
         }
         if (c == '\n' && st != CS_Q) {
@@ -1122,6 +1267,8 @@ static pii_err one_record(pii_rec_stream *rs, size_t end)
                                                : csv_record(rs, rec, n, skip);
     if (!e && rs->sink.end_doc)
         e = rs->sink.end_doc(rs->sink.ud);
+    if (!e && rs->record >= PII_REC_PROBE_RECORDS)
+        e = j_unmatched(rs);
     rs->start = end;
     return e;
 }
@@ -1175,9 +1322,19 @@ pii_err pii_rec_stream_end(pii_rec_stream *rs)
     if (rs->failed)
         return rs->failed;
     pii_err e = drain(rs, 1);
+    if (!e && rs->record)
+        e = j_unmatched(rs);
     if (e)
         return rs->failed = e;
     return begin_input(rs);
+}
+
+pii_err pii_rec_stream_set_delimiter(pii_rec_stream *rs, int c)
+{
+    if (!rs || rs->spec->fmt != PII_REC_CSV || !delim_ok(c) || rs->in.n || rs->record)
+        return PII_EINVAL;
+    rs->delim = (char)c;
+    return PII_OK;
 }
 
 pii_err pii_rec_stream_reset(pii_rec_stream *rs)

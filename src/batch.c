@@ -400,6 +400,12 @@ static ssize_t read_some(int fd, uint8_t *buf, size_t want, int once)
     return (ssize_t)n;
 }
 
+static int ends_in(const char *s, const char *suf)
+{
+    size_t a = strlen(s), b = strlen(suf);
+    return a >= b && strcmp(s + a - b, suf) == 0;
+}
+
 static int same_file(const char *path, const struct stat *st)
 {
     struct stat o;
@@ -584,8 +590,12 @@ void batch_redact(worker *w, bitem *it, batch_input *in, pii_stream *st)
         w->osink = pii_out_sink(w->out);
     }
 
-    /* Redact. */
+    /* Redact.  A *.tsv or *.tab file is TAB-separated unless --csv-delimiter
+     * says otherwise. */
     w->it = it;
+    if (w->rs && b->spec && pii_rec_spec_format(b->spec) == PII_REC_CSV && !o->csv_delimiter &&
+        !is_stdin && (ends_in(it->path, ".tsv") || ends_in(it->path, ".tab")))
+        pii_rec_stream_set_delimiter(w->rs, '\t');
     int rerr = 0;
     const uint8_t *data = in->data;
     size_t cap = in->cap;
@@ -790,6 +800,10 @@ int pii_batch_run(const pii_opts *o, pii_pipeline *p)
                 pii_rec_spec_free(b.spec);
                 return e == PII_ENOMEM ? PII_EXIT_FAIL : PII_EXIT_USAGE;
             }
+        }
+        if (o->csv_delimiter && pii_rec_spec_set_delimiter(b.spec, o->csv_delimiter)) {
+            pii_rec_spec_free(b.spec);
+            return PII_EXIT_FAIL;
         }
     }
     b.umask = umask(0);

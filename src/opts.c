@@ -47,6 +47,7 @@ enum {
     O_RESUME,
     O_JSONL_FIELD,
     O_CSV_COLUMN,
+    O_CSV_DELIMITER,
     O_REPORT,
     O_PROGRESS,
 };
@@ -95,6 +96,8 @@ const pii_flag pii_flags[] = {
     {"jsonl-field", 0, "PATH",
      "JSON Lines: redact only the string values at PATH (a.b, *) (repeatable)"},
     {"csv-column", 0, "COL", "CSV: redact only column COL, a name or 1-based index (repeatable)"},
+    {"csv-delimiter", 0, "SEP",
+     "CSV field separator: ',' (default; TAB for *.tsv and *.tab files), ';', tab or '|'"},
     {"jobs", 'j', "N", "worker threads over files (default: one per core)"},
     {"report", 0, "FILE", "write a JSON report: per file counts, bytes, time (no values)"},
     {"progress", 0, NULL, "show a progress line on stderr even when it is not a terminal"},
@@ -105,13 +108,13 @@ const pii_flag pii_flags[] = {
 };
 
 static const int flag_ids[] = {
-    O_MODEL,          O_RULES_ONLY, O_MODEL_ONLY,  O_WINDOW,     O_THRESHOLD,  O_OPERATING_POINT,
-    O_CALIBRATION,    O_BIAS,       O_DECODE,      O_THREADS,    O_ACT,        O_LINES,
-    O_FORMAT,         O_OFFSETS,    O_SHOW_VALUES, O_OPERATOR,   O_KEY_FILE,   O_LABELS,
-    O_EXCLUDE_LABELS, O_ALLOW,      O_DENY,        O_CHECK,      O_LIST_RULES, O_RECURSIVE,
-    O_INCLUDE,        O_EXCLUDE,    O_FOLLOW,      O_BINARY,     O_OUT_DIR,    O_IN_PLACE,
-    O_SUFFIX,         O_RESUME,     O_JSONL_FIELD, O_CSV_COLUMN, O_JOBS,       O_REPORT,
-    O_PROGRESS,       O_QUIET,      O_HELP,        O_VERSION,
+    O_MODEL,          O_RULES_ONLY, O_MODEL_ONLY,  O_WINDOW,     O_THRESHOLD,     O_OPERATING_POINT,
+    O_CALIBRATION,    O_BIAS,       O_DECODE,      O_THREADS,    O_ACT,           O_LINES,
+    O_FORMAT,         O_OFFSETS,    O_SHOW_VALUES, O_OPERATOR,   O_KEY_FILE,      O_LABELS,
+    O_EXCLUDE_LABELS, O_ALLOW,      O_DENY,        O_CHECK,      O_LIST_RULES,    O_RECURSIVE,
+    O_INCLUDE,        O_EXCLUDE,    O_FOLLOW,      O_BINARY,     O_OUT_DIR,       O_IN_PLACE,
+    O_SUFFIX,         O_RESUME,     O_JSONL_FIELD, O_CSV_COLUMN, O_CSV_DELIMITER, O_JOBS,
+    O_REPORT,         O_PROGRESS,   O_QUIET,       O_HELP,       O_VERSION,
 };
 
 void pii_print_help(void)
@@ -331,6 +334,17 @@ int pii_opts_parse(int argc, char **argv, pii_opts *o)
         case O_REPORT:
             o->report = optarg;
             break;
+        case O_CSV_DELIMITER:
+            if (strcmp(optarg, ",") == 0 || strcmp(optarg, ";") == 0 || strcmp(optarg, "|") == 0)
+                o->csv_delimiter = optarg[0];
+            else if (strcmp(optarg, "\t") == 0 || strcmp(optarg, "tab") == 0 ||
+                     strcmp(optarg, "TAB") == 0 || strcmp(optarg, "\\t") == 0)
+                o->csv_delimiter = '\t';
+            else {
+                usage_error("bad --csv-delimiter '%s' (',', ';', tab or '|')", optarg);
+                return PII_EXIT_USAGE;
+            }
+            break;
         case O_JOBS: {
             char *end;
             o->jobs = strtol(optarg, &end, 10);
@@ -362,6 +376,10 @@ int pii_opts_parse(int argc, char **argv, pii_opts *o)
     }
     if (o->labels && o->exclude_labels) {
         usage_error("%s", "--labels and --exclude-labels cannot be combined");
+        return PII_EXIT_USAGE;
+    }
+    if (o->csv_delimiter && !o->ncsv_columns) {
+        usage_error("%s", "--csv-delimiter applies to --csv-column");
         return PII_EXIT_USAGE;
     }
     if (o->rules_only && o->model_only) {

@@ -41,6 +41,7 @@ typedef struct pii_opts {
     const char *out_dir, *suffix, *report;
     const char **include, **exclude, **jsonl_fields, **csv_columns;
     size_t ninclude, nexclude, njsonl_fields, ncsv_columns;
+    char csv_delimiter; /* 0: ',' (TAB for *.tsv, *.tab) */
 } pii_opts;
 
 typedef struct pii_flag {

@@ -94,6 +94,30 @@ static int load_key(const char *path, pii_ops *ops)
     return -1;
 }
 
+/* Reports a label that does not resolve; returns the usage status. */
+static int bad_label(const pii_labelset *ls, const char *opt, const char *msg, const char *hint)
+{
+    char list[1024];
+    pii_labelset_list(ls, list, sizeof list);
+    fprintf(stderr, "pii-redact: %s: %s\n", opt, msg);
+    if (hint[0])
+        fprintf(stderr, "pii-redact: did you mean '%s'?\n", hint);
+    fprintf(stderr, "pii-redact: active labels: %s\n", list[0] ? list : "(none)");
+    return PII_EXIT_USAGE;
+}
+
+/* Resolves name[0..len) for option `opt`: the canonical label, or NULL
+ * after a message (*rc = the exit status). */
+static const char *resolve(const pii_labelset *ls, const char *opt, const char *name, size_t len,
+                           int *rc)
+{
+    char msg[160], hint[80];
+    const char *c = pii_labelset_resolve(ls, name, len, msg, sizeof msg, hint, sizeof hint);
+    if (!c)
+        *rc = bad_label(ls, opt, msg, hint);
+    return c;
+}
+
 static int parse_op(const char *spec, pii_op *op)
 {
     if (strncmp(spec, "placeholder:", 12) == 0) {
@@ -121,15 +145,16 @@ static int build_ops(const pii_opts *o, pii_pipeline *p)
     for (size_t i = 0; i < o->n_op_label; i++) {
         const char *spec = o->op_label[i];
         const char *eq = strchr(spec, '=');
-        char label[128];
         size_t ln = (size_t)(eq - spec);
         pii_op op;
-        if (ln == 0 || ln >= sizeof label || parse_op(eq + 1, &op)) {
+        int rc = -1;
+        if (parse_op(eq + 1, &op)) {
             fprintf(stderr, "pii-redact: bad operator '%s'\n", spec);
             return PII_EXIT_USAGE;
         }
-        memcpy(label, spec, ln);
-        label[ln] = '\0';
+        const char *label = resolve(p->labels, "--operator", spec, ln, &rc);
+        if (!label)
+            return rc;
         if ((e = pii_ops_set(p->ops, label, &op))) {
             fprintf(stderr, "pii-redact: bad operator '%s': %s\n", spec, pii_strerror(e));
             return PII_EXIT_USAGE;
@@ -154,21 +179,30 @@ static int select_labels(const pii_opts *o, pii_pipeline *p)
     const char *list = o->labels ? o->labels : o->exclude_labels;
     if (!list)
         return -1;
-    char *copy = strdup(list);
+    const char *opt = o->labels ? "--labels" : "--exclude-labels";
     const char *items[64];
     size_t n = 0;
-    if (!copy)
-        return PII_EXIT_FAIL;
-    for (char *save = NULL, *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+    int rc = -1;
+    if (!*list) {
+        fprintf(stderr, "pii-redact: %s: empty list of labels\n", opt);
+        return PII_EXIT_USAGE;
+    }
+    /* Every comma-separated item must name an active label: an empty item
+     * ("a,,b", "a,") or a typo would select less than asked. */
+    for (const char *t = list;; t++) {
+        const char *end = strchr(t, ',');
+        size_t len = end ? (size_t)(end - t) : strlen(t);
         if (n == 64) {
-            free(copy);
-            fprintf(stderr, "pii-redact: too many labels\n");
+            fprintf(stderr, "pii-redact: %s: too many labels\n", opt);
             return PII_EXIT_USAGE;
         }
-        items[n++] = t;
+        if (!(items[n++] = resolve(p->labels, opt, t, len, &rc)))
+            return rc;
+        if (!end)
+            break;
+        t = end;
     }
     pii_err e = pii_redactor_select_labels(p->red, items, n, o->exclude_labels != NULL);
-    free(copy);
     if (e) {
         pii_cli_error("labels", e);
         return pii_exit_for(e);
@@ -254,6 +288,36 @@ static int model_tokenizer(const pii_opts *o, pii_pipeline *p)
     return -1;
 }
 
+/* --threshold LABEL=X names resolved against the model's categories (from
+ * its label names "B-x", "I-x", "E-x", "S-x", "x"; "O" is none). */
+static int resolve_thresholds(const pii_model *m, pii_ner_params *np)
+{
+    if (!np->nlabel_thresholds)
+        return -1;
+    pii_labelset *ls = pii_labelset_create();
+    int rc = -1;
+    if (!ls)
+        return PII_EXIT_FAIL;
+    const pii_model_config *cfg = pii_model_cfg(m);
+    for (int id = 0; id < cfg->n_labels && rc < 0; id++) {
+        const char *name = pii_model_label(m, id);
+        if (!name || strcmp(name, "O") == 0)
+            continue;
+        if (strlen(name) > 2 && name[1] == '-' && strchr("BIES", name[0]))
+            name += 2;
+        if (pii_labelset_add(ls, name, "model"))
+            rc = PII_EXIT_FAIL;
+    }
+    for (size_t i = 0; i < np->nlabel_thresholds && rc < 0; i++) {
+        char *label = np->label_thresholds[i].label;
+        const char *c = resolve(ls, "--threshold", label, strlen(label), &rc);
+        if (c && strlen(c) < sizeof np->label_thresholds[i].label)
+            memmove(label, c, strlen(c) + 1);
+    }
+    pii_labelset_free(ls);
+    return rc;
+}
+
 static int build_model(const pii_opts *o, pii_pipeline *p)
 {
     pii_err e = PII_OK;
@@ -280,7 +344,7 @@ static int build_model(const pii_opts *o, pii_pipeline *p)
                 pii_strerror(e), msg[0] ? ": " : "", msg);
         return PII_EXIT_MODEL;
     }
-    if ((rc = model_tokenizer(o, p)) >= 0)
+    if ((rc = model_tokenizer(o, p)) >= 0 || (rc = resolve_thresholds(p->model, &np)) >= 0)
         return rc;
     p->ner = pii_ner_create(p->model, p->tok, &np, &e, msg, sizeof msg);
     if (!p->ner) {
@@ -291,6 +355,36 @@ static int build_model(const pii_opts *o, pii_pipeline *p)
     if ((e = pii_redactor_add_detector(p->red, pii_ner_detector(p->ner)))) {
         pii_cli_error("model tier", e);
         return pii_exit_for(e);
+    }
+    return -1;
+}
+
+/* p->labels: what the active detectors report.  Without the model tier a
+ * --threshold LABEL=X is checked here too (it cannot act, but a typo is
+ * still a typo). */
+static int active_labels(const pii_opts *o, pii_pipeline *p)
+{
+    pii_labelset *ls = p->labels = pii_labelset_create();
+    int bad = !ls;
+    if (p->ner) {
+        const pii_ner_labels *L = pii_ner_get_labels(p->ner);
+        for (size_t k = 0; !bad && k < pii_ner_labels_ncat(L); k++)
+            bad = pii_labelset_add(ls, pii_ner_labels_category(L, k), "model");
+    }
+    for (size_t i = 0; p->rules && !bad && i < pii_rules_count(p->rules); i++)
+        bad = pii_labelset_add(ls, pii_rules_info(p->rules, i)->label, "rules");
+    for (size_t i = 0; !bad && i < pii_deny_nlabels(p->deny); i++)
+        bad = pii_labelset_add(ls, pii_deny_label(p->deny, i), "deny");
+    if (bad) {
+        pii_cli_error("labels", PII_ENOMEM);
+        return PII_EXIT_FAIL;
+    }
+    int rc = -1;
+    for (size_t i = 0; !p->ner && i < o->n_thresholds; i++) {
+        const char *eq = strrchr(o->thresholds[i], '=');
+        if (eq &&
+            !resolve(ls, "--threshold", o->thresholds[i], (size_t)(eq - o->thresholds[i]), &rc))
+            return rc;
     }
     return -1;
 }
@@ -336,7 +430,7 @@ int pii_pipeline_build(const pii_opts *o, pii_pipeline *p)
         }
         pii_redactor_set_allow(p->red, p->allow);
     }
-    if ((rc = build_ops(o, p)) >= 0)
+    if ((rc = active_labels(o, p)) >= 0 || (rc = build_ops(o, p)) >= 0)
         return rc;
     pii_redactor_set_ops(p->red, p->ops);
     if ((rc = select_labels(o, p)) >= 0)
@@ -354,5 +448,6 @@ void pii_pipeline_free(pii_pipeline *p)
     pii_allow_free(p->allow);
     pii_deny_free(p->deny);
     pii_rules_free(p->rules);
+    pii_labelset_free(p->labels);
     memset(p, 0, sizeof *p);
 }

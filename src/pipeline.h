@@ -3,6 +3,7 @@
 #ifndef PII_PIPELINE_H
 #define PII_PIPELINE_H
 
+#include "labelset.h"
 #include "opts.h"
 #include "pii_model.h"
 #include "pii_ner.h"
@@ -18,9 +19,14 @@ typedef struct pii_pipeline {
     pii_allow *allow;
     pii_ops *ops;
     pii_redactor *red;
+    pii_labelset *labels; /* what the active detectors report (labelset.h) */
 } pii_pipeline;
 
 /* Returns -1 on success, else an exit status after printing a message.
+ * Every label named by --labels, --exclude-labels, --operator LABEL=OP and
+ * --threshold LABEL=X must resolve (labelset.h) against the labels the
+ * active detectors report; otherwise the status is 2 (usage), with a
+ * "did you mean" line when a close name exists.
  * The model tier runs unless --rules-only: the model of -m, else the one
  * compiled in (when the build has none, the rule tier runs alone and a
  * notice says so unless --quiet). */

@@ -10,13 +10,14 @@
  *   2. in random chunks,
  * by the rule tier (plus the synthetic detector).  Checked:
  *  - both runs give the same result, output bytes and record number;
- *  - on success, the output parses again with a selector that matches
- *    nothing, gives the same number of records, and is copied through
- *    unchanged (so every output record is as valid as the records format
- *    requires: JSON on every non-blank line, closed CSV quotes);
+ *  - on success, the output parses again with a selector and no detector
+ *    (JSONL "*", CSV column 1 with ',' set explicitly), gives the same
+ *    number of records, and is copied through unchanged (so every output record is as valid as the
+ * records format requires: JSON on every non-blank line, closed CSV quotes);
  *  - on success with the synthetic detector off and no rule finding, the
  *    output equals the input;
- *  - on failure, the output is a prefix of the input's record structure:
+ *  - a JSONL path that matched no key (PII_ENOTFOUND) writes nothing;
+ *  - on other failures, the output is a prefix of the input's record structure:
  *    it is the output of the records before the failing one, i.e. a prefix
  *    of what the same stream writes when fed only those records.
  *
@@ -161,7 +162,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         /* The output is well-formed records: they parse again, as many, and
          * a selector that matches nothing copies them through unchanged. */
         pii_rec_spec *none = pii_rec_spec_create(csv ? PII_REC_CSV : PII_REC_JSONL, &e);
-        FUZZ_CHECK(none && pii_rec_spec_add(none, csv ? "99999" : "\x01") == PII_OK);
+        FUZZ_CHECK(none && pii_rec_spec_add(none, csv ? "1" : "*") == PII_OK);
+        FUZZ_CHECK(!csv || pii_rec_spec_set_delimiter(none, ',') == PII_OK);
         pii_redactor *r0 = pii_redactor_create(&e);
         FUZZ_CHECK(r0);
         out again;
@@ -172,6 +174,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         free(again.p);
         pii_redactor_free(r0);
         pii_rec_spec_free(none);
+    } else if (e1 == PII_ENOTFOUND && !csv) {
+        FUZZ_CHECK(rec1 >= 1 && one.n == 0);
     } else {
         FUZZ_CHECK(rec1 >= 1 && one.records == rec1 - 1);
     }
