@@ -44,7 +44,7 @@ int pii_batch_wanted(const pii_opts *o)
 {
     return o->recursive || o->out_dir || o->in_place || o->suffix || o->report ||
            o->njsonl_fields || o->ncsv_columns || o->resume || o->ninclude || o->nexclude ||
-           o->follow;
+           o->follow || o->no_ignore || o->hidden;
 }
 
 static int usage(const char *msg)
@@ -78,8 +78,8 @@ int pii_batch_validate(const pii_opts *o)
     if ((o->njsonl_fields || o->ncsv_columns) && o->lines)
         return usage("--lines cannot be combined with --jsonl-field/--csv-column (records "
                      "are already their own documents)");
-    if (!o->recursive && (o->ninclude || o->nexclude || o->follow))
-        return usage("--include, --exclude and --follow apply to -r");
+    if (!o->recursive && (o->ninclude || o->nexclude || o->follow || o->no_ignore || o->hidden))
+        return usage("--include, --exclude, --follow, --no-ignore and --hidden apply to -r");
     if (o->recursive && o->nfiles == 0)
         return usage("-r needs at least one DIR");
     if (o->suffix && !o->suffix[0])

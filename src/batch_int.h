@@ -66,6 +66,7 @@ typedef struct batch {
     int walk_failed; /* collection hit errors (items carry them) */
     unsigned njobs;
     mode_t umask;
+    struct pii_ignore_ctx *ign; /* the walk in progress (ignore.h); NULL: --no-ignore */
     int have_outdir_id;
     dev_t outdir_dev;
     ino_t outdir_ino;

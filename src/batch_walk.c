@@ -10,6 +10,10 @@
  * the argument (fnmatch with FNM_PATHNAME).  Never collected: the
  * --out-dir folder itself, our own temporary files, and with --suffix the
  * files already ending in the suffix.
+ *
+ * Git-aware (docs/BATCH.md): folders named .git are never walked unless
+ * --hidden, and ignore files are honoured unless --no-ignore (src/ignore.c
+ * decides; this file only asks it per folder and per entry).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -20,6 +24,7 @@
 
 #include "batch_int.h"
 #include "cli.h"
+#include "ignore.h"
 
 typedef struct anc {
     dev_t dev;
@@ -127,6 +132,13 @@ static int walk(batch *b, const char *dir, const char *root, const struct stat *
         dl--;
     while (rl > 1 && root[rl - 1] == '/')
         rl--;
+    size_t ign_mark = 0;
+    if (b->ign) {
+        const char *drel = dir + (rl <= strlen(dir) ? rl : 0);
+        while (*drel == '/')
+            drel++;
+        ign_mark = pii_ignore_ctx_enter(b->ign, dir, drel);
+    }
     for (size_t i = 0; i < n && rc == 0; i++) {
         const char *name = names[i];
         size_t nl = strlen(name);
@@ -145,12 +157,17 @@ static int walk(batch *b, const char *dir, const char *root, const struct stat *
         while (*rel == '/')
             rel++;
         struct stat ls, ts;
-        if (batch_is_tmp_name(name) || glob_hit(o->exclude, o->nexclude, name, rel)) {
+        if (batch_is_tmp_name(name) || glob_hit(o->exclude, o->nexclude, name, rel) ||
+            (!o->hidden && strcmp(name, ".git") == 0)) {
             free(path);
             continue;
         }
         if (lstat(path, &ls) != 0) {
             rc = add_failed(b, path, root, errno);
+            free(path);
+            continue;
+        }
+        if (b->ign && pii_ignore_ctx_ignored(b->ign, rel, S_ISDIR(ls.st_mode))) {
             free(path);
             continue;
         }
@@ -212,6 +229,8 @@ static int walk(batch *b, const char *dir, const char *root, const struct stat *
             b->bytes_total += it->size;
         }
     }
+    if (b->ign)
+        pii_ignore_ctx_leave(b->ign, ign_mark);
     for (size_t i = 0; i < n; i++)
         free(names[i]);
     free(names);
@@ -250,7 +269,12 @@ int batch_collect(batch *b)
                 b->walk_failed = 1;
                 continue;
             }
-            if (walk(b, arg, arg, &st, NULL))
+            if (!o->no_ignore && !(b->ign = pii_ignore_ctx_create(arg)) && errno == ENOMEM)
+                goto oom;
+            int wr = walk(b, arg, arg, &st, NULL);
+            pii_ignore_ctx_free(b->ign);
+            b->ign = NULL;
+            if (wr)
                 goto oom;
             continue;
         }

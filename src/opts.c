@@ -50,6 +50,8 @@ enum {
     O_CSV_DELIMITER,
     O_REPORT,
     O_PROGRESS,
+    O_NO_IGNORE,
+    O_HIDDEN,
 };
 
 /* The order here is the order of --help and of the man page. */
@@ -88,6 +90,9 @@ const pii_flag pii_flags[] = {
     {"include", 0, "GLOB", "with -r: only files whose name matches GLOB (repeatable)"},
     {"exclude", 0, "GLOB", "with -r: skip files and directories matching GLOB (repeatable)"},
     {"follow", 0, NULL, "with -r: follow symbolic links (default: skip them)"},
+    {"no-ignore", 0, NULL,
+     "with -r: do not read .gitignore, .ignore, .git/info/exclude or the global excludes"},
+    {"hidden", 0, NULL, "with -r: walk .git folders too (other hidden files are always walked)"},
     {"binary", 0, NULL, "redact files that look binary instead of skipping them"},
     {"out-dir", 0, "DIR", "write each output under DIR, mirroring the input paths"},
     {"in-place", 0, NULL, "replace each file atomically by its redacted version"},
@@ -108,13 +113,14 @@ const pii_flag pii_flags[] = {
 };
 
 static const int flag_ids[] = {
-    O_MODEL,          O_RULES_ONLY, O_MODEL_ONLY,  O_WINDOW,     O_THRESHOLD,     O_OPERATING_POINT,
-    O_CALIBRATION,    O_BIAS,       O_DECODE,      O_THREADS,    O_ACT,           O_LINES,
-    O_FORMAT,         O_OFFSETS,    O_SHOW_VALUES, O_OPERATOR,   O_KEY_FILE,      O_LABELS,
-    O_EXCLUDE_LABELS, O_ALLOW,      O_DENY,        O_CHECK,      O_LIST_RULES,    O_RECURSIVE,
-    O_INCLUDE,        O_EXCLUDE,    O_FOLLOW,      O_BINARY,     O_OUT_DIR,       O_IN_PLACE,
-    O_SUFFIX,         O_RESUME,     O_JSONL_FIELD, O_CSV_COLUMN, O_CSV_DELIMITER, O_JOBS,
-    O_REPORT,         O_PROGRESS,   O_QUIET,       O_HELP,       O_VERSION,
+    O_MODEL,          O_RULES_ONLY, O_MODEL_ONLY,  O_WINDOW,    O_THRESHOLD,   O_OPERATING_POINT,
+    O_CALIBRATION,    O_BIAS,       O_DECODE,      O_THREADS,   O_ACT,         O_LINES,
+    O_FORMAT,         O_OFFSETS,    O_SHOW_VALUES, O_OPERATOR,  O_KEY_FILE,    O_LABELS,
+    O_EXCLUDE_LABELS, O_ALLOW,      O_DENY,        O_CHECK,     O_LIST_RULES,  O_RECURSIVE,
+    O_INCLUDE,        O_EXCLUDE,    O_FOLLOW,      O_NO_IGNORE, O_HIDDEN,      O_BINARY,
+    O_OUT_DIR,        O_IN_PLACE,   O_SUFFIX,      O_RESUME,    O_JSONL_FIELD, O_CSV_COLUMN,
+    O_CSV_DELIMITER,  O_JOBS,       O_REPORT,      O_PROGRESS,  O_QUIET,       O_HELP,
+    O_VERSION,
 };
 
 void pii_print_help(void)
@@ -312,6 +318,12 @@ int pii_opts_parse(int argc, char **argv, pii_opts *o)
             break;
         case O_FOLLOW:
             o->follow = 1;
+            break;
+        case O_NO_IGNORE:
+            o->no_ignore = 1;
+            break;
+        case O_HIDDEN:
+            o->hidden = 1;
             break;
         case O_BINARY:
             o->binary = 1;

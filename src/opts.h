@@ -37,7 +37,8 @@ typedef struct pii_opts {
     size_t nfiles;
     /* batch mode (src/batch.c, docs/BATCH.md); lists are borrowed from argv */
     int recursive, in_place, binary, follow, progress, resume;
-    long jobs; /* 0: one per core */
+    int no_ignore, hidden; /* -r: ignore files not read; .git folders walked */
+    long jobs;             /* 0: one per core */
     const char *out_dir, *suffix, *report;
     const char **include, **exclude, **jsonl_fields, **csv_columns;
     size_t ninclude, nexclude, njsonl_fields, ncsv_columns;
