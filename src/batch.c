@@ -42,7 +42,7 @@
 
 int pii_batch_wanted(const pii_opts *o)
 {
-    return o->recursive || o->out_dir || o->in_place || o->suffix || o->report ||
+    return o->check || o->recursive || o->out_dir || o->in_place || o->suffix || o->report ||
            o->njsonl_fields || o->ncsv_columns || o->resume || o->ninclude || o->nexclude ||
            o->follow || o->no_ignore || o->hidden;
 }
@@ -288,6 +288,11 @@ static pii_err w_span(void *ud, const pii_span *s, const uint8_t *v, size_t len,
         it->counts[i].n[s->source]++;
     it->findings++;
     atomic_fetch_add(&w->b->findings, 1);
+    if (w->b->o->check) {
+        pii_err e = batch_scan_span(w, s, v, len);
+        if (e)
+            return e;
+    }
     if (w->rs && w->out && w->osink.span) {
         pii_rec_stream_field(w->rs, w->field, sizeof w->field);
         pii_out_set_record(w->out, pii_rec_stream_record(w->rs), w->field);
@@ -350,6 +355,9 @@ static const char *errstr(int err, char *buf, size_t n)
 /* Feeds one block; in --lines mode each line is its own document. */
 static pii_err feed(worker *w, const uint8_t *p, size_t n, int *pending)
 {
+    uint64_t at = w->sc.fed; /* the file offset of p */
+    if (w->b->o->check)
+        batch_scan_data(w, p, n);
     if (w->rs)
         return pii_rec_stream_feed(w->rs, p, n);
     if (!w->b->o->lines)
@@ -359,12 +367,16 @@ static pii_err feed(worker *w, const uint8_t *p, size_t n, int *pending)
     pii_err e;
     while ((nl = memchr(p + off, '\n', n - off))) {
         size_t len = (size_t)(nl - (p + off)) + 1;
+        if (!*pending)
+            w->sc.doc_base = at + off;
         if ((e = pii_stream_feed(w->cur, p + off, len)) || (e = pii_stream_end_doc(w->cur)))
             return e;
         off += len;
         *pending = 0;
     }
     if (off < n) {
+        if (!*pending)
+            w->sc.doc_base = at + off;
         if ((e = pii_stream_feed(w->cur, p + off, n - off)))
             return e;
         *pending = 1;
@@ -593,6 +605,7 @@ void batch_redact(worker *w, bitem *it, batch_input *in, pii_stream *st)
     /* Redact.  A *.tsv or *.tab file is TAB-separated unless --csv-delimiter
      * says otherwise. */
     w->it = it;
+    batch_scan_begin(w);
     if (w->rs && b->spec && pii_rec_spec_format(b->spec) == PII_REC_CSV && !o->csv_delimiter &&
         !is_stdin && (ends_in(it->path, ".tsv") || ends_in(it->path, ".tab")))
         pii_rec_stream_set_delimiter(w->rs, '\t');
@@ -922,14 +935,20 @@ int pii_batch_run(const pii_opts *o, pii_pipeline *p)
                 strerror(errno));
         failed = 1;
     }
+    long reported = 0;
+    if (o->check && !stopped && (reported = batch_scan_report(&b)) < 0)
+        failed = 1;
+    if (fflush(stdout) != 0 && errno != EPIPE)
+        failed = 1;
     if (!o->quiet && many && !stopped)
         batch_summary(&b, wall);
     if (stopped)
         rc = PII_EXIT_OK; /* a closed pipe ends us quietly */
     else if (failed)
         rc = PII_EXIT_IO;
-    else if (o->check && found)
-        rc = PII_EXIT_FOUND;
+    else if (o->check && reported > 0)
+        rc = o->exit_code ? o->exit_code : PII_EXIT_FOUND;
+    (void)found;
 
 done:
     if (ws) {
@@ -939,6 +958,7 @@ done:
             batch_pack_free(&ws[i]);
             free(ws[i].buf);
             free(ws[i].iobuf);
+            batch_scan_free(&ws[i]);
         }
         free(ws);
     }
@@ -955,6 +975,7 @@ done:
         free(b.items[i].error);
         free(b.items[i].out);
         free(b.items[i].counts);
+        batch_scan_item_free(&b.items[i]);
         if (b.items[i].spool)
             fclose(b.items[i].spool);
     }

@@ -38,6 +38,31 @@ typedef struct lcount {
     uint64_t n[3];
 } lcount;
 
+/* One --check finding (batch_scan.c). */
+typedef struct finding {
+    uint64_t line, col; /* 1-based; col in bytes (records: record, offset in the field) */
+    const char *label;
+    uint8_t source;  /* pii_source */
+    uint8_t allowed; /* its line holds the pii-redact:allow marker */
+    float score;
+    char fp[17]; /* fingerprint, 16 hex digits */
+    char *value; /* --show-values only */
+    size_t vlen;
+} finding;
+
+/* A worker's view of the file in hand for --check (batch_scan.c). */
+typedef struct scan_state {
+    uint64_t fed;      /* bytes of the file observed */
+    uint64_t doc_base; /* file offset of the current document (--lines) */
+    uint64_t *nl;      /* offsets of the line ends seen */
+    size_t nnl, capnl;
+    uint64_t *allow; /* 0-based lines holding the marker, ascending */
+    size_t nallow, capallow;
+    uint8_t tail[16]; /* the last bytes seen, for a marker across blocks */
+    size_t ntail;
+    int oom;
+} scan_state;
+
 typedef struct bitem {
     char *path;         /* as given or as walked ("-": stdin) */
     const char *root;   /* the argument it was found under */
@@ -52,7 +77,9 @@ typedef struct bitem {
     double seconds;
     lcount *counts;
     size_t ncounts;
-    FILE *spool; /* DEST_STDOUT with several workers: output in order */
+    FILE *spool;  /* DEST_STDOUT with several workers: output in order */
+    finding *fnd; /* --check findings, in order */
+    size_t nfnd, capfnd;
     int finished;
 } bitem;
 
@@ -118,6 +145,7 @@ typedef struct worker {
     tslot *slot;
     pii_opts oout;   /* options for pii_out (text to files: no per-line flush) */
     char field[256]; /* records: the field of the current span */
+    scan_state sc;   /* --check */
 } worker;
 
 /* One input opened and its first block read (batch.c). */
@@ -159,6 +187,14 @@ char *batch_out_path(const batch *b, const char *path);
 /* The temporary-file name pattern's marker (".NAME.pii-redact-XXXXXX"). */
 #define BATCH_TMP_MARK ".pii-redact-"
 int batch_is_tmp_name(const char *name);
+
+/* batch_scan.c: --check findings (docs/CI.md) */
+void batch_scan_begin(worker *w);
+void batch_scan_data(worker *w, const uint8_t *p, size_t n);
+pii_err batch_scan_span(worker *w, const pii_span *s, const uint8_t *v, size_t len);
+void batch_scan_free(worker *w);
+void batch_scan_item_free(bitem *it);
+long batch_scan_report(batch *b);
 
 /* batch_report.c */
 void batch_msg(batch *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -52,6 +52,10 @@ enum {
     O_PROGRESS,
     O_NO_IGNORE,
     O_HIDDEN,
+    O_REPORT_FORMAT,
+    O_BASELINE,
+    O_WRITE_BASELINE,
+    O_EXIT_CODE,
 };
 
 /* The order here is the order of --help and of the man page. */
@@ -83,7 +87,14 @@ const pii_flag pii_flags[] = {
     {"exclude-labels", 0, "LIST", "never redact these comma-separated labels"},
     {"allow", 0, "FILE", "values never redacted: exact strings or re:REGEX lines"},
     {"deny", 0, "FILE", "values always redacted: [LABEL<TAB>]string or re:REGEX lines"},
-    {"check", 0, NULL, "print nothing; exit 1 if any PII is found, 0 if none"},
+    {"check", 0, NULL,
+     "scan only: print one line per finding (path:line:col: label (source) fingerprint), no "
+     "value; exit 1 if any, 0 if none"},
+    {"report-format", 0, "FMT", "with --check: text (default), json, sarif (2.1.0) or csv"},
+    {"baseline", 0, "FILE", "with --check: findings whose fingerprint is in FILE are not reported"},
+    {"write-baseline", 0, NULL,
+     "with --check: write every finding's fingerprint to --baseline FILE"},
+    {"exit-code", 0, "N", "with --check: exit status when findings are reported (default 1)"},
     {"list-rules", 0, NULL, "list the rule tier's rules and exit"},
     /* batch mode (docs/BATCH.md) */
     {"recursive", 'r', NULL, "redact the files under each DIR argument"},
@@ -113,14 +124,14 @@ const pii_flag pii_flags[] = {
 };
 
 static const int flag_ids[] = {
-    O_MODEL,          O_RULES_ONLY, O_MODEL_ONLY,  O_WINDOW,    O_THRESHOLD,   O_OPERATING_POINT,
-    O_CALIBRATION,    O_BIAS,       O_DECODE,      O_THREADS,   O_ACT,         O_LINES,
-    O_FORMAT,         O_OFFSETS,    O_SHOW_VALUES, O_OPERATOR,  O_KEY_FILE,    O_LABELS,
-    O_EXCLUDE_LABELS, O_ALLOW,      O_DENY,        O_CHECK,     O_LIST_RULES,  O_RECURSIVE,
-    O_INCLUDE,        O_EXCLUDE,    O_FOLLOW,      O_NO_IGNORE, O_HIDDEN,      O_BINARY,
-    O_OUT_DIR,        O_IN_PLACE,   O_SUFFIX,      O_RESUME,    O_JSONL_FIELD, O_CSV_COLUMN,
-    O_CSV_DELIMITER,  O_JOBS,       O_REPORT,      O_PROGRESS,  O_QUIET,       O_HELP,
-    O_VERSION,
+    O_MODEL,          O_RULES_ONLY, O_MODEL_ONLY,  O_WINDOW,     O_THRESHOLD,     O_OPERATING_POINT,
+    O_CALIBRATION,    O_BIAS,       O_DECODE,      O_THREADS,    O_ACT,           O_LINES,
+    O_FORMAT,         O_OFFSETS,    O_SHOW_VALUES, O_OPERATOR,   O_KEY_FILE,      O_LABELS,
+    O_EXCLUDE_LABELS, O_ALLOW,      O_DENY,        O_CHECK,      O_REPORT_FORMAT, O_BASELINE,
+    O_WRITE_BASELINE, O_EXIT_CODE,  O_LIST_RULES,  O_RECURSIVE,  O_INCLUDE,       O_EXCLUDE,
+    O_FOLLOW,         O_NO_IGNORE,  O_HIDDEN,      O_BINARY,     O_OUT_DIR,       O_IN_PLACE,
+    O_SUFFIX,         O_RESUME,     O_JSONL_FIELD, O_CSV_COLUMN, O_CSV_DELIMITER, O_JOBS,
+    O_REPORT,         O_PROGRESS,   O_QUIET,       O_HELP,       O_VERSION,
 };
 
 void pii_print_help(void)
@@ -310,6 +321,37 @@ int pii_opts_parse(int argc, char **argv, pii_opts *o)
         case O_CHECK:
             o->check = 1;
             break;
+        case O_REPORT_FORMAT:
+            if (strcmp(optarg, "text") == 0)
+                o->report_format = PII_RFMT_TEXT;
+            else if (strcmp(optarg, "json") == 0)
+                o->report_format = PII_RFMT_JSON;
+            else if (strcmp(optarg, "sarif") == 0)
+                o->report_format = PII_RFMT_SARIF;
+            else if (strcmp(optarg, "csv") == 0)
+                o->report_format = PII_RFMT_CSV;
+            else {
+                usage_error("unknown report format '%s' (text, json, sarif or csv)", optarg);
+                return PII_EXIT_USAGE;
+            }
+            o->report_format_given = 1;
+            break;
+        case O_BASELINE:
+            o->baseline = optarg;
+            break;
+        case O_WRITE_BASELINE:
+            o->write_baseline = 1;
+            break;
+        case O_EXIT_CODE: {
+            char *end;
+            long v = strtol(optarg, &end, 10);
+            if (*end || end == optarg || v < 1 || v > 125) {
+                usage_error("bad --exit-code '%s' (1 to 125)", optarg);
+                return PII_EXIT_USAGE;
+            }
+            o->exit_code = (int)v;
+            break;
+        }
         case O_LIST_RULES:
             o->list_rules = 1;
             break;
@@ -388,6 +430,15 @@ int pii_opts_parse(int argc, char **argv, pii_opts *o)
     }
     if (o->labels && o->exclude_labels) {
         usage_error("%s", "--labels and --exclude-labels cannot be combined");
+        return PII_EXIT_USAGE;
+    }
+    if (!o->check && (o->report_format_given || o->baseline || o->write_baseline || o->exit_code)) {
+        usage_error("%s",
+                    "--report-format, --baseline, --write-baseline and --exit-code need --check");
+        return PII_EXIT_USAGE;
+    }
+    if (o->write_baseline && !o->baseline) {
+        usage_error("%s", "--write-baseline needs --baseline FILE");
         return PII_EXIT_USAGE;
     }
     if (o->csv_delimiter && !o->ncsv_columns) {

@@ -10,6 +10,7 @@
 #include "pii_redact.h"
 
 enum pii_format { PII_FMT_TEXT, PII_FMT_JSON, PII_FMT_JSONL };
+enum pii_report_format { PII_RFMT_TEXT, PII_RFMT_JSON, PII_RFMT_SARIF, PII_RFMT_CSV };
 
 typedef struct pii_opts {
     int rules_only, model_only;
@@ -18,6 +19,12 @@ typedef struct pii_opts {
     int offsets_cp;
     int show_values;
     int check;
+    /* --check as a scanner (docs/CI.md) */
+    enum pii_report_format report_format;
+    const char *baseline;
+    int write_baseline;
+    int exit_code; /* 0: the default, 1 */
+    int report_format_given;
     int quiet;
     int list_rules;
     const char *model_path;

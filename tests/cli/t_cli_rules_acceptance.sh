@@ -13,10 +13,12 @@ echo "$out" | grep -q '"spans":\[{"label":"private_email","start":2,"end":17,"so
     fail "json: $out"
 [ "$(echo "$out" | grep -o '"label"' | wc -l)" -eq 1 ] || fail "json: more than one span"
 
-# --check: nothing on stdout, exit 1 with PII and 0 without.
+# --check: one finding line (no value) on stdout, exit 1 with PII; nothing and 0 without.
 set +e
 printf 'mail bob@example.com\n' | $P --rules-only --check >"$TMPDIR/o"; rc=$?
-[ "$rc" -eq 1 ] && [ ! -s "$TMPDIR/o" ] || fail "--check with PII: rc=$rc"
+[ "$rc" -eq 1 ] && [ "$(cut -d' ' -f1-3 "$TMPDIR/o")" = '-:1:6: private_email (rule)' ] ||
+    fail "--check with PII: rc=$rc"
+grep -q 'bob@' "$TMPDIR/o" && fail "--check printed the value"
 printf 'nothing here\n' | $P --rules-only --check >"$TMPDIR/o"; rc=$?
 [ "$rc" -eq 0 ] && [ ! -s "$TMPDIR/o" ] || fail "--check without PII: rc=$rc"
 set -e

@@ -60,7 +60,7 @@ static void test_rules(void **state)
                                "crlf\r\n",
                                "");
     assert_int_equal(pii_ignore_list_match(l, "a.log", 0), 1);
-    assert_int_equal(pii_ignore_list_match(l, "x/y/a.log", 0), 1); /* no '/': any depth */
+    assert_int_equal(pii_ignore_list_match(l, "x/y/a.log", 0), 1);  /* no '/': any depth */
     assert_int_equal(pii_ignore_list_match(l, "x/keep.log", 0), 0); /* last match wins */
     assert_int_equal(pii_ignore_list_match(l, "top.txt", 0), 1);
     assert_int_equal(pii_ignore_list_match(l, "x/top.txt", 0), -1); /* anchored */

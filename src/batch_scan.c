@@ -1,0 +1,443 @@
+/* batch_scan.c — --check as a scanner: findings with file, line and column,
+ * fingerprints, the inline allow marker, baselines, and the report formats
+ * (text, json, csv, SARIF 2.1.0).  See docs/CI.md.
+ *
+ * Workers observe the input bytes of the file in hand (batch_scan_data,
+ * before they are fed to the stream) and the spans it reports
+ * (batch_scan_span); they record, per file, the offsets of line ends and
+ * of the lines that hold the marker, and one finding per span.  Spans come
+ * after the bytes that hold them, so every finding's line is known when it
+ * arrives.  The main thread prints all findings in input order after the
+ * run (batch_scan_report).
+ *
+ * Fingerprint: the first 16 hex digits of SHA-256 over "pii-redact-fp-v1",
+ * the path (without a leading "./"), the label and the value, NUL-separated.
+ * It does not depend on the line, so a baseline survives edits around a
+ * finding.  It is an unkeyed hash of the value: treat a baseline file as
+ * you would the data (a guessable value can be confirmed from it).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "batch_int.h"
+#include "cli.h"
+#include "redact/sha256.h"
+
+#define MARKER "pii-redact:allow"
+#define MARKER_LEN (sizeof MARKER - 1)
+
+static int push_u64(uint64_t **v, size_t *n, size_t *cap, uint64_t x)
+{
+    if (*n == *cap) {
+        size_t c = *cap ? 2 * *cap : 64;
+        uint64_t *nv = realloc(*v, c * sizeof *nv);
+        if (!nv)
+            return -1;
+        *v = nv;
+        *cap = c;
+    }
+    (*v)[(*n)++] = x;
+    return 0;
+}
+
+void batch_scan_begin(worker *w)
+{
+    scan_state *s = &w->sc;
+    s->fed = s->doc_base = 0;
+    s->nnl = s->nallow = s->ntail = 0;
+    s->oom = 0;
+}
+
+void batch_scan_free(worker *w)
+{
+    free(w->sc.nl);
+    free(w->sc.allow);
+    memset(&w->sc, 0, sizeof w->sc);
+}
+
+/* Index of the line holding byte `off` (0-based): line ends before it. */
+static size_t line_of(const scan_state *s, uint64_t off)
+{
+    size_t lo = 0, hi = s->nnl;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (s->nl[mid] < off)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+static void mark_allow(scan_state *s, uint64_t off)
+{
+    uint64_t line = line_of(s, off);
+    if (s->nallow && s->allow[s->nallow - 1] == line)
+        return;
+    if (push_u64(&s->allow, &s->nallow, &s->capallow, line))
+        s->oom = 1;
+}
+
+void batch_scan_data(worker *w, const uint8_t *p, size_t n)
+{
+    scan_state *s = &w->sc;
+    for (const uint8_t *q = p; (q = memchr(q, '\n', n - (size_t)(q - p))); q++)
+        if (push_u64(&s->nl, &s->nnl, &s->capnl, s->fed + (uint64_t)(q - p)))
+            s->oom = 1;
+    /* the marker, also across the boundary with the previous block */
+    uint8_t join[2 * MARKER_LEN];
+    size_t k = n < MARKER_LEN - 1 ? n : MARKER_LEN - 1;
+    memcpy(join, s->tail, s->ntail);
+    memcpy(join + s->ntail, p, k);
+    for (size_t i = 0; i + MARKER_LEN <= s->ntail + k; i++)
+        if (memcmp(join + i, MARKER, MARKER_LEN) == 0)
+            mark_allow(s, s->fed - s->ntail + i);
+    for (size_t i = 0; i + MARKER_LEN <= n; i++) {
+        const uint8_t *m = memchr(p + i, 'p', n - i - MARKER_LEN + 1);
+        if (!m)
+            break;
+        i = (size_t)(m - p);
+        if (memcmp(m, MARKER, MARKER_LEN) == 0)
+            mark_allow(s, s->fed + i);
+    }
+    /* keep the last MARKER_LEN - 1 bytes seen */
+    if (n >= MARKER_LEN - 1) {
+        memcpy(s->tail, p + n - (MARKER_LEN - 1), MARKER_LEN - 1);
+        s->ntail = MARKER_LEN - 1;
+    } else {
+        size_t keep = s->ntail + n > MARKER_LEN - 1 ? MARKER_LEN - 1 - n : s->ntail;
+        memmove(s->tail, s->tail + s->ntail - keep, keep);
+        memcpy(s->tail + keep, p, n);
+        s->ntail = keep + n;
+    }
+    s->fed += n;
+}
+
+static const char *clean_path(const char *p)
+{
+    while (p[0] == '.' && p[1] == '/')
+        p += 2;
+    return p;
+}
+
+pii_err batch_scan_span(worker *w, const pii_span *sp, const uint8_t *v, size_t len)
+{
+    scan_state *s = &w->sc;
+    bitem *it = w->it;
+    finding f;
+    memset(&f, 0, sizeof f);
+    if (w->rs) { /* records: the record number and the offset in the field */
+        f.line = pii_rec_stream_record(w->rs);
+        f.col = sp->start + 1;
+        f.allowed = 0;
+    } else {
+        uint64_t off = s->doc_base + sp->start;
+        size_t li = line_of(s, off);
+        f.line = li + 1;
+        f.col = off - (li ? s->nl[li - 1] + 1 : 0) + 1;
+        size_t lo = 0, hi = s->nallow;
+        while (lo < hi) {
+            size_t mid = (lo + hi) / 2;
+            if (s->allow[mid] < li)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        f.allowed = lo < s->nallow && s->allow[lo] == li;
+    }
+    f.label = sp->label;
+    f.source = sp->source;
+    f.score = sp->score;
+    pii_sha256_ctx c;
+    uint8_t d[PII_SHA256_LEN];
+    const char *path = clean_path(it->path);
+    pii_sha256_init(&c);
+    pii_sha256_update(&c, "pii-redact-fp-v1", 17);
+    pii_sha256_update(&c, path, strlen(path) + 1);
+    pii_sha256_update(&c, sp->label, strlen(sp->label) + 1);
+    pii_sha256_update(&c, v, len);
+    pii_sha256_final(&c, d);
+    for (int i = 0; i < 8; i++)
+        snprintf(f.fp + 2 * i, 3, "%02x", d[i]);
+    if (w->b->o->show_values && !(f.value = malloc(len + 1)))
+        return PII_ENOMEM;
+    if (f.value) {
+        memcpy(f.value, v, len);
+        f.value[len] = '\0';
+        f.vlen = len;
+    }
+    if (it->nfnd == it->capfnd) {
+        size_t cap = it->capfnd ? 2 * it->capfnd : 16;
+        finding *nv = realloc(it->fnd, cap * sizeof *nv);
+        if (!nv) {
+            free(f.value);
+            return PII_ENOMEM;
+        }
+        it->fnd = nv;
+        it->capfnd = cap;
+    }
+    it->fnd[it->nfnd++] = f;
+    return s->oom ? PII_ENOMEM : PII_OK;
+}
+
+/* ---- baselines ------------------------------------------------------------ */
+
+static int cmp_fp(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+typedef struct fpset {
+    char **v;
+    size_t n;
+} fpset;
+
+/* Reads the first word of each line ("#" comments and blank lines skipped). */
+static int baseline_read(const char *path, fpset *s)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -1;
+    char line[512];
+    size_t cap = 0;
+    int rc = 0;
+    while (fgets(line, sizeof line, f)) {
+        size_t n = strspn(line, "0123456789abcdef");
+        if (line[0] == '#' || n != 16)
+            continue;
+        line[n] = '\0';
+        if (s->n == cap) {
+            cap = cap ? 2 * cap : 64;
+            char **v = realloc(s->v, cap * sizeof *v);
+            if (!v) {
+                rc = -1;
+                break;
+            }
+            s->v = v;
+        }
+        if (!(s->v[s->n] = strdup(line))) {
+            rc = -1;
+            break;
+        }
+        s->n++;
+    }
+    if (ferror(f))
+        rc = -1;
+    fclose(f);
+    if (s->n)
+        qsort(s->v, s->n, sizeof *s->v, cmp_fp);
+    return rc;
+}
+
+static int in_set(const fpset *s, const char *fp)
+{
+    return s->n && bsearch(&fp, s->v, s->n, sizeof *s->v, cmp_fp) != NULL;
+}
+
+/* ---- output ------------------------------------------------------------------ */
+
+static void jstr(FILE *f, const char *p0, size_t n)
+{
+    const uint8_t *p = (const uint8_t *)p0, *end = p + n;
+    fputc('"', f);
+    while (p < end) {
+        size_t k = pii_utf8_valid(p, end);
+        if (k == 0) {
+            fputs("\\ufffd", f);
+            p++;
+        } else if (*p == '"' || *p == '\\') {
+            fputc('\\', f);
+            fputc(*p++, f);
+        } else if (*p < 0x20 || *p == 0x7f) {
+            fprintf(f, "\\u%04x", *p++);
+        } else {
+            fwrite(p, 1, k, f);
+            p += k;
+        }
+    }
+    fputc('"', f);
+}
+
+static void csvstr(FILE *f, const char *p, size_t n)
+{
+    fputc('"', f);
+    for (size_t i = 0; i < n; i++) {
+        if (p[i] == '"')
+            fputc('"', f);
+        fputc(p[i], f);
+    }
+    fputc('"', f);
+}
+
+static const char *src_name(uint8_t s)
+{
+    return pii_source_name((pii_source)s);
+}
+
+static void text_line(FILE *f, const bitem *it, const finding *x, int values)
+{
+    const char *path = it->is_root && strcmp(it->path, "-") == 0 ? "-" : clean_path(it->path);
+    fprintf(f, "%s:%llu:%llu: %s (%s", path, (unsigned long long)x->line,
+            (unsigned long long)x->col, x->label, src_name(x->source));
+    if (x->source == PII_SRC_MODEL)
+        fprintf(f, " %.2f", x->score);
+    fprintf(f, ") %s", x->fp);
+    if (values && x->value) {
+        fputc(' ', f);
+        jstr(f, x->value, x->vlen);
+    }
+    fputc('\n', f);
+}
+
+static void sarif_head(FILE *f)
+{
+    fputs("{\"$schema\":\"https://json.schemastore.org/sarif-2.1.0.json\",\"version\":\"2.1.0\","
+          "\"runs\":[{\"tool\":{\"driver\":{\"name\":\"pii-redact\",\"version\":\"" PII_VERSION
+          "\",\"rules\":[",
+          f);
+    for (int i = 0; i < PII_NCAT; i++)
+        fprintf(f,
+                "%s{\"id\":\"%s\",\"name\":\"%s\",\"shortDescription\":{\"text\":\"personal "
+                "data: %s\"},\"defaultConfiguration\":{\"level\":\"error\"}}",
+                i ? "," : "", pii_categories[i], pii_categories[i], pii_categories[i]);
+    fputs("]}},\"results\":[", f);
+}
+
+static void sarif_result(FILE *f, const bitem *it, const finding *x, int first, int values)
+{
+    const char *path = clean_path(it->path);
+    int rule = pii_category_index(x->label);
+    fprintf(f, "%s{\"ruleId\":", first ? "" : ",");
+    jstr(f, x->label, strlen(x->label));
+    if (rule >= 0)
+        fprintf(f, ",\"ruleIndex\":%d", rule);
+    fputs(",\"level\":\"error\",\"message\":{\"text\":", f);
+    char msg[160];
+    snprintf(msg, sizeof msg, "%s found (%s)", x->label, src_name(x->source));
+    jstr(f, msg, strlen(msg));
+    fputs("},\"locations\":[{\"physicalLocation\":{\"artifactLocation\":{\"uri\":", f);
+    jstr(f, strcmp(path, "-") == 0 ? "stdin" : path,
+         strlen(strcmp(path, "-") == 0 ? "stdin" : path));
+    fprintf(f, "},\"region\":{\"startLine\":%llu,\"startColumn\":%llu}}}],",
+            (unsigned long long)x->line, (unsigned long long)x->col);
+    fprintf(f, "\"partialFingerprints\":{\"piiRedact/v1\":\"%s\"}", x->fp);
+    if (values && x->value) {
+        fputs(",\"properties\":{\"value\":", f);
+        jstr(f, x->value, x->vlen);
+        fputc('}', f);
+    }
+    fputc('}', f);
+}
+
+/* Prints the findings of every file (those on an allow-marker line or in
+ * the baseline left out), writes the baseline with --write-baseline.
+ * Returns the number reported, or -1 after a message. */
+long batch_scan_report(batch *b)
+{
+    const pii_opts *o = b->o;
+    fpset base = {NULL, 0};
+    long reported = 0;
+    FILE *f = stdout;
+    if (o->baseline && !o->write_baseline && baseline_read(o->baseline, &base) != 0) {
+        fprintf(stderr, "pii-redact: --baseline %s: %s\n", o->baseline, strerror(errno));
+        return -1;
+    }
+    if (o->write_baseline) {
+        char *tmp = malloc(strlen(o->baseline) + 8);
+        FILE *bf = tmp ? (sprintf(tmp, "%s.tmp", o->baseline), fopen(tmp, "w")) : NULL;
+        if (!bf) {
+            fprintf(stderr, "pii-redact: --baseline %s: %s\n", o->baseline, strerror(errno));
+            free(tmp);
+            return -1;
+        }
+        fputs("# pii-redact baseline: accepted findings, one fingerprint a line "
+              "(FINGERPRINT PATH:LINE LABEL)\n",
+              bf);
+        for (size_t i = 0; i < b->nitems; i++)
+            for (size_t k = 0; k < b->items[i].nfnd; k++) {
+                const finding *x = &b->items[i].fnd[k];
+                if (!x->allowed)
+                    fprintf(bf, "%s %s:%llu %s\n", x->fp, clean_path(b->items[i].path),
+                            (unsigned long long)x->line, x->label);
+            }
+        int bad = fclose(bf) != 0 || rename(tmp, o->baseline) != 0;
+        if (bad) {
+            fprintf(stderr, "pii-redact: --baseline %s: %s\n", o->baseline, strerror(errno));
+            unlink(tmp);
+        }
+        free(tmp);
+        return bad ? -1 : 0;
+    }
+    int fmt = o->report_format, first = 1;
+    if (fmt == PII_RFMT_JSON)
+        fputs("{\"findings\":[", f);
+    else if (fmt == PII_RFMT_SARIF)
+        sarif_head(f);
+    else if (fmt == PII_RFMT_CSV)
+        fprintf(f, "path,line,column,label,source,score,fingerprint%s\n",
+                o->show_values ? ",value" : "");
+    for (size_t i = 0; i < b->nitems; i++) {
+        const bitem *it = &b->items[i];
+        for (size_t k = 0; k < it->nfnd; k++) {
+            const finding *x = &it->fnd[k];
+            if (x->allowed || in_set(&base, x->fp))
+                continue;
+            reported++;
+            const char *path = clean_path(it->path);
+            switch (fmt) {
+            case PII_RFMT_TEXT:
+                text_line(f, it, x, o->show_values);
+                break;
+            case PII_RFMT_JSON:
+                fputs(first ? "\n" : ",\n", f);
+                fputs("{\"path\":", f);
+                jstr(f, path, strlen(path));
+                fprintf(f,
+                        ",\"line\":%llu,\"column\":%llu,\"label\":\"%s\",\"source\":\"%s\","
+                        "\"score\":%.4f,\"fingerprint\":\"%s\"",
+                        (unsigned long long)x->line, (unsigned long long)x->col, x->label,
+                        src_name(x->source), x->score, x->fp);
+                if (o->show_values && x->value) {
+                    fputs(",\"value\":", f);
+                    jstr(f, x->value, x->vlen);
+                }
+                fputc('}', f);
+                break;
+            case PII_RFMT_CSV:
+                csvstr(f, path, strlen(path));
+                fprintf(f, ",%llu,%llu,%s,%s,%.4f,%s", (unsigned long long)x->line,
+                        (unsigned long long)x->col, x->label, src_name(x->source), x->score, x->fp);
+                if (o->show_values && x->value) {
+                    fputc(',', f);
+                    csvstr(f, x->value, x->vlen);
+                }
+                fputc('\n', f);
+                break;
+            case PII_RFMT_SARIF:
+                sarif_result(f, it, x, first, o->show_values);
+                break;
+            }
+            first = 0;
+        }
+    }
+    if (fmt == PII_RFMT_JSON)
+        fputs(first ? "]}\n" : "\n]}\n", f);
+    else if (fmt == PII_RFMT_SARIF)
+        fputs("]}]}\n", f);
+    for (size_t i = 0; i < base.n; i++)
+        free(base.v[i]);
+    free(base.v);
+    return reported;
+}
+
+void batch_scan_item_free(bitem *it)
+{
+    for (size_t k = 0; k < it->nfnd; k++)
+        free(it->fnd[k].value);
+    free(it->fnd);
+    it->fnd = NULL;
+    it->nfnd = it->capfnd = 0;
+}
