@@ -1,7 +1,9 @@
 /* pii_model.h — the OpenAI Privacy Filter MoE encoder (token classifier).
  *
  * Contract.  Loads a model (HF directory: config.json + model.safetensors or
- * a sharded model.safetensors.index.json; a GGUF file in LocalAI's
+ * a sharded model.safetensors.index.json; OpenAI opf's native checkpoint —
+ * original/config.json with num_experts, experts_per_token, ... and the
+ * block.N.* tensors, loaded unconverted; a GGUF file in LocalAI's
  * `openai-privacy-filter` layout; or a safetensors image + config.json text
  * in memory, e.g. compiled into the binary) and runs the encoder forward
  * pass of docs privacy-filter-spec §3 in f32 arithmetic, with weights
@@ -89,8 +91,17 @@ void pii_model_free(pii_model *m);
 const pii_model_config *pii_model_cfg(const pii_model *m);
 const char *pii_model_label(const pii_model *m, int id); /* NULL if out of range */
 const pii_rt_store *pii_model_store(const pii_model *m);
-/* The directory the model came from (NULL for memory images). */
+/* The directory the model came from (NULL for memory images); for an opf
+ * download given by its top directory, its original/ folder. */
 const char *pii_model_dir(const pii_model *m);
+/* Which tensor naming the model was loaded from (docs/FORMATS.md). */
+typedef enum pii_model_layout {
+    PII_MODEL_HF = 0,   /* transformers' openai_privacy_filter          */
+    PII_MODEL_GGUF = 1, /* LocalAI's openai-privacy-filter GGUF          */
+    PII_MODEL_OPF = 2,  /* OpenAI opf's native original/ checkpoint      */
+} pii_model_layout;
+pii_model_layout pii_model_layout_of(const pii_model *m);
+const char *pii_model_layout_name(pii_model_layout l); /* never NULL */
 /* Total parameters stored (all tensors' elements, row map excluded). */
 uint64_t pii_model_nparams(const pii_model *m);
 /* Dtype of the expert weights (the bulk of the model). */
@@ -144,6 +155,11 @@ typedef struct pii_model_synth {
     pii_dtype dtype;        /* F32, BF16 or F16 (safetensors bulk); sinks F32 */
     pii_dtype gguf_experts; /* GGUF only: F16 or Q8_0 for expert weights     */
     int embed_rows;         /* 0: vocab_size; else a compact table + row map */
+    int opf_copy;           /* HF layout: the weights of the opf-layout
+                               model of this seed as transformers' converter
+                               writes them: sinks = f32(native x ln 2) (the
+                               opf file stores the drawn value in log2
+                               units), score.bias all zeros               */
 } pii_model_synth;
 
 /* Fills the full-size configuration (spec §1) and seed 1, BF16. */
@@ -152,6 +168,13 @@ void pii_model_synth_default(pii_model_synth *s);
  * missing), streaming: memory use does not grow with the model. */
 pii_err pii_model_synth_write_hf(const pii_model_synth *s, const char *dir, char *errbuf,
                                  size_t cap);
+/* The same model in OpenAI opf's native layout: dir/config.json (opf's
+ * keys) and dir/model.safetensors (embedding.weight, block.N.attn.qkv.*,
+ * ...) and no head bias; the sinks hold the drawn values, read as log2
+ * units (x ln 2 at load).  Its HF copy: write_hf with opf_copy set
+ * (docs/FORMATS.md).  embed_rows must be 0. */
+pii_err pii_model_synth_write_opf(const pii_model_synth *s, const char *dir, char *errbuf,
+                                  size_t cap);
 /* Writes one GGUF file in LocalAI's layout (spec §2.3). */
 pii_err pii_model_synth_write_gguf(const pii_model_synth *s, const char *path, char *errbuf,
                                    size_t cap);

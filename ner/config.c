@@ -200,10 +200,208 @@ static pii_err parse_labels(jctx *j, json_object *id2, int n, char ***out)
     return PII_OK;
 }
 
-pii_err pf_config_json(const char *text, size_t len, pii_model_config *c, char ***labels,
+/* ---- OpenAI opf native config (original/config.json) ---------------------------------- */
+
+static int jbool(jctx *j, json_object *obj, const char *key, int *out)
+{
+    json_object *v;
+    if (!json_object_object_get_ex(obj, key, &v) || json_object_is_type(v, json_type_null))
+        return 1;
+    if (!json_object_is_type(v, json_type_boolean)) {
+        j->rc = pf_fail(j->errbuf, j->cap, PII_EMODEL, j->file, "\"%s\" is not a boolean", key);
+        return 0;
+    }
+    *out = json_object_get_boolean(v);
+    return 1;
+}
+
+/* The label list of an opf config: ner_class_names (token labels), else
+ * span_class_names expanded to O + B/I/E/S-x, else the built-in v2 list
+ * (spec §5) for num_labels.  opf's own rule. */
+static pii_err opf_labels(jctx *j, json_object *root, pii_model_config *c, char ***out)
+{
+    json_object *ner = NULL, *span = NULL;
+    if (json_object_object_get_ex(root, "ner_class_names", &ner) &&
+        json_object_is_type(ner, json_type_null))
+        ner = NULL;
+    if (json_object_object_get_ex(root, "span_class_names", &span) &&
+        json_object_is_type(span, json_type_null))
+        span = NULL;
+    json_object *list = ner ? ner : span;
+    if (!list)
+        return pf_labels_default(c->n_labels, out);
+    const char *key = ner ? "ner_class_names" : "span_class_names";
+    if (!json_object_is_type(list, json_type_array) || json_object_array_length(list) < 1 ||
+        json_object_array_length(list) > MAX_LABELS)
+        return pf_fail(j->errbuf, j->cap, PII_EMODEL, j->file, "\"%s\" is not a list of names",
+                       key);
+    size_t n = json_object_array_length(list);
+    for (size_t i = 0; i < n; i++) {
+        json_object *v = json_object_array_get_idx(list, i);
+        if (!json_object_is_type(v, json_type_string) || !json_object_get_string_len(v) ||
+            json_object_get_string_len(v) > 256)
+            return pf_fail(j->errbuf, j->cap, PII_EMODEL, j->file, "%s[%zu]: bad name", key, i);
+    }
+    /* span names: O first, then 4 tags per other name */
+    size_t total = n;
+    if (!ner) {
+        size_t others = 0;
+        for (size_t i = 0; i < n; i++)
+            others += strcmp(json_object_get_string(json_object_array_get_idx(list, i)), "O") != 0;
+        if (others == n)
+            return pf_fail(j->errbuf, j->cap, PII_EMODEL, j->file,
+                           "span_class_names has no background label \"O\"");
+        total = 1 + 4 * others;
+    }
+    if (total > MAX_LABELS)
+        return pf_fail(j->errbuf, j->cap, PII_EMODEL, j->file, "too many labels");
+    if (c->n_labels >= 0 && (size_t)c->n_labels != total)
+        return pf_fail(j->errbuf, j->cap, PII_EMODEL, j->file,
+                       "num_labels %d but %s gives %zu labels", c->n_labels, key, total);
+    c->n_labels = (int)total;
+    char **l = calloc(total, sizeof *l);
+    if (!l)
+        return PII_ENOMEM;
+    size_t k = 0;
+    if (!ner && !(l[k++] = strdup("O")))
+        goto oom;
+    for (size_t i = 0; i < n; i++) {
+        const char *s = json_object_get_string(json_object_array_get_idx(list, i));
+        if (ner) {
+            if (!(l[k++] = strdup(s)))
+                goto oom;
+            continue;
+        }
+        if (!strcmp(s, "O"))
+            continue;
+        for (int t = 0; t < 4; t++) {
+            size_t sl = strlen(s) + 3;
+            if (!(l[k] = malloc(sl)))
+                goto oom;
+            snprintf(l[k++], sl, "%c-%s", "BIES"[t], s);
+        }
+    }
+    *out = l;
+    return PII_OK;
+oom:
+    pf_labels_free(l, (int)total);
+    return PII_ENOMEM;
+}
+
+/* Keys and meanings: docs/FORMATS.md, "OpenAI opf native checkpoint". */
+static pii_err config_opf(jctx *j, json_object *root, pii_model_config *c, char ***labels)
+{
+    const char *fname = j->file;
+    c->n_kv_heads = -1;
+    c->head_dim = -1;
+    c->n_labels = -1;
+    c->vocab_size = -1;
+    int left = -1, right = -1, sw = -1, bidir = 1, packed = 0;
+    if (!jint(j, root, "hidden_size", &c->d_model, 1) ||
+        !jint(j, root, "num_hidden_layers", &c->n_layers, 1) ||
+        !jint(j, root, "num_attention_heads", &c->n_heads, 1) ||
+        !jint(j, root, "num_key_value_heads", &c->n_kv_heads, 0) ||
+        !jint(j, root, "head_dim", &c->head_dim, 0) ||
+        !jint(j, root, "intermediate_size", &c->d_expert, 1) ||
+        !jint(j, root, "num_experts", &c->n_experts, 1) ||
+        !jint(j, root, "experts_per_token", &c->top_k, 1) ||
+        !jint(j, root, "vocab_size", &c->vocab_size, 0) ||
+        !jint(j, root, "num_labels", &c->n_labels, 0) || !jint(j, root, "sliding_window", &sw, 0) ||
+        !jint(j, root, "bidirectional_left_context", &left, 0) ||
+        !jint(j, root, "bidirectional_right_context", &right, 0) ||
+        !jbool(j, root, "bidirectional_context", &bidir) ||
+        !jbool(j, root, "packed_geglu", &packed))
+        return j->rc;
+    if (!bidir)
+        return pf_fail(j->errbuf, j->cap, PII_EUNSUPPORTED, fname,
+                       "\"bidirectional_context\": false (causal attention) is not supported");
+    if (packed)
+        return pf_fail(j->errbuf, j->cap, PII_EUNSUPPORTED, fname,
+                       "\"packed_geglu\": true (interleaved gate/up) is not supported");
+    if (left < 0 && right < 0 && sw >= 1 && sw % 2 == 1) /* the total band */
+        left = right = (sw - 1) / 2;
+    if (left < 0)
+        left = right;
+    if (right < 0)
+        right = left;
+    if (left < 0)
+        return pf_fail(j->errbuf, j->cap, PII_EMODEL, fname,
+                       "missing key \"bidirectional_left_context\"");
+    if (left != right)
+        return pf_fail(j->errbuf, j->cap, PII_EUNSUPPORTED, fname,
+                       "bidirectional context %d left, %d right: only a symmetric band is "
+                       "supported",
+                       left, right);
+    if (sw >= 0 && sw != 2 * left + 1)
+        return pf_fail(j->errbuf, j->cap, PII_EMODEL, fname,
+                       "\"sliding_window\" %d is not left %d + 1 + right %d", sw, left, right);
+    c->window = left;
+    if (c->n_kv_heads < 0)
+        c->n_kv_heads = c->n_heads;
+    if (c->head_dim < 0)
+        c->head_dim = c->n_heads > 0 ? c->d_model / c->n_heads : 0;
+    json_object *enc;
+    if (json_object_object_get_ex(root, "encoding", &enc) &&
+        !json_object_is_type(enc, json_type_null) &&
+        (!json_object_is_type(enc, json_type_string) ||
+         strcmp(json_object_get_string(enc), "o200k_base")))
+        return pf_fail(j->errbuf, j->cap, PII_EUNSUPPORTED, fname,
+                       "\"encoding\" must be \"o200k_base\" (the only tokenizer built in)");
+    double eps = c->rms_eps, lim = c->swiglu_limit, theta = c->rope.theta, f = c->rope.factor,
+           a = c->rope.beta_slow, b = c->rope.beta_fast, ictx = c->rope.orig_ctx;
+    if (!jnum(j, root, "rms_norm_eps", &eps) || !jnum(j, root, "swiglu_limit", &lim) ||
+        !jnum(j, root, "rope_theta", &theta) || !jnum(j, root, "rope_scaling_factor", &f) ||
+        !jnum(j, root, "rope_ntk_alpha", &a) || !jnum(j, root, "rope_ntk_beta", &b) ||
+        !jnum(j, root, "initial_context_length", &ictx))
+        return j->rc;
+    c->rms_eps = (float)eps;
+    c->swiglu_limit = (float)lim;
+    c->rope.theta = theta;
+    c->rope.factor = f;
+    c->rope.beta_fast = b; /* the converter: beta_fast = ntk_beta, beta_slow = ntk_alpha */
+    c->rope.beta_slow = a;
+    c->rope.orig_ctx = ictx;
+    c->rope.truncate = 0;
+    c->rope.yarn = f > 1.0; /* opf: plain RoPE unless the scaling factor is above 1 */
+    if (!c->rope.yarn)
+        c->rope.factor = 1.0;
+    if (c->vocab_size < 0)
+        c->vocab_size = 200064; /* opf's default; checked against embedding.weight */
+    if (c->pad_id < 0 && c->vocab_size > 199999)
+        c->pad_id = 199999;
+    int n_labels_key = c->n_labels;
+    if (n_labels_key < 0)
+        c->n_labels = 33; /* opf's default label space (v2), checked against unembedding */
+    pii_err e = opf_labels(j, root, c, labels);
+    if (e)
+        return j->rc = e;
+    const char *why;
+    if (!check_cfg(c, &why)) {
+        pf_labels_free(*labels, c->n_labels);
+        *labels = NULL;
+        return pf_fail(j->errbuf, j->cap, PII_EMODEL, fname, "%s", why);
+    }
+    return PII_OK;
+}
+
+static int is_opf_config(json_object *root)
+{
+    json_object *v;
+    if (json_object_object_get_ex(root, "num_local_experts", &v))
+        return 0;
+    if (json_object_object_get_ex(root, "model_type", &v) &&
+        json_object_is_type(v, json_type_string) &&
+        !strcmp(json_object_get_string(v), "privacy_filter"))
+        return 1;
+    return json_object_object_get_ex(root, "num_experts", &v) ||
+           json_object_object_get_ex(root, "experts_per_token", &v);
+}
+
+pii_err pf_config_json(const char *text, size_t len, pii_model_config *c, char ***labels, int *opf,
                        const char *fname, char *errbuf, size_t cap)
 {
     jctx j = {NULL, fname, errbuf, cap, PII_OK};
+    *opf = 0;
     cfg_defaults(c);
     *labels = NULL;
     if (len > (1u << 24))
@@ -223,6 +421,11 @@ pii_err pf_config_json(const char *text, size_t len, pii_model_config *c, char *
     j.root = root;
     if (!json_object_is_type(root, json_type_object)) {
         j.rc = pf_fail(errbuf, cap, PII_EJSON, fname, "not a JSON object");
+        goto out;
+    }
+    *opf = is_opf_config(root);
+    if (*opf) {
+        j.rc = config_opf(&j, root, c, labels);
         goto out;
     }
     c->n_kv_heads = -1;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "model_internal.h"
 #include "model_quant.h"
@@ -142,12 +143,56 @@ static size_t arena_floats(const pii_model_config *c)
     return per * (size_t)c->n_layers + D + (size_t)c->n_labels;
 }
 
+/* The expert stacks of layer L in the HF orientation (also opf's):
+ * gate_up [E, D, 2I] (gate = columns [0, I), up = [I, 2I)) with bias
+ * [E, 2I], down [E, I, D] with bias [E, D].  names: gate_up, its bias,
+ * down, its bias.  quant != 0: the project's quantized panels may replace
+ * the weights (HF names only). */
+static pii_err bind_experts(binder *b, int L, pf_layer *l, const char *const names[4], int quant)
+{
+    pii_model *m = b->m;
+    const pii_model_config *c = &m->cfg;
+    const int64_t D = c->d_model, E = c->n_experts, I = c->d_expert;
+    pii_err e;
+    const pii_rt_tensor *t;
+    int64_t gu[3] = {E, D, 2 * I}, gub[2] = {E, 2 * I}, dn[3] = {E, I, D}, dnb[2] = {E, D};
+    int qx = quant ? pf_quant_experts(m->store, L, c, l, &e, b->errbuf, b->cap) : 0;
+    if (qx < 0)
+        return e;
+    if ((!qx && ((e = need(b, names[0], 3, gu, &t)) ||
+                 (e = experts(b, t, PII_RT_IO, 0, (uint32_t)I, &l->gate, &l->gate_es)) ||
+                 (e = experts(b, t, PII_RT_IO, (uint32_t)I, (uint32_t)I, &l->up, &l->up_es)))) ||
+        (e = need(b, names[1], 2, gub, &t)))
+        return e;
+    /* the gate and up halves of each bias row, into [E][I] each: the
+     * arena is contiguous, so E one-row conversions form one array */
+    const float *row;
+    for (int64_t x = 0; x < E; x++) {
+        if ((e = vec(b, t, (size_t)x, 1, 0, (size_t)I, &row)))
+            return e;
+        if (x == 0)
+            l->bgate = row;
+    }
+    for (int64_t x = 0; x < E; x++) {
+        if ((e = vec(b, t, (size_t)x, 1, (size_t)I, (size_t)I, &row)))
+            return e;
+        if (x == 0)
+            l->bup = row;
+    }
+    if ((!qx && ((e = need(b, names[2], 3, dn, &t)) ||
+                 (e = experts(b, t, PII_RT_IO, 0, 0, &l->down, &l->down_es)))) ||
+        (e = need(b, names[3], 2, dnb, &t)) ||
+        (e = vec(b, t, 0, (size_t)E, 0, (size_t)D, &l->bdown)))
+        return e;
+    return PII_OK;
+}
+
 static pii_err bind_hf(binder *b)
 {
     pii_model *m = b->m;
     const pii_model_config *c = &m->cfg;
     const int64_t D = c->d_model, H = c->n_heads, hd = c->head_dim, KV = c->n_kv_heads * hd,
-                  E = c->n_experts, I = c->d_expert, C = c->n_labels, V = c->vocab_size;
+                  E = c->n_experts, C = c->n_labels, V = c->vocab_size;
     pii_err e;
     char nm[256];
     for (int L = 0; L < c->n_layers; L++) {
@@ -167,36 +212,16 @@ static pii_err bind_hf(binder *b)
             (e = mat(b, N("mlp.router.weight"), E, D, &l->router)) ||
             (e = vec1(b, N("mlp.router.bias"), E, &l->brouter)))
             return e;
-        const pii_rt_tensor *t;
-        int64_t gu[3] = {E, D, 2 * I}, gub[2] = {E, 2 * I}, dn[3] = {E, I, D}, dnb[2] = {E, D};
-        int qx = pf_quant_experts(m->store, L, c, l, &e, b->errbuf, b->cap);
-        if (qx < 0)
-            return e;
-        if ((!qx &&
-             ((e = need(b, N("mlp.experts.gate_up_proj"), 3, gu, &t)) ||
-              (e = experts(b, t, PII_RT_IO, 0, (uint32_t)I, &l->gate, &l->gate_es)) ||
-              (e = experts(b, t, PII_RT_IO, (uint32_t)I, (uint32_t)I, &l->up, &l->up_es)))) ||
-            (e = need(b, N("mlp.experts.gate_up_proj_bias"), 2, gub, &t)))
-            return e;
-        /* the gate and up halves of each bias row, into [E][I] each: the
-         * arena is contiguous, so E one-row conversions form one array */
-        const float *row;
-        for (int64_t x = 0; x < E; x++) {
-            if ((e = vec(b, t, (size_t)x, 1, 0, (size_t)I, &row)))
-                return e;
-            if (x == 0)
-                l->bgate = row;
+        const char *nms[4];
+        char nb[4][200];
+        static const char *const parts[4] = {"mlp.experts.gate_up_proj",
+                                             "mlp.experts.gate_up_proj_bias",
+                                             "mlp.experts.down_proj", "mlp.experts.down_proj_bias"};
+        for (int k = 0; k < 4; k++) {
+            snprintf(nb[k], sizeof nb[k], "model.layers.%d.%s", L, parts[k]);
+            nms[k] = nb[k];
         }
-        for (int64_t x = 0; x < E; x++) {
-            if ((e = vec(b, t, (size_t)x, 1, (size_t)I, (size_t)I, &row)))
-                return e;
-            if (x == 0)
-                l->bup = row;
-        }
-        if ((!qx && ((e = need(b, N("mlp.experts.down_proj"), 3, dn, &t)) ||
-                     (e = experts(b, t, PII_RT_IO, 0, 0, &l->down, &l->down_es)))) ||
-            (e = need(b, N("mlp.experts.down_proj_bias"), 2, dnb, &t)) ||
-            (e = vec(b, t, 0, (size_t)E, 0, (size_t)D, &l->bdown)))
+        if ((e = bind_experts(b, L, l, nms, 1)))
             return e;
 #undef N
     }
@@ -294,6 +319,84 @@ static pii_err bind_gguf(binder *b)
     return need(b, "token_embd.weight", 2, sh, &m->embed);
 }
 
+/* OpenAI opf's native checkpoint (docs/FORMATS.md has the mapping table):
+ * the fused qkv rows are three zero-copy views, the sinks are converted
+ * from log2 to natural-log units (x ln 2, as the HF converter does). */
+static pii_err bind_opf(binder *b)
+{
+    pii_model *m = b->m;
+    const pii_model_config *c = &m->cfg;
+    const int64_t D = c->d_model, H = c->n_heads, hd = c->head_dim, KV = c->n_kv_heads * hd,
+                  E = c->n_experts, C = c->n_labels, V = c->vocab_size;
+    pii_err e;
+    char nm[256];
+    if (pii_rt_store_find(m->store, "block.0.mlp.swiglu.blocks") ||
+        pii_rt_store_find(m->store, "block.0.mlp.mlp1_weight.blocks"))
+        return pf_fail(b->errbuf, b->cap, PII_EUNSUPPORTED, b->fname,
+                       "MXFP4 expert weights (.blocks/.scales) are not supported; use the "
+                       "bf16 checkpoint");
+    for (int L = 0; L < c->n_layers; L++) {
+        pf_layer *l = &m->layers[L];
+#define N(s) (snprintf(nm, sizeof nm, "block.%d.%s", L, s), nm)
+        const pii_rt_tensor *t;
+        int64_t qkv[2] = {H * hd + 2 * KV, D}, qkvb = H * hd + 2 * KV;
+        pii_rt_mat all;
+        if ((e = vec1(b, N("attn.norm.scale"), D, &l->ln_attn)) ||
+            (e = need(b, N("attn.qkv.weight"), 2, qkv, &t)))
+            return e;
+        if ((e = pii_rt_mat_view(&all, t, PII_RT_OI, 0, 0, 0)))
+            return pf_fail(b->errbuf, b->cap, e, t->file, "tensor '%s': %s weights cannot be used",
+                           t->name, pii_dtype_name(t->dtype));
+        /* rows [0, H hd) are q, then k, then v: views at row offsets */
+        l->wq = pii_rt_mat_offset(&all, 0);
+        l->wq.n_out = (uint32_t)(H * hd);
+        l->wk = pii_rt_mat_offset(&all, (size_t)(H * hd) * all.ld);
+        l->wk.n_out = (uint32_t)KV;
+        l->wv = pii_rt_mat_offset(&all, (size_t)(H * hd + KV) * all.ld);
+        l->wv.n_out = (uint32_t)KV;
+        if ((e = need(b, N("attn.qkv.bias"), 1, &qkvb, &t)) ||
+            (e = vec(b, t, 0, 1, 0, (size_t)(H * hd), &l->bq)) ||
+            (e = vec(b, t, 0, 1, (size_t)(H * hd), (size_t)KV, &l->bk)) ||
+            (e = vec(b, t, 0, 1, (size_t)(H * hd + KV), (size_t)KV, &l->bv)) ||
+            (e = mat(b, N("attn.out.weight"), D, H * hd, &l->wo)) ||
+            (e = vec1(b, N("attn.out.bias"), D, &l->bo)) ||
+            (e = vec1(b, N("attn.sinks"), H, &l->sinks)))
+            return e;
+        float *sk = b->arena + (l->sinks - b->arena);
+        for (int64_t h = 0; h < H; h++)
+            sk[h] = pf_opf_sink(sk[h]);
+        if ((e = vec1(b, N("mlp.norm.scale"), D, &l->ln_moe)) ||
+            (e = mat(b, N("mlp.gate.weight"), E, D, &l->router)) ||
+            (e = vec1(b, N("mlp.gate.bias"), E, &l->brouter)))
+            return e;
+        const char *nms[4];
+        char nb[4][200];
+        static const char *const parts[4] = {"mlp.swiglu.weight", "mlp.swiglu.bias",
+                                             "mlp.out.weight", "mlp.out.bias"};
+        for (int k = 0; k < 4; k++) {
+            snprintf(nb[k], sizeof nb[k], "block.%d.%s", L, parts[k]);
+            nms[k] = nb[k];
+        }
+        if ((e = bind_experts(b, L, l, nms, 0)))
+            return e;
+#undef N
+    }
+    if ((e = vec1(b, "norm.scale", D, &m->ln_final)) ||
+        (e = mat(b, "unembedding.weight", C, D, &m->score)))
+        return e;
+    m->bscore = NULL; /* the native head has no bias */
+    if (pii_rt_store_find(m->store, "unembedding.bias") &&
+        (e = vec1(b, "unembedding.bias", C, &m->bscore)))
+        return e;
+    int64_t sh[2] = {V, D};
+    return need(b, "embedding.weight", 2, sh, &m->embed);
+}
+
+float pf_opf_sink(float log2_units)
+{
+    return (float)((double)log2_units * 0.69314718055994530942);
+}
+
 pii_err pf_bind(pii_model *m, char *errbuf, size_t cap)
 {
     const pii_model_config *c = &m->cfg;
@@ -314,7 +417,9 @@ pii_err pf_bind(pii_model *m, char *errbuf, size_t cap)
     if (!m->layers || !m->f32)
         return PII_ENOMEM;
     int gguf = pii_rt_store_format(m->store) == PII_RT_FMT_GGUF;
-    pii_err e = gguf ? bind_gguf(&b) : bind_hf(&b);
+    if (gguf)
+        m->layout = PII_MODEL_GGUF;
+    pii_err e = gguf ? bind_gguf(&b) : m->layout == PII_MODEL_OPF ? bind_opf(&b) : bind_hf(&b);
     if (e)
         return e;
     if (gguf && !m->params.gguf_q8_0_exact && m->layers[0].gate.dtype == PII_DT_Q8_0 &&
@@ -415,7 +520,23 @@ pii_model *pii_model_load(const char *path, const pii_model_params *p, pii_err *
                       err);
     pii_err e;
     if (S_ISDIR(st.st_mode)) {
-        m->dir = strdup(path);
+        /* opf's download (and the HF repo's original/ folder): a directory
+         * with no config.json of its own but an original/config.json */
+        size_t pl = strlen(path);
+        char *probe = malloc(pl + 32);
+        if (!probe)
+            return finish(m, PII_ENOMEM, err);
+        snprintf(probe, pl + 32, "%s/config.json", path);
+        int top = access(probe, F_OK) == 0;
+        snprintf(probe, pl + 32, "%s/original/config.json", path);
+        if (!top && access(probe, F_OK) == 0) {
+            probe[pl + 9] = 0; /* "<path>/original" */
+            m->dir = probe;
+            path = m->dir;
+        } else {
+            free(probe);
+            m->dir = strdup(path);
+        }
     } else {
         const char *sl = strrchr(path, '/');
         m->dir = sl ? strndup(path, (size_t)(sl - path) + (sl == path)) : strdup(".");
@@ -436,8 +557,10 @@ pii_model *pii_model_load(const char *path, const pii_model_params *p, pii_err *
             return finish(m, PII_ENOMEM, err);
         snprintf(cp, dl + 16, "%s/config.json", m->dir);
         e = read_text(cp, &txt, &len, errbuf, cap);
+        int opf = 0;
         if (!e)
-            e = pf_config_json(txt, len, &m->cfg, &m->labels, cp, errbuf, cap);
+            e = pf_config_json(txt, len, &m->cfg, &m->labels, &opf, cp, errbuf, cap);
+        m->layout = opf ? PII_MODEL_OPF : PII_MODEL_HF;
         free(txt);
         free(cp);
     }
@@ -458,13 +581,15 @@ pii_model *pii_model_load_mem(const char *config_json, size_t config_len, const 
     pii_err e = pii_rt_store_open_mem(st, st_len, "<embedded model>", &m->store, errbuf, cap);
     if (e)
         return finish(m, e, err);
+    int opf = 0;
     if (config_json)
-        e = pf_config_json(config_json, config_len, &m->cfg, &m->labels, "<embedded config.json>",
-                           errbuf, cap);
+        e = pf_config_json(config_json, config_len, &m->cfg, &m->labels, &opf,
+                           "<embedded config.json>", errbuf, cap);
     else if (pii_rt_store_format(m->store) == PII_RT_FMT_GGUF)
         e = pf_config_gguf(m->store, &m->cfg, &m->labels, "<embedded model>", errbuf, cap);
     else
         e = pf_fail(errbuf, cap, PII_EINVAL, "<embedded model>", "no config.json given");
+    m->layout = opf ? PII_MODEL_OPF : PII_MODEL_HF;
     if (!e)
         e = pf_bind(m, errbuf, cap);
     return finish(m, e, err);
@@ -504,6 +629,24 @@ const pii_rt_store *pii_model_store(const pii_model *m)
 const char *pii_model_dir(const pii_model *m)
 {
     return m->dir;
+}
+
+pii_model_layout pii_model_layout_of(const pii_model *m)
+{
+    return (pii_model_layout)m->layout;
+}
+
+const char *pii_model_layout_name(pii_model_layout l)
+{
+    switch (l) {
+    case PII_MODEL_HF:
+        return "Hugging Face";
+    case PII_MODEL_GGUF:
+        return "GGUF (LocalAI)";
+    case PII_MODEL_OPF:
+        return "OpenAI opf native";
+    }
+    return "?";
 }
 
 uint64_t pii_model_nparams(const pii_model *m)

@@ -22,6 +22,7 @@ typedef struct pf_layer {
 
 struct pii_model {
     pii_model_config cfg;
+    int layout; /* pii_model_layout */
     pii_model_params params;
     pii_rt_store *store;
     char *dir;
@@ -42,13 +43,20 @@ struct pii_model {
 pii_err pf_fail(char *errbuf, size_t cap, pii_err e, const char *file, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
 
-pii_err pf_config_json(const char *text, size_t len, pii_model_config *c, char ***labels,
+/* HF config.json, or opf's native original/config.json (detected by its
+ * keys: num_experts / experts_per_token / model_type "privacy_filter"
+ * without num_local_experts); *opf says which. */
+pii_err pf_config_json(const char *text, size_t len, pii_model_config *c, char ***labels, int *opf,
                        const char *fname, char *errbuf, size_t cap);
 pii_err pf_config_gguf(const pii_rt_store *s, pii_model_config *c, char ***labels,
                        const char *fname, char *errbuf, size_t cap);
 void pf_labels_free(char **labels, int n);
 /* Spec §5 label names for C == 33, else generic BIOES names. */
 pii_err pf_labels_default(int n, char ***labels);
+
+/* opf's native sink (log2 units) in natural-log units: x ln 2, the product
+ * computed in double and rounded once to f32. */
+float pf_opf_sink(float log2_units);
 
 /* model.c: binds tensors of a store to m (cfg already set). */
 pii_err pf_bind(pii_model *m, char *errbuf, size_t cap);

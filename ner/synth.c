@@ -170,6 +170,12 @@ static void emit_plain(out *o, const gen *g, pii_dtype dt, uint64_t nelem)
         out_val(o, dt, gen_val(g, i));
 }
 
+static void emit_zero(out *o, pii_dtype dt, uint64_t nelem)
+{
+    for (uint64_t i = 0; i < nelem; i++)
+        out_val(o, dt, 0.0f);
+}
+
 /* ---- HF layout ------------------------------------------------------------------------- */
 
 typedef struct tdesc {
@@ -223,6 +229,134 @@ static int hf_list(const pii_model_synth *s, tdesc *t)
     T(1, C, 0, 0, B, "score.bias");
 #undef T
     return n;
+}
+
+/* A tensor of the file and where its elements come from: the HF tensors
+ * src[0..nsrc) in order (opf's fused qkv concatenates three), converted
+ * from opf's log2 sink unit to natural log when sink != 0. */
+typedef struct sdesc {
+    tdesc t;
+    char src[3][96];
+    uint64_t src_n[3];
+    int nsrc;
+    int sink;
+} sdesc;
+
+static void sd_from(sdesc *d, const tdesc *t)
+{
+    memset(d, 0, sizeof *d);
+    d->t = *t;
+    snprintf(d->src[0], sizeof d->src[0], "%s", t->name);
+    d->src_n[0] = 1;
+    for (int i = 0; i < t->ndim; i++)
+        d->src_n[0] *= (uint64_t)t->shape[i];
+    d->nsrc = 1;
+}
+
+/* OpenAI opf's native names for the same model (docs/FORMATS.md). */
+static int opf_list(const pii_model_synth *s, sdesc *d)
+{
+    const pii_model_config *c = &s->cfg;
+    const int64_t D = c->d_model, H = c->n_heads, hd = c->head_dim, KV = c->n_kv_heads * hd,
+                  E = c->n_experts, I = c->d_expert, C = c->n_labels, V = c->vocab_size;
+    const pii_dtype B = s->dtype;
+    int n = 0;
+    /* out name, dims, dtype, then 1 or 3 (HF name, elements) sources */
+#define O(nd, d0, d1, d2, dty)                                                                     \
+    do {                                                                                           \
+        memset(&d[n], 0, sizeof d[n]);                                                             \
+        d[n].t.ndim = nd;                                                                          \
+        d[n].t.shape[0] = d0;                                                                      \
+        d[n].t.shape[1] = d1;                                                                      \
+        d[n].t.shape[2] = d2;                                                                      \
+        d[n].t.dt = dty;                                                                           \
+    } while (0)
+#define NAME(...) snprintf(d[n].t.name, sizeof d[n].t.name, __VA_ARGS__)
+#define SRC(cnt, ...)                                                                              \
+    do {                                                                                           \
+        snprintf(d[n].src[d[n].nsrc], sizeof d[n].src[0], __VA_ARGS__);                            \
+        d[n].src_n[d[n].nsrc++] = (uint64_t)(cnt);                                                 \
+    } while (0)
+    O(2, V, D, 0, B);
+    NAME("embedding.weight");
+    SRC(V * D, "model.embed_tokens.weight");
+    n++;
+    for (int L = 0; L < c->n_layers; L++) {
+        O(1, D, 0, 0, B);
+        NAME("block.%d.attn.norm.scale", L);
+        SRC(D, "model.layers.%d.input_layernorm.weight", L);
+        n++;
+        O(2, H * hd + 2 * KV, D, 0, B);
+        NAME("block.%d.attn.qkv.weight", L);
+        SRC(H * hd * D, "model.layers.%d.self_attn.q_proj.weight", L);
+        SRC(KV * D, "model.layers.%d.self_attn.k_proj.weight", L);
+        SRC(KV * D, "model.layers.%d.self_attn.v_proj.weight", L);
+        n++;
+        O(1, H * hd + 2 * KV, 0, 0, B);
+        NAME("block.%d.attn.qkv.bias", L);
+        SRC(H * hd, "model.layers.%d.self_attn.q_proj.bias", L);
+        SRC(KV, "model.layers.%d.self_attn.k_proj.bias", L);
+        SRC(KV, "model.layers.%d.self_attn.v_proj.bias", L);
+        n++;
+        O(1, H, 0, 0, PII_DT_F32);
+        NAME("block.%d.attn.sinks", L);
+        SRC(H, "model.layers.%d.self_attn.sinks", L);
+        n++;
+        O(2, D, H * hd, 0, B);
+        NAME("block.%d.attn.out.weight", L);
+        SRC(D * H * hd, "model.layers.%d.self_attn.o_proj.weight", L);
+        n++;
+        O(1, D, 0, 0, B);
+        NAME("block.%d.attn.out.bias", L);
+        SRC(D, "model.layers.%d.self_attn.o_proj.bias", L);
+        n++;
+        O(1, D, 0, 0, B);
+        NAME("block.%d.mlp.norm.scale", L);
+        SRC(D, "model.layers.%d.post_attention_layernorm.weight", L);
+        n++;
+        O(2, E, D, 0, B);
+        NAME("block.%d.mlp.gate.weight", L);
+        SRC(E * D, "model.layers.%d.mlp.router.weight", L);
+        n++;
+        O(1, E, 0, 0, B);
+        NAME("block.%d.mlp.gate.bias", L);
+        SRC(E, "model.layers.%d.mlp.router.bias", L);
+        n++;
+        O(3, E, D, 2 * I, B);
+        NAME("block.%d.mlp.swiglu.weight", L);
+        SRC(E * D * 2 * I, "model.layers.%d.mlp.experts.gate_up_proj", L);
+        n++;
+        O(2, E, 2 * I, 0, B);
+        NAME("block.%d.mlp.swiglu.bias", L);
+        SRC(E * 2 * I, "model.layers.%d.mlp.experts.gate_up_proj_bias", L);
+        n++;
+        O(3, E, I, D, B);
+        NAME("block.%d.mlp.out.weight", L);
+        SRC(E * I * D, "model.layers.%d.mlp.experts.down_proj", L);
+        n++;
+        O(2, E, D, 0, B);
+        NAME("block.%d.mlp.out.bias", L);
+        SRC(E * D, "model.layers.%d.mlp.experts.down_proj_bias", L);
+        n++;
+    }
+    O(1, D, 0, 0, B);
+    NAME("norm.scale");
+    SRC(D, "model.norm.weight");
+    n++;
+    O(2, C, D, 0, B);
+    NAME("unembedding.weight");
+    SRC(C * D, "score.weight");
+    n++;
+#undef O
+#undef NAME
+#undef SRC
+    return n;
+}
+
+/* transformers' converter: HF sink = native (log2 units) x ln 2 */
+static float converted_sink(float native)
+{
+    return (float)((double)native * 0.69314718055994530942);
 }
 
 static uint64_t nelem_of(const tdesc *t)
@@ -330,12 +464,68 @@ static json_object *config_json(const pii_model_synth *s, char **labels)
     return o;
 }
 
-pii_err pii_model_synth_write_hf(const pii_model_synth *s, const char *dir, char *errbuf,
-                                 size_t cap)
+static json_object *config_opf_json(const pii_model_synth *s, char **labels)
+{
+    const pii_model_config *c = &s->cfg;
+    json_object *o = json_object_new_object();
+    json_object_object_add(o, "model_type", json_object_new_string("privacy_filter"));
+    json_object_object_add(o, "encoding", json_object_new_string("o200k_base"));
+#define I_(k, v) json_object_object_add(o, k, json_object_new_int64(v))
+#define D_(k, v) json_object_object_add(o, k, json_object_new_double(v))
+    I_("num_hidden_layers", c->n_layers);
+    I_("num_experts", c->n_experts);
+    I_("experts_per_token", c->top_k);
+    I_("vocab_size", c->vocab_size);
+    I_("num_labels", c->n_labels);
+    I_("hidden_size", c->d_model);
+    I_("intermediate_size", c->d_expert);
+    I_("head_dim", c->head_dim);
+    I_("num_attention_heads", c->n_heads);
+    I_("num_key_value_heads", c->n_kv_heads);
+    I_("sliding_window", 2 * (int64_t)c->window + 1);
+    json_object_object_add(o, "bidirectional_context", json_object_new_boolean(1));
+    I_("bidirectional_left_context", c->window);
+    I_("bidirectional_right_context", c->window);
+    I_("initial_context_length", (int64_t)c->rope.orig_ctx);
+    I_("max_position_embeddings", 131072);
+    I_("default_n_ctx", 128000);
+    D_("rope_theta", c->rope.theta);
+    D_("rope_scaling_factor", c->rope.yarn ? c->rope.factor : 1.0);
+    D_("rope_ntk_alpha", c->rope.beta_slow);
+    D_("rope_ntk_beta", c->rope.beta_fast);
+    D_("swiglu_limit", c->swiglu_limit);
+#undef I_
+#undef D_
+    const char *dn = s->dtype == PII_DT_F32   ? "float32"
+                     : s->dtype == PII_DT_F16 ? "float16"
+                                              : "bfloat16";
+    json_object_object_add(o, "param_dtype", json_object_new_string(dn));
+    if (c->n_labels != 33) { /* 33 is opf's default (v2) label space */
+        json_object *ner = json_object_new_array();
+        for (int i = 0; i < c->n_labels; i++)
+            json_object_array_add(ner, json_object_new_string(labels[i]));
+        json_object_object_add(o, "ner_class_names", ner);
+    }
+    json_object *syn = json_object_new_object();
+    char seed[32];
+    snprintf(seed, sizeof seed, "%llu", (unsigned long long)s->seed);
+    json_object_object_add(syn, "seed", json_object_new_string(seed));
+    json_object_object_add(syn, "generator", json_object_new_string("pii-redact mkmodel v1"));
+    json_object_object_add(o, "pii_redact_synth", syn);
+    return o;
+}
+
+static pii_err write_st(const pii_model_synth *s, const char *dir, int opf, char *errbuf,
+                        size_t cap)
 {
     pii_err e = check_synth(s, errbuf, cap);
     if (e)
         return e;
+    if (opf && s->embed_rows) {
+        if (errbuf && cap)
+            snprintf(errbuf, cap, "mkmodel: --embed-rows is not available with --layout opf");
+        return PII_EINVAL;
+    }
     if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
         if (errbuf && cap)
             snprintf(errbuf, cap, "%s: %s", dir, strerror(errno));
@@ -347,11 +537,12 @@ pii_err pii_model_synth_write_hf(const pii_model_synth *s, const char *dir, char
     size_t dl = strlen(dir) + 64;
     char *cpath = malloc(dl), *spath = malloc(dl), *tpath = malloc(dl);
     tdesc *t = malloc((size_t)(s->cfg.n_layers * 17 + 8) * sizeof *t);
+    sdesc *sd = malloc((size_t)(s->cfg.n_layers * 17 + 8) * sizeof *sd);
     out *o = malloc(sizeof *o);
     pii_rt_st_writer *w = NULL;
     FILE *f = NULL;
     json_object *cj = NULL;
-    if (!cpath || !spath || !tpath || !t || !o) {
+    if (!cpath || !spath || !tpath || !t || !sd || !o) {
         e = PII_ENOMEM;
         goto done;
     }
@@ -359,7 +550,7 @@ pii_err pii_model_synth_write_hf(const pii_model_synth *s, const char *dir, char
     snprintf(spath, dl, "%s/model.safetensors", dir);
     snprintf(tpath, dl, "%s/model.safetensors.tmp", dir);
     /* config.json */
-    cj = config_json(s, labels);
+    cj = opf ? config_opf_json(s, labels) : config_json(s, labels);
     const char *txt = json_object_to_json_string_ext(cj, JSON_C_TO_STRING_PRETTY |
                                                              JSON_C_TO_STRING_NOSLASHESCAPE);
     f = fopen(cpath, "w");
@@ -372,7 +563,16 @@ pii_err pii_model_synth_write_hf(const pii_model_synth *s, const char *dir, char
     }
     f = NULL;
     /* model.safetensors, streamed */
-    int nt = hf_list(s, t);
+    int nt;
+    if (opf) {
+        nt = opf_list(s, sd);
+    } else {
+        nt = hf_list(s, t);
+        for (int i = 0; i < nt; i++) {
+            sd_from(&sd[i], &t[i]);
+            sd[i].sink = s->opf_copy && strstr(t[i].name, ".sinks") != NULL;
+        }
+    }
     if (!(w = pii_rt_st_writer_create(&e)))
         goto done;
     char seed[32];
@@ -381,7 +581,7 @@ pii_err pii_model_synth_write_hf(const pii_model_synth *s, const char *dir, char
         (e = pii_rt_st_writer_meta(w, "pii_redact_synth_seed", seed)))
         goto done;
     for (int i = 0; i < nt; i++)
-        if ((e = pii_rt_st_writer_add(w, t[i].name, t[i].dt, t[i].ndim, t[i].shape)))
+        if ((e = pii_rt_st_writer_add(w, sd[i].t.name, sd[i].t.dt, sd[i].t.ndim, sd[i].t.shape)))
             goto done;
     f = fopen(tpath, "wb");
     if (!f) {
@@ -398,15 +598,30 @@ pii_err pii_model_synth_write_hf(const pii_model_synth *s, const char *dir, char
     o->nb = 0;
     o->err = PII_OK;
     for (int i = 0; i < nt && !o->err; i++) {
-        if (t[i].dt == PII_DT_I32) { /* the row map */
-            for (int64_t v = 0; v < t[i].shape[0]; v++) {
+        const tdesc *ti = &sd[i].t;
+        if (ti->dt == PII_DT_I32) { /* the row map */
+            for (int64_t v = 0; v < ti->shape[0]; v++) {
                 int32_t r = (int32_t)(v % s->embed_rows);
                 out_bytes(o, &r, 4);
             }
             continue;
         }
-        gen g = gen_for(s->seed, t[i].name);
-        emit_plain(o, &g, t[i].dt, nelem_of(&t[i]));
+        if (s->opf_copy && !strcmp(ti->name, "score.bias")) {
+            emit_zero(o, ti->dt, nelem_of(ti));
+            continue;
+        }
+        if (sd[i].nsrc == 1 && !sd[i].sink) {
+            gen g = gen_for(s->seed, sd[i].src[0]);
+            emit_plain(o, &g, ti->dt, nelem_of(ti));
+            continue;
+        }
+        for (int k = 0; k < sd[i].nsrc; k++) {
+            gen g = gen_for(s->seed, sd[i].src[k]);
+            for (uint64_t x = 0; x < sd[i].src_n[k]; x++) {
+                float v = gen_val(&g, x);
+                out_val(o, ti->dt, sd[i].sink ? converted_sink(v) : v);
+            }
+        }
     }
     out_flush(o);
     if ((e = o->err) || (e = pii_rt_st_writer_end(w)))
@@ -436,8 +651,21 @@ done:
     free(spath);
     free(tpath);
     free(t);
+    free(sd);
     free(o);
     return e;
+}
+
+pii_err pii_model_synth_write_hf(const pii_model_synth *s, const char *dir, char *errbuf,
+                                 size_t cap)
+{
+    return write_st(s, dir, 0, errbuf, cap);
+}
+
+pii_err pii_model_synth_write_opf(const pii_model_synth *s, const char *dir, char *errbuf,
+                                  size_t cap)
+{
+    return write_st(s, dir, 1, errbuf, cap);
 }
 
 /* ---- GGUF (LocalAI layout, spec §2.3) -------------------------------------------------- */

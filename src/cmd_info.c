@@ -59,6 +59,7 @@ int pii_cmd_info(int argc, char **argv)
     printf("format:      %s, %zu file%s, %.1f MB mapped\n", gguf ? "GGUF" : "safetensors",
            pii_rt_store_nfiles(st), pii_rt_store_nfiles(st) == 1 ? "" : "s",
            (double)pii_rt_store_bytes(st) / 1e6);
+    printf("layout:      %s\n", pii_model_layout_name(pii_model_layout_of(m)));
     for (size_t f = 0; f < pii_rt_store_nfiles(st); f++)
         printf("  file:      %s\n", pii_rt_store_file(st, f));
     printf("layers:      %d\n", c->n_layers);

@@ -22,6 +22,9 @@ static const mc_opt opts[] = {
     {"seed", 0, "S", "random seed (1)"},
     {"dtype", 0, "T", "f32, bf16 or f16 for the safetensors file (bf16)"},
     {"gguf", 0, "T", "write a GGUF file instead, experts f16 or q8_0"},
+    {"layout", 0, "L",
+     "hf (default); opf: OpenAI opf's native layout; opf-hf: that opf model "
+     "in the HF layout, as transformers' converter writes it"},
     {"embed-rows", 0, "N", "compact embedding of N rows plus a row map (tests)"},
     {"help", 'h', NULL, "show this help"},
 };
@@ -32,7 +35,7 @@ int pii_cmd_mkmodel(int argc, char **argv)
     pii_model_synth s;
     pii_model_synth_default(&s);
     const char *outp = NULL, *val;
-    int gguf = 0, inter_set = 0, i = 1, k;
+    int gguf = 0, opf = 0, inter_set = 0, i = 1, k;
     unsigned long long v;
     while ((k = mc_next("mkmodel", argc, argv, &i, opts, NOPTS, &val)) != MC_END) {
         if (k == MC_ERR)
@@ -45,8 +48,9 @@ int pii_cmd_mkmodel(int argc, char **argv)
         if (!strcmp(nm, "help")) {
             mc_usage(stdout, "pii-redact mkmodel [OPTIONS] -o PATH",
                      "Writes a random-weight model of the Privacy Filter architecture: "
-                     "config.json and\nmodel.safetensors with the real tensor names, or a GGUF "
-                     "file.  Deterministic for a\nseed on every machine.  The defaults give the "
+                     "config.json and\nmodel.safetensors with the real tensor names (HF, or opf's "
+                     "native names with\n--layout opf), or a GGUF file.  Deterministic for a\nseed "
+                     "on every machine.  The defaults give the "
                      "full-size model (about 2.8 GB in bf16).\nNo tokenizer.json is written: "
                      "loaders fall back to the built-in o200k tokenizer.",
                      opts, NOPTS);
@@ -73,6 +77,14 @@ int pii_cmd_mkmodel(int argc, char **argv)
                 s.gguf_experts = PII_DT_Q8_0;
             else {
                 fprintf(stderr, "pii-redact mkmodel: --gguf: expected f16 or q8_0\n");
+                return PII_EXIT_USAGE;
+            }
+        } else if (!strcmp(nm, "layout")) {
+            if (!strcmp(val, "hf") || !strcmp(val, "opf") || !strcmp(val, "opf-hf")) {
+                opf = !strcmp(val, "opf");
+                s.opf_copy = !strcmp(val, "opf-hf");
+            } else {
+                fprintf(stderr, "pii-redact mkmodel: --layout: expected hf, opf or opf-hf\n");
                 return PII_EXIT_USAGE;
             }
         } else if (!strcmp(nm, "seed")) {
@@ -116,11 +128,16 @@ int pii_cmd_mkmodel(int argc, char **argv)
         fprintf(stderr, "pii-redact mkmodel: -o PATH is required (see --help)\n");
         return PII_EXIT_USAGE;
     }
+    if (gguf && (opf || s.opf_copy)) {
+        fprintf(stderr, "pii-redact mkmodel: --gguf and --layout opf/opf-hf cannot be combined\n");
+        return PII_EXIT_USAGE;
+    }
     if (s.cfg.pad_id >= s.cfg.vocab_size)
         s.cfg.pad_id = -1;
     char msg[512] = "";
-    pii_err e = gguf ? pii_model_synth_write_gguf(&s, outp, msg, sizeof msg)
-                     : pii_model_synth_write_hf(&s, outp, msg, sizeof msg);
+    pii_err e = gguf  ? pii_model_synth_write_gguf(&s, outp, msg, sizeof msg)
+                : opf ? pii_model_synth_write_opf(&s, outp, msg, sizeof msg)
+                      : pii_model_synth_write_hf(&s, outp, msg, sizeof msg);
     if (e) {
         fprintf(stderr, "pii-redact mkmodel: %s\n", msg[0] ? msg : pii_strerror(e));
         return e == PII_EINVAL ? PII_EXIT_USAGE : PII_EXIT_IO;

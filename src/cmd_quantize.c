@@ -137,8 +137,12 @@ int pii_cmd_quantize(int argc, char **argv)
     uint8_t *buf = NULL;
     char *path = NULL, *tmp = NULL;
     pii_err e = PII_OK;
-    if (pii_rt_store_format(s) != PII_RT_FMT_SAFETENSORS) {
-        fprintf(stderr, "pii-redact quantize: %s: needs a safetensors model (HF layout)\n", in);
+    if (pii_rt_store_format(s) != PII_RT_FMT_SAFETENSORS ||
+        pii_model_layout_of(m) != PII_MODEL_HF) {
+        fprintf(stderr,
+                "pii-redact quantize: %s: needs a safetensors model in the HF layout "
+                "(opf's native layout and GGUF are not quantized)\n",
+                in);
         status = PII_EXIT_USAGE;
         goto out;
     }
