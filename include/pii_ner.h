@@ -51,8 +51,10 @@ typedef enum pii_ner_tag {
 
 typedef struct pii_ner_labels pii_ner_labels;
 
-/* Parses names[0..n) (id order).  Each name is "O" or "<T>-<category>" with
- * T one of B, I, E, S and a non-empty category.  Categories are numbered in
+/* Parses names[0..n) (id order).  Each name is "O" or "<T>-<category>" or
+ * "<T>_<category>" (fine-tunes in the wild use both separators; the
+ * category is the same either way) with T one of B, I, E, S and a
+ * non-empty category.  Categories are numbered in
  * order of first appearance (for the Privacy Filter that is the alphabetical
  * order of spec §5).  Duplicate names and any other form are PII_EFORMAT,
  * with the label id named in errbuf.  n must be in [1, 65535]. */
@@ -96,12 +98,22 @@ extern const char *const pii_ner_bias_keys[PII_NER_NBIAS];
 int pii_ner_bias_index(const char *key);
 
 /* Loads the named operating point ("default" when point is NULL) from a
- * viterbi_calibration.json document:
- *   {"operating_points": {"NAME": {"biases": {the six keys: number}}}}
- * All six keys are required and no other key is accepted inside "biases"
- * (as opf does).  Errors: PII_EIO (file), PII_EJSON (syntax),
- * PII_EFORMAT (shape, missing/unknown key), PII_ENOTFOUND (no such point;
- * errbuf lists the available names). */
+ * viterbi_calibration.json document in either schema:
+ *   {"operating_points": {"NAME": {"biases": {the six keys: number}}}}  (opf)
+ *   {"operating_point": {"transition_biases": {the six keys: number}}}  (one
+ *   unnamed point, found in fine-tunes; only "default" selects it)
+ * Keys may be given in full or without "transition_bias_".  All six are
+ * required, each once.  Keys the schema does not know (anywhere) are not
+ * errors: they are ignored and described in warn (NUL-terminated, "" when
+ * none; warn may be NULL).  Errors: PII_EIO (file), PII_EJSON (syntax),
+ * PII_EFORMAT (shape, missing or repeated bias, both schemas at once),
+ * PII_ENOTFOUND (no such point; errbuf lists the available names). */
+pii_err pii_ner_calibration_load_ex(const char *path, const char *point, pii_ner_biases *out,
+                                    char *warn, size_t warncap, char *errbuf, size_t errcap);
+pii_err pii_ner_calibration_parse_ex(const char *json, size_t len, const char *point,
+                                     pii_ner_biases *out, char *warn, size_t warncap, char *errbuf,
+                                     size_t errcap);
+/* The same without warnings. */
 pii_err pii_ner_calibration_load(const char *path, const char *point, pii_ner_biases *out,
                                  char *errbuf, size_t errcap);
 pii_err pii_ner_calibration_parse(const char *json, size_t len, const char *point,
@@ -287,8 +299,10 @@ typedef struct pii_ner_params {
     char operating_point[PII_NER_NAME_MAX];           /* default "default"           */
     const char *calibration_path;                     /* NULL: <model dir>/viterbi_calibration.json
                                                          when it exists, else all-zero biases */
-    unsigned bias_mask;                               /* bit i set: bias_override.v[i] replaces
-                                                         the operating point's value          */
+    int no_calibration; /* 1: never read a calibration file (all-zero biases
+                           unless overridden); calibration_path must be NULL */
+    unsigned bias_mask; /* bit i set: bias_override.v[i] replaces
+                           the operating point's value          */
     pii_ner_biases bias_override;
     pii_ner_decode_mode decode; /* default Viterbi                      */
     size_t max_lag;             /* online Viterbi bound in tokens, default 4096 */
@@ -358,6 +372,11 @@ void pii_ner_free(pii_ner *n);
 const pii_ner_labels *pii_ner_get_labels(const pii_ner *n);
 /* The biases in use after resolving the operating point and overrides. */
 pii_ner_biases pii_ner_get_biases(const pii_ner *n);
+/* The calibration file read ("" when none) and what it held that was
+ * ignored ("" when nothing; see pii_ner_calibration_load_ex).  Valid for
+ * the pii_ner's lifetime. */
+const char *pii_ner_calibration_file(const pii_ner *n);
+const char *pii_ner_calibration_warning(const pii_ner *n);
 size_t pii_ner_halo(const pii_ner *n);
 size_t pii_ner_window(const pii_ner *n);
 

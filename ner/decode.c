@@ -102,10 +102,11 @@ pii_ner_labels *pii_ner_labels_create(const char *const *names, size_t n, pii_er
         }
         const char *tags = "BIES";
         const char *tp = s[0] ? strchr(tags, s[0]) : NULL;
-        if (!tp || s[1] != '-' || s[2] == '\0') {
+        if (!tp || (s[1] != '-' && s[1] != '_') || s[2] == '\0') {
             e = PII_EFORMAT;
-            seterr(errbuf, errcap, "label %zu \"%.64s\" is neither \"O\" nor B-/I-/E-/S-<category>",
-                   i, s);
+            seterr(errbuf, errcap,
+                   "label %zu \"%.64s\" is neither \"O\" nor B-/I-/E-/S-<category> (or B_...)", i,
+                   s);
             goto fail;
         }
         L->tag[i] = (uint8_t)(PII_NER_B + (tp - tags));
@@ -237,13 +238,71 @@ static int json_number(json_object *o, double *v)
     return isfinite(*v);
 }
 
-pii_err pii_ner_calibration_parse(const char *json, size_t len, const char *point,
-                                  pii_ner_biases *out, char *errbuf, size_t errcap)
+/* Appends "unknown key K (ignored)" notes to warn, counting them. */
+typedef struct warnbuf {
+    char *buf;
+    size_t cap, len;
+    int count;
+} warnbuf;
+
+static void warn_key(warnbuf *w, const char *where, const char *key)
+{
+    w->count++;
+    if (!w->buf || !w->cap || w->count > 4) /* the first few by name, then a count */
+        return;
+    int k = snprintf(w->buf + w->len, w->cap - w->len, "%sunknown key \"%.48s\" in %s ignored",
+                     w->len ? "; " : "calibration: ", key, where);
+    if (k > 0)
+        w->len = w->len + (size_t)k < w->cap ? w->len + (size_t)k : w->cap - 1;
+}
+
+/* The six biases of one object: each key once (full or short name);
+ * other keys are warned about and ignored; all six are required. */
+static pii_err read_biases(json_object *biases, const char *where, const char *point,
+                           pii_ner_biases *out, warnbuf *w, char *errbuf, size_t errcap)
+{
+    pii_ner_biases b = {{0}};
+    int seen[PII_NER_NBIAS] = {0};
+    json_object_object_foreach(biases, key, val)
+    {
+        int i = pii_ner_bias_index(key);
+        double d;
+        if (i < 0) {
+            warn_key(w, where, key);
+            continue;
+        }
+        if (seen[i]) {
+            seterr(errbuf, errcap, "calibration: bias \"%s\" is given twice", pii_ner_bias_keys[i]);
+            return PII_EFORMAT;
+        }
+        if (!json_number(val, &d)) {
+            seterr(errbuf, errcap, "calibration: bias \"%.64s\" is not a finite number", key);
+            return PII_EFORMAT;
+        }
+        b.v[i] = (float)d;
+        seen[i] = 1;
+    }
+    for (int j = 0; j < PII_NER_NBIAS; j++)
+        if (!seen[j]) {
+            seterr(errbuf, errcap, "calibration: operating point \"%.64s\" lacks \"%s\"", point,
+                   pii_ner_bias_keys[j]);
+            return PII_EFORMAT;
+        }
+    *out = b;
+    return PII_OK;
+}
+
+pii_err pii_ner_calibration_parse_ex(const char *json, size_t len, const char *point,
+                                     pii_ner_biases *out, char *warn, size_t warncap, char *errbuf,
+                                     size_t errcap)
 {
     if (!json || !out)
         return PII_EINVAL;
     if (!point)
         point = "default";
+    warnbuf w = {warn, warncap, 0, 0};
+    if (warn && warncap)
+        warn[0] = '\0';
     pii_err e = PII_OK;
     json_tokener *tk = json_tokener_new();
     if (!tk)
@@ -272,12 +331,59 @@ pii_err pii_ner_calibration_parse(const char *json, size_t len, const char *poin
     }
     json_tokener_free(tk);
 
-    json_object *ops = NULL, *op = NULL, *biases = NULL;
-    if (!json_object_is_type(root, json_type_object) ||
-        !json_object_object_get_ex(root, "operating_points", &ops) ||
-        !json_object_is_type(ops, json_type_object)) {
+    json_object *ops = NULL, *op = NULL, *biases = NULL, *single = NULL;
+    if (!json_object_is_type(root, json_type_object)) {
         e = PII_EFORMAT;
-        seterr(errbuf, errcap, "calibration: no \"operating_points\" object");
+        seterr(errbuf, errcap, "calibration: not a JSON object");
+        goto done;
+    }
+    json_object_object_get_ex(root, "operating_points", &ops);
+    json_object_object_get_ex(root, "operating_point", &single);
+    if (ops && single) {
+        e = PII_EFORMAT;
+        seterr(errbuf, errcap,
+               "calibration: both \"operating_points\" and \"operating_point\": which one is meant "
+               "is unclear");
+        goto done;
+    }
+    {
+        json_object_object_foreach(root, key, val)
+        {
+            (void)val;
+            if (strcmp(key, "operating_points") && strcmp(key, "operating_point"))
+                warn_key(&w, "the document", key);
+        }
+    }
+    if (single) { /* {"operating_point": {"transition_biases": {...}}}: one point */
+        if (!json_object_is_type(single, json_type_object) ||
+            !json_object_object_get_ex(single, "transition_biases", &biases) ||
+            !json_object_is_type(biases, json_type_object)) {
+            e = PII_EFORMAT;
+            seterr(errbuf, errcap,
+                   "calibration: \"operating_point\" has no \"transition_biases\" object");
+            goto done;
+        }
+        if (strcmp(point, "default") != 0) {
+            e = PII_ENOTFOUND;
+            seterr(errbuf, errcap,
+                   "calibration: no operating point \"%.64s\" (the file has one, unnamed: "
+                   "\"operating_point\")",
+                   point);
+            goto done;
+        }
+        json_object_object_foreach(single, key, val)
+        {
+            (void)val;
+            if (strcmp(key, "transition_biases"))
+                warn_key(&w, "\"operating_point\"", key);
+        }
+        e = read_biases(biases, "\"transition_biases\"", point, out, &w, errbuf, errcap);
+        goto done;
+    }
+    if (!ops || !json_object_is_type(ops, json_type_object)) {
+        e = PII_EFORMAT;
+        seterr(errbuf, errcap,
+               "calibration: no \"operating_points\" (opf) or \"operating_point\" object");
         goto done;
     }
     if (!json_object_object_get_ex(ops, point, &op)) {
@@ -288,10 +394,10 @@ pii_err pii_ner_calibration_parse(const char *json, size_t len, const char *poin
         json_object_object_foreach(ops, key, val)
         {
             (void)val;
-            int w = snprintf(names + nn, sizeof names - nn, "%s%s", nn ? ", " : "", key);
-            if (w < 0 || (size_t)w >= sizeof names - nn)
+            int k = snprintf(names + nn, sizeof names - nn, "%s%s", nn ? ", " : "", key);
+            if (k < 0 || (size_t)k >= sizeof names - nn)
                 break;
-            nn += (size_t)w;
+            nn += (size_t)k;
         }
         seterr(errbuf, errcap, "calibration: no operating point \"%.64s\" (available: %s)", point,
                nn ? names : "none");
@@ -306,45 +412,38 @@ pii_err pii_ner_calibration_parse(const char *json, size_t len, const char *poin
         goto done;
     }
     {
-        pii_ner_biases b = {{0}};
-        int seen[PII_NER_NBIAS] = {0};
-        json_object_object_foreach(biases, key, val)
+        json_object_object_foreach(op, key, val)
         {
-            int i = -1;
-            for (int j = 0; j < PII_NER_NBIAS; j++)
-                if (strcmp(key, pii_ner_bias_keys[j]) == 0)
-                    i = j;
-            double d;
-            if (i < 0) {
-                e = PII_EFORMAT;
-                seterr(errbuf, errcap, "calibration: unknown bias key \"%.64s\"", key);
-                goto done;
-            }
-            if (!json_number(val, &d)) {
-                e = PII_EFORMAT;
-                seterr(errbuf, errcap, "calibration: bias \"%s\" is not a finite number", key);
-                goto done;
-            }
-            b.v[i] = (float)d;
-            seen[i] = 1;
+            (void)val;
+            if (strcmp(key, "biases"))
+                warn_key(&w, "the operating point", key);
         }
-        for (int j = 0; j < PII_NER_NBIAS; j++)
-            if (!seen[j]) {
-                e = PII_EFORMAT;
-                seterr(errbuf, errcap, "calibration: operating point \"%.64s\" lacks \"%s\"", point,
-                       pii_ner_bias_keys[j]);
-                goto done;
-            }
-        *out = b;
     }
+    e = read_biases(biases, "\"biases\"", point, out, &w, errbuf, errcap);
 done:
+    if (w.count > 4 && w.buf && w.cap && w.len < w.cap)
+        snprintf(w.buf + w.len, w.cap - w.len, "; %d unknown keys in all", w.count);
     json_object_put(root);
     return e;
+}
+
+pii_err pii_ner_calibration_parse(const char *json, size_t len, const char *point,
+                                  pii_ner_biases *out, char *errbuf, size_t errcap)
+{
+    return pii_ner_calibration_parse_ex(json, len, point, out, NULL, 0, errbuf, errcap);
 }
 
 pii_err pii_ner_calibration_load(const char *path, const char *point, pii_ner_biases *out,
                                  char *errbuf, size_t errcap)
 {
+    return pii_ner_calibration_load_ex(path, point, out, NULL, 0, errbuf, errcap);
+}
+
+pii_err pii_ner_calibration_load_ex(const char *path, const char *point, pii_ner_biases *out,
+                                    char *warn, size_t warncap, char *errbuf, size_t errcap)
+{
+    if (warn && warncap)
+        warn[0] = '\0';
     FILE *f = fopen(path, "rb");
     if (!f) {
         seterr(errbuf, errcap, "%s: %s", path, strerror(errno));
@@ -386,7 +485,7 @@ pii_err pii_ner_calibration_load(const char *path, const char *point, pii_ner_bi
     if (e == PII_OK) {
         char inner[200];
         inner[0] = '\0';
-        e = pii_ner_calibration_parse(buf, n, point, out, inner, sizeof inner);
+        e = pii_ner_calibration_parse_ex(buf, n, point, out, warn, warncap, inner, sizeof inner);
         if (e != PII_OK)
             seterr(errbuf, errcap, "%s: %s", path, inner);
     }

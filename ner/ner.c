@@ -30,6 +30,8 @@ struct pii_ner {
     pii_ner_labels *L;
     pii_ner_viterbi *V;
     pii_ner_biases biases;
+    char calib_file[4096];
+    char calib_warn[512];
     size_t C, K;
     size_t W, H, stride, pack;
     size_t max_lag, max_span;
@@ -193,30 +195,40 @@ void ner_set_owner(pii_ner *n, void *owner, void (*owner_free)(void *))
 }
 
 /* Operating point: calibration file (explicit, or the model directory's
- * when present), then overrides. */
-static pii_err resolve_biases(const pii_ner_backend *be, const pii_ner_params *p,
-                              pii_ner_biases *out, char *errbuf, size_t errcap)
+ * when present, unless no_calibration), then overrides. */
+static pii_err resolve_biases(const pii_ner_backend *be, const pii_ner_params *p, pii_ner *n,
+                              char *errbuf, size_t errcap)
 {
+    pii_ner_biases *out = &n->biases;
     memset(out, 0, sizeof *out);
     const char *point = p->operating_point[0] ? p->operating_point : "default";
     int is_default = strcmp(point, "default") == 0;
     char path[4096];
     const char *use = NULL;
+    if (p->no_calibration && p->calibration_path) {
+        seterr(errbuf, errcap, "%s%s", "a calibration file and no calibration were both asked for",
+               "");
+        return PII_EINVAL;
+    }
     if (p->calibration_path) {
         use = p->calibration_path;
-    } else if (be->model_dir) {
+    } else if (be->model_dir && !p->no_calibration) {
         int w = snprintf(path, sizeof path, "%s/viterbi_calibration.json", be->model_dir);
         if (w > 0 && (size_t)w < sizeof path && access(path, F_OK) == 0)
             use = path;
     }
     if (use) {
-        pii_err e = pii_ner_calibration_load(use, point, out, errbuf, errcap);
+        pii_err e = pii_ner_calibration_load_ex(use, point, out, n->calib_warn,
+                                                sizeof n->calib_warn, errbuf, errcap);
         if (e)
             return e;
+        snprintf(n->calib_file, sizeof n->calib_file, "%s", use);
     } else if (!is_default) {
         seterr(errbuf, errcap,
                "operating point \"%s\" needs a viterbi_calibration.json (none found%s)", point,
-               be->model_dir ? " in the model directory" : "");
+               p->no_calibration ? ": calibration is off"
+               : be->model_dir   ? " in the model directory"
+                                 : "");
         return PII_ENOTFOUND;
     }
     for (int i = 0; i < PII_NER_NBIAS; i++)
@@ -247,7 +259,7 @@ pii_ner *pii_ner_create_backend(const pii_ner_backend *be, const pii_ner_params 
         goto fail;
     n->C = pii_ner_labels_count(n->L);
     n->K = pii_ner_labels_ncat(n->L);
-    if ((e = resolve_biases(be, p, &n->biases, errbuf, errcap)))
+    if ((e = resolve_biases(be, p, n, errbuf, errcap)))
         goto fail;
     if (!(n->V = pii_ner_viterbi_create(n->L, &n->biases, &e)))
         goto fail;
@@ -292,6 +304,16 @@ fail:
     if (err)
         *err = e ? e : PII_EINTERNAL;
     return NULL;
+}
+
+const char *pii_ner_calibration_file(const pii_ner *n)
+{
+    return n->calib_file;
+}
+
+const char *pii_ner_calibration_warning(const pii_ner *n)
+{
+    return n->calib_warn;
 }
 
 const pii_ner_labels *pii_ner_get_labels(const pii_ner *n)

@@ -31,6 +31,7 @@ enum {
     O_THRESHOLD,
     O_OPERATING_POINT,
     O_CALIBRATION,
+    O_NO_CALIBRATION,
     O_BIAS,
     O_DECODE,
     O_THREADS,
@@ -69,6 +70,7 @@ const pii_flag pii_flags[] = {
     {"threshold", 0, "[LABEL=]X", "minimum model span score, globally or per label (repeatable)"},
     {"operating-point", 0, "NAME", "Viterbi operating point from viterbi_calibration.json"},
     {"calibration", 0, "FILE", "viterbi_calibration.json to read (default: the model's)"},
+    {"no-calibration", 0, NULL, "ignore the model's viterbi_calibration.json (all biases 0)"},
     {"bias", 0, "KEY=VALUE", "override one Viterbi transition bias (repeatable)"},
     {"decode", 0, "MODE", "viterbi (default) or argmax"},
     {"threads", 0, "N", "threads for the model (default: all cores)"},
@@ -125,7 +127,7 @@ const pii_flag pii_flags[] = {
 
 static const int flag_ids[] = {
     O_MODEL,          O_RULES_ONLY, O_MODEL_ONLY,  O_WINDOW,     O_THRESHOLD,     O_OPERATING_POINT,
-    O_CALIBRATION,    O_BIAS,       O_DECODE,      O_THREADS,    O_ACT,           O_LINES,
+    O_CALIBRATION,    O_NO_CALIBRATION, O_BIAS,       O_DECODE,      O_THREADS,    O_ACT,           O_LINES,
     O_FORMAT,         O_OFFSETS,    O_SHOW_VALUES, O_OPERATOR,   O_KEY_FILE,      O_LABELS,
     O_EXCLUDE_LABELS, O_ALLOW,      O_DENY,        O_CHECK,      O_REPORT_FORMAT, O_BASELINE,
     O_WRITE_BASELINE, O_EXIT_CODE,  O_LIST_RULES,  O_RECURSIVE,  O_INCLUDE,       O_EXCLUDE,
@@ -234,6 +236,9 @@ int pii_opts_parse(int argc, char **argv, pii_opts *o)
             break;
         case O_CALIBRATION:
             o->calibration = optarg;
+            break;
+        case O_NO_CALIBRATION:
+            o->no_calibration = 1;
             break;
         case O_DECODE:
             o->decode = optarg;
@@ -443,6 +448,10 @@ int pii_opts_parse(int argc, char **argv, pii_opts *o)
     }
     if (o->csv_delimiter && !o->ncsv_columns) {
         usage_error("%s", "--csv-delimiter applies to --csv-column");
+        return PII_EXIT_USAGE;
+    }
+    if (o->calibration && o->no_calibration) {
+        usage_error("%s", "--calibration and --no-calibration cannot be combined");
         return PII_EXIT_USAGE;
     }
     if (o->rules_only && o->model_only) {

@@ -264,6 +264,7 @@ static int ner_params(const pii_opts *o, pii_ner_params *np)
         strcpy(np->operating_point, o->operating_point);
     }
     np->calibration_path = o->calibration;
+    np->no_calibration = o->no_calibration;
     return -1;
 }
 
@@ -352,6 +353,9 @@ static int build_model(const pii_opts *o, pii_pipeline *p)
                 msg);
         return e == PII_EINVAL ? PII_EXIT_USAGE : PII_EXIT_MODEL;
     }
+    const char *cw = pii_ner_calibration_warning(p->ner);
+    if (cw[0] && !o->quiet)
+        fprintf(stderr, "pii-redact: warning: %s: %s\n", pii_ner_calibration_file(p->ner), cw);
     if ((e = pii_redactor_add_detector(p->red, pii_ner_detector(p->ner)))) {
         pii_cli_error("model tier", e);
         return pii_exit_for(e);

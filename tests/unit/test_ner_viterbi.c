@@ -223,6 +223,28 @@ static void test_calibration(void **st)
     const char *unknown = "{\"operating_points\":{\"default\":{\"biases\":{\"x\":0}}}}";
     assert_int_equal(pii_ner_calibration_parse(unknown, strlen(unknown), NULL, &b, msg, sizeof msg),
                      PII_EFORMAT);
+    /* the single-point schema, short key names, an unknown key: a warning */
+    const char *single = "{\"operating_point\":{\"transition_biases\":{"
+                         "\"background_stay\":-2.5,\"background_to_start\":2.5,"
+                         "\"inside_to_continue\":1,\"inside_to_end\":0,\"end_to_background\":-1,"
+                         "\"end_to_start\":1,\"x\":7}}}";
+    char warn[200];
+    assert_int_equal(pii_ner_calibration_parse_ex(single, strlen(single), NULL, &b, warn,
+                                                  sizeof warn, msg, sizeof msg),
+                     PII_OK);
+    assert_true(b.v[0] == -2.5f && b.v[1] == 2.5f && b.v[2] == 1.0f && b.v[3] == 0.0f &&
+                b.v[4] == -1.0f && b.v[5] == 1.0f);
+    assert_string_equal(warn, "calibration: unknown key \"x\" in \"transition_biases\" ignored");
+    assert_int_equal(pii_ner_calibration_parse_ex(doc, strlen(doc), NULL, &b, warn, sizeof warn,
+                                                  msg, sizeof msg),
+                     PII_OK);
+    assert_string_equal(warn, "");
+    assert_int_equal(
+        pii_ner_calibration_parse(single, strlen(single), "recall", &b, msg, sizeof msg),
+        PII_ENOTFOUND);
+    const char *both = "{\"operating_point\":{},\"operating_points\":{}}";
+    assert_int_equal(pii_ner_calibration_parse(both, strlen(both), NULL, &b, msg, sizeof msg),
+                     PII_EFORMAT);
     const char *notnum = "{\"operating_points\":{\"default\":{\"biases\":{"
                          "\"transition_bias_background_stay\":\"0\"}}}}";
     assert_int_equal(pii_ner_calibration_parse(notnum, strlen(notnum), NULL, &b, msg, sizeof msg),
