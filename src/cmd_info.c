@@ -1,14 +1,27 @@
-/* cmd_info.c — `pii-redact info -m MODEL`: what a model file holds. */
+/* cmd_info.c — `pii-redact info [-m MODEL]`: what a model holds, after the
+ * very checks redaction runs.  The model is opened by pii_pipeline_build,
+ * the code path of the main command (model selection, loader, tokenizer
+ * check, label space, calibration), so info exits non-zero exactly where
+ * redaction would refuse the model, with the same message. */
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cli.h"
 #include "model_cli.h"
+#include "pii_default_model.h"
+#include "pipeline.h"
+#include "redact/sha256.h"
+#include "settings.h"
 
 static const mc_opt opts[] = {
-    {"model", 'm', "PATH", "model directory, .safetensors, index .json or .gguf"},
+    {"model", 'm', "PATH",
+     "model directory, .safetensors, index .json or .gguf; builtin; opf (default: "
+     "as redaction chooses)"},
     {"tensors", 0, NULL, "also list every tensor (name, dtype, shape)"},
+    {"operating-point", 0, "NAME", "the calibration's operating point to show (default)"},
+    {"calibration", 0, "FILE", "viterbi_calibration.json to read (default: the model's)"},
+    {"no-calibration", 0, NULL, "ignore the model's viterbi_calibration.json"},
+    {"quiet", 'q', NULL, "no notices on stderr"},
     {"help", 'h', NULL, "show this help"},
 };
 #define NOPTS (sizeof opts / sizeof opts[0])
@@ -22,10 +35,34 @@ static void shape_str(const pii_rt_tensor *t, char *b, size_t cap)
         snprintf(b + k, cap - k, "]");
 }
 
+static void print_builtin(void)
+{
+    const char *cfg;
+    const void *st;
+    size_t cl, sl;
+    if (!pii_default_model_image(&cfg, &cl, &st, &sl))
+        return;
+    uint8_t h[PII_SHA256_LEN];
+    pii_sha256(st, sl, h);
+    printf("model:       built-in (compiled into this binary)\n");
+    printf("size:        %zu bytes (model.safetensors) + %zu bytes (config.json)\n", sl, cl);
+    printf("sha256:      ");
+    for (int i = 0; i < PII_SHA256_LEN; i++)
+        printf("%02x", h[i]);
+    printf(" (model.safetensors)\n");
+    printf("training:    trained by this project on synthetic text (tools/datagen, tools/train; "
+           "models/default/training.json); accuracy in docs/ACCURACY.md\n");
+}
+
 int pii_cmd_info(int argc, char **argv)
 {
     const char *mpath = NULL, *val;
-    int tensors = 0, i = 1, k, status = PII_EXIT_OK;
+    int tensors = 0, i = 1, k;
+    pii_opts o;
+    memset(&o, 0, sizeof o);
+    o.act = -1;
+    o.model_only = 1;
+    o.threads = "1";
     while ((k = mc_next("info", argc, argv, &i, opts, NOPTS, &val)) != MC_END) {
         if (k == MC_ERR)
             return PII_EXIT_USAGE;
@@ -33,34 +70,60 @@ int pii_cmd_info(int argc, char **argv)
             fprintf(stderr, "pii-redact info: unexpected argument '%s'\n", val);
             return PII_EXIT_USAGE;
         }
-        if (!strcmp(opts[k].name, "help")) {
-            mc_usage(stdout, "pii-redact info -m MODEL [--tensors]",
-                     "Prints a model's format, configuration, parameter count, dtypes, label "
-                     "space\nand tokenizer source.",
+        const char *nm = opts[k].name;
+        if (!strcmp(nm, "help")) {
+            mc_usage(stdout, "pii-redact info [-m MODEL] [--tensors]",
+                     "Opens a model exactly as redaction does (the same checks: files, shapes,\n"
+                     "tokenizer, labels, calibration) and prints its format, layout, "
+                     "configuration,\nparameter count, dtypes, labels, tokenizer and operating "
+                     "point; exits 4 where\nredaction would refuse the model.  With no -m: the "
+                     "model redaction would use\n($PII_REDACT_MODEL, the config file, an opf "
+                     "checkpoint, else the built-in one,\nwith its size, sha256 and training "
+                     "data).",
                      opts, NOPTS);
             return PII_EXIT_OK;
         }
-        if (!strcmp(opts[k].name, "model"))
+        if (!strcmp(nm, "model"))
             mpath = val;
-        else if (!strcmp(opts[k].name, "tensors"))
+        else if (!strcmp(nm, "tensors"))
             tensors = 1;
+        else if (!strcmp(nm, "operating-point"))
+            o.operating_point = val;
+        else if (!strcmp(nm, "calibration"))
+            o.calibration = val;
+        else if (!strcmp(nm, "no-calibration"))
+            o.no_calibration = 1;
+        else if (!strcmp(nm, "quiet"))
+            o.quiet = 1;
     }
-    if (!mpath) {
-        fprintf(stderr, "pii-redact info: -m MODEL is required\n");
+    if (o.calibration && o.no_calibration) {
+        fprintf(stderr, "pii-redact info: --calibration and --no-calibration cannot be combined\n");
         return PII_EXIT_USAGE;
     }
-    pii_model *m = mc_load("info", mpath, 0, &status);
-    if (!m)
-        return status;
+    char dbuf[4096];
+    int rc;
+    if (!mpath && (rc = pii_settings_default_model(dbuf, sizeof dbuf, &mpath)) >= 0)
+        return rc;
+    o.model_path = mpath;
+    pii_pipeline p;
+    if ((rc = pii_pipeline_build(&o, &p)) >= 0) {
+        pii_pipeline_free(&p);
+        return rc;
+    }
+    const pii_model *m = p.model;
     const pii_model_config *c = pii_model_cfg(m);
     const pii_rt_store *st = pii_model_store(m);
     int gguf = pii_rt_store_format(st) == PII_RT_FMT_GGUF;
-    printf("model:       %s\n", mpath);
-    printf("format:      %s, %zu file%s, %.1f MB mapped\n", gguf ? "GGUF" : "safetensors",
+    const char *dir = pii_model_dir(m);
+    if (!dir)
+        print_builtin();
+    else
+        printf("model:       %s\n", mpath && strcmp(mpath, "opf") ? mpath : dir);
+    printf("format:      %s, %zu file%s, %.1f MB %s\n", gguf ? "GGUF" : "safetensors",
            pii_rt_store_nfiles(st), pii_rt_store_nfiles(st) == 1 ? "" : "s",
-           (double)pii_rt_store_bytes(st) / 1e6);
+           (double)pii_rt_store_bytes(st) / 1e6, dir ? "mapped" : "in the binary");
     printf("layout:      %s\n", pii_model_layout_name(pii_model_layout_of(m)));
-    for (size_t f = 0; f < pii_rt_store_nfiles(st); f++)
+    for (size_t f = 0; dir && f < pii_rt_store_nfiles(st); f++)
         printf("  file:      %s\n", pii_rt_store_file(st, f));
     printf("layers:      %d\n", c->n_layers);
     printf("d_model:     %d\n", c->d_model);
@@ -95,15 +158,20 @@ int pii_cmd_info(int argc, char **argv)
     for (int l = 0; l < c->n_labels; l++)
         printf(" %s", pii_model_label(m, l));
     printf("\n");
-    const char *dir = pii_model_dir(m);
-    char tj[4096];
-    snprintf(tj, sizeof tj, "%s/tokenizer.json", dir ? dir : ".");
-    if (gguf && pii_rt_store_kv_find(st, "tokenizer.ggml.tokens") >= 0)
-        printf("tokenizer:   GGUF metadata (tokenizer.ggml.tokens)\n");
-    else if (!gguf && dir && access(tj, R_OK) == 0)
-        printf("tokenizer:   %s\n", tj);
+    if (p.tok)
+        printf("tokenizer:   %s/tokenizer.json (agrees with o200k_base)\n", dir);
     else
-        printf("tokenizer:   built-in o200k_base (none in the model)\n");
+        printf("tokenizer:   built-in o200k_base\n");
+    const char *cf = pii_ner_calibration_file(p.ner);
+    pii_ner_biases b = pii_ner_get_biases(p.ner);
+    printf("operating point: %s (%s)\n", o.operating_point ? o.operating_point : "default",
+           cf[0] ? cf : "no calibration file: all biases 0");
+    printf("biases:     ");
+    for (int j = 0; j < PII_NER_NBIAS; j++)
+        printf(" %s=%g", pii_ner_bias_keys[j] + strlen("transition_bias_"), (double)b.v[j]);
+    printf("\n");
+    printf("window:      %zu tokens, receptive field +-%zu\n", pii_ner_window(p.ner),
+           pii_ner_halo(p.ner));
     printf("isa:         %s\n", pii_rt_isa_name(pii_rt_isa_active()));
     if (tensors)
         for (size_t t = 0; t < pii_rt_store_count(st); t++) {
@@ -112,7 +180,7 @@ int pii_cmd_info(int argc, char **argv)
             shape_str(tt, sh, sizeof sh);
             printf("  %-56s %-5s %s\n", tt->name, pii_dtype_name(tt->dtype), sh);
         }
-    pii_model_free(m);
+    pii_pipeline_free(&p);
     if (fflush(stdout) != 0 || ferror(stdout))
         return PII_EXIT_IO;
     return PII_EXIT_OK;

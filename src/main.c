@@ -14,6 +14,7 @@
 #include "output.h"
 #include "pii_fault.h"
 #include "pipeline.h"
+#include "settings.h"
 
 #define READ_CHUNK (64u * 1024u)
 
@@ -90,17 +91,24 @@ static int list_rules(const pii_pipeline *p)
     return PII_EXIT_OK;
 }
 
-static int redact_main(int argc, char **argv)
+static int redact_main(int argc0, char **argv0)
 {
     pii_opts o;
-    int rc = pii_opts_parse(argc, argv, &o);
+    int argc, nins;
+    char **argv;
+    int rc = pii_settings_argv(argc0, argv0, &argc, &argv, &nins);
+    if (rc >= 0)
+        return rc;
+    rc = pii_opts_parse(argc, argv, &o);
     if (rc >= 0) {
         pii_opts_free(&o);
+        pii_settings_argv_free(nins, argv);
         return rc;
     }
     int batch = pii_batch_wanted(&o);
     if (batch && (rc = pii_batch_validate(&o)) >= 0) {
         pii_opts_free(&o);
+        pii_settings_argv_free(nins, argv);
         return rc;
     }
     if (batch)
@@ -109,6 +117,7 @@ static int redact_main(int argc, char **argv)
         fprintf(stderr, "pii-redact: several inputs would be concatenated on standard output; "
                         "give one FILE, or use --format json/jsonl or --check\n");
         pii_opts_free(&o);
+        pii_settings_argv_free(nins, argv);
         return PII_EXIT_USAGE;
     }
     pii_pipeline p;
@@ -189,6 +198,7 @@ stream_done:
 done:
     pii_pipeline_free(&p);
     pii_opts_free(&o);
+    pii_settings_argv_free(nins, argv);
     return rc;
 }
 

@@ -61,7 +61,9 @@ enum {
 
 /* The order here is the order of --help and of the man page. */
 const pii_flag pii_flags[] = {
-    {"model", 'm', "PATH", "model: HF directory, .safetensors, or .gguf (default: built-in)"},
+    {"model", 'm', "PATH",
+     "model: HF or opf directory, .safetensors, .gguf, builtin or opf (default: "
+     "$PII_REDACT_MODEL, the config file, an opf checkpoint, else built-in)"},
     {"rules-only", 0, NULL, "use only the rule tier (PCRE2 detectors)"},
     {"model-only", 0, NULL, "use only the model tier"},
     {"window", 0, "N",
@@ -156,6 +158,9 @@ void pii_print_help(void)
     printf("\nCommands:\n");
     for (const pii_subcommand *c = pii_subcommands; c->name; c++)
         printf("  %-28s %s\n", c->name, c->summary);
+    printf("\nDefaults for these options: $XDG_CONFIG_HOME/pii-redact/config (or\n"
+           "~/.config/pii-redact/config), one NAME = VALUE per line; flags override\n"
+           "$PII_REDACT_MODEL, which overrides the file.\n");
     printf("\nExit status: 0 success (--check: no PII), 1 PII found (--check), 2 usage error,\n"
            "3 input/output error, 4 model error, 5 other failure.\n"
            "See pii-redact(1) for details.\n");

@@ -11,6 +11,7 @@
 #include "pii_default_model.h"
 #include "pii_rt.h"
 #include "pipeline.h"
+#include "settings.h"
 
 void pii_cli_error(const char *what, pii_err e)
 {
@@ -327,10 +328,14 @@ static int build_model(const pii_opts *o, pii_pipeline *p)
     int rc = ner_params(o, &np);
     if (rc >= 0)
         return rc;
-    if (o->model_path) {
+    char mbuf[4096];
+    const char *mpath;
+    if ((rc = pii_settings_model(o->model_path, o->quiet, mbuf, sizeof mbuf, &mpath)) >= 0)
+        return rc;
+    if (mpath) {
         pii_model_params mp;
         mc_params(&mp);
-        p->model = pii_model_load(o->model_path, &mp, &e, msg, sizeof msg);
+        p->model = pii_model_load(mpath, &mp, &e, msg, sizeof msg);
     } else {
         p->model = pii_default_model_load(NULL, &e, msg, sizeof msg);
         if (!p->model && e == PII_ENOTFOUND && !o->model_only) {
@@ -341,7 +346,7 @@ static int build_model(const pii_opts *o, pii_pipeline *p)
         }
     }
     if (!p->model) {
-        fprintf(stderr, "pii-redact: %s: %s%s%s\n", o->model_path ? o->model_path : "default model",
+        fprintf(stderr, "pii-redact: %s: %s%s%s\n", mpath ? mpath : "default model",
                 pii_strerror(e), msg[0] ? ": " : "", msg);
         return PII_EXIT_MODEL;
     }

@@ -1,6 +1,10 @@
 #!/bin/sh
 # Runs every tests/cli/t_*.sh with $PII_REDACT pointing at the binary under
-# test and $TMPDIR a fresh scratch folder; prints one summary line.
+# test and $TMPDIR a fresh scratch folder; prints one summary line.  HOME and
+# XDG_CONFIG_HOME point into the scratch folder and the model settings are
+# cleared, so the user's config file (~/.config/pii-redact/config),
+# $PII_REDACT_MODEL and opf checkpoint (~/.opf, $OPF_CHECKPOINT) never change
+# a result.
 here=$(cd "$(dirname "$0")" && pwd)
 : "${PII_REDACT:?set PII_REDACT to the binary under test}"
 export PII_REDACT
@@ -9,7 +13,9 @@ for t in "$here"/t_*.sh; do
     [ -e "$t" ] || continue
     n=$((n + 1))
     scratch=$(mktemp -d)
-    if TMPDIR="$scratch" sh "$t" >"$scratch/.log" 2>&1; then
+    mkdir -p "$scratch/.home" "$scratch/.xdg"
+    if env -u PII_REDACT_MODEL -u OPF_CHECKPOINT HOME="$scratch/.home" \
+        XDG_CONFIG_HOME="$scratch/.xdg" TMPDIR="$scratch" sh "$t" >"$scratch/.log" 2>&1; then
         :
     else
         echo "FAIL: $(basename "$t")" >&2; sed 's/^/  | /' "$scratch/.log" >&2

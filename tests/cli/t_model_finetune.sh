@@ -10,7 +10,7 @@ A="--layers 2 --d-model 64 --heads 4 --kv-heads 2 --head-dim 16 --experts 8 --to
 cp -r "$TMPDIR/dash" "$TMPDIR/under"
 sed 's/"\([BIES]\)-\([a-z_]*\)"/"\1_\2"/g' "$TMPDIR/dash/config.json" > "$TMPDIR/under/config.json"
 grep -q '"17":"B_private_person"\|"17": *"B_private_person"' "$TMPDIR/under/config.json"
-! grep -q '"[BIES]-' "$TMPDIR/under/config.json"
+if grep -q '"[BIES]-' "$TMPDIR/under/config.json"; then exit 1; fi
 "$PII_REDACT" info -m "$TMPDIR/under" | grep -q '^labels: *33: O B_account_number I_account_number'
 text='Mail Alice Smith at alice@example.com or call +1 415 555 0100 about 12 Main St.'
 run() { printf '%s\n' "$text" | "$PII_REDACT" --model-only --format json "$@"; }
@@ -39,11 +39,12 @@ run -m "$TMPDIR/c2" --no-calibration --bias background_stay=3 --bias background_
     --bias inside_to_continue=0.5 --bias end_to_background=0.25 --bias end_to_start=-0.75 \
     > "$TMPDIR/o3"
 run -m "$TMPDIR/c2" --no-calibration > "$TMPDIR/o4"
-test ! -s "$TMPDIR/e1" && test ! -s "$TMPDIR/e2"
+test ! -s "$TMPDIR/e1"
+test ! -s "$TMPDIR/e2"
 cmp "$TMPDIR/o1" "$TMPDIR/o2"
 cmp "$TMPDIR/o1" "$TMPDIR/o3"
 cmp "$TMPDIR/o4" "$TMPDIR/o_under"
-! cmp -s "$TMPDIR/o1" "$TMPDIR/o4"
+if cmp -s "$TMPDIR/o1" "$TMPDIR/o4"; then exit 1; fi
 # unknown keys: ignored with one warning naming them (none with -q)
 mk c3 <<'J'
 {"schema": 2, "operating_point": {"name": "recall", "transition_biases": {
