@@ -12,6 +12,12 @@
 #define MAX_CONFIG (64u * 1024u)
 #define MAX_ITEMS 256
 
+static int oom(void)
+{
+    fprintf(stderr, "pii-redact: out of memory reading the settings\n");
+    return PII_EXIT_FAIL;
+}
+
 static int config_path(char *buf, size_t cap)
 {
     const char *x = getenv("XDG_CONFIG_HOME");
@@ -86,8 +92,8 @@ static int read_config(char **items, int *n, char *model, size_t mcap)
             break;
         }
         if (f2->arg && (!val || !*val)) {
-            fprintf(stderr, "pii-redact: %s:%d: '%s' needs a value (%s = %s)\n", path, lineno,
-                    name, name, f2->arg);
+            fprintf(stderr, "pii-redact: %s:%d: '%s' needs a value (%s = %s)\n", path, lineno, name,
+                    name, f2->arg);
             rc = PII_EXIT_USAGE;
             break;
         }
@@ -108,7 +114,7 @@ static int read_config(char **items, int *n, char *model, size_t mcap)
         size_t need = strlen(name) + (val ? strlen(val) : 0) + 4;
         char *it = malloc(need);
         if (!it) {
-            rc = PII_EXIT_FAIL;
+            rc = oom();
             break;
         }
         snprintf(it, need, "--%s%s%s", name, val ? "=" : "", val ? val : "");
@@ -141,7 +147,7 @@ int pii_settings_argv(int argc, char **argv, int *out_argc, char ***out_argv, in
         if (!(items[n] = malloc(need))) {
             for (int i = 0; i < n; i++)
                 free(items[i]);
-            return PII_EXIT_FAIL;
+            return oom();
         }
         snprintf(items[n++], need, "--model=%s", env);
     }
@@ -149,7 +155,7 @@ int pii_settings_argv(int argc, char **argv, int *out_argc, char ***out_argv, in
     if (!v) {
         for (int i = 0; i < n; i++)
             free(items[i]);
-        return PII_EXIT_FAIL;
+        return oom();
     }
     /* v owns items[] (v[1..n]); argv's strings are borrowed */
     v[0] = argv[0];
