@@ -33,6 +33,7 @@
 #include "cli.h"
 #include "output.h"
 #include "pii_fault.h"
+#include "staged.h"
 
 #define CHUNK (64u * 1024u)
 #define SNIFF 8000u /* bytes inspected for a NUL (binary files) */
@@ -44,7 +45,7 @@ int pii_batch_wanted(const pii_opts *o)
 {
     return o->check || o->recursive || o->out_dir || o->in_place || o->suffix || o->report ||
            o->njsonl_fields || o->ncsv_columns || o->resume || o->ninclude || o->nexclude ||
-           o->follow || o->no_ignore || o->hidden;
+           o->follow || o->no_ignore || o->hidden || o->staged;
 }
 
 static int usage(const char *msg)
@@ -80,6 +81,10 @@ int pii_batch_validate(const pii_opts *o)
                      "are already their own documents)");
     if (!o->recursive && (o->ninclude || o->nexclude || o->follow || o->no_ignore || o->hidden))
         return usage("--include, --exclude, --follow, --no-ignore and --hidden apply to -r");
+    if (o->staged && !o->check)
+        return usage("--staged needs --check");
+    if (o->staged && o->recursive)
+        return usage("--staged takes pathspecs, not -r (it reads the staged files, not a tree)");
     if (o->recursive && o->nfiles == 0)
         return usage("-r needs at least one DIR");
     if (o->suffix && !o->suffix[0])
@@ -461,6 +466,11 @@ int batch_prepare(worker *w, bitem *it, uint8_t *buf, size_t cap, batch_input *i
     }
     if (in->is_stdin) {
         in->fd = STDIN_FILENO;
+    } else if (it->blob) {
+        if ((in->fd = pii_staged_open(it->blob, &in->git)) < 0) {
+            batch_fail(w, it, "cannot run git cat-file: %s", errstr(errno, eb, sizeof eb));
+            return 0;
+        }
     } else {
         int fl = O_RDONLY | O_NOCTTY | O_CLOEXEC;
         if (!it->is_root && !o->follow)
@@ -502,11 +512,16 @@ int batch_prepare(worker *w, bitem *it, uint8_t *buf, size_t cap, batch_input *i
     return 1;
 }
 
-void batch_input_close(batch_input *in)
+int batch_input_close(batch_input *in)
 {
-    if (in->fd > STDIN_FILENO || (in->fd == STDIN_FILENO && !in->is_stdin))
+    int rc = 0;
+    if (in->git > 0)
+        rc = pii_staged_close(in->fd, in->git);
+    else if (in->fd > STDIN_FILENO || (in->fd == STDIN_FILENO && !in->is_stdin))
         close(in->fd);
     in->fd = -1;
+    in->git = 0;
+    return rc;
 }
 
 void batch_redact(worker *w, bitem *it, batch_input *in, pii_stream *st)
@@ -631,11 +646,16 @@ void batch_redact(worker *w, bitem *it, batch_input *in, pii_stream *st)
         n = (size_t)got;
     }
     int werr = errno;
-    if (!e && !rerr)
+    /* a staged blob is whole only when git says so */
+    int gitbad = !rerr && !e && in->git > 0 && batch_input_close(in) != 0;
+    if (!e && !rerr && !gitbad)
         e = finish_input(w, pending);
     if (!e && !rerr && fp && fflush(fp) != 0)
         e = PII_EWRITE, werr = errno;
-    if (rerr) {
+    if (gitbad) {
+        batch_fail(w, it, "git cat-file %s failed: the staged content was not read whole",
+                   it->blob);
+    } else if (rerr) {
         batch_fail(w, it, "read error: %s", errstr(rerr, eb, sizeof eb));
     } else if (e == PII_EWRITE) {
         if (werr == EPIPE && fp == stdout) {
@@ -972,6 +992,7 @@ done:
     }
     for (size_t i = 0; i < b.nitems; i++) {
         free(b.items[i].path);
+        free(b.items[i].blob);
         free(b.items[i].error);
         free(b.items[i].out);
         free(b.items[i].counts);

@@ -65,6 +65,7 @@ typedef struct scan_state {
 
 typedef struct bitem {
     char *path;         /* as given or as walked ("-": stdin) */
+    char *blob;         /* --staged: the staged blob's id (read through git, staged.h) */
     const char *root;   /* the argument it was found under */
     int is_root;        /* named on the command line */
     uint64_t size;      /* from stat at collection, for the ETA */
@@ -152,6 +153,7 @@ typedef struct worker {
 typedef struct batch_input {
     int fd; /* -1 when closed */
     int is_stdin;
+    pid_t git; /* --staged: the git cat-file feeding fd (0: none) */
     struct stat st;
     const uint8_t *data; /* the first block */
     size_t n, cap;       /* n < cap: the input ended within it */
@@ -164,7 +166,9 @@ typedef struct batch_input {
 int batch_prepare(worker *w, bitem *it, uint8_t *buf, size_t cap, batch_input *in);
 /* Writes, redacts through st (w->st or the pack stream) and commits. */
 void batch_redact(worker *w, bitem *it, batch_input *in, pii_stream *st);
-void batch_input_close(batch_input *in);
+/* Closes the input (and reaps its git, if any).  -1 when that git failed:
+ * the bytes read may not be the whole blob. */
+int batch_input_close(batch_input *in);
 /* The whole of one item: batch_prepare + batch_redact through w->st. */
 void batch_process(worker *w, bitem *it);
 /* Marks `it` failed with a message (printed, kept for the report). */

@@ -25,6 +25,7 @@
 #include "batch_int.h"
 #include "cli.h"
 #include "ignore.h"
+#include "staged.h"
 
 typedef struct anc {
     dev_t dev;
@@ -237,10 +238,50 @@ static int walk(batch *b, const char *dir, const char *root, const struct stat *
     return rc;
 }
 
+/* --staged: the files git would commit, read from the index (staged.h). */
+static int collect_staged(batch *b)
+{
+    const pii_opts *o = b->o;
+    pii_staged_file *v;
+    size_t n;
+    pii_err e = pii_staged_list((const char *const *)o->files, o->nfiles, &v, &n);
+    if (e == PII_ENOMEM)
+        goto oom;
+    if (e == PII_ENOTFOUND) {
+        fprintf(stderr, "pii-redact: --staged: not inside a git work tree\n");
+        return PII_EXIT_IO;
+    }
+    if (e) {
+        fprintf(stderr,
+                "pii-redact: --staged: cannot list the staged files (git diff --cached: "
+                "%s)\n",
+                pii_strerror(e));
+        return PII_EXIT_IO;
+    }
+    for (size_t i = 0; i < n; i++) {
+        bitem *it = add(b, v[i].path, ".", 0);
+        if (!it || !(it->blob = strdup(v[i].oid))) {
+            pii_staged_free(v, n);
+            goto oom;
+        }
+        if (v[i].mode == PII_STAGED_MODE_LINK)
+            it->status = ST_SKIPPED, it->reason = "symbolic link (staged)";
+        else if (v[i].mode == PII_STAGED_MODE_GITLINK)
+            it->status = ST_SKIPPED, it->reason = "submodule (staged)";
+    }
+    pii_staged_free(v, n);
+    return -1;
+oom:
+    fprintf(stderr, "pii-redact: out of memory while listing the inputs\n");
+    return PII_EXIT_FAIL;
+}
+
 int batch_collect(batch *b)
 {
     const pii_opts *o = b->o;
     size_t nargs = o->nfiles;
+    if (o->staged)
+        return collect_staged(b);
     if (nargs == 0) {
         if (!add(b, "-", "-", 1))
             goto oom;

@@ -57,6 +57,7 @@ enum {
     O_BASELINE,
     O_WRITE_BASELINE,
     O_EXIT_CODE,
+    O_STAGED,
 };
 
 /* The order here is the order of --help and of the man page. */
@@ -99,6 +100,8 @@ const pii_flag pii_flags[] = {
     {"write-baseline", 0, NULL,
      "with --check: write every finding's fingerprint to --baseline FILE"},
     {"exit-code", 0, "N", "with --check: exit status when findings are reported (default 1)"},
+    {"staged", 0, NULL,
+     "with --check: scan the staged content of the files git would commit (FILEs: pathspecs)"},
     {"list-rules", 0, NULL, "list the rule tier's rules and exit"},
     /* batch mode (docs/BATCH.md) */
     {"recursive", 'r', NULL, "redact the files under each DIR argument"},
@@ -128,14 +131,16 @@ const pii_flag pii_flags[] = {
 };
 
 static const int flag_ids[] = {
-    O_MODEL,       O_RULES_ONLY,     O_MODEL_ONLY, O_WINDOW,      O_THRESHOLD,  O_OPERATING_POINT,
-    O_CALIBRATION, O_NO_CALIBRATION, O_BIAS,       O_DECODE,      O_THREADS,    O_ACT,
-    O_LINES,       O_FORMAT,         O_OFFSETS,    O_SHOW_VALUES, O_OPERATOR,   O_KEY_FILE,
-    O_LABELS,      O_EXCLUDE_LABELS, O_ALLOW,      O_DENY,        O_CHECK,      O_REPORT_FORMAT,
-    O_BASELINE,    O_WRITE_BASELINE, O_EXIT_CODE,  O_LIST_RULES,  O_RECURSIVE,  O_INCLUDE,
-    O_EXCLUDE,     O_FOLLOW,         O_NO_IGNORE,  O_HIDDEN,      O_BINARY,     O_OUT_DIR,
-    O_IN_PLACE,    O_SUFFIX,         O_RESUME,     O_JSONL_FIELD, O_CSV_COLUMN, O_CSV_DELIMITER,
-    O_JOBS,        O_REPORT,         O_PROGRESS,   O_QUIET,       O_HELP,       O_VERSION,
+    O_MODEL,           O_RULES_ONLY,  O_MODEL_ONLY,     O_WINDOW,        O_THRESHOLD,
+    O_OPERATING_POINT, O_CALIBRATION, O_NO_CALIBRATION, O_BIAS,          O_DECODE,
+    O_THREADS,         O_ACT,         O_LINES,          O_FORMAT,        O_OFFSETS,
+    O_SHOW_VALUES,     O_OPERATOR,    O_KEY_FILE,       O_LABELS,        O_EXCLUDE_LABELS,
+    O_ALLOW,           O_DENY,        O_CHECK,          O_REPORT_FORMAT, O_BASELINE,
+    O_WRITE_BASELINE,  O_EXIT_CODE,   O_STAGED,         O_LIST_RULES,    O_RECURSIVE,
+    O_INCLUDE,         O_EXCLUDE,     O_FOLLOW,         O_NO_IGNORE,     O_HIDDEN,
+    O_BINARY,          O_OUT_DIR,     O_IN_PLACE,       O_SUFFIX,        O_RESUME,
+    O_JSONL_FIELD,     O_CSV_COLUMN,  O_CSV_DELIMITER,  O_JOBS,          O_REPORT,
+    O_PROGRESS,        O_QUIET,       O_HELP,           O_VERSION,
 };
 
 void pii_print_help(void)
@@ -362,6 +367,9 @@ int pii_opts_parse(int argc, char **argv, pii_opts *o)
             o->exit_code = (int)v;
             break;
         }
+        case O_STAGED:
+            o->staged = 1;
+            break;
         case O_LIST_RULES:
             o->list_rules = 1;
             break;

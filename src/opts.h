@@ -25,6 +25,7 @@ typedef struct pii_opts {
     int write_baseline;
     int exit_code; /* 0: the default, 1 */
     int report_format_given;
+    int staged; /* --staged: the index's blobs of the staged files (staged.h) */
     int quiet;
     int list_rules;
     const char *model_path;
