@@ -30,7 +30,8 @@
     X(PII_EINTERNAL, 17, "internal error")                                                         \
     X(PII_EUTF8, 18, "invalid UTF-8")                                                              \
     X(PII_ETOKENIZER, 19, "tokenizer error")                                                       \
-    X(PII_EWRITE, 20, "write error")
+    X(PII_EWRITE, 20, "write error")                                                               \
+    X(PII_EENCODING, 21, "input is UTF-16 or UTF-32 text, not UTF-8")
 
 typedef enum pii_err {
 #define PII_ERR_ENUM_(name, num, msg) name = num,

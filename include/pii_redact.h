@@ -51,6 +51,36 @@ size_t pii_utf8_seq(const uint8_t *p, const uint8_t *end);
  * 0 when the bytes there start none (invalid or cut by end; p < end). */
 size_t pii_utf8_valid(const uint8_t *p, const uint8_t *end);
 
+/* ---- the wide-text guard (redact/wide.c) -------------------------------- */
+
+/* Detects UTF-16 and UTF-32 text in a byte stream, which the detectors
+ * (UTF-8 readers) cannot scan.  Feed it every input byte in order; it
+ * fails (PII_EENCODING, sticky) as soon as the bytes so far hold
+ *   - a UTF-16 or UTF-32 byte-order mark at input offset 0 (FF FE, FE FF,
+ *     00 00 FE FF), or
+ *   - anywhere, "P 00 P 00 P 00 P 00" or "P 00 00 00 P 00 00 00 P", P a
+ *     printable ASCII byte, TAB, LF or CR: four ASCII characters in a row
+ *     in UTF-16LE/BE, three in UTF-32LE/BE.
+ * UTF-8 text never contains these (it has no NUL bytes), so the guard is
+ * silent on it, and random binary data matches about once in 10^11 bytes;
+ * UTF-16 text with four ASCII characters in a row (an e-mail, a phone
+ * number, a date, a Latin-script word) is caught wherever it starts.  Not
+ * caught: wide text without four ASCII characters in a row (for instance
+ * only CJK or Cyrillic letters, single spaces).  State: PII_WIDE_CARRY
+ * carried bytes; a plain struct the caller owns (no free). */
+#define PII_WIDE_CARRY 8
+typedef struct pii_wide {
+    uint64_t pos;                  /* bytes fed */
+    uint64_t hit_at;               /* input offset of the window that matched */
+    uint8_t carry[PII_WIDE_CARRY]; /* the last bytes fed */
+    size_t ncarry;
+    int hit;
+} pii_wide;
+
+void pii_wide_init(pii_wide *w);
+/* PII_OK, or PII_EENCODING (then pii_wide.hit_at says where). */
+pii_err pii_wide_feed(pii_wide *w, const void *data, size_t n);
+
 /* ---- spans ----------------------------------------------------------- */
 
 typedef enum pii_source {
@@ -226,6 +256,12 @@ void pii_redactor_free(pii_redactor *r);
 pii_err pii_redactor_add_detector(pii_redactor *r, pii_detector d);
 void pii_redactor_set_ops(pii_redactor *r, pii_ops *ops);         /* borrowed */
 void pii_redactor_set_allow(pii_redactor *r, const pii_allow *a); /* borrowed */
+/* The wide-text guard runs in every stream of r (pii_stream_feed and the
+ * record streams of pii_records.h fail with PII_EENCODING before writing
+ * any byte of the window that matched).  On by default; off for callers
+ * that redact binary data as bytes on purpose. */
+void pii_redactor_set_wide_guard(pii_redactor *r, int on);
+int pii_redactor_wide_guard(const pii_redactor *r);
 /* Keep only spans whose label is (exclude=0) or is not (exclude=1) listed. */
 pii_err pii_redactor_select_labels(pii_redactor *r, const char *const *labels, size_t n,
                                    int exclude);
@@ -255,11 +291,17 @@ typedef struct pii_stream pii_stream;
 
 pii_stream *pii_stream_create(const pii_redactor *r, const pii_sink *sink, pii_err *err);
 void pii_stream_free(pii_stream *s);
-/* Feeds bytes of the current document; writes what is decided. */
+/* Feeds bytes of the current document; writes what is decided.  With the
+ * wide-text guard on, the guard sees every byte fed since the stream was
+ * created or last given pii_stream_new_input (documents of one input, such
+ * as lines, share it: a UTF-16 newline's NUL begins the next line). */
 pii_err pii_stream_feed(pii_stream *s, const void *data, size_t len);
 /* Ends the current document: everything is decided and written, then the
  * next fed byte starts a new document at offset 0. */
 pii_err pii_stream_end_doc(pii_stream *s);
+/* The next byte starts a new input (a new file): the guard starts over,
+ * so a byte-order mark is looked for again.  Call between documents. */
+void pii_stream_new_input(pii_stream *s);
 /* Bytes currently held back (for memory tests and diagnostics). */
 size_t pii_stream_buffered(const pii_stream *s);
 

@@ -246,6 +246,7 @@ struct pii_rec_stream {
     size_t col;         /* CSV: 0-based column being redacted */
     pii_err failed;
     char detail[160];
+    pii_wide wide; /* the wide-text guard over the raw input */
 };
 
 static pii_err collect(void *ud, const pii_span *s, const uint8_t *v, size_t n, uint64_t c0,
@@ -281,6 +282,9 @@ static pii_err begin_input(pii_rec_stream *rs)
         if (!(rs->pmatch = calloc(sp->npaths, 1)))
             return PII_ENOMEM;
     }
+    pii_wide_init(&rs->wide);
+    if (rs->st)
+        pii_stream_new_input(rs->st);
     rs->header_pending = sp->fmt == PII_REC_CSV && sp->nnames > 0;
     size_t need = 0;
     for (size_t i = 0; i < sp->nidx; i++)
@@ -1311,6 +1315,13 @@ pii_err pii_rec_stream_feed(pii_rec_stream *rs, const void *data, size_t len)
 {
     if (rs->failed)
         return rs->failed;
+    if (pii_redactor_wide_guard(rs->r) && pii_wide_feed(&rs->wide, data, len)) {
+        rs->record++; /* the record it is in: nothing of it is written */
+        snprintf(rs->detail, sizeof rs->detail,
+                 "UTF-16 or UTF-32 text at byte %llu; convert the input to UTF-8",
+                 (unsigned long long)rs->wide.hit_at);
+        return rs->failed = PII_EENCODING;
+    }
     pii_err e = pii_buf_append(&rs->in, data, len);
     if (!e)
         e = drain(rs, 0);

@@ -37,7 +37,8 @@ struct pii_redactor {
     char **labels; /* owned copies */
     size_t nlabels;
     int exclude;
-    int select; /* label selection active */
+    int select;  /* label selection active */
+    int no_wide; /* the wide-text guard is off */
 };
 
 pii_redactor *pii_redactor_create(pii_err *err)
@@ -78,6 +79,16 @@ pii_err pii_redactor_add_detector(pii_redactor *r, pii_detector d)
 void pii_redactor_set_ops(pii_redactor *r, pii_ops *ops)
 {
     r->ops = ops;
+}
+
+void pii_redactor_set_wide_guard(pii_redactor *r, int on)
+{
+    r->no_wide = !on;
+}
+
+int pii_redactor_wide_guard(const pii_redactor *r)
+{
+    return !r->no_wide;
 }
 
 void pii_redactor_set_allow(pii_redactor *r, const pii_allow *a)
@@ -124,6 +135,7 @@ pii_redactor *pii_redactor_derive(const pii_redactor *r, const void *shared, pii
         d->det[k] = with;
         d->ops = r->ops;
         d->allow = r->allow;
+        d->no_wide = r->no_wide;
         if (r->select && (e = pii_redactor_select_labels(d, (const char *const *)r->labels,
                                                          r->nlabels, r->exclude))) {
             pii_redactor_free(d);
@@ -167,6 +179,7 @@ struct pii_stream {
     pii_spanvec fresh;         /* scratch for one detector call */
     pii_buf rep;               /* operator output scratch */
     pii_err failed;            /* sticky: the stream fails closed */
+    pii_wide wide;             /* the wide-text guard over the input */
 };
 
 pii_stream *pii_stream_create(const pii_redactor *r, const pii_sink *sink, pii_err *err)
@@ -178,6 +191,7 @@ pii_stream *pii_stream_create(const pii_redactor *r, const pii_sink *sink, pii_e
         goto out;
     }
     s->r = r;
+    pii_wide_init(&s->wide);
     if (sink)
         s->sink = *sink;
     for (size_t i = 0; i < r->ndet; i++) {
@@ -211,6 +225,11 @@ void pii_stream_free(pii_stream *s)
     pii_spanvec_free(&s->fresh);
     free(s->rep.p);
     free(s);
+}
+
+void pii_stream_new_input(pii_stream *s)
+{
+    pii_wide_init(&s->wide);
 }
 
 size_t pii_stream_buffered(const pii_stream *s)
@@ -468,7 +487,9 @@ pii_err pii_stream_feed(pii_stream *s, const void *data, size_t len)
         return s->failed;
     while (len) {
         size_t n = len < PII_FEED_SLICE ? len : PII_FEED_SLICE;
-        pii_err e = append(s, p, n);
+        pii_err e = s->r->no_wide ? PII_OK : pii_wide_feed(&s->wide, p, n);
+        if (!e)
+            e = append(s, p, n);
         if (!e)
             e = process(s, 0);
         if (e)

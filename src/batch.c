@@ -501,6 +501,14 @@ int batch_prepare(worker *w, bitem *it, uint8_t *buf, size_t cap, batch_input *i
     in->data = buf;
     in->n = (size_t)got;
     in->cap = cap;
+    pii_wide wide;
+    pii_wide_init(&wide);
+    if (!o->binary && pii_wide_feed(&wide, buf, in->n < SNIFF ? in->n : SNIFF)) {
+        batch_fail(w, it, "%s at byte %llu; convert it to UTF-8 (iconv -f UTF-16 -t UTF-8)",
+                   pii_strerror(PII_EENCODING), (unsigned long long)wide.hit_at);
+        batch_input_close(in);
+        return 0;
+    }
     if (!in->is_stdin && !o->binary && memchr(buf, 0, in->n < SNIFF ? in->n : SNIFF)) {
         it->status = ST_SKIPPED;
         it->reason = "binary file (--binary redacts it)";
@@ -537,6 +545,8 @@ void batch_redact(worker *w, bitem *it, batch_input *in, pii_stream *st)
     size_t n = in->n;
     ssize_t got;
     w->cur = st;
+    if (!w->rs)
+        pii_stream_new_input(st); /* the wide-text guard starts over */
 
     /* The destination. */
     switch (b->dest) {
@@ -666,6 +676,9 @@ void batch_redact(worker *w, bitem *it, batch_input *in, pii_stream *st)
             batch_fail(w, it, "write error%s%s: %s", it->out ? " on " : "", it->out ? it->out : "",
                        errstr(werr, eb, sizeof eb));
         }
+    } else if (e == PII_EENCODING) {
+        batch_fail(w, it, "%s; convert it to UTF-8 (iconv -f UTF-16 -t UTF-8)%s", pii_strerror(e),
+                   fp == stdout || it->spool ? "; output stopped there" : "");
     } else if (e && w->rs) {
         const char *d = pii_rec_stream_detail(w->rs);
         batch_fail(w, it, "record %llu: %s%s%s", (unsigned long long)pii_rec_stream_record(w->rs),

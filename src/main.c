@@ -164,6 +164,7 @@ static int redact_main(int argc0, char **argv0)
             continue;
         }
         pii_out_set_file(out, o.nfiles ? name : NULL);
+        pii_stream_new_input(st);
         e = run_fd(fd, st, o.lines, pp, buf);
         if (!is_stdin)
             close(fd);
@@ -184,6 +185,12 @@ stream_done:
             rc = PII_EXIT_IO;
         }
         e = PII_OK;
+    } else if (e == PII_EENCODING) {
+        fprintf(stderr,
+                "pii-redact: redaction stopped: %s; convert it to UTF-8 (iconv -f UTF-16 "
+                "-t UTF-8); nothing from that point on was written\n",
+                pii_strerror(e));
+        rc = pii_exit_for(e);
     } else if (e) {
         pii_cli_error("redaction stopped", e);
         rc = pii_exit_for(e);

@@ -111,7 +111,9 @@ const pii_flag pii_flags[] = {
     {"no-ignore", 0, NULL,
      "with -r: do not read .gitignore, .ignore, .git/info/exclude or the global excludes"},
     {"hidden", 0, NULL, "with -r: walk .git folders too (other hidden files are always walked)"},
-    {"binary", 0, NULL, "redact files that look binary instead of skipping them"},
+    {"binary", 0, NULL,
+     "redact binary-looking files as bytes instead of skipping them (UTF-16/32 text then passes "
+     "undecoded)"},
     {"out-dir", 0, "DIR", "write each output under DIR, mirroring the input paths"},
     {"in-place", 0, NULL, "replace each file atomically by its redacted version"},
     {"suffix", 0, "SUF", "write each output beside its input, named FILE+SUF"},

@@ -28,6 +28,7 @@ int pii_exit_for(pii_err e)
         return PII_EXIT_USAGE;
     case PII_EIO:
     case PII_EWRITE:
+    case PII_EENCODING:
         return PII_EXIT_IO;
     case PII_EFORMAT:
     case PII_ETRUNC:
@@ -408,6 +409,9 @@ int pii_pipeline_build(const pii_opts *o, pii_pipeline *p)
         pii_cli_error("redactor", e);
         return pii_exit_for(e);
     }
+    /* UTF-16/UTF-32 input is refused (exit 3) unless --binary asks for
+     * byte-wise redaction (docs/HARDENING.md). */
+    pii_redactor_set_wide_guard(p->red, !o->binary);
     if (!o->rules_only && (rc = build_model(o, p)) >= 0)
         return rc;
     if (!o->model_only) {

@@ -6,7 +6,9 @@ fail() { echo "FAIL: $*"; exit 1; }
 # 3 MB of random bytes with none of the characters rules key on (digits, "@",
 # ":", "/", ".", and "=": "pw=" turns up by chance about once in 300 runs
 # and starts a password assignment), plus CR LF NUL.
-head -c 3000000 /dev/urandom | LC_ALL=C tr -d '0-9@:/.=' >"$TMPDIR/rnd"
+# It starts with "x": a UTF-16/UTF-32 byte-order mark at offset 0 (FF FE,
+# about once in 30,000 runs) is refused by the wide-text guard.
+{ printf x; head -c 3000000 /dev/urandom | LC_ALL=C tr -d '0-9@:/.='; } >"$TMPDIR/rnd"
 printf '\r\n\0' >>"$TMPDIR/rnd"
 $P --rules-only <"$TMPDIR/rnd" | cmp - "$TMPDIR/rnd" || fail "random bytes changed"
 $P --rules-only --lines <"$TMPDIR/rnd" | cmp - "$TMPDIR/rnd" || fail "random bytes changed (--lines)"

@@ -154,7 +154,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     FUZZ_CHECK(e1 == e2 && rec1 == rec2);
     FUZZ_CHECK(one.n == two.n && (one.n == 0 || memcmp(one.p, two.p, one.n) == 0));
     FUZZ_CHECK(one.spans == two.spans);
-    FUZZ_CHECK(e1 == PII_OK || e1 == PII_EJSON || e1 == PII_EFORMAT || e1 == PII_ENOTFOUND);
+    FUZZ_CHECK(e1 == PII_OK || e1 == PII_EJSON || e1 == PII_EFORMAT || e1 == PII_ENOTFOUND ||
+               e1 == PII_EENCODING);
 
     if (e1 == PII_OK) {
         if (one.spans == 0)
@@ -166,6 +167,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         FUZZ_CHECK(!csv || pii_rec_spec_set_delimiter(none, ',') == PII_OK);
         pii_redactor *r0 = pii_redactor_create(&e);
         FUZZ_CHECK(r0);
+        pii_redactor_set_wide_guard(r0, 0); /* a placeholder may complete a pattern */
         out again;
         uint64_t rec3;
         FUZZ_CHECK(run(none, r0, one.p, one.n, NULL, &again, &rec3) == PII_OK);

@@ -329,6 +329,29 @@ static void cap_free(cap *c)
 /* Feeds text as the CLI does: whole input one document, or one document per
  * line.  chunk == NULL: everything in one feed call.  Returns the first
  * error; after an error, checks that the stream stays failed. */
+/* The wide-text guard's contract (pii_redact.h), written out naively. */
+static int ptext(uint8_t c)
+{
+    return (c >= 0x20 && c < 0x7f) || c == '\t' || c == '\n' || c == '\r';
+}
+
+static int naive_wide(const uint8_t *d, size_t n)
+{
+    if (n >= 2 && ((d[0] == 0xFF && d[1] == 0xFE) || (d[0] == 0xFE && d[1] == 0xFF)))
+        return 1;
+    if (n >= 4 && d[0] == 0 && d[1] == 0 && d[2] == 0xFE && d[3] == 0xFF)
+        return 1;
+    for (size_t s = 0; s < n; s++) {
+        if (s + 8 <= n && ptext(d[s]) && !d[s + 1] && ptext(d[s + 2]) && !d[s + 3] &&
+            ptext(d[s + 4]) && !d[s + 5] && ptext(d[s + 6]) && !d[s + 7])
+            return 1;
+        if (s + 9 <= n && ptext(d[s]) && !d[s + 1] && !d[s + 2] && !d[s + 3] && ptext(d[s + 4]) &&
+            !d[s + 5] && !d[s + 6] && !d[s + 7] && ptext(d[s + 8]))
+            return 1;
+    }
+    return 0;
+}
+
 static pii_err run(const pii_redactor *red, const uint8_t *text, size_t len, int lines,
                    uint64_t *chunk_seed, size_t avg, cap *c)
 {
@@ -514,7 +537,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         FUZZ_CHECK(pii_redactor_select_labels(red, ex, 1, 1) == PII_OK);
     }
 
-    /* 1. the reference: one feed */
+    /* 1. the reference: one feed (the wide-text guard off; step 4 tests it) */
+    pii_redactor_set_wide_guard(red, 0);
     pii_ops *ops1 = make_ops(which_ops);
     pii_redactor_set_ops(red, ops1);
     cap ref = {data, ds, ndoc, NULL, 0, 0, NULL, 0, 0, 0, 0, 0};
@@ -557,6 +581,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             FUZZ_CHECK(fl.n == ref.n);
         cap_free(&fl);
         pii_ops_free(ops3);
+    }
+
+    /* 4. the wide-text guard on: fails exactly when the contract says so,
+     * having written a prefix of the reference, whatever the chunking */
+    {
+        pii_redactor_set_wide_guard(red, 1);
+        int wide = naive_wide(data, size);
+        pii_ops *ops4 = make_ops(which_ops);
+        pii_redactor_set_ops(red, ops4);
+        cap wg = {data, ds, ndoc, NULL, 0, 0, NULL, 0, 0, 0, 0, 0};
+        rs = seed ^ 0xAAAA;
+        e = run(red, data, size, lines, &rs, avg, &wg);
+        FUZZ_CHECK(e == (wide ? PII_EENCODING : PII_OK));
+        FUZZ_CHECK(wg.n <= ref.n && same(wg.out, ref.out, wg.n));
+        if (!wide)
+            FUZZ_CHECK(wg.n == ref.n);
+        cap_free(&wg);
+        pii_ops_free(ops4);
     }
 
     pii_buf_free(&exp);
