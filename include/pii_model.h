@@ -91,6 +91,12 @@ void pii_model_free(pii_model *m);
 const pii_model_config *pii_model_cfg(const pii_model *m);
 const char *pii_model_label(const pii_model *m, int id); /* NULL if out of range */
 const pii_rt_store *pii_model_store(const pii_model *m);
+/* Checks that every stored weight is finite (pii_rt_tensor_finite over the
+ * store): a NaN or infinity is PII_EMODEL with the tensor and element
+ * named in errbuf.  Callers that redact run it once after loading, so a
+ * poisoned weight fails closed at once instead of silencing the model.
+ * (ner/model_check.c) */
+pii_err pii_model_check_finite(const pii_model *m, char *errbuf, size_t cap);
 /* The directory the model came from (NULL for memory images); for an opf
  * download given by its top directory, its original/ folder. */
 const char *pii_model_dir(const pii_model *m);
@@ -135,7 +141,10 @@ typedef struct pii_model_trace {
  * the documents packed back to back (they must sum to n; zero lengths are
  * allowed); doc_lens NULL means one document.  n <= the workspace's
  * max_tokens (else PII_ETOOBIG); ids outside [0, vocab_size) are
- * PII_ERANGE.  trace may be NULL.  (The types match pii_ner_backend.) */
+ * PII_ERANGE.  trace may be NULL.  (The types match pii_ner_backend.)
+ * A logit that is not finite (a NaN or infinity in a weight, or an
+ * overflow) is PII_EMODEL: callers fail closed instead of decoding
+ * nothing.  logits then holds garbage. */
 pii_err pii_model_forward(const pii_model *m, pii_model_ws *ws, const int32_t *ids, size_t n,
                           const size_t *doc_lens, size_t ndocs, float *logits,
                           const pii_model_trace *trace);

@@ -461,5 +461,11 @@ pii_err pii_model_forward(const pii_model *m, pii_model_ws *ws, const int32_t *i
     }
     fctx f = {m, ws, ids, n, logits, trace, pii_rt_qact_active() == PII_RT_QACT_I16R8};
     pii_rt_pool_run(ws->pool, forward_thread, &f);
+    /* A NaN or infinity in any weight (or an overflow) reaches the logits;
+     * decoding them would silently find nothing.  Fail closed instead. */
+    const float *lg = logits;
+    for (size_t i = 0, nc = n * (size_t)m->cfg.n_labels; i < nc; i++)
+        if (!isfinite(lg[i]))
+            return PII_EMODEL;
     return PII_OK;
 }

@@ -80,7 +80,8 @@ pii_err pii_wide_feed(pii_wide *w, const void *data, size_t n)
     /* Windows wholly inside p contain a NUL inside p: find each NUL and try
      * the windows that can hold it (they start at most 8 bytes earlier). */
     size_t from = 0, next_s = w->ncarry; /* windows from next_s on not tried yet */
-    for (const uint8_t *z; from < n && (z = memchr(p + from, 0, n - from)); from = (size_t)(z - p) + 1) {
+    for (const uint8_t *z; from < n && (z = memchr(p + from, 0, n - from));
+         from = (size_t)(z - p) + 1) {
         size_t zi = w->ncarry + (size_t)(z - p);
         size_t s0 = zi >= PII_WIDE_CARRY ? zi - PII_WIDE_CARRY : 0;
         if (s0 < next_s)

@@ -351,6 +351,13 @@ static int build_model(const pii_opts *o, pii_pipeline *p)
                 pii_strerror(e), msg[0] ? ": " : "", msg);
         return PII_EXIT_MODEL;
     }
+    /* A NaN or infinity in a weight would silence the model: refuse it
+     * (the forward pass also refuses non-finite logits). */
+    if ((e = pii_model_check_finite(p->model, msg, sizeof msg))) {
+        fprintf(stderr, "pii-redact: %s: %s: %s\n", o->model_path ? o->model_path : "default model",
+                pii_strerror(e), msg);
+        return PII_EXIT_MODEL;
+    }
     if ((rc = model_tokenizer(o, p)) >= 0 || (rc = resolve_thresholds(p->model, &np)) >= 0)
         return rc;
     p->ner = pii_ner_create(p->model, p->tok, &np, &e, msg, sizeof msg);

@@ -192,3 +192,52 @@ void pii_rt_to_f32(pii_dtype t, const void *src, size_t n, float *dst)
         break;
     }
 }
+
+/* ---- finiteness ---------------------------------------------------------- */
+
+static uint16_t rd16(const uint8_t *p)
+{
+    return (uint16_t)(p[0] | p[1] << 8);
+}
+
+/* Non-finite when the exponent bits are all ones (f32, f16, bf16). */
+pii_err pii_rt_tensor_finite(const pii_rt_tensor *t, uint64_t *bad)
+{
+    const uint8_t *p = t->data;
+    uint64_t n = t->nelem;
+    switch (t->dtype) {
+    case PII_DT_F32:
+        for (uint64_t i = 0; i < n; i++) {
+            uint32_t v = (uint32_t)rd16(p + 4 * i) | (uint32_t)rd16(p + 4 * i + 2) << 16;
+            if ((v & 0x7f800000u) == 0x7f800000u)
+                return *bad = i, PII_ERANGE;
+        }
+        return PII_OK;
+    case PII_DT_BF16:
+        for (uint64_t i = 0; i < n; i++)
+            if ((rd16(p + 2 * i) & 0x7f80u) == 0x7f80u)
+                return *bad = i, PII_ERANGE;
+        return PII_OK;
+    case PII_DT_F16:
+        for (uint64_t i = 0; i < n; i++)
+            if ((rd16(p + 2 * i) & 0x7c00u) == 0x7c00u)
+                return *bad = i, PII_ERANGE;
+        return PII_OK;
+    case PII_DT_Q8_0: { /* the f16 scale of each block */
+        uint64_t bb = pii_dtype_block_bytes(t->dtype), be = pii_dtype_block(t->dtype);
+        for (uint64_t b = 0; b < t->nbytes / bb; b++)
+            if ((rd16(p + b * bb) & 0x7c00u) == 0x7c00u)
+                return *bad = b * be, PII_ERANGE;
+        return PII_OK;
+    }
+    case PII_DT_F64:
+        for (uint64_t i = 0; i < n; i++) {
+            uint16_t top = rd16(p + 8 * i + 6);
+            if ((top & 0x7ff0u) == 0x7ff0u)
+                return *bad = i, PII_ERANGE;
+        }
+        return PII_OK;
+    default: /* integers: always finite */
+        return PII_OK;
+    }
+}
