@@ -94,6 +94,19 @@ uint16_t pii_rt_f32_to_f16(float f);
 float pii_rt_bf16_to_f32(uint16_t h);
 float pii_rt_f16_to_f32(uint16_t h);
 
+/* ---- temporary files (writers.c) ----------------------------------------- */
+
+/* Creates a new, empty file "DEST.tmp-XXXXXXXXXX" (10 random characters
+ * from getrandom) beside dest, with O_CREAT | O_EXCL | O_NOFOLLOW, mode
+ * 0600: a name planted in advance (a file or a symbolic link) is never
+ * opened or followed, another name is drawn.  Returns the descriptor and
+ * *tmp_out (malloc'd; the caller renames or unlinks it, then frees it), or
+ * -1 with errno.  Every temporary file of the project is made here or by
+ * the batch driver's own variant (src/batch.c, same flags). */
+int pii_rt_temp_create(const char *dest, char **tmp_out);
+/* The same as a stdio stream ("wb"); NULL with errno on failure. */
+FILE *pii_rt_temp_fopen(const char *dest, char **tmp_out);
+
 /* ---- the tensor store ------------------------------------------------- */
 
 typedef enum pii_rt_format {

@@ -535,27 +535,34 @@ static pii_err write_st(const pii_model_synth *s, const char *dir, int opf, char
     if ((e = pf_labels_default(s->cfg.n_labels, &labels)))
         return e;
     size_t dl = strlen(dir) + 64;
-    char *cpath = malloc(dl), *spath = malloc(dl), *tpath = malloc(dl);
+    char *cpath = malloc(dl), *spath = malloc(dl), *tpath = NULL, *ctmp = NULL;
     tdesc *t = malloc((size_t)(s->cfg.n_layers * 17 + 8) * sizeof *t);
     sdesc *sd = malloc((size_t)(s->cfg.n_layers * 17 + 8) * sizeof *sd);
     out *o = malloc(sizeof *o);
     pii_rt_st_writer *w = NULL;
     FILE *f = NULL;
     json_object *cj = NULL;
-    if (!cpath || !spath || !tpath || !t || !sd || !o) {
+    if (!cpath || !spath || !t || !sd || !o) {
         e = PII_ENOMEM;
         goto done;
     }
     snprintf(cpath, dl, "%s/config.json", dir);
     snprintf(spath, dl, "%s/model.safetensors", dir);
-    snprintf(tpath, dl, "%s/model.safetensors.tmp", dir);
     /* config.json */
     cj = opf ? config_opf_json(s, labels) : config_json(s, labels);
     const char *txt = json_object_to_json_string_ext(cj, JSON_C_TO_STRING_PRETTY |
                                                              JSON_C_TO_STRING_NOSLASHESCAPE);
-    f = fopen(cpath, "w");
-    if (!f || fputs(txt, f) == EOF || fputc('\n', f) == EOF || fclose(f) != 0) {
-        f = NULL;
+    f = pii_rt_temp_fopen(cpath, &ctmp); /* new file, renamed: never a planted link */
+    int bad = !f;
+    if (f) {
+        bad = fputs(txt, f) == EOF || fputc('\n', f) == EOF;
+        bad |= fclose(f) != 0;
+        bad = bad || rename(ctmp, cpath) != 0;
+    }
+    f = NULL;
+    if (bad) {
+        if (ctmp)
+            remove(ctmp);
         if (errbuf && cap)
             snprintf(errbuf, cap, "%s: write failed", cpath);
         e = PII_EWRITE;
@@ -583,10 +590,10 @@ static pii_err write_st(const pii_model_synth *s, const char *dir, int opf, char
     for (int i = 0; i < nt; i++)
         if ((e = pii_rt_st_writer_add(w, sd[i].t.name, sd[i].t.dt, sd[i].t.ndim, sd[i].t.shape)))
             goto done;
-    f = fopen(tpath, "wb");
+    f = pii_rt_temp_fopen(spath, &tpath);
     if (!f) {
         if (errbuf && cap)
-            snprintf(errbuf, cap, "%s: %s", tpath, strerror(errno));
+            snprintf(errbuf, cap, "%s: cannot create a temporary file: %s", spath, strerror(errno));
         e = PII_EIO;
         goto done;
     }
@@ -638,12 +645,13 @@ static pii_err write_st(const pii_model_synth *s, const char *dir, int opf, char
         e = PII_EIO;
     }
 done:
-    if (f) {
+    if (f)
         fclose(f);
+    if (e && tpath)
         remove(tpath);
-    }
     if (e && errbuf && cap && !errbuf[0])
         snprintf(errbuf, cap, "%s: %s", dir, pii_strerror(e));
+    free(ctmp);
     json_object_put(cj);
     pii_rt_st_writer_free(w);
     pf_labels_free(labels, s->cfg.n_labels);
@@ -805,15 +813,13 @@ pii_err pii_model_synth_write_gguf(const pii_model_synth *s, const char *path, c
         return e;
     gdesc *g = malloc((size_t)(c->n_layers * 19 + 4) * sizeof *g);
     out *o = malloc(sizeof *o);
-    size_t pl = strlen(path) + 8;
-    char *tpath = malloc(pl);
+    char *tpath = NULL;
     pii_rt_gguf_writer *w = NULL;
     FILE *f = NULL;
-    if (!g || !o || !tpath) {
+    if (!g || !o) {
         e = PII_ENOMEM;
         goto done;
     }
-    snprintf(tpath, pl, "%s.tmp", path);
     if (!(w = pii_rt_gguf_writer_create(&e)))
         goto done;
     const char *P = "openai-privacy-filter.";
@@ -859,10 +865,10 @@ pii_err pii_model_synth_write_gguf(const pii_model_synth *s, const char *path, c
     for (int i = 0; i < n; i++)
         if ((e = pii_rt_gguf_writer_add(w, g[i].t.name, g[i].t.dt, g[i].t.ndim, g[i].t.shape)))
             goto done;
-    f = fopen(tpath, "wb");
+    f = pii_rt_temp_fopen(path, &tpath);
     if (!f) {
         if (errbuf && cap)
-            snprintf(errbuf, cap, "%s: %s", tpath, strerror(errno));
+            snprintf(errbuf, cap, "%s: cannot create a temporary file: %s", path, strerror(errno));
         e = PII_EIO;
         goto done;
     }
@@ -890,10 +896,10 @@ pii_err pii_model_synth_write_gguf(const pii_model_synth *s, const char *path, c
         e = PII_EIO;
     }
 done:
-    if (f) {
+    if (f)
         fclose(f);
+    if (e && tpath)
         remove(tpath);
-    }
     if (e && errbuf && cap && !errbuf[0])
         snprintf(errbuf, cap, "%s: %s", path, pii_strerror(e));
     pii_rt_gguf_writer_free(w);

@@ -24,6 +24,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -184,17 +185,20 @@ static int open_registered(char *t, tslot *slot)
     static atomic_ulong counter;
     char *x = t + strlen(t) - 6;
     for (int tries = 0; tries < 100; tries++) {
-        struct timespec ts;
-        clock_gettime(CLOCK_REALTIME, &ts);
-        uint64_t v = (uint64_t)getpid() << 32 ^ (uint64_t)ts.tv_nsec ^
-                     (uint64_t)atomic_fetch_add(&counter, 1) * 0x9E3779B97F4A7C15u;
+        uint64_t v = 0;
+        if (getrandom(&v, sizeof v, GRND_NONBLOCK) != (ssize_t)sizeof v) {
+            struct timespec ts; /* no entropy yet: unique, less secret */
+            clock_gettime(CLOCK_REALTIME, &ts);
+            v = (uint64_t)getpid() << 32 ^ (uint64_t)ts.tv_nsec ^
+                (uint64_t)atomic_fetch_add(&counter, 1) * 0x9E3779B97F4A7C15u;
+        }
         v ^= v >> 31; /* splitmix64 finalizer */
         v *= 0xBF58476D1CE4E5B9u;
         v ^= v >> 27;
         for (int i = 0; i < 6; i++, v /= 62)
             x[i] = al[v % 62];
         slot_set(slot, t);
-        int fd = open(t, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+        int fd = open(t, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
         if (fd >= 0)
             return fd;
         int err = errno;

@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "batch_int.h"
+#include "pii_rt.h"
 
 double batch_now(void)
 {
@@ -228,16 +229,12 @@ static const char *mode_name(const batch *b)
 int batch_write_report(batch *b, double wall)
 {
     const char *path = b->o->report;
-    size_t pl = strlen(path);
-    char *tmp = malloc(pl + 16);
-    if (!tmp)
+    char *tmp = NULL;
+    /* a new file beside the report (never a planted name or link), 0600,
+     * renamed over it when complete */
+    FILE *f = pii_rt_temp_fopen(path, &tmp);
+    if (!f)
         return -1;
-    snprintf(tmp, pl + 16, "%s.tmp", path);
-    FILE *f = fopen(tmp, "w");
-    if (!f) {
-        free(tmp);
-        return -1;
-    }
     totals t;
     sum(b, &t);
     fprintf(f, "{\"tool\":\"pii-redact\",\"version\":\"%s\",\"mode\":\"%s\",\"jobs\":%u,\n",

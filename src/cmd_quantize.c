@@ -13,7 +13,7 @@
  * pii_quant = int8|int4 and pii_quant_layout = panel64-v1.  config.json is
  * copied, and tokenizer.json, tokenizer_config.json and
  * viterbi_calibration.json when the input has them.  The output is
- * written to OUT/model.safetensors.tmp and renamed when complete.  A
+ * written to a new temporary file (pii_rt_temp_create) and renamed when complete.  A
  * matrix whose input width does not fit the type (int8: multiple of 4,
  * int4: multiple of 32) stays as it was, with a note on stderr. */
 #include <errno.h>
@@ -47,7 +47,8 @@ static int copy_file(const char *src, const char *dst)
     FILE *in = fopen(src, "rb");
     if (!in)
         return errno == ENOENT ? 1 : -1;
-    FILE *out = fopen(dst, "wb");
+    char *tmp = NULL;
+    FILE *out = pii_rt_temp_fopen(dst, &tmp); /* never through a planted link */
     if (!out) {
         fclose(in);
         return -1;
@@ -62,6 +63,11 @@ static int copy_file(const char *src, const char *dst)
     fclose(in);
     if (fclose(out) != 0)
         bad = 1;
+    if (bad || rename(tmp, dst) != 0) {
+        remove(tmp);
+        bad = 1;
+    }
+    free(tmp);
     return bad ? -1 : 0;
 }
 
@@ -229,15 +235,14 @@ int pii_cmd_quantize(int argc, char **argv)
     }
     size_t dl = strlen(outd);
     path = malloc(dl + 64);
-    tmp = malloc(dl + 64);
-    if (!path || !tmp || (cap && !(buf = malloc(cap)))) {
+    if (!path || (cap && !(buf = malloc(cap)))) {
         e = PII_ENOMEM;
         goto fail;
     }
     snprintf(path, dl + 64, "%s/model.safetensors", outd);
-    snprintf(tmp, dl + 64, "%s/model.safetensors.tmp", outd);
-    if (!(f = fopen(tmp, "wb"))) {
-        fprintf(stderr, "pii-redact quantize: %s: %s\n", tmp, strerror(errno));
+    if (!(f = pii_rt_temp_fopen(path, &tmp))) {
+        fprintf(stderr, "pii-redact quantize: %s: cannot create a temporary file: %s\n", path,
+                strerror(errno));
         status = PII_EXIT_IO;
         goto out;
     }
@@ -280,6 +285,7 @@ int pii_cmd_quantize(int argc, char **argv)
     f = NULL;
     if (cl != 0 || rename(tmp, path) != 0) {
         fprintf(stderr, "pii-redact quantize: %s: %s\n", path, strerror(errno));
+        remove(tmp);
         status = PII_EXIT_IO;
         goto out;
     }

@@ -1,10 +1,72 @@
 /* writers.c — streaming safetensors and GGUF v3 writers.  Tensors are
  * declared first (so the header with all offsets can be written), then their
  * bytes are streamed in declaration order. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "pii_rt.h"
+
+/* ---- temporary files ------------------------------------------------------ */
+
+int pii_rt_temp_create(const char *dest, char **tmp_out)
+{
+    static const char al[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+    static atomic_ulong counter;
+    size_t dl = strlen(dest);
+    char *t = malloc(dl + 32);
+    if (!t) {
+        errno = ENOMEM;
+        return -1;
+    }
+    for (int tries = 0; tries < 100; tries++) {
+        uint64_t v = 0;
+        if (getrandom(&v, sizeof v, GRND_NONBLOCK) != (ssize_t)sizeof v) {
+            struct timespec ts; /* no entropy yet: still unique, less secret */
+            clock_gettime(CLOCK_REALTIME, &ts);
+            v = (uint64_t)getpid() << 32 ^ (uint64_t)ts.tv_nsec ^
+                (uint64_t)atomic_fetch_add(&counter, 1) * 0x9E3779B97F4A7C15u;
+        }
+        memcpy(t, dest, dl);
+        memcpy(t + dl, ".tmp-", 5);
+        for (int i = 0; i < 10; i++, v /= 62)
+            t[dl + 5 + i] = al[v % 62];
+        t[dl + 15] = '\0';
+        int fd = open(t, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+        if (fd >= 0) {
+            *tmp_out = t;
+            return fd;
+        }
+        if (errno != EEXIST)
+            break;
+    }
+    int err = errno;
+    free(t);
+    errno = err;
+    return -1;
+}
+
+FILE *pii_rt_temp_fopen(const char *dest, char **tmp_out)
+{
+    int fd = pii_rt_temp_create(dest, tmp_out);
+    if (fd < 0)
+        return NULL;
+    FILE *f = fdopen(fd, "wb");
+    if (!f) {
+        int err = errno;
+        close(fd);
+        unlink(*tmp_out);
+        free(*tmp_out);
+        *tmp_out = NULL;
+        errno = err;
+    }
+    return f;
+}
 
 typedef struct wtensor {
     char *name;
