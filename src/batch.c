@@ -179,7 +179,7 @@ static int mkdir_p(const char *dir)
  * The path is registered in `slot` BEFORE the file exists, so a signal that
  * arrives at any moment finds it there and removes it (mkstemp would leave a
  * window between creating the file and registering it). */
-static int open_registered(char *t, tslot *slot)
+static int open_registered(char *t, tslot *slot, int dirfd, size_t base_off)
 {
     static const char al[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
     static atomic_ulong counter;
@@ -198,7 +198,8 @@ static int open_registered(char *t, tslot *slot)
         for (int i = 0; i < 6; i++, v /= 62)
             x[i] = al[v % 62];
         slot_set(slot, t);
-        int fd = open(t, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+        int fd =
+            openat(dirfd, t + base_off, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
         if (fd >= 0)
             return fd;
         int err = errno;
@@ -212,7 +213,7 @@ static int open_registered(char *t, tslot *slot)
 
 /* Creates ".BASE.pii-redact-XXXXXX" beside `out`, registered in `slot`;
  * *tmp gets its path. */
-static int make_temp(const char *out, int mkdirs, tslot *slot, char **tmp)
+static int make_temp(const char *out, int mkdirs, tslot *slot, char **tmp, int dirfd)
 {
     const char *slash = strrchr(out, '/');
     size_t dl = slash ? (size_t)(slash - out) + 1 : 0;
@@ -232,12 +233,14 @@ static int make_temp(const char *out, int mkdirs, tslot *slot, char **tmp)
         free(t);
         return -1;
     }
-    int fd = open_registered(t, slot);
-    if (fd < 0 && errno == ENOENT && mkdirs && dl) {
+    /* With dirfd (the verified directory of a walked input) the file is
+     * created there, whatever its path now leads to. */
+    int fd = open_registered(t, slot, dirfd >= 0 ? dirfd : AT_FDCWD, dirfd >= 0 ? dl : 0);
+    if (fd < 0 && errno == ENOENT && mkdirs && dl && dirfd < 0) {
         char *dir = strndup(out, dl - 1);
         if (dir && (dl == 1 || mkdir_p(dir) == 0)) {
             strcpy(t, copy);
-            fd = open_registered(t, slot);
+            fd = open_registered(t, slot, AT_FDCWD, 0);
         }
         free(dir);
     }
@@ -440,6 +443,59 @@ static int newer_or_same(const struct stat *a, const struct stat *b)
     return a->st_mtim.tv_nsec >= b->st_mtim.tv_nsec;
 }
 
+/* Opens a walked input relative to its directory, and only if both are the
+ * ones the walk listed (dev/ino): a directory swapped for a symbolic link,
+ * or a file replaced, between the walk and now is refused, and every later
+ * access (the temporary file and the rename of --in-place and --suffix)
+ * goes through the directory descriptor kept in `in`, so a later swap
+ * cannot redirect it either.  Returns 1, or 0 after failing the item. */
+static int open_walked_dir(worker *w, bitem *it, batch_input *in)
+{
+    char eb[128];
+    const char *slash = strrchr(it->path, '/');
+    char *dir =
+        slash ? strndup(it->path, slash == it->path ? 1 : (size_t)(slash - it->path)) : strdup(".");
+    if (!dir) {
+        batch_fail(w, it, "out of memory");
+        return 0;
+    }
+    in->base = slash ? slash + 1 : it->path;
+    in->dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    free(dir);
+    struct stat ds;
+    if (in->dirfd < 0) {
+        batch_fail(w, it, "%s", errstr(errno, eb, sizeof eb));
+        return 0;
+    }
+    if (fstat(in->dirfd, &ds) != 0 || ds.st_dev != it->pdev || ds.st_ino != it->pino) {
+        batch_fail(w, it, "its directory changed since the walk (replaced or moved); not read");
+        batch_input_close(in);
+        return 0;
+    }
+    return 1;
+}
+
+static int open_walked(worker *w, bitem *it, batch_input *in)
+{
+    char eb[128];
+    if (!open_walked_dir(w, it, in))
+        return 0;
+    int fl = O_RDONLY | O_NOCTTY | O_CLOEXEC | (w->b->o->follow ? 0 : O_NOFOLLOW);
+    if ((in->fd = openat(in->dirfd, in->base, fl)) < 0) {
+        batch_fail(w, it, "%s",
+                   errno == ELOOP ? "is now a symbolic link; not read"
+                                  : errstr(errno, eb, sizeof eb));
+        batch_input_close(in);
+        return 0;
+    }
+    if (fstat(in->fd, &in->st) != 0 || in->st.st_dev != it->dev || in->st.st_ino != it->ino) {
+        batch_fail(w, it, "was replaced since the walk; not read");
+        batch_input_close(in);
+        return 0;
+    }
+    return 1;
+}
+
 int batch_prepare(worker *w, bitem *it, uint8_t *buf, size_t cap, batch_input *in)
 {
     batch *b = w->b;
@@ -448,6 +504,7 @@ int batch_prepare(worker *w, bitem *it, uint8_t *buf, size_t cap, batch_input *i
     memset(in, 0, sizeof *in);
     in->t0 = batch_now();
     in->fd = -1;
+    in->dirfd = -1;
     in->is_stdin = it->is_root && strcmp(it->path, "-") == 0;
 
     if (it->status == ST_SKIPPED) {
@@ -475,6 +532,9 @@ int batch_prepare(worker *w, bitem *it, uint8_t *buf, size_t cap, batch_input *i
             batch_fail(w, it, "cannot run git cat-file: %s", errstr(errno, eb, sizeof eb));
             return 0;
         }
+    } else if (it->have_id) {
+        if (!open_walked(w, it, in))
+            return 0;
     } else {
         int fl = O_RDONLY | O_NOCTTY | O_CLOEXEC;
         if (!it->is_root && !o->follow)
@@ -533,7 +593,40 @@ int batch_input_close(batch_input *in)
         close(in->fd);
     in->fd = -1;
     in->git = 0;
+    if (in->dirfd >= 0)
+        close(in->dirfd);
+    in->dirfd = -1;
     return rc;
+}
+
+static const char *base_of(const char *path)
+{
+    const char *sl = strrchr(path, '/');
+    return sl ? sl + 1 : path;
+}
+
+/* Removes a temporary file: through the input's directory when dirfd >= 0. */
+static void drop_tmp(int dirfd, const char *tmp)
+{
+    if (dirfd >= 0)
+        unlinkat(dirfd, base_of(tmp), 0);
+    else
+        unlink(tmp);
+}
+
+/* --in-place: non-zero when the input changed since it was opened: the
+ * file its name now leads to is another inode, or its size, modification
+ * or change time differ (someone wrote to it).  Checked just before the
+ * rename; a write in the last instant before it is still lost
+ * (docs/BATCH.md). */
+static int input_changed(const batch_input *in, int use_at, const char *out, const struct stat *was)
+{
+    struct stat now;
+    int r = use_at ? fstatat(in->dirfd, in->base, &now, AT_SYMLINK_NOFOLLOW) : stat(out, &now);
+    return r != 0 || now.st_dev != was->st_dev || now.st_ino != was->st_ino ||
+           now.st_size != was->st_size || now.st_mtim.tv_sec != was->st_mtim.tv_sec ||
+           now.st_mtim.tv_nsec != was->st_mtim.tv_nsec ||
+           now.st_ctim.tv_sec != was->st_ctim.tv_sec || now.st_ctim.tv_nsec != was->st_ctim.tv_nsec;
 }
 
 void batch_redact(worker *w, bitem *it, batch_input *in, pii_stream *st)
@@ -541,7 +634,7 @@ void batch_redact(worker *w, bitem *it, batch_input *in, pii_stream *st)
     batch *b = w->b;
     const pii_opts *o = b->o;
     char eb[128];
-    int is_stdin = in->is_stdin, fd = in->fd, tfd = -1, pending = 0;
+    int is_stdin = in->is_stdin, fd = in->fd, tfd = -1, pending = 0, use_at = 0;
     char *tmp = NULL;
     FILE *fp = NULL;
     struct stat st_in = in->st;
@@ -551,6 +644,18 @@ void batch_redact(worker *w, bitem *it, batch_input *in, pii_stream *st)
     w->cur = st;
     if (!w->rs)
         pii_stream_new_input(st); /* the wide-text guard starts over */
+    /* A packed input was read whole and closed: its folder is opened and
+     * checked against the walk again before anything is written there. */
+    if (it->have_id && in->dirfd < 0 && (b->dest == DEST_INPLACE || b->dest == DEST_SUFFIX)) {
+        if (!open_walked_dir(w, it, in))
+            goto out;
+        struct stat fs;
+        if (fstatat(in->dirfd, in->base, &fs, o->follow ? 0 : AT_SYMLINK_NOFOLLOW) != 0 ||
+            fs.st_dev != it->dev || fs.st_ino != it->ino) {
+            batch_fail(w, it, "was replaced since the walk; not written");
+            goto out;
+        }
+    }
 
     /* The destination. */
     switch (b->dest) {
@@ -566,10 +671,14 @@ void batch_redact(worker *w, bitem *it, batch_input *in, pii_stream *st)
         break;
     case DEST_INPLACE: {
         struct stat ls;
-        if (lstat(it->path, &ls) == 0 && S_ISLNK(ls.st_mode))
+        int link = in->dirfd >= 0 ? fstatat(in->dirfd, in->base, &ls, AT_SYMLINK_NOFOLLOW) == 0 &&
+                                        S_ISLNK(ls.st_mode)
+                                  : lstat(it->path, &ls) == 0 && S_ISLNK(ls.st_mode);
+        if (link)
             it->out = realpath(it->path, NULL); /* replace the link's target */
         else
             it->out = strdup(it->path);
+        use_at = in->dirfd >= 0 && !link; /* write through the verified directory */
         if (!it->out) {
             batch_fail(w, it, "%s", errstr(errno, eb, sizeof eb));
             goto out;
@@ -592,6 +701,7 @@ void batch_redact(worker *w, bitem *it, batch_input *in, pii_stream *st)
             batch_fail(w, it, "out of memory");
             goto out;
         }
+        use_at = b->dest == DEST_SUFFIX && !o->out_dir && in->dirfd >= 0;
         if (same_file(it->out, &st_in)) {
             batch_fail(w, it, "the output %s is the input itself (use --in-place)", it->out);
             goto out;
@@ -605,7 +715,8 @@ void batch_redact(worker *w, bitem *it, batch_input *in, pii_stream *st)
     }
     }
     if (b->dest >= DEST_OUTDIR) {
-        if ((tfd = make_temp(it->out, b->dest == DEST_OUTDIR, w->slot, &tmp)) < 0) {
+        if ((tfd = make_temp(it->out, b->dest == DEST_OUTDIR, w->slot, &tmp,
+                             use_at ? in->dirfd : -1)) < 0) {
             batch_fail(w, it, "cannot create a temporary file beside %s: %s", it->out,
                        errstr(errno, eb, sizeof eb));
             goto out;
@@ -700,7 +811,7 @@ void batch_redact(worker *w, bitem *it, batch_input *in, pii_stream *st)
     it->status = ST_OK;
     it->changed = it->findings > 0 || (b->dest != DEST_INPLACE && o->format != PII_FMT_TEXT);
     if (b->dest == DEST_INPLACE && !it->changed) {
-        unlink(tmp); /* nothing found: the original stays untouched */
+        drop_tmp(use_at ? in->dirfd : -1, tmp); /* nothing found: the original stays untouched */
         goto out;
     }
     if (b->dest >= DEST_OUTDIR) {
@@ -726,16 +837,25 @@ void batch_redact(worker *w, bitem *it, batch_input *in, pii_stream *st)
         fp = NULL;
         if (!what && closed != 0)
             what = "write error", cerr = errno;
-        if (!what && rename(tmp, it->out) != 0)
+        pii_cli_testhook_pause("commit");
+        if (!what && b->dest == DEST_INPLACE && input_changed(in, use_at, it->out, &st_in))
+            what = "the file changed while it was redacted (written to, replaced or moved)",
+            cerr = 0;
+        if (!what && (use_at ? renameat(in->dirfd, base_of(tmp), in->dirfd, base_of(it->out))
+                             : rename(tmp, it->out)) != 0)
             what = "rename", cerr = errno;
-        if (!what && b->dest == DEST_INPLACE && fsync_dir_of(it->out) != 0) {
+        if (!what && b->dest == DEST_INPLACE &&
+            (use_at ? fsync(in->dirfd) : fsync_dir_of(it->out)) != 0) {
             /* Renamed already: the new text is in place but may not be durable. */
             batch_fail(w, it, "redacted, but the directory of %s could not be synced: %s", it->out,
                        errstr(errno, eb, sizeof eb));
         } else if (what) {
-            batch_fail(w, it, "%s (%s): %s; the original is unchanged", what, it->out,
-                       errstr(cerr, eb, sizeof eb));
-            unlink(tmp);
+            if (cerr)
+                batch_fail(w, it, "%s (%s): %s; the original is unchanged", what, it->out,
+                           errstr(cerr, eb, sizeof eb));
+            else
+                batch_fail(w, it, "%s; the original is unchanged", what);
+            drop_tmp(use_at ? in->dirfd : -1, tmp);
         }
     }
 out:
@@ -750,7 +870,7 @@ out:
         close(tfd);
     if (tmp) {
         if (it->status != ST_OK)
-            unlink(tmp);
+            drop_tmp(use_at ? in->dirfd : -1, tmp);
         slot_clear(w->slot);
         free(tmp);
     }
@@ -877,6 +997,7 @@ int pii_batch_run(const pii_opts *o, pii_pipeline *p)
     }
     if ((rc = batch_collect(&b)) >= 0)
         goto done;
+    pii_cli_testhook_pause("walked");
     rc = PII_EXIT_OK;
 
     b.njobs = o->jobs ? (unsigned)o->jobs : ncpu();

@@ -69,6 +69,9 @@ typedef struct bitem {
     const char *root;   /* the argument it was found under */
     int is_root;        /* named on the command line */
     uint64_t size;      /* from stat at collection, for the ETA */
+    int have_id;        /* walked: dev/ino of the file and of its directory */
+    dev_t dev, pdev;    /* as the walk saw them; the file is opened only if */
+    ino_t ino, pino;    /* both still match (batch.c, issue 18 H1)         */
     enum status status; /* set at collection for skips/failures */
     const char *reason; /* skipped: why (static) */
     char *error;        /* failed: message */
@@ -151,7 +154,9 @@ typedef struct worker {
 
 /* One input opened and its first block read (batch.c). */
 typedef struct batch_input {
-    int fd; /* -1 when closed */
+    int fd;           /* -1 when closed */
+    int dirfd;        /* walked items: the verified parent directory, else -1 */
+    const char *base; /* the name inside dirfd */
     int is_stdin;
     pid_t git; /* --staged: the git cat-file feeding fd (0: none) */
     struct stat st;

@@ -222,6 +222,9 @@ static int walk(batch *b, const char *dir, const char *root, const struct stat *
             rc = -1;
             break;
         }
+        it->have_id = 1; /* batch.c re-checks these before opening */
+        it->dev = s->st_dev, it->ino = s->st_ino;
+        it->pdev = st->st_dev, it->pino = st->st_ino;
         if (!S_ISREG(s->st_mode)) {
             it->status = ST_SKIPPED;
             it->reason = "not a regular file";

@@ -34,5 +34,13 @@ int pii_exit_for(pii_err e);
  * event counts are printed to stderr at exit.  Non-zero (after a message)
  * when the variable is malformed. */
 int pii_cli_testhook_init(void);
+/* Test hook for races (docs/HARDENING.md): when $PII_REDACT_PAUSE is
+ * "POINT:FIFO" and `point` is POINT, opens FIFO for reading and reads one
+ * byte, so a test can change the file system at exactly that point (it
+ * opens the FIFO for writing, which returns once we are waiting, acts,
+ * then writes a byte).  Points: "walked" (batch: after the inputs are
+ * listed, before any is opened), "commit" (batch: an output is complete,
+ * before it replaces anything).  Otherwise does nothing. */
+void pii_cli_testhook_pause(const char *point);
 
 #endif
