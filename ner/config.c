@@ -11,6 +11,7 @@
 #include <json-c/json.h>
 
 #include "model_internal.h"
+#include "pii_json.h"
 
 /* Bounds: far above any real model, low enough that products stay small. */
 #define MAX_LAYERS 256
@@ -404,14 +405,18 @@ pii_err pf_config_json(const char *text, size_t len, pii_model_config *c, char *
     *opf = 0;
     cfg_defaults(c);
     *labels = NULL;
-    if (len > (1u << 24))
-        return pf_fail(errbuf, cap, PII_ETOOBIG, fname, "config larger than 16 MiB");
+    char bound[128];
+    pii_err be = pii_json_check(text, len, &pii_json_small_limits, bound, sizeof bound);
+    if (be)
+        return pf_fail(errbuf, cap, be, fname, "refused before parsing: %s", bound);
     json_tokener *tok = json_tokener_new();
     if (!tok)
-        return PII_ENOMEM;
+        return pf_fail(errbuf, cap, PII_ENOMEM, fname, "out of memory");
     json_object *root = json_tokener_parse_ex(tok, text, (int)len);
     enum json_tokener_error je = json_tokener_get_error(tok);
     json_tokener_free(tok);
+    if (!root && je == json_tokener_success) /* json-c: an allocation failed */
+        return pf_fail(errbuf, cap, PII_ENOMEM, fname, "out of memory while parsing the JSON");
     if (!root || je != json_tokener_success) {
         json_object_put(root);
         return pf_fail(errbuf, cap, PII_EJSON, fname, "%s",

@@ -10,6 +10,7 @@
 
 #include <json.h>
 
+#include "pii_json.h"
 #include "pii_ner.h"
 
 /* ---- errbuf helper -------------------------------------------------- */
@@ -304,16 +305,21 @@ pii_err pii_ner_calibration_parse_ex(const char *json, size_t len, const char *p
     if (warn && warncap)
         warn[0] = '\0';
     pii_err e = PII_OK;
+    char why[128];
+    if ((e = pii_json_check(json, len, &pii_json_small_limits, why, sizeof why))) {
+        seterr(errbuf, errcap, "calibration: refused before parsing: %s", why);
+        return e;
+    }
     json_tokener *tk = json_tokener_new();
     if (!tk)
         return PII_ENOMEM;
-    if (len > (size_t)INT32_MAX) {
-        json_tokener_free(tk);
-        seterr(errbuf, errcap, "calibration document is too large");
-        return PII_ETOOBIG;
-    }
     json_object *root = json_tokener_parse_ex(tk, json, (int)len);
     enum json_tokener_error je = json_tokener_get_error(tk);
+    if (!root && je == json_tokener_success) { /* json-c: an allocation failed */
+        json_tokener_free(tk);
+        seterr(errbuf, errcap, "calibration: out of memory while parsing the JSON");
+        return PII_ENOMEM;
+    }
     if (!root || je != json_tokener_success || json_tokener_get_parse_end(tk) < len) {
         /* trailing whitespace is fine, anything else is not */
         size_t end = root ? json_tokener_get_parse_end(tk) : 0;

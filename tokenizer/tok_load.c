@@ -11,6 +11,7 @@
 
 #include <json-c/json.h>
 
+#include "pii_json.h"
 #include "tok_internal.h"
 
 /* The o200k pre-tokenizer regex, as tiktoken and tokenizer.json spell it. */
@@ -20,7 +21,8 @@ static const char o200k_pat[] =
     "\\p{Lm}\\p{Lo}\\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?|\\p{N}{1,3}| ?[^\\s\\p{L}\\p{N}]+[\\r\\n/"
     "]*|\\s*[\\r\\n]+|\\s+(?!\\S)|\\s+";
 
-#define MAX_FILE ((size_t)1 << 30)
+/* tokenizer files: the largest real one (o200k tokenizer.json) is 28 MB */
+#define MAX_FILE ((size_t)64 << 20)
 
 static pii_err read_file(const char *path, char **out, size_t *len, char *errbuf, size_t errlen)
 {
@@ -41,7 +43,7 @@ static pii_err read_file(const char *path, char **out, size_t *len, char *errbuf
         if (cap >= MAX_FILE) {
             free(b);
             fclose(f);
-            pii_tok__err(errbuf, errlen, "%s: larger than 1 GiB", path);
+            pii_tok__err(errbuf, errlen, "%s: larger than 64 MiB", path);
             return PII_ETOOBIG;
         }
         char *nb = realloc(b, cap * 2 + 1);
@@ -260,15 +262,26 @@ pii_err pii_tok_load_hf_json(const char *path, pii_tok **out, char *errbuf, size
     pii_err err = read_file(path, &text, &len, errbuf, errlen);
     if (err)
         return err;
-    json_tokener *jt = json_tokener_new_ex(64);
+    char bound[128];
+    if ((err = pii_json_check(text, len, &pii_json_tokenizer_limits, bound, sizeof bound))) {
+        pii_tok__err(errbuf, errlen, "%s: refused before parsing: %s", path, bound);
+        free(text);
+        return err;
+    }
+    json_tokener *jt = json_tokener_new_ex(pii_json_tokenizer_limits.max_depth);
     json_object *root = jt ? json_tokener_parse_ex(jt, text, (int)len) : NULL;
-    if (jt && !root) {
+    if (jt && !root && json_tokener_get_error(jt) == json_tokener_success) {
+        /* json-c returns no object and no error when an allocation fails */
+        pii_tok__err(errbuf, errlen, "%s: out of memory while parsing the JSON", path);
+        err = PII_ENOMEM;
+    } else if (jt && !root) {
         enum json_tokener_error je = json_tokener_get_error(jt);
         pii_tok__err(errbuf, errlen, "%s: invalid JSON at byte %zu: %s", path,
                      json_tokener_get_parse_end(jt),
                      je == json_tokener_continue ? "truncated" : json_tokener_error_desc(je));
         err = PII_EJSON;
     } else if (!jt) {
+        pii_tok__err(errbuf, errlen, "%s: out of memory", path);
         err = PII_ENOMEM;
     }
     json_tokener_free(jt);

@@ -1,0 +1,79 @@
+# Hostile JSON in model files is refused before json-c allocates for it
+# (size, value count, depth), and an allocation failure while parsing is
+# reported as such.  (Issue 18, H5.)
+set -e
+P=$PII_REDACT
+fail() { echo "FAIL: $*"; exit 1; }
+cd "$TMPDIR"
+"$P" mkmodel -o m --layers 1 --d-model 32 --heads 2 --kv-heads 1 --head-dim 16 \
+    --experts 4 --top-k 2 --labels 33 --seed 3 >/dev/null
+echo 'Mail bob.smith@example.com' >in.txt
+
+# 5 M empty arrays (15 MB; json-c would take ~750 MB): refused at once.
+awk 'BEGIN { printf "{\"x\":["; for (i = 0; i < 5000000; i++) printf "[],"; printf "[]]}" }' \
+    >m/tokenizer.json
+set +e
+/usr/bin/time -f '%M' -o rss "$P" -m m in.txt >out 2>err
+rc=$?
+set -e
+[ $rc -eq 4 ] || fail "many values: exit $rc, want 4"
+grep -q 'refused before parsing: more than 2097152 JSON values' err || fail "many values: message"
+rss=$(tail -n 1 rss)
+echo "5 M values: max RSS ${rss} KB"
+LIMIT=120000
+if ldd "$P" 2>/dev/null | grep -q libasan; then LIMIT=400000; fi
+[ "$rss" -lt $LIMIT ] || fail "many values: RSS ${rss} KB"
+[ ! -s out ] || fail "many values: output written"
+
+# Nested 100,000 deep.
+awk 'BEGIN { for (i = 0; i < 100000; i++) printf "["; for (i = 0; i < 100000; i++) printf "]" }' \
+    >m/tokenizer.json
+set +e
+"$P" -m m in.txt >out 2>err
+rc=$?
+set -e
+[ $rc -eq 4 ] || fail "deep: exit $rc"
+grep -q 'nested deeper than 64 levels' err || fail "deep: message"
+
+# Over 64 MiB.
+head -c 70000000 /dev/zero | tr '\0' ' ' >m/tokenizer.json
+set +e
+"$P" -m m in.txt >out 2>err
+rc=$?
+set -e
+[ $rc -eq 4 ] || fail "big: exit $rc"
+grep -q 'larger than 64 MiB' err || fail "big: message"
+rm m/tokenizer.json
+
+# config.json: deep nesting and many values.
+cp m/config.json config.good
+awk 'BEGIN { printf "{\"a\":"; for (i = 0; i < 40; i++) printf "["; for (i = 0; i < 40; i++) printf "]"; printf "}" }' >m/config.json
+set +e
+"$P" -m m in.txt >out 2>err
+rc=$?
+set -e
+[ $rc -eq 4 ] || fail "config deep: exit $rc"
+grep -q 'nested deeper than 32 levels' err || fail "config deep: message"
+awk 'BEGIN { printf "{\"x\":["; for (i = 0; i < 300000; i++) printf "0,"; printf "0]}" }' >m/config.json
+set +e
+"$P" -m m in.txt >out 2>err
+rc=$?
+set -e
+[ $rc -eq 4 ] || fail "config values: exit $rc"
+grep -q 'more than 262144 JSON values' err || fail "config values: message"
+cp config.good m/config.json
+
+# An allocation failure inside json-c says "out of memory", not "success"
+# (virtual memory capped; not under ASan, which reserves terabytes).
+if ! ldd "$P" 2>/dev/null | grep -q libasan; then
+    awk 'BEGIN { printf "{\"x\":["; for (i = 0; i < 2000000; i++) printf "[],"; printf "[]]}" }' \
+        >m/tokenizer.json
+    set +e
+    (ulimit -v 200000; "$P" -m m in.txt >out 2>err)
+    rc=$?
+    set -e
+    [ $rc -ne 0 ] || fail "ulimit: exit 0"
+    grep -q 'out of memory' err || fail "ulimit: no out-of-memory message: $(cat err)"
+    grep -q 'success' err && fail "ulimit: 'success' in the message"
+fi
+echo ok
