@@ -191,6 +191,13 @@ stream_done:
                 "-t UTF-8); nothing from that point on was written\n",
                 pii_strerror(e));
         rc = pii_exit_for(e);
+    } else if (e == PII_ETOOBIG && o.format == PII_FMT_JSON) {
+        fprintf(stderr,
+                "pii-redact: redaction stopped: %s (--format json holds a document's "
+                "spans: at most 1,000,000, or 64 MiB of values; --format jsonl or "
+                "--lines stream them)\n",
+                pii_strerror(e));
+        rc = pii_exit_for(e);
     } else if (e) {
         pii_cli_error("redaction stopped", e);
         rc = pii_exit_for(e);

@@ -81,7 +81,8 @@ const pii_flag pii_flags[] = {
      "activations of int8/int4 models: int16 (default), int16+8 (closest to "
      "float, slower) or int8"},
     {"lines", 0, NULL, "treat each line as its own document; flush output per line"},
-    {"format", 0, "FMT", "output format: text (default), json, jsonl"},
+    {"format", 0, "FMT",
+     "output format: text (default), json (at most 1 M spans a document), jsonl (streamed)"},
     {"offsets", 0, "UNIT", "offset unit in json/jsonl: byte (default) or codepoint"},
     {"show-values", 0, NULL, "include the original values in json/jsonl output"},
     {"operator", 0, "[LABEL=]OP",

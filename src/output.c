@@ -4,6 +4,10 @@
  * json:  one object per document, {"redacted_text","spans","summary"}; the
  *        text is escaped progressively (a UTF-8 character cut between two
  *        writes is carried over); invalid UTF-8 becomes U+FFFD in JSON.
+ *        The spans are held until the document ends: at most
+ *        PII_OUT_JSON_MAX_SPANS of them and PII_OUT_JSON_MAX_VALUES bytes of
+ *        --show-values values per document (about 150 MB), beyond which the
+ *        document fails closed with PII_ETOOBIG (use jsonl, which streams).
  * jsonl: one span object per line, written as soon as the span is final.
  * Original values appear only with --show-values. */
 #include <errno.h>
@@ -12,6 +16,9 @@
 
 #include "output.h"
 #include "pii_fault.h"
+
+#define PII_OUT_JSON_MAX_SPANS 1000000u
+#define PII_OUT_JSON_MAX_VALUES (64u << 20)
 
 typedef struct jspan {
     pii_span s;
@@ -38,6 +45,7 @@ struct pii_out {
     const char *field; /* and the field being redacted */
     jspan *spans;
     size_t nspans, capspans;
+    size_t valbytes; /* --show-values bytes held */
     count *counts;
     size_t ncounts, capcounts;
 };
@@ -236,6 +244,9 @@ static pii_err on_span(void *ud, const pii_span *s, const uint8_t *value, size_t
     }
     if (w->o->format != PII_FMT_JSON)
         return PII_OK;
+    if (w->nspans >= PII_OUT_JSON_MAX_SPANS ||
+        (w->o->show_values && w->valbytes + len > PII_OUT_JSON_MAX_VALUES))
+        return PII_ETOOBIG; /* fail closed; jsonl streams instead */
     if (w->nspans == w->capspans) {
         size_t cap = w->capspans ? 2 * w->capspans : 16;
         jspan *v = realloc(w->spans, cap * sizeof *v);
@@ -255,6 +266,7 @@ static pii_err on_span(void *ud, const pii_span *s, const uint8_t *value, size_t
             return PII_ENOMEM;
         memcpy(j->val, value, len);
         j->vlen = len;
+        w->valbytes += len;
     }
     w->nspans++;
     size_t i = 0;
@@ -317,6 +329,7 @@ static pii_err on_end(void *ud)
         for (size_t i = 0; i < w->nspans; i++)
             free(w->spans[i].val);
         w->nspans = 0;
+        w->valbytes = 0;
         w->ncounts = 0;
         w->open = 0;
     }

@@ -1,4 +1,7 @@
-/* output.h — the CLI's sinks: text, json, jsonl and --check. */
+/* output.h — the CLI's sinks: text, json, jsonl and --check.
+ * json holds each document's spans until it ends, capped (output.c: 1 M
+ * spans, 64 MiB of --show-values values; beyond, the span sink returns
+ * PII_ETOOBIG and the stream fails closed); jsonl holds nothing. */
 #ifndef PII_OUTPUT_H
 #define PII_OUTPUT_H
 
