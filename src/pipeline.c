@@ -1,5 +1,6 @@
 /* pipeline.c — from options to a ready pii_redactor. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,31 +46,47 @@ int pii_exit_for(pii_err e)
 
 /* Reads the hash key: a file that only its owner can read, or the
  * environment.  A trailing newline in the file is not part of the key. */
+/* Keys for the hash operator: at least PII_KEY_MIN bytes (a short key is
+ * recovered by brute force from one known value: a 4-byte key took 1.9 s),
+ * a warning below PII_KEY_GOOD, at most PII_KEY_MAX (file or environment;
+ * never truncated).  It must be random: `head -c 32 /dev/urandom >key`. */
+#define PII_KEY_MIN 16
+#define PII_KEY_GOOD 32
+#define PII_KEY_MAX 4096
+
 static int load_key(const char *path, pii_ops *ops)
 {
-    uint8_t key[4096];
+    uint8_t key[PII_KEY_MAX + 3]; /* the maximum, CR LF, one byte to see "longer" */
     size_t n = 0;
     if (path) {
-        FILE *f = fopen(path, "rb");
-        if (!f) {
+        /* O_NONBLOCK: a FIFO named as the key file must not hang in open() */
+        int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+        if (fd < 0) {
             fprintf(stderr, "pii-redact: %s: %s\n", path, strerror(errno));
             return PII_EXIT_IO;
         }
         struct stat st;
-        if (fstat(fileno(f), &st) == 0 && (st.st_mode & 077)) {
+        if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+            fprintf(stderr, "pii-redact: %s: the key file must be a regular file\n", path);
+            close(fd);
+            return PII_EXIT_USAGE;
+        }
+        if (st.st_mode & 077) {
             fprintf(stderr,
                     "pii-redact: %s: key file is accessible by group or others; "
                     "run chmod 600 on it\n",
                     path);
-            fclose(f);
+            close(fd);
             return PII_EXIT_USAGE;
         }
-        n = fread(key, 1, sizeof key, f);
-        int bad = ferror(f) || !feof(f);
-        fclose(f);
-        if (bad) {
-            fprintf(stderr, "pii-redact: %s: unreadable or longer than %zu bytes\n", path,
-                    sizeof key);
+        ssize_t r = 0;
+        while (n < sizeof key &&
+               ((r = read(fd, key + n, sizeof key - n)) > 0 || (r < 0 && errno == EINTR)))
+            n += r > 0 ? (size_t)r : 0;
+        close(fd);
+        if (r < 0) {
+            fprintf(stderr, "pii-redact: %s: unreadable: %s\n", path, strerror(errno));
+            memset(key, 0, sizeof key);
             return PII_EXIT_IO;
         }
         while (n && (key[n - 1] == '\n' || key[n - 1] == '\r'))
@@ -79,14 +96,34 @@ static int load_key(const char *path, pii_ops *ops)
         if (!env)
             return -1;
         n = strlen(env);
-        if (n > sizeof key)
-            n = sizeof key;
-        memcpy(key, env, n);
+        if (n > PII_KEY_MAX)
+            n = PII_KEY_MAX + 1; /* refused below, never truncated */
+        else
+            memcpy(key, env, n);
     }
+    const char *src = path ? path : "PII_REDACT_KEY";
     if (n == 0) {
         fprintf(stderr, "pii-redact: the hash key is empty\n");
         return PII_EXIT_USAGE;
     }
+    if (n > PII_KEY_MAX) {
+        fprintf(stderr, "pii-redact: %s: the hash key is longer than %d bytes\n", src, PII_KEY_MAX);
+        memset(key, 0, sizeof key);
+        return PII_EXIT_USAGE;
+    }
+    if (n < PII_KEY_MIN) {
+        fprintf(stderr,
+                "pii-redact: %s: the hash key has %zu bytes; at least %d random bytes are needed "
+                "(a short key is found by brute force): head -c 32 /dev/urandom >KEYFILE\n",
+                src, n, PII_KEY_MIN);
+        memset(key, 0, sizeof key);
+        return PII_EXIT_USAGE;
+    }
+    if (n < PII_KEY_GOOD)
+        fprintf(stderr,
+                "pii-redact: warning: %s: the hash key has %zu bytes; use %d or more random "
+                "bytes\n",
+                src, n, PII_KEY_GOOD);
     pii_err e = pii_ops_set_key(ops, key, n);
     memset(key, 0, sizeof key);
     if (e) {

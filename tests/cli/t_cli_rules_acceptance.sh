@@ -30,7 +30,7 @@ out=$(printf 'x bob@example.com y' | $P --rules-only --operator private_email=re
 [ "$out" = "x  y" ] || fail "remove: $out"
 out=$(printf 'a@example.com b@example.com a@example.com' | $P --rules-only --operator pseudonym)
 [ "$out" = "<PRIVATE_EMAIL_1> <PRIVATE_EMAIL_2> <PRIVATE_EMAIL_1>" ] || fail "pseudonym: $out"
-out=$(printf 'x bob@example.com y' | PII_REDACT_KEY=k $P --rules-only --operator hash:8)
+out=$(printf 'x bob@example.com y' | PII_REDACT_KEY=k-0123456789abcdef-0123456789abcdef $P --rules-only --operator hash:8)
 echo "$out" | grep -Eq '^x [0-9a-f]{8} y$' || fail "hash: $out"
 out=$(printf 'x bob@example.com y' | $P --rules-only --operator 'placeholder:[{label}]')
 [ "$out" = "x [private_email] y" ] || fail "template: $out"

@@ -35,7 +35,7 @@ grep -q '@' "$T/h1" && fail "hash left the e-mail"
 # trailing newline is not part of the key.
 PII_REDACT_KEY=$KEY "$P" --rules-only --operator hash <"$T/in" >"$T/h2"
 cmp -s "$T/h1" "$T/h2" || fail "env key and file key differ"
-PII_REDACT_KEY=other "$P" --rules-only --operator hash <"$T/in" >"$T/h3"
+PII_REDACT_KEY=other-key-0123456789abcdef "$P" --rules-only --operator hash <"$T/in" >"$T/h3"
 cmp -s "$T/h1" "$T/h3" && fail "another key gives the same digests"
 
 # Every format, every mode, --show-values and a batch report: no key.
@@ -74,5 +74,40 @@ grep -q ZZZZ "$T/err" && fail "oversized key echoed"
 # hash without any key: a usage error.
 env -u PII_REDACT_KEY "$P" --rules-only --operator hash <"$T/in" >/dev/null 2>&1; rc=$?
 [ $rc -eq 2 ] || fail "hash without key: exit $rc"
+
+# Issue 18 M3 and Low: at least 16 bytes (a warning below 32), at most
+# 4096 from a file or the environment (never truncated), a FIFO refused.
+k15=0123456789abcde; k16=0123456789abcdef; k32=0123456789abcdef0123456789abcdef
+for k in "$k15" "$k16" "$k32"; do
+    printf '%s\n' "$k" >"$T/k"; chmod 600 "$T/k"
+    "$P" --rules-only --operator hash --key-file "$T/k" <"$T/in" >"$T/out" 2>"$T/err"; rc=$?
+    PII_REDACT_KEY=$k "$P" --rules-only --operator hash <"$T/in" >"$T/out2" 2>"$T/err2"; rc2=$?
+    [ $rc -eq $rc2 ] || fail "key ${#k}: file $rc, env $rc2"
+    case ${#k} in
+    15) [ $rc -eq 2 ] && grep -q 'at least 16 random bytes' "$T/err" || fail "15-byte key: exit $rc"
+        [ ! -s "$T/out" ] || fail "15-byte key: output" ;;
+    16) [ $rc -eq 0 ] && grep -q 'warning: .*use 32 or more' "$T/err" || fail "16-byte key: $rc" ;;
+    32) [ $rc -eq 0 ] && [ ! -s "$T/err" ] || fail "32-byte key: exit $rc, $(cat "$T/err")" ;;
+    esac
+    grep -q "$k" "$T/err" "$T/err2" && fail "key ${#k} echoed"
+done
+head -c 4096 /dev/zero | tr '\0' 'K' >"$T/k4096"; chmod 600 "$T/k4096"
+"$P" --rules-only --operator hash --key-file "$T/k4096" <"$T/in" >/dev/null 2>"$T/err"; rc=$?
+[ $rc -eq 0 ] || fail "4096-byte key file: exit $rc"
+printf '\n' >>"$T/k4096"
+"$P" --rules-only --operator hash --key-file "$T/k4096" <"$T/in" >/dev/null 2>"$T/err"; rc=$?
+[ $rc -eq 0 ] || fail "4096-byte key file with a newline: exit $rc"
+head -c 4097 /dev/zero | tr '\0' 'K' >"$T/k4097"; chmod 600 "$T/k4097"
+"$P" --rules-only --operator hash --key-file "$T/k4097" <"$T/in" >/dev/null 2>"$T/err"; rc=$?
+[ $rc -eq 2 ] || fail "4097-byte key file: exit $rc"
+PII_REDACT_KEY=$(cat "$T/k4097") "$P" --rules-only --operator hash <"$T/in" >"$T/out" 2>"$T/err"
+rc=$?
+[ $rc -eq 2 ] && [ ! -s "$T/out" ] || fail "4097-byte environment key: exit $rc (truncated?)"
+grep -q 'longer than 4096' "$T/err" || fail "4097-byte environment key: message"
+mkfifo "$T/kfifo"; chmod 600 "$T/kfifo"
+timeout 20 "$P" --rules-only --operator hash --key-file "$T/kfifo" <"$T/in" >/dev/null 2>"$T/err"
+rc=$?
+[ $rc -eq 2 ] || fail "FIFO key file: exit $rc (124: it hung)"
+grep -q 'must be a regular file' "$T/err" || fail "FIFO key file: message"
 set -e
 echo ok
