@@ -138,7 +138,7 @@ static const rule_def rule_defs[] = {
     /* -- email and URL ----------------------------------------------------- */
     {"email", L_EMAIL, "email address (IDN domains allowed)", 0,
      "(?<![.%+\\-])[\\p{L}\\p{N}_][\\p{L}\\p{N}_.%+\\-]{0,63}@(?:" DLABEL "\\.){1,8}" TLD
-     "(?![\\p{L}\\p{N}_\\-@]|\\.[\\p{L}\\p{N}]|:[\\p{L}\\p{N}_/~.\\-])",
+     "(?![\\p{L}\\p{N}_\\-@]|\\.[\\p{L}\\p{N}]|:[\\p{L}\\p{N}_~.\\-])",
      pii_val_email},
     {"url", L_URL, "URL with a scheme (http, https, ftp, ws) or starting with www.", 0,
      "(?:(?i:https?|ftps?|sftp|wss?)://(?:[^\\s/?\\#@\"'<>\\[\\]]{1,128}@)?|(?i:www)\\.)"
@@ -151,6 +151,14 @@ static const rule_def rule_defs[] = {
      "[A-Z]{2}[0-9]{2}(?:[ ]?[A-Z0-9]){11,30}" WORD_AFTER_NO, pii_val_iban},
     {"card", L_ACCOUNT, "payment card number (issuer prefix, length, Luhn)", 0,
      "(?<![.,/:\\-+$\\#])[0-9](?:[ \\-]?[0-9]){12,18}(?![\\p{L}\\p{N}_]|[ \\-.,][0-9])",
+     pii_val_card},
+    /* issue 18 M6: in a run of cards separated by spaces ("4111 1111 1111
+     * 1111 5555 ..."), `card` refuses all but the last (each is followed by
+     * a space and a digit); a 4-4-4-4 group may be followed by a space */
+    {"card_run", L_ACCOUNT,
+     "payment card number 4-4-4-4 followed by another 4-digit group (a run of cards)", 0,
+     "(?<![.,/:\\-+$\\#])[0-9]{4}([ \\-])[0-9]{4}\\g{-1}[0-9]{4}\\g{-1}[0-9]{4}"
+     "(?=[ ][0-9]{4}(?![0-9]))",
      pii_val_card},
     /* -- dates --------------------------------------------------------------- */
     {"date_iso", L_DATE, "yyyy-mm-dd or yyyy/mm/dd, a real date, not followed by a time", 0,

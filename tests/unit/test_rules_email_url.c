@@ -10,6 +10,9 @@
 static const rcase email_cases[] = {
     {"Mail bob.smith@example.com or call", {{"email", 5, 26, "bob.smith@example.com"}}},
     {"x bob@example.com y", {{"email", 2, 17, "bob@example.com"}}},
+    /* issue 18 M6: an e-mail followed by ":/" (a passwd GECOS field) */
+    {"root:x:0:0:maria.garcia@example.com:/root:/bin/bash",
+     {{"email", 11, 35, "maria.garcia@example.com"}}},
     {"<jane_doe+news@mail.example.co.uk>", {{"email", 1, 33, "jane_doe+news@mail.example.co.uk"}}},
     {"m\xc3\xbcller@b\xc3\xbc"
      "cher.de schrieb",
