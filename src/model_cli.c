@@ -50,7 +50,8 @@ int mc_next(const char *cmd, int argc, char **argv, int *i, const mc_opt *opts, 
         } else if (*i < argc) {
             *val = argv[(*i)++];
         } else {
-            fprintf(stderr, "pii-redact %s: option --%s needs %s\n", cmd, o->name, o->arg);
+            fprintf(stderr, "pii-redact %s: option '--%s' requires an argument (%s)\n", cmd,
+                    o->name, o->arg);
             return MC_ERR;
         }
         return (int)k;
@@ -61,7 +62,7 @@ int mc_next(const char *cmd, int argc, char **argv, int *i, const mc_opt *opts, 
 
 void mc_usage(FILE *f, const char *synopsis, const char *about, const mc_opt *opts, size_t nopts)
 {
-    fprintf(f, "usage: %s\n\n%s\n\noptions:\n", synopsis, about);
+    fprintf(f, "Usage: %s\n\n%s\n\nOptions:\n", synopsis, about);
     for (size_t k = 0; k < nopts; k++) {
         char left[64];
         snprintf(left, sizeof left, "%s%c%s--%s%s%s", opts[k].shrt ? "-" : "",

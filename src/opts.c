@@ -192,12 +192,66 @@ static void usage_error(const char *fmt, const char *arg)
     fprintf(stderr, "\nTry 'pii-redact --help' for more information.\n");
 }
 
+/* Reports an option getopt_long refused (c: ':' or '?'): a missing
+ * argument, an argument to an option that takes none, an ambiguous
+ * abbreviation, or an unknown option.  A long option has just been consumed
+ * (argv[optind - 1]) when optopt is 0 (unknown, ambiguous) or when that
+ * argument names an option whose id is optopt; otherwise optopt is a short
+ * option letter. */
+static void option_error(int c, char **argv, const struct option *lo)
+{
+    const char *a = optind > 0 ? argv[optind - 1] : "";
+    char buf[160];
+    if (strncmp(a, "--", 2) == 0 && a[2]) {
+        const char *name = a + 2;
+        size_t n = strcspn(name, "=");
+        const struct option *hit = NULL;
+        size_t nhit = 0;
+        for (const struct option *l = lo; l->name; l++) {
+            if (strncmp(l->name, name, n) != 0)
+                continue;
+            if (strlen(l->name) == n) { /* an exact name is never ambiguous */
+                hit = l;
+                nhit = 1;
+                break;
+            }
+            hit = l;
+            nhit++;
+        }
+        if (optopt == 0 || (hit && nhit == 1 && hit->val == optopt)) {
+            if (nhit == 1 && c == ':') {
+                snprintf(buf, sizeof buf, "option '--%s' requires an argument", hit->name);
+            } else if (nhit == 1 && name[n] == '=' && hit->has_arg == no_argument) {
+                snprintf(buf, sizeof buf, "option '--%s' doesn't allow an argument", hit->name);
+            } else if (nhit > 1) {
+                int k = snprintf(buf, sizeof buf, "option '--%.*s' is ambiguous; possibilities:",
+                                 (int)(n < 60 ? n : 60), name);
+                for (const struct option *l = lo; l->name && k > 0 && (size_t)k < sizeof buf; l++)
+                    if (strncmp(l->name, name, n) == 0)
+                        k += snprintf(buf + k, sizeof buf - (size_t)k, " '--%s'", l->name);
+            } else {
+                snprintf(buf, sizeof buf, "unknown option '--%.*s'", (int)(n < 60 ? n : 60), name);
+            }
+            usage_error("%s", buf);
+            return;
+        }
+    }
+    if (c == ':')
+        snprintf(buf, sizeof buf, "option '-%c' requires an argument", optopt);
+    else if (optopt > 32 && optopt < 127)
+        snprintf(buf, sizeof buf, "unknown option '-%c'", optopt);
+    else
+        snprintf(buf, sizeof buf, "unknown option '%.60s'", a);
+    usage_error("%s", buf);
+}
+
 int pii_opts_parse(int argc, char **argv, pii_opts *o)
 {
     enum { NFLAGS = sizeof flag_ids / sizeof flag_ids[0] };
     struct option lo[NFLAGS + 1];
-    char shorts[2 * NFLAGS + 1];
+    char shorts[2 * NFLAGS + 2];
     size_t ns = 0;
+    shorts[ns++] = ':'; /* a missing argument is ':', not '?' */
     /* GNU argument order: options may follow file names ("-r DIR --out-dir
      * OUT"); "--" ends the options. */
     for (size_t i = 0; i < NFLAGS; i++) {
@@ -441,11 +495,8 @@ int pii_opts_parse(int argc, char **argv, pii_opts *o)
                 return PII_EXIT_FAIL;
             break;
         }
-        case ':':
-            usage_error("option '%s' needs an argument", argv[optind - 1]);
-            return PII_EXIT_USAGE;
-        default:
-            usage_error("unknown option '%s'", argv[optind - 1]);
+        default: /* ':' and '?' */
+            option_error(c, argv, lo);
             return PII_EXIT_USAGE;
         }
     }
