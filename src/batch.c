@@ -3,7 +3,7 @@
  *
  * One file, start to end, in one worker:
  *   open (O_NOFOLLOW for walked entries) → read the first block → binary
- *   sniff (a NUL byte in the first 8000 bytes) → destination → feed the
+ *   sniff (sniff.h, as in single-file mode) → destination → feed the
  *   worker's stream block by block → finish.
  * File outputs are written to a temporary file beside the destination
  * (".NAME.pii-redact-XXXXXX") and renamed over it only when complete, so a
@@ -34,11 +34,12 @@
 #include "cli.h"
 #include "output.h"
 #include "pii_fault.h"
+#include "sniff.h"
 #include "staged.h"
 
 #define CHUNK (64u * 1024u)
-#define SNIFF 8000u /* bytes inspected for a NUL (binary files) */
 #define IOBUF (64u * 1024u)
+#define LARGE_INPUT (16u << 20) /* one input this large shows the progress line too */
 
 /* ---- options ------------------------------------------------------------- */
 
@@ -567,15 +568,16 @@ int batch_prepare(worker *w, bitem *it, uint8_t *buf, size_t cap, batch_input *i
     in->cap = cap;
     pii_wide wide;
     pii_wide_init(&wide);
-    if (!o->binary && pii_wide_feed(&wide, buf, in->n < SNIFF ? in->n : SNIFF)) {
+    if (!o->binary &&
+        pii_wide_feed(&wide, buf, in->n < PII_SNIFF_BYTES ? in->n : PII_SNIFF_BYTES)) {
         batch_fail(w, it, "%s at byte %llu; convert it to UTF-8 (iconv -f UTF-16 -t UTF-8)",
                    pii_strerror(PII_EENCODING), (unsigned long long)wide.hit_at);
         batch_input_close(in);
         return 0;
     }
-    if (!in->is_stdin && !o->binary && memchr(buf, 0, in->n < SNIFF ? in->n : SNIFF)) {
+    if (!in->is_stdin && !o->binary && pii_sniff_binary(buf, in->n)) {
         it->status = ST_SKIPPED;
-        it->reason = "binary file (--binary redacts it)";
+        it->reason = PII_SNIFF_SKIP_REASON;
         if (!o->quiet)
             batch_msg(b, "pii-redact: %s: skipped: %s\n", it->path, it->reason);
         batch_input_close(in);
@@ -1016,7 +1018,7 @@ int pii_batch_run(const pii_opts *o, pii_pipeline *p)
     int many = o->recursive || b.nitems > 1 || b.dest >= DEST_OUTDIR || o->report;
     if (o->progress)
         b.progress = isatty(STDERR_FILENO) ? 1 : 2;
-    else if (!o->quiet && many && isatty(STDERR_FILENO) &&
+    else if (!o->quiet && (many || b.bytes_total >= LARGE_INPUT) && isatty(STDERR_FILENO) &&
              (b.dest != DEST_STDOUT || !isatty(STDOUT_FILENO)))
         b.progress = 1;
 
@@ -1074,8 +1076,10 @@ int pii_batch_run(const pii_opts *o, pii_pipeline *p)
                 if (ts.tv_nsec >= 1000000000)
                     ts.tv_sec++, ts.tv_nsec -= 1000000000;
                 pthread_cond_timedwait(&b.cv, &b.mu, &ts);
+                int more = b.nfinished < b.nitems; /* else the final line follows */
                 pthread_mutex_unlock(&b.mu);
-                batch_progress(&b, 0);
+                if (more)
+                    batch_progress(&b, 0);
                 pthread_mutex_lock(&b.mu);
             } else {
                 pthread_cond_wait(&b.cv, &b.mu);

@@ -74,9 +74,14 @@ void batch_progress(batch *b, int final)
         if (s < 360000)
             snprintf(eta, sizeof eta, "%d:%02d:%02d", (int)s / 3600, (int)s / 60 % 60, (int)s % 60);
     }
+    char bd[32], bt[32];
+    human((double)bytes, bd, sizeof bd);
+    human((double)b->bytes_total, bt, sizeof bt);
+    if (final && done == b->nitems)
+        snprintf(eta, sizeof eta, "0:00:00");
     pthread_mutex_lock(&b->msgmu);
-    fprintf(stderr, "%spii-redact: %llu/%zu files, %s/s, ETA %s, %llu findings%s",
-            b->progress == 1 ? "\r" : "", (unsigned long long)done, b->nitems, r, eta,
+    fprintf(stderr, "%spii-redact: %llu/%zu files, %s of %s, %s/s, ETA %s, %llu findings%s",
+            b->progress == 1 ? "\r" : "", (unsigned long long)done, b->nitems, bd, bt, r, eta,
             (unsigned long long)found, b->progress == 1 ? "\033[K" : "\n");
     fflush(stderr);
     b->progress_drawn = b->progress == 1;

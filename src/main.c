@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "batch.h"
@@ -14,11 +15,30 @@
 #include "output.h"
 #include "pii_fault.h"
 #include "pipeline.h"
+#include "progress.h"
 #include "settings.h"
+#include "sniff.h"
 
 #define READ_CHUNK (64u * 1024u)
 
 #define MAX_PACK_LINES 256
+
+/* Reads until buf holds want bytes or the input ends (EINTR retried). */
+static ssize_t fill(int fd, uint8_t *buf, size_t want)
+{
+    size_t n = 0;
+    while (n < want) {
+        ssize_t r = pii_fault_hit(PII_FAULT_READ) ? (errno = EIO, -1) : read(fd, buf + n, want - n);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0)
+            return -1;
+        if (r == 0)
+            break;
+        n += (size_t)r;
+    }
+    return (ssize_t)n;
+}
 
 /* Feeds one input to the stream: the whole input is one document, or each
  * line is (--lines).  In --lines mode with a model (pp != NULL), the lines
@@ -26,14 +46,33 @@
  * passes first (pii_ner_prepared_run), then streamed one by one: the output
  * is the same as line by line, and each line is still written and flushed as
  * soon as it is complete.  A line that spans reads is detected live.
+ * With `sniff`, the first PII_SNIFF_BYTES are read first and a binary input
+ * (sniff.h; not UTF-16/32 text, which the stream refuses) sets *binary and
+ * is not fed at all.  pg counts the bytes read.
  * Returns PII_EIO for read errors, else the stream's error. */
-static pii_err run_fd(int fd, pii_stream *st, int lines, pii_ner_prepared *pp, uint8_t *buf)
+static pii_err run_fd(int fd, pii_stream *st, int lines, pii_ner_prepared *pp, uint8_t *buf,
+                      int sniff, int *binary, pii_progress *pg)
 {
     int pending = 0; /* bytes fed to the current document */
     const uint8_t *docs[MAX_PACK_LINES];
     size_t lens[MAX_PACK_LINES];
     for (;;) {
-        ssize_t r = pii_fault_hit(PII_FAULT_READ) ? (errno = EIO, -1) : read(fd, buf, READ_CHUNK);
+        ssize_t r;
+        if (sniff) {
+            r = fill(fd, buf, PII_SNIFF_BYTES);
+            /* as batch_prepare: UTF-16/32 text is not binary; the stream's
+             * wide-text guard refuses it */
+            pii_wide wide;
+            pii_wide_init(&wide);
+            if (r >= 0 && pii_wide_feed(&wide, buf, (size_t)r) == PII_OK &&
+                pii_sniff_binary(buf, (size_t)r)) {
+                *binary = 1;
+                return PII_OK;
+            }
+            sniff = 0;
+        } else {
+            r = pii_fault_hit(PII_FAULT_READ) ? (errno = EIO, -1) : read(fd, buf, READ_CHUNK);
+        }
         if (r < 0) {
             if (errno == EINTR)
                 continue;
@@ -41,6 +80,7 @@ static pii_err run_fd(int fd, pii_stream *st, int lines, pii_ner_prepared *pp, u
         }
         if (r == 0)
             break;
+        pii_progress_add(pg, (uint64_t)r);
         size_t n = (size_t)r, off = 0;
         pii_err e;
         while (lines && off < n) {
@@ -153,6 +193,7 @@ static int redact_main(int argc0, char **argv0)
     if (!(st = pii_stream_create(red ? red : p.red, &sink, &e)))
         goto stream_done;
     rc = PII_EXIT_OK;
+    int pmode = pii_progress_mode(o.progress, o.quiet);
     size_t nin = o.nfiles ? o.nfiles : 1;
     for (size_t i = 0; i < nin; i++) {
         const char *name = o.nfiles ? o.files[i] : "-";
@@ -165,12 +206,25 @@ static int redact_main(int argc0, char **argv0)
         }
         pii_out_set_file(out, o.nfiles ? name : NULL);
         pii_stream_new_input(st);
-        e = run_fd(fd, st, o.lines, pp, buf);
+        struct stat sb;
+        uint64_t total = fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) ? (uint64_t)sb.st_size : 0;
+        pii_progress pg;
+        int binary = 0;
+        pii_progress_start(&pg, pmode, is_stdin ? "standard input" : name, total);
+        /* binary files: skipped as in batch mode (sniff.h); stdin never */
+        e = run_fd(fd, st, o.lines, pp, buf, !is_stdin && !o.binary, &binary, &pg);
+        int rerr = errno;
+        pii_progress_end(&pg);
         if (!is_stdin)
             close(fd);
+        if (binary) {
+            if (!o.quiet)
+                fprintf(stderr, "pii-redact: %s: skipped: " PII_SNIFF_SKIP_REASON "\n", name);
+            continue;
+        }
         if (e == PII_EIO) {
             fprintf(stderr, "pii-redact: %s: read error: %s\n", is_stdin ? "stdin" : name,
-                    strerror(errno));
+                    strerror(rerr));
             e = PII_OK;
             rc = PII_EXIT_IO;
             break; /* the stream may hold an unfinished document: stop */
