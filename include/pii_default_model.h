@@ -13,6 +13,13 @@
 
 #include "pii_model.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+#if defined(__GNUC__)
+#pragma GCC visibility push(default) /* the public API of libpiiredact.so */
+#endif
+
 /* Non-zero when a default model is compiled in; then sets the images. */
 int pii_default_model_image(const char **config_json, size_t *config_len, const void **safetensors,
                             size_t *st_len);
@@ -20,5 +27,12 @@ int pii_default_model_image(const char **config_json, size_t *config_len, const 
 /* Loads the embedded model (PII_ENOTFOUND when none is compiled in). */
 pii_model *pii_default_model_load(const pii_model_params *p, pii_err *err, char *errbuf,
                                   size_t cap);
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -9,6 +9,13 @@
 #ifndef PII_ERROR_H
 #define PII_ERROR_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+#if defined(__GNUC__)
+#pragma GCC visibility push(default) /* the public API of libpiiredact.so */
+#endif
+
 #define PII_ERRORS(X)                                                                              \
     X(PII_OK, 0, "success")                                                                        \
     X(PII_ENOMEM, 1, "out of memory")                                                              \
@@ -43,5 +50,12 @@ typedef enum pii_err {
 const char *pii_strerror(pii_err e);
 /* Symbolic name ("PII_EIO"); never NULL. */
 const char *pii_errname(pii_err e);
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -34,6 +34,13 @@
 
 #include "pii_error.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+#if defined(__GNUC__)
+#pragma GCC visibility push(default) /* the public API of libpiiredact.so */
+#endif
+
 typedef enum pii_fault_site {
     PII_FAULT_ALLOC = 0, /* malloc & co. in wrapped binaries            */
     PII_FAULT_SCAN,      /* one detector scan call in redact/stream.c   */
@@ -76,5 +83,12 @@ uint64_t pii_fault_max_alloc(void);
  * "alloc:17,write:3+".  PII_EINVAL on a malformed spec (nothing applied).
  * NULL or "" does nothing. */
 pii_err pii_fault_parse(const char *spec);
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
+#ifdef __cplusplus
+}
+#endif
 
 #endif

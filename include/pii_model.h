@@ -41,6 +41,13 @@
 #include "pii_error.h"
 #include "pii_rt.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+#if defined(__GNUC__)
+#pragma GCC visibility push(default) /* the public API of libpiiredact.so */
+#endif
+
 typedef struct pii_model_config {
     int vocab_size; /* embedding rows addressed by token ids           */
     int d_model;    /* D                                               */
@@ -187,5 +194,12 @@ pii_err pii_model_synth_write_opf(const pii_model_synth *s, const char *dir, cha
 /* Writes one GGUF file in LocalAI's layout (spec §2.3). */
 pii_err pii_model_synth_write_gguf(const pii_model_synth *s, const char *path, char *errbuf,
                                    size_t cap);
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -39,6 +39,13 @@
 #include "pii_error.h"
 #include "pii_redact.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+#if defined(__GNUC__)
+#pragma GCC visibility push(default) /* the public API of libpiiredact.so */
+#endif
+
 /* ---- label space ----------------------------------------------------- */
 
 typedef enum pii_ner_tag {
@@ -450,5 +457,12 @@ typedef struct pii_ner_result {
 } pii_ner_result;
 pii_err pii_ner_analyze(const pii_ner *n, const uint8_t *text, size_t len, pii_ner_result *out);
 void pii_ner_result_free(pii_ner_result *r);
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -66,6 +66,13 @@
 #include "pii_error.h"
 #include "pii_redact.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+#if defined(__GNUC__)
+#pragma GCC visibility push(default) /* the public API of libpiiredact.so */
+#endif
+
 #define PII_REC_MAX_RECORD (32u * 1024u * 1024u)
 #define PII_REC_PROBE_RECORDS 1000u /* JSONL selectors must match by then */
 
@@ -120,5 +127,12 @@ size_t pii_rec_stream_field(const pii_rec_stream *rs, char *buf, size_t cap);
  * record"; "" if nothing to add.  Never contains input text, except CSV
  * column names given as selectors. */
 const char *pii_rec_stream_detail(const pii_rec_stream *rs);
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
+#ifdef __cplusplus
+}
+#endif
 
 #endif

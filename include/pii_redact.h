@@ -25,6 +25,13 @@
 
 #include "pii_error.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+#if defined(__GNUC__)
+#pragma GCC visibility push(default) /* the public API of libpiiredact.so */
+#endif
+
 /* ---- labels ---------------------------------------------------------- */
 
 /* The 8 Privacy Filter categories, alphabetical (spec §5). */
@@ -304,5 +311,12 @@ pii_err pii_stream_end_doc(pii_stream *s);
 void pii_stream_new_input(pii_stream *s);
 /* Bytes currently held back (for memory tests and diagnostics). */
 size_t pii_stream_buffered(const pii_stream *s);
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
+#ifdef __cplusplus
+}
+#endif
 
 #endif

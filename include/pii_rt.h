@@ -46,6 +46,13 @@
 
 #include "pii_error.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+#if defined(__GNUC__)
+#pragma GCC visibility push(default) /* the public API of libpiiredact.so */
+#endif
+
 #define PII_RT_MAXDIM 4
 #define PII_RT_MAX_HEADER (100u << 20) /* 100 MiB, the safetensors limit */
 #define PII_RT_MAX_TENSORS 1000000u
@@ -453,5 +460,12 @@ pii_err pii_rt_qmat_view(pii_rt_mat *m, pii_dtype qt, const void *data, uint64_t
  * receives the view of dst. */
 pii_err pii_rt_quantize(const pii_rt_mat *src, pii_dtype qt, void *dst, size_t cap,
                         pii_rt_mat *out);
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
+#ifdef __cplusplus
+}
+#endif
 
 #endif

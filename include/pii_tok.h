@@ -46,6 +46,13 @@
 
 #include "pii_error.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+#if defined(__GNUC__)
+#pragma GCC visibility push(default) /* the public API of libpiiredact.so */
+#endif
+
 /* Largest pre-token, in bytes (see the contract above). */
 #define PII_TOK_MAX_PIECE 4096
 
@@ -181,5 +188,12 @@ pii_err pii_tok_pretokenize(const void *text, size_t len, pii_tok_span **spans, 
  * len + n.  PII_EINVAL otherwise. */
 pii_err pii_tok_widen(const void *text, size_t len, const pii_tok_span *byte_offs, size_t n,
                       pii_tok_span *out_bytes, pii_tok_span *out_chars);
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -1,12 +1,37 @@
-/* piiredact.h — umbrella header of libpiiredact: include this one.
+/* piiredact.h — libpiiredact: include this one.
  *
- * Layers, bottom up: pii_rt.h (weight files, kernels, threads), pii_tok.h
- * (o200k tokenizer), pii_model.h (the Privacy Filter encoder),
+ * Two layers.  The easy layer below (api/easy.c) is what most programs
+ * need: one opaque pii_easy handle built from a small options struct or from
+ * an option string in the command's own syntax, then one call per buffer
+ * (pii_easy_redact_buffer) or a feed/finish stream with a write callback.
+ *
+ * The full layers, bottom up: pii_rt.h (weight files, kernels, threads),
+ * pii_tok.h (o200k tokenizer), pii_model.h (the Privacy Filter encoder),
  * pii_default_model.h (the model compiled in), pii_ner.h (decoding and the
  * model detector), pii_redact.h (spans, rules, operators, the streaming
- * redactor), pii_records.h (JSON Lines / CSV field modes). */
+ * redactor), pii_records.h (JSON Lines / CSV field modes).
+ *
+ * Contract of the easy layer (docs/LIBRARY.md has the whole of it):
+ *  - Errors: every call that can fail returns a pii_err (or NULL plus an
+ *    out-parameter pii_err); pii_strerror() names it; the create calls also
+ *    write one line of detail into the caller's msg buffer.  Nothing is
+ *    ever printed and the process is never exited.
+ *  - Ownership: the handle owns everything it loaded; the output text and
+ *    span arrays belong to the caller, who releases them with pii_free().
+ *    Span labels and rule ids point into the handle: valid until
+ *    pii_easy_free().
+ *  - Threads: a handle is immutable once created; any number of threads may
+ *    call pii_easy_redact_buffer and open streams on one handle at once
+ *    (pseudonym numbering is shared by all of them, under a lock).  A stream
+ *    belongs to one thread at a time.
+ *  - Output equals `pii-redact OPTIONS` on the same bytes: the same
+ *    detectors, merging, label selection and operators.
+ */
 #ifndef PIIREDACT_H
 #define PIIREDACT_H
+#include <stddef.h>
+#include <stdint.h>
+
 #include "pii_error.h"
 #include "pii_rt.h"
 #include "pii_tok.h"
@@ -15,4 +40,97 @@
 #include "pii_ner.h"
 #include "pii_redact.h"
 #include "pii_records.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+#if defined(__GNUC__)
+#pragma GCC visibility push(default) /* the public API of libpiiredact.so */
+#endif
+
+/* The library's version, "MAJOR.MINOR.PATCH"; the soname carries MAJOR. */
+const char *pii_version(void);
+
+/* ---- options --------------------------------------------------------- */
+
+/* What the redactor runs.  Always start from pii_easy_options_init(): it
+ * sets `size` (how the library knows which fields a caller compiled
+ * against; fields are only ever added at the end) and the defaults.
+ * Strings and arrays are read during pii_easy_create only. */
+typedef struct pii_easy_options {
+    size_t size;                        /* sizeof(pii_easy_options), set by _init            */
+    const char *model;                  /* NULL or "builtin": the model compiled in (none
+                                           built in: the rule tier alone); else a model
+                                           directory or file, as -m takes it                */
+    int use_model;                      /* 1 (default); 0: rule tier only (--rules-only)    */
+    int use_rules;                      /* 1 (default); 0: model only (--model-only)        */
+    const char *labels;                 /* comma list: redact only these (--labels)         */
+    const char *exclude_labels;         /* comma list (--exclude-labels)     */
+    const char *const *operators;       /* "mask", "private_email=hash:12" …  */
+    size_t n_operators;                 /* as repeated --operator            */
+    const char *const *thresholds;      /* "0.5", "private_person=0.7" …     */
+    size_t n_thresholds;                /* as repeated --threshold           */
+    int threads;                        /* forward-pass threads; 0: all cores */
+    const char *allow_file, *deny_file; /* --allow-file, --deny-file         */
+    const void *key;                    /* the hash operator's key, copied   */
+    size_t key_len;
+} pii_easy_options;
+
+void pii_easy_options_init(pii_easy_options *o);
+
+/* ---- the handle ------------------------------------------------------ */
+
+typedef struct pii_easy pii_easy;
+
+/* Builds a redactor.  NULL on failure with *err set (err may be NULL) and
+ * one line of detail in msg[0..msgcap) (msg may be NULL).  Loading the
+ * built-in model takes a few milliseconds; reuse the handle. */
+pii_easy *pii_easy_create(const pii_easy_options *o, pii_err *err, char *msg, size_t msgcap);
+
+/* The same from an option string in pii-redact's syntax, words separated by
+ * blanks (no quoting): -m PATH|builtin, --model PATH, --rules-only,
+ * --model-only, --labels L, --exclude-labels L, --operator SPEC,
+ * --threshold SPEC, --threads N, --allow-file F, --deny-file F,
+ * --key-file F; "--opt=value" works too.  Unknown words are PII_EINVAL. */
+pii_easy *pii_easy_create_args(const char *args, pii_err *err, char *msg, size_t msgcap);
+
+void pii_easy_free(pii_easy *h); /* NULL: no-op */
+
+/* Redacts in[0..len) as one document.  On success *out is a malloc'd copy
+ * of the redacted text plus a NUL byte not counted in *out_len, and *spans
+ * (when spans is not NULL) the *n_spans final spans in document order, byte
+ * offsets into `in`.  spans and n_spans may both be NULL.  On failure the
+ * outputs are NULL/0.  Release both with pii_free(). */
+pii_err pii_easy_redact_buffer(const pii_easy *h, const void *in, size_t len, char **out,
+                               size_t *out_len, pii_span **spans, size_t *n_spans);
+
+/* Releases what pii_easy_redact_buffer returned.  NULL: no-op. */
+void pii_free(void *p);
+
+/* ---- streaming ------------------------------------------------------- */
+
+/* Receives redacted bytes in order as soon as they are decided.  A
+ * non-PII_OK return stops the stream (it fails closed: nothing more is
+ * written and every later call returns that error). */
+typedef pii_err (*pii_easy_write_fn)(void *ud, const void *data, size_t len);
+
+typedef struct pii_easy_stream pii_easy_stream;
+
+/* A stream over h (h must outlive it).  Memory is bounded whatever the
+ * input size; the output is byte-identical to pii_easy_redact_buffer on
+ * the concatenation of the fed chunks, however they are cut. */
+pii_easy_stream *pii_easy_stream_open(const pii_easy *h, pii_easy_write_fn write, void *ud,
+                                      pii_err *err);
+pii_err pii_easy_stream_feed(pii_easy_stream *s, const void *data, size_t len);
+/* Ends the document: writes the rest.  Feeding again starts a new one. */
+pii_err pii_easy_stream_finish(pii_easy_stream *s);
+void pii_easy_stream_free(pii_easy_stream *s); /* NULL: no-op */
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
+#ifdef __cplusplus
+}
+#endif
+
 #endif

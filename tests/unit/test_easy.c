@@ -1,0 +1,233 @@
+/* test_easy.c — the easy layer (include/piiredact.h, api/easy.c): exact
+ * bytes and spans of one buffer, streams cut at every position, a failing
+ * write callback, options from an older (shorter) struct, errors as codes
+ * plus one line.  Rule tier only: the model's answers belong to its own
+ * suites; tests/lib/run.sh compares the model path with the command. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "piiredact.h"
+
+static const char TEXT[] = "Mail bob.smith@example.com or call +1 415-555-0100 today.\n";
+static const char REDACTED[] = "Mail <PRIVATE_EMAIL> or call <PRIVATE_PHONE> today.\n";
+
+static pii_easy *rules_only(const char *args)
+{
+    char msg[256] = "";
+    pii_err e = PII_EINTERNAL;
+    pii_easy *h = pii_easy_create_args(args, &e, msg, sizeof msg);
+    if (!h)
+        fprintf(stderr, "create '%s': %s: %s\n", args, pii_errname(e), msg);
+    assert_non_null(h);
+    assert_int_equal(e, PII_OK);
+    assert_string_equal(msg, "");
+    return h;
+}
+
+static void test_buffer_bytes_and_spans(void **state)
+{
+    (void)state;
+    pii_easy *h = rules_only("--rules-only");
+    char *out;
+    size_t n, ns;
+    pii_span *sp;
+    assert_int_equal(pii_easy_redact_buffer(h, TEXT, strlen(TEXT), &out, &n, &sp, &ns), PII_OK);
+    assert_int_equal(n, strlen(REDACTED));
+    assert_memory_equal(out, REDACTED, n + 1); /* with the NUL */
+    assert_int_equal(ns, 2);
+    assert_string_equal(sp[0].label, "private_email");
+    assert_int_equal(sp[0].start, 5);
+    assert_int_equal(sp[0].end, 26);
+    assert_int_equal(sp[0].source, PII_SRC_RULE);
+    assert_string_equal(sp[0].rule, "email");
+    assert_string_equal(sp[1].label, "private_phone");
+    assert_int_equal(sp[1].start, 35);
+    assert_int_equal(sp[1].end, 50);
+    pii_free(out);
+    pii_free(sp);
+    /* no spans asked; empty input */
+    assert_int_equal(pii_easy_redact_buffer(h, "", 0, &out, &n, NULL, NULL), PII_OK);
+    assert_int_equal(n, 0);
+    assert_int_equal(out[0], 0);
+    pii_free(out);
+    pii_easy_free(h);
+}
+
+static void test_operators_and_labels(void **state)
+{
+    (void)state;
+    pii_easy *h = rules_only("--rules-only --labels private_phone --operator=mask:#");
+    char *out;
+    size_t n;
+    assert_int_equal(pii_easy_redact_buffer(h, TEXT, strlen(TEXT), &out, &n, NULL, NULL), PII_OK);
+    assert_string_equal(out, "Mail bob.smith@example.com or call ############### today.\n");
+    pii_free(out);
+    pii_easy_free(h);
+    h = rules_only("--rules-only --exclude-labels private_phone --operator private_email=remove");
+    assert_int_equal(pii_easy_redact_buffer(h, TEXT, strlen(TEXT), &out, &n, NULL, NULL), PII_OK);
+    assert_string_equal(out, "Mail  or call +1 415-555-0100 today.\n");
+    pii_free(out);
+    pii_easy_free(h);
+}
+
+typedef struct sink {
+    char buf[256];
+    size_t n;
+    int fail_at; /* fail the n-th call (1-based); 0: never */
+    int calls;
+} sink;
+
+static pii_err put(void *ud, const void *data, size_t len)
+{
+    sink *s = ud;
+    if (++s->calls == s->fail_at)
+        return PII_EWRITE;
+    assert_true(s->n + len <= sizeof s->buf);
+    memcpy(s->buf + s->n, data, len);
+    s->n += len;
+    return PII_OK;
+}
+
+static void test_stream_every_split(void **state)
+{
+    (void)state;
+    pii_easy *h = rules_only("--rules-only");
+    size_t len = strlen(TEXT);
+    for (size_t cut = 0; cut <= len; cut++) {
+        sink s = {.n = 0};
+        pii_err e;
+        pii_easy_stream *st = pii_easy_stream_open(h, put, &s, &e);
+        assert_non_null(st);
+        assert_int_equal(pii_easy_stream_feed(st, TEXT, cut), PII_OK);
+        assert_int_equal(pii_easy_stream_feed(st, TEXT + cut, len - cut), PII_OK);
+        assert_int_equal(pii_easy_stream_finish(st), PII_OK);
+        assert_int_equal(s.n, strlen(REDACTED));
+        assert_memory_equal(s.buf, REDACTED, s.n);
+        /* a second document on the same stream starts afresh */
+        s.n = 0;
+        assert_int_equal(pii_easy_stream_feed(st, "x 415-555-0100\n", 15), PII_OK);
+        assert_int_equal(pii_easy_stream_finish(st), PII_OK);
+        assert_int_equal(s.n, 18);
+        assert_memory_equal(s.buf, "x <PRIVATE_PHONE>\n", 18);
+        pii_easy_stream_free(st);
+    }
+    pii_easy_free(h);
+}
+
+static void test_stream_write_error_fails_closed(void **state)
+{
+    (void)state;
+    pii_easy *h = rules_only("--rules-only");
+    sink s = {.fail_at = 1};
+    pii_err e;
+    pii_easy_stream *st = pii_easy_stream_open(h, put, &s, &e);
+    assert_non_null(st);
+    pii_err f = pii_easy_stream_feed(st, TEXT, strlen(TEXT));
+    if (f == PII_OK) /* nothing decided yet: the error comes at the end */
+        f = pii_easy_stream_finish(st);
+    assert_int_equal(f, PII_EWRITE);
+    assert_int_equal(pii_easy_stream_feed(st, "more", 4), PII_EWRITE);
+    assert_int_equal(pii_easy_stream_finish(st), PII_EWRITE);
+    assert_int_equal(s.n, 0);
+    pii_easy_stream_free(st);
+    assert_null(pii_easy_stream_open(h, NULL, NULL, &e));
+    assert_int_equal(e, PII_EINVAL);
+    pii_easy_free(h);
+}
+
+/* A caller built against a header whose struct ended before `labels`. */
+static void test_options_older_struct(void **state)
+{
+    (void)state;
+    pii_easy_options o;
+    pii_easy_options_init(&o);
+    assert_int_equal(o.size, sizeof o);
+    assert_int_equal(o.use_model, 1);
+    assert_int_equal(o.use_rules, 1);
+    o.use_model = 0;
+    o.labels = "private_phone"; /* beyond the old size: must be ignored */
+    o.size = offsetof(pii_easy_options, labels);
+    char msg[128] = "";
+    pii_err e;
+    pii_easy *h = pii_easy_create(&o, &e, msg, sizeof msg);
+    assert_non_null(h);
+    char *out;
+    size_t n;
+    assert_int_equal(pii_easy_redact_buffer(h, TEXT, strlen(TEXT), &out, &n, NULL, NULL), PII_OK);
+    assert_string_equal(out, REDACTED);
+    pii_free(out);
+    pii_easy_free(h);
+    o.size = sizeof o + 8; /* a newer struct than this library knows */
+    assert_null(pii_easy_create(&o, &e, msg, sizeof msg));
+    assert_int_equal(e, PII_EINVAL);
+    char want[128];
+    snprintf(want, sizeof want, "options: size %zu (use pii_easy_options_init)", sizeof o + 8);
+    assert_string_equal(msg, want);
+}
+
+static void expect_error(const char *args, pii_err want, const char *want_msg)
+{
+    char msg[256] = "";
+    pii_err e = PII_OK;
+    assert_null(pii_easy_create_args(args, &e, msg, sizeof msg));
+    assert_int_equal(e, want);
+    assert_string_equal(msg, want_msg);
+}
+
+static void test_errors(void **state)
+{
+    (void)state;
+    expect_error("--rules-only --model-only", PII_EINVAL,
+                 "options: neither the model nor the rules run");
+    expect_error("--rules-only --bogus", PII_EINVAL, "unknown option '--bogus'");
+    expect_error("--rules-only --labels", PII_EINVAL, "option '--labels' needs a value");
+    expect_error("--rules-only --labels private_email --exclude-labels secret", PII_EINVAL,
+                 "--labels and --exclude-labels exclude each other");
+    expect_error("--rules-only --labels private_email,,secret", PII_EINVAL,
+                 "labels: '' is not a label of the active detectors");
+    expect_error("--rules-only --operator frobnicate", PII_EINVAL, "bad operator 'frobnicate'");
+    expect_error("--rules-only --operator nobody=mask", PII_EINVAL,
+                 "operator 'nobody=mask': 'nobody' is not a label of the active detectors");
+    expect_error("--rules-only --operator hash", PII_ENOKEY,
+                 "the hash operator needs a key (key/key_len, --key-file)");
+    expect_error("--rules-only --threads 2000", PII_EINVAL, "--threads: '2000' is not in 0..1024");
+    expect_error("--threshold 1.5", PII_EINVAL,
+                 "threshold: bad value '1.5' (X or LABEL=X, 0 <= X <= 1)");
+    /* NULL err and msg are allowed */
+    assert_null(pii_easy_create_args("--bogus", NULL, NULL, 0));
+    /* redact_buffer's own arguments */
+    pii_easy *h = rules_only("--rules-only");
+    char *out = (char *)1;
+    size_t n = 7;
+    pii_span *sp = NULL;
+    assert_int_equal(pii_easy_redact_buffer(h, NULL, 3, &out, &n, NULL, NULL), PII_EINVAL);
+    assert_null(out);
+    assert_int_equal(n, 0);
+    assert_int_equal(pii_easy_redact_buffer(h, "a", 1, &out, &n, &sp, NULL), PII_EINVAL);
+    assert_int_equal(pii_easy_redact_buffer(NULL, "a", 1, &out, &n, NULL, NULL), PII_EINVAL);
+    pii_easy_free(h);
+    pii_easy_free(NULL);
+    pii_easy_stream_free(NULL);
+    pii_free(NULL);
+    assert_string_equal(pii_version(), PII_VERSION);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_buffer_bytes_and_spans),
+        cmocka_unit_test(test_operators_and_labels),
+        cmocka_unit_test(test_stream_every_split),
+        cmocka_unit_test(test_stream_write_error_fails_closed),
+        cmocka_unit_test(test_options_older_struct),
+        cmocka_unit_test(test_errors),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
