@@ -6,7 +6,11 @@
 #   make fuzz            libFuzzer targets (mk/fuzz.mk, objects in build/fuzz)
 #   make setup           apt-get the Debian build/test dependencies when missing
 #   make demo            redact samples/ with the built-in default
-#   make install PREFIX=/usr/local DESTDIR=
+#   make install PREFIX=/usr/local DESTDIR=   (make uninstall: the same files)
+#
+# demo and check install what is missing first and then build in a sub-make:
+# the pkg-config flags below are computed when a make reads this file, which
+# on a fresh machine is before `setup` has installed the packages.
 #
 # Module fragments in mk/*.mk add generated sources, extra test
 # dependencies and module targets (bench-*, fuzz, model) without editing
@@ -16,8 +20,10 @@
 CC      ?= cc
 PKGS    := libpcre2-8 libutf8proc json-c
 PREFIX  ?= /usr/local
+LIBDIR  ?= $(PREFIX)/lib
 DESTDIR ?=
 VERSION := 0.1.0
+SOMAJOR := 0
 
 # Build variants by name; each has its own object tree so they never mix.
 ifeq ($(SAN),1)
@@ -49,7 +55,7 @@ CFLAGS_ALL := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE \
               -Iinclude -I. -DPII_VERSION='"$(VERSION)"' $(PKG_CFLAGS) $(CFLAGS)
 LDLIBS_ALL := $(PKG_LIBS) -lm -pthread $(LDLIBS)
 
-LIB_SRC := $(wildcard src/runtime/*.c tokenizer/*.c ner/*.c redact/*.c)
+LIB_SRC := $(wildcard src/runtime/*.c tokenizer/*.c ner/*.c redact/*.c api/*.c)
 CLI_SRC := $(wildcard src/*.c)
 TEST_SRC := $(wildcard tests/unit/test_*.c)
 GEN_SRC :=
@@ -62,6 +68,15 @@ LIB_OBJ  := $(patsubst %.c,$(B)/%.o,$(LIB_SRC) $(GEN_SRC))
 CLI_OBJ  := $(patsubst %.c,$(B)/%.o,$(CLI_SRC))
 TEST_BIN := $(patsubst tests/unit/%.c,$(B)/tests/%,$(TEST_SRC))
 
+# The shared library: position-independent objects compiled with hidden
+# visibility (the public headers mark their declarations default), linked
+# with a version script that exports pii_* only, and without the test rig
+# (redact/fault_alloc.c, the --wrap allocation wrappers).  docs/LIBRARY.md.
+SO_OBJ   := $(patsubst %.c,$(B)/pic/%.o,$(filter-out redact/fault_alloc.c,$(LIB_SRC)) $(GEN_SRC))
+SONAME   := libpiiredact.so.$(SOMAJOR)
+SO       := $(B)/lib/libpiiredact.so.$(VERSION)
+SO_DEFS  := -Wl,--no-undefined # not with the sanitizers: their run time comes with the program
+
 ifeq ($(VARIANT),release)
 BIN := pii-redact
 LIB := libpiiredact.a
@@ -70,8 +85,8 @@ BIN := $(B)/pii-redact
 LIB := $(B)/libpiiredact.a
 endif
 
-.PHONY: all check unit cli-test setup deps demo install clean distclean format format-check
-all: $(BIN) $(LIB)
+.PHONY: all check unit cli-test lib-test setup deps demo demo-run install uninstall clean distclean format format-check
+all: $(BIN) $(LIB) $(SO)
 
 $(B)/%.o: %.c | $(GEN_DEPS)
 	@mkdir -p $(dir $@)
@@ -80,6 +95,17 @@ $(B)/%.o: %.c | $(GEN_DEPS)
 $(LIB): $(LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
+
+$(B)/pic/%.o: %.c | $(GEN_DEPS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -fPIC -fvisibility=hidden -MMD -MP -c $< -o $@
+
+$(SO): $(SO_OBJ) mk/libpiiredact.map
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -shared -fPIC -Wl,-soname,$(SONAME) -Wl,--version-script=mk/libpiiredact.map \
+	    $(if $(filter release debug,$(VARIANT)),$(SO_DEFS)) -o $@ $(SO_OBJ) $(PKG_LIBS) -lm -pthread
+	ln -sf $(notdir $@) $(B)/lib/$(SONAME)
+	ln -sf $(SONAME) $(B)/lib/libpiiredact.so
 
 $(BIN): $(CLI_OBJ) $(LIB)
 	$(CC) $(CFLAGS_ALL) -o $@ $(CLI_OBJ) $(LIB) $(LDLIBS_ALL)
@@ -98,19 +124,48 @@ unit: deps $(TEST_BIN) $(CHECK_DEPS)
 cli-test: deps $(BIN) $(CHECK_DEPS)
 	@PII_REDACT=$(abspath $(BIN)) tests/cli/run.sh
 
+# The examples built against an installed tree (tests/lib/run.sh).
+LIB_STAGE := $(abspath $(B))/stage
+lib-test: deps all
+	@rm -rf $(LIB_STAGE)
+	@$(MAKE) --no-print-directory install DESTDIR=$(LIB_STAGE) PREFIX=/usr/local >/dev/null
+	@LIB_TEST_CFLAGS="$(if $(filter san,$(VARIANT)),$(OPT))" tests/lib/run.sh $(LIB_STAGE) /usr/local
+
 check: deps
-	@$(MAKE) --no-print-directory unit cli-test
+	@$(MAKE) --no-print-directory unit cli-test lib-test
 
 DEMO_FILES := samples/support-ticket.txt samples/chat.txt samples/app-log.txt
-demo: deps $(BIN)
+demo: deps
+	@$(MAKE) --no-print-directory demo-run
+demo-run: $(BIN)
 	@for f in $(DEMO_FILES); do printf '==> %s\n' "$$f"; ./$(BIN) "$$f"; done
 
-install: $(BIN) $(LIB)
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/piiredact $(DESTDIR)$(PREFIX)/share/man/man1
+# bench's default corpus goes to share/pii-redact/, where the command looks
+# for it next to its own bin/ (src/cmd_bench.c).
+INSTALL_DIRS := $(PREFIX)/bin $(LIBDIR)/pkgconfig $(PREFIX)/include/piiredact \
+                $(PREFIX)/share/man/man1 $(PREFIX)/share/man/man3 $(PREFIX)/share/pii-redact
+install: $(BIN) $(LIB) $(SO)
+	install -d $(addprefix $(DESTDIR),$(INSTALL_DIRS))
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/pii-redact
-	install -m 644 $(LIB) $(DESTDIR)$(PREFIX)/lib/libpiiredact.a
+	install -m 644 $(LIB) $(DESTDIR)$(LIBDIR)/libpiiredact.a
+	install -m 755 $(SO) $(DESTDIR)$(LIBDIR)/libpiiredact.so.$(VERSION)
+	ln -sf libpiiredact.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)
+	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libpiiredact.so
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(patsubst $(PREFIX)/%,$${prefix}/%,$(LIBDIR))|' -e 's|@VERSION@|$(VERSION)|' \
+	    -e 's|@PKGS@|$(PKGS)|' piiredact.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/piiredact.pc
 	install -m 644 include/*.h $(DESTDIR)$(PREFIX)/include/piiredact/
 	install -m 644 man/pii-redact.1 $(DESTDIR)$(PREFIX)/share/man/man1/pii-redact.1
+	install -m 644 man/piiredact.3 $(DESTDIR)$(PREFIX)/share/man/man3/piiredact.3
+	install -m 644 samples/sentences.txt $(DESTDIR)$(PREFIX)/share/pii-redact/sentences.txt
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/pii-redact $(DESTDIR)$(LIBDIR)/libpiiredact.a \
+	    $(DESTDIR)$(LIBDIR)/libpiiredact.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME) \
+	    $(DESTDIR)$(LIBDIR)/libpiiredact.so $(DESTDIR)$(LIBDIR)/pkgconfig/piiredact.pc \
+	    $(addprefix $(DESTDIR)$(PREFIX)/include/piiredact/,$(notdir $(wildcard include/*.h))) \
+	    $(DESTDIR)$(PREFIX)/share/man/man1/pii-redact.1 $(DESTDIR)$(PREFIX)/share/man/man3/piiredact.3 \
+	    $(DESTDIR)$(PREFIX)/share/pii-redact/sentences.txt
+	-rmdir $(DESTDIR)$(PREFIX)/include/piiredact $(DESTDIR)$(PREFIX)/share/pii-redact 2>/dev/null
 
 # clang-format (.clang-format) over every tracked C file; generated tables
 # carry "clang-format off" markers.
@@ -125,4 +180,4 @@ format-check:
 clean:
 	rm -rf build pii-redact libpiiredact.a
 
--include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_BIN:=.d)
+-include $(LIB_OBJ:.o=.d) $(SO_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_BIN:=.d)

@@ -6,11 +6,13 @@
 DEFAULT_MODEL_DIR := models/default
 DEFAULT_MODEL_FILES := $(wildcard $(DEFAULT_MODEL_DIR)/config.json $(DEFAULT_MODEL_DIR)/model.safetensors)
 DEFAULT_MODEL_STATE := $(if $(filter 2,$(words $(DEFAULT_MODEL_FILES))),embedded,none)
+# $(B)/pic/...: the same object for the shared library.
+DEFAULT_MODEL_OBJ := $(B)/ner/default_model.o $(B)/pic/ner/default_model.o
 ifeq ($(DEFAULT_MODEL_STATE),embedded)
-$(B)/ner/default_model.o: CFLAGS_ALL += -DPII_DEFAULT_MODEL_DIR='"$(DEFAULT_MODEL_DIR)"'
-$(B)/ner/default_model.o: $(DEFAULT_MODEL_FILES)
+$(DEFAULT_MODEL_OBJ): CFLAGS_ALL += -DPII_DEFAULT_MODEL_DIR='"$(DEFAULT_MODEL_DIR)"'
+$(DEFAULT_MODEL_OBJ): $(DEFAULT_MODEL_FILES)
 endif
-$(B)/ner/default_model.o: $(B)/ner/default_model.state
+$(DEFAULT_MODEL_OBJ): $(B)/ner/default_model.state
 
 .PHONY: default-model-state-check
 $(B)/ner/default_model.state: default-model-state-check

@@ -18,7 +18,7 @@ $(TOK_TBL): tokenizer/data/o200k_base.vocab $(TOK_MKVOCAB)
 	$(TOK_MKVOCAB) $< $@
 
 # .incbin is invisible to -MMD: name the dependency.
-$(B)/tokenizer/tok_o200k_data.o: $(TOK_TBL)
+$(B)/tokenizer/tok_o200k_data.o $(B)/pic/tokenizer/tok_o200k_data.o: $(TOK_TBL)
 
 .PHONY: bench-tokenizer
 

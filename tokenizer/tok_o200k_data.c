@@ -12,10 +12,12 @@
 __asm__(".section .rodata.pii_tok_o200k,\"a\",@progbits\n"
         ".balign 64\n"
         ".globl pii_tok__o200k_blob\n"
+        ".hidden pii_tok__o200k_blob\n" /* internal: never exported from the .so */
         ".type pii_tok__o200k_blob, @object\n"
         "pii_tok__o200k_blob:\n"
         ".incbin \"" PII_TOK_O200K_TBL "\"\n"
         ".size pii_tok__o200k_blob, . - pii_tok__o200k_blob\n"
         ".globl pii_tok__o200k_blob_end\n"
+        ".hidden pii_tok__o200k_blob_end\n"
         "pii_tok__o200k_blob_end:\n"
         ".previous\n");
