@@ -29,6 +29,15 @@ extern const pii_subcommand pii_subcommands[];
 /* Maps a library error to an exit status. */
 int pii_exit_for(pii_err e);
 
+/* --version: the version, the built-in model (size and sha256 prefix of its
+ * model.safetensors, or "none built in") and the kernel path this CPU runs
+ * (pii_rt_isa_active: $PII_ISA or the best the CPU has), one per line:
+ *   pii-redact 0.1.0
+ *   model:   built-in, 33446596 bytes, sha256 1f2e3d4c5b6a
+ *   kernels: avx2
+ * (src/cmd_info.c) */
+void pii_cli_print_version(void);
+
 /* Test hook (src/testhook.c, docs/HARDENING.md): reads $PII_REDACT_FAULT once
  * and arms the library's fault-injection counters; with "count" in it the
  * event counts are printed to stderr at exit.  Non-zero (after a message)

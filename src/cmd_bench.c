@@ -25,6 +25,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "model_cli.h"
@@ -38,7 +39,9 @@
 
 static const mc_opt opts[] = {
     {"model", 'm', "PATH", "model directory, .safetensors, index .json or .gguf"},
-    {"corpus", 0, "FILE", "one sentence per line (default samples/sentences.txt)"},
+    {"corpus", 0, "FILE",
+     "one sentence per line (default samples/sentences.txt, else the installed "
+     "share/pii-redact/sentences.txt)"},
     {"threads", 't', "N", "worker threads (default: all cores)"},
     {"mode", 0, "MODE", "throughput (packed passes, default) or latency (one at a time)"},
     {"seconds", 0, "S", "measure for about S seconds (default 10)"},
@@ -220,6 +223,27 @@ static double peak_rate(pii_rt_pool *pool, int kind)
 }
 
 /* ---- corpus ---------------------------------------------------------------------- */
+
+/* The default corpus: samples/sentences.txt in a source tree, else the copy
+ * `make install` puts in PREFIX/share/pii-redact/, found from the running
+ * command's own path (PREFIX/bin/pii-redact), so a DESTDIR or relocated
+ * install finds it too. */
+static const char *default_corpus(char *buf, size_t cap)
+{
+    static const char rel[] = "samples/sentences.txt";
+    char exe[4096];
+    if (access(rel, R_OK) == 0)
+        return rel;
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    char *slash = n > 0 ? (exe[n] = 0, strrchr(exe, '/')) : NULL;
+    if (slash) {
+        *slash = 0;
+        int k = snprintf(buf, cap, "%s/../share/pii-redact/sentences.txt", exe);
+        if (k > 0 && (size_t)k < cap && access(buf, R_OK) == 0)
+            return buf;
+    }
+    return rel;
+}
 
 typedef struct corpus {
     char *buf;
@@ -591,10 +615,13 @@ static size_t fill(runner *r, const input *in, size_t d0, size_t d1, size_t *len
 
 int pii_cmd_bench(int argc, char **argv)
 {
-    bench_opts o = {.seconds = 10, .peak = 1, .pack = 2048, .corpus = "samples/sentences.txt"};
+    char corpus_path[4200];
+    bench_opts o = {.seconds = 10, .peak = 1, .pack = 2048};
     int st = parse(argc, argv, &o);
     if (st)
         return st < 0 ? PII_EXIT_OK : st;
+    if (!o.corpus)
+        o.corpus = default_corpus(corpus_path, sizeof corpus_path);
     const char *dm_cfg;
     const void *dm_st;
     size_t dm_cl, dm_sl;

@@ -54,6 +54,25 @@ static void print_builtin(void)
            "models/default/training.json); accuracy in docs/ACCURACY.md\n");
 }
 
+void pii_cli_print_version(void)
+{
+    const char *cfg;
+    const void *st;
+    size_t cl, sl;
+    printf("pii-redact %s\n", PII_VERSION);
+    if (pii_default_model_image(&cfg, &cl, &st, &sl)) {
+        uint8_t h[PII_SHA256_LEN];
+        pii_sha256(st, sl, h);
+        printf("model:   built-in, %zu bytes, sha256 ", sl);
+        for (int i = 0; i < 6; i++)
+            printf("%02x", h[i]);
+        printf("\n");
+    } else {
+        printf("model:   none built in\n");
+    }
+    printf("kernels: %s\n", pii_rt_isa_name(pii_rt_isa_active()));
+}
+
 int pii_cmd_info(int argc, char **argv)
 {
     const char *mpath = NULL, *val;

@@ -129,7 +129,7 @@ const pii_flag pii_flags[] = {
     {"progress", 0, NULL, "show a progress line on stderr even when it is not a terminal"},
     {"quiet", 'q', NULL, "no notices on stderr"},
     {"help", 'h', NULL, "show this help and exit"},
-    {"version", 'V', NULL, "show the version and exit"},
+    {"version", 'V', NULL, "show the version, the built-in model and the kernel path, and exit"},
     {NULL, 0, NULL, NULL},
 };
 
@@ -281,7 +281,7 @@ int pii_opts_parse(int argc, char **argv, pii_opts *o)
             pii_print_help();
             return PII_EXIT_OK;
         case O_VERSION:
-            printf("pii-redact %s\n", PII_VERSION);
+            pii_cli_print_version();
             return PII_EXIT_OK;
         case O_QUIET:
             o->quiet = 1;

@@ -15,7 +15,7 @@ $P --help | sed -n '/^Commands:/,/^$/p' | awk 'NR>1 && NF {print $1}' | while re
 done
 
 # --version agrees with the man page header.
-v=$($P --version | awk '{print $2}')
+v=$($P --version | awk 'NR == 1 {print $2}')
 grep -q "\"pii-redact $v\"" man/pii-redact.1 || fail "version $v not in man page"
 
 # Usage errors exit 2 with a message on stderr and nothing on stdout.
