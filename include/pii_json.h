@@ -18,6 +18,13 @@
 
 #include "pii_error.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+#if defined(__GNUC__)
+#pragma GCC visibility push(default) /* the public API of libpiiredact.so */
+#endif
+
 typedef struct pii_json_limits {
     size_t max_bytes;
     size_t max_values;
@@ -35,5 +42,12 @@ extern const pii_json_limits pii_json_small_limits;
  * text.  The scan does not validate the JSON (json-c does that). */
 pii_err pii_json_check(const char *text, size_t len, const pii_json_limits *lim, char *msg,
                        size_t cap);
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -4,7 +4,8 @@
 # pkg-config, with the examples/ programs.  Checks, with exact bytes:
 #   - examples/redact.c (cc) and examples/redact.cpp (g++) built with
 #     `pkg-config --cflags --libs piiredact` and run on the shared library;
-#   - a C++ translation unit including every installed header links;
+#   - every installed header has extern "C" guards, and a C++ translation
+#     unit including all of them links;
 #   - examples/piiredact.py through ctypes (/usr/bin/python3, stdlib only);
 #   - tests/lib/easy_cli.c: the easy layer (buffer and 7-byte stream) gives
 #     the installed command's bytes for several option strings, and its
@@ -59,6 +60,8 @@ if g++ -std=c++11 -Wall -Wextra -Werror $xflags $cflags -o "$work/redact_cpp" "$
     "$work/redact_cpp" >"$work/cpp.out" 2>&1
     same "examples/redact.cpp" "$work/cpp.exp" "$work/cpp.out"
 else bad "examples/redact.cpp does not build"; fi
+unguarded=$(grep -L 'extern "C"' "$stage$prefix"/include/piiredact/*.h)
+[ -z "$unguarded" ] && ok || bad "headers without extern \"C\": $unguarded"
 for h in "$stage$prefix"/include/piiredact/*.h; do echo "#include <$(basename "$h")>"; done >"$work/all.cpp"
 printf 'int main() { return pii_strerror(PII_EIO)[0] == 0 || pii_errname(PII_OK)[0] == 0; }\n' >>"$work/all.cpp"
 if g++ -std=c++11 -Wall -Wextra -Werror $xflags $cflags -o "$work/all" "$work/all.cpp" $libs && "$work/all"; then ok
