@@ -6,6 +6,7 @@
  * prints a message and picks an exit status, this returns a pii_err and
  * writes the message into the caller's buffer. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +21,8 @@
 #endif
 
 #define MAX_LIST 64 /* labels in a list; operators or thresholds in a string */
+#define KEY_MIN 16  /* hash key bytes, as the command (src/pipeline.c) */
+#define KEY_MAX 4096
 
 struct pii_easy {
     pii_model *model;
@@ -248,7 +251,13 @@ static pii_err build_ops(pii_easy *h, const pii_easy_options *o, char *msg, size
         if ((e = pii_ops_set(h->ops, label, &op)))
             return say(e, msg, cap, "bad operator '%s': %s", spec, pii_strerror(e));
     }
-    if (o->key && o->key_len && (e = pii_ops_set_key(h->ops, o->key, o->key_len)))
+    /* The command's rule: a short key is found by brute force from one
+     * known value; a long one is refused, never cut. */
+    if (o->key && (o->key_len < KEY_MIN || o->key_len > KEY_MAX))
+        return say(PII_EINVAL, msg, cap,
+                   "the hash key has %zu bytes; it needs %d to %d random bytes", o->key_len,
+                   KEY_MIN, KEY_MAX);
+    if (o->key && (e = pii_ops_set_key(h->ops, o->key, o->key_len)))
         return e;
     if ((e = pii_ops_check(h->ops)))
         return say(e, msg, cap, "%s",
@@ -326,29 +335,33 @@ out:
     return h;
 }
 
-/* Reads a hash key file the way the command does: only its owner may read
- * it; a trailing newline is not part of the key. */
+/* Reads a hash key file the way the command does (src/pipeline.c): a
+ * regular file (a FIFO is refused, never waited on) that only its owner may
+ * read; a trailing newline is not part of the key.  Sets *n to the length
+ * found, up to cap (cap > KEY_MAX: a longer key is refused, not cut). */
 static pii_err read_key(const char *path, uint8_t *key, size_t cap, size_t *n, char *msg,
                         size_t mcap)
 {
-    FILE *f = fopen(path, "rb");
     struct stat st;
-    if (!f)
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    *n = 0;
+    if (fd < 0)
         return say(PII_EIO, msg, mcap, "%s: %s", path, strerror(errno));
-    if (fstat(fileno(f), &st) == 0 && (st.st_mode & 077)) {
-        fclose(f);
-        return say(PII_EINVAL, msg, mcap,
-                   "%s: key file is accessible by group or others; run chmod 600 on it", path);
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || (st.st_mode & 077)) {
+        close(fd);
+        return say(PII_EINVAL, msg, mcap, "%s: %s", path,
+                   S_ISREG(st.st_mode) ? "key file is accessible by group or others; run chmod "
+                                         "600 on it"
+                                       : "the key file must be a regular file");
     }
-    *n = fread(key, 1, cap, f);
-    int bad = ferror(f) || !feof(f);
-    fclose(f);
-    if (bad)
-        return say(PII_EIO, msg, mcap, "%s: unreadable or longer than %zu bytes", path, cap);
+    ssize_t r = 0;
+    while (*n < cap && ((r = read(fd, key + *n, cap - *n)) > 0 || (r < 0 && errno == EINTR)))
+        *n += r > 0 ? (size_t)r : 0;
+    close(fd);
+    if (r < 0)
+        return say(PII_EIO, msg, mcap, "%s: unreadable: %s", path, strerror(errno));
     while (*n && (key[*n - 1] == '\n' || key[*n - 1] == '\r'))
         (*n)--;
-    if (*n == 0)
-        return say(PII_EINVAL, msg, mcap, "%s: the hash key is empty", path);
     return PII_OK;
 }
 
@@ -374,7 +387,7 @@ pii_easy *pii_easy_create_args(const char *args, pii_err *err, char *msg, size_t
 {
     pii_easy_options o;
     const char *ops[MAX_LIST], *ths[MAX_LIST], *key_file = NULL;
-    uint8_t key[4096];
+    uint8_t key[KEY_MAX + 3]; /* the maximum, CR LF, one byte to see "longer" */
     size_t key_len = 0;
     pii_easy *h = NULL;
     pii_err e = PII_OK;

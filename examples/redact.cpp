@@ -16,7 +16,7 @@ static pii_err append(void *ud, const void *data, size_t len)
 int main()
 {
     const char *ops[] = {"private_email=mask:*:4", "hash:8"};
-    static const unsigned char key[] = "example key";
+    static const unsigned char key[] = "0123456789abcdef0123456789abcdef"; // 32 bytes; use random ones
     pii_easy_options o;
     pii_easy_options_init(&o);
     o.use_model = 0; // the rule tier alone

@@ -72,7 +72,7 @@ typedef struct pii_easy_options {
     size_t n_thresholds;                /* as repeated --threshold           */
     int threads;                        /* forward-pass threads; 0: all cores */
     const char *allow_file, *deny_file; /* --allow-file, --deny-file         */
-    const void *key;                    /* the hash operator's key, copied   */
+    const void *key;                    /* the hash key, 16..4096 bytes, copied */
     size_t key_len;
 } pii_easy_options;
 

@@ -55,7 +55,7 @@ if cc -std=c11 -Wall -Wextra -Werror $xflags $cflags -o "$work/redact_c" "$root/
 else bad "examples/redact.c does not build"; fi
 
 # ---- C++: the example and every header --------------------------------
-printf 'libpiiredact 0.1.0: Mail *****************.com or call b11f60f9 today.\n' >"$work/cpp.exp"
+printf 'libpiiredact 0.1.0: Mail *****************.com or call 1560b16e today.\n' >"$work/cpp.exp"
 if g++ -std=c++11 -Wall -Wextra -Werror $xflags $cflags -o "$work/redact_cpp" "$root/examples/redact.cpp" $libs; then
     "$work/redact_cpp" >"$work/cpp.out" 2>&1
     same "examples/redact.cpp" "$work/cpp.exp" "$work/cpp.out"
@@ -78,7 +78,7 @@ fi
 
 # ---- the easy layer gives the command's bytes ---------------------------
 if cc -std=c11 -Wall -Wextra -Werror $xflags $cflags -o "$work/easy_cli" "$root/tests/lib/easy_cli.c" $libs; then
-    printf 'example key' >"$work/key" && chmod 600 "$work/key"
+    printf '0123456789abcdef0123456789abcdef' >"$work/key" && chmod 600 "$work/key"
     for opts in "" "--rules-only" "--rules-only --operator mask" \
         "--labels private_email,private_phone" "--exclude-labels private_person --threshold 0.9" \
         "--operator pseudonym --operator private_email=hash:12 --key-file $work/key" \
@@ -101,6 +101,10 @@ if cc -std=c11 -Wall -Wextra -Werror $xflags $cflags -o "$work/easy_cli" "$root/
     "$work/easy_cli" --error "--rules-only --operator hash" >"$work/err.out" 2>&1
     echo "PII_ENOKEY: the hash operator needs a key (key/key_len, --key-file)" >"$work/err.exp"
     same "hash without a key" "$work/err.exp" "$work/err.out"
+    printf 'short key\n' >"$work/short" && chmod 600 "$work/short"
+    "$work/easy_cli" --error "--rules-only --operator hash --key-file $work/short" >"$work/err.out" 2>&1
+    echo "PII_EINVAL: the hash key has 9 bytes; it needs 16 to 4096 random bytes" >"$work/err.exp"
+    same "short hash key" "$work/err.exp" "$work/err.out"
 else bad "tests/lib/easy_cli.c does not build"; fi
 
 # ---- the exported symbols ------------------------------------------------
