@@ -47,7 +47,7 @@ int pii_batch_wanted(const pii_opts *o)
 {
     return o->check || o->recursive || o->out_dir || o->in_place || o->suffix || o->report ||
            o->njsonl_fields || o->ncsv_columns || o->resume || o->ninclude || o->nexclude ||
-           o->follow || o->no_ignore || o->hidden || o->staged;
+           o->follow || o->no_ignore || o->hidden || o->staged || o->cross_devices;
 }
 
 static int usage(const char *msg)
@@ -81,8 +81,10 @@ int pii_batch_validate(const pii_opts *o)
     if ((o->njsonl_fields || o->ncsv_columns) && o->lines)
         return usage("--lines cannot be combined with --jsonl-field/--csv-column (records "
                      "are already their own documents)");
-    if (!o->recursive && (o->ninclude || o->nexclude || o->follow || o->no_ignore || o->hidden))
-        return usage("--include, --exclude, --follow, --no-ignore and --hidden apply to -r");
+    if (!o->recursive &&
+        (o->ninclude || o->nexclude || o->follow || o->no_ignore || o->hidden || o->cross_devices))
+        return usage("--include, --exclude, --follow, --no-ignore, --hidden and --cross-devices "
+                     "apply to -r");
     if (o->staged && !o->check)
         return usage("--staged needs --check");
     if (o->staged && o->recursive)
@@ -943,7 +945,8 @@ static size_t unread(const batch *b)
     size_t n = 0;
     for (size_t i = 0; i < b->nitems; i++)
         n += b->items[i].status == ST_SKIPPED &&
-             !(b->items[i].reason && strncmp(b->items[i].reason, "submodule", 9) == 0);
+             !(b->items[i].reason && (strncmp(b->items[i].reason, "submodule", 9) == 0 ||
+                                      strcmp(b->items[i].reason, BATCH_SAME_FILE) == 0));
     return n;
 }
 

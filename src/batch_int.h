@@ -98,6 +98,8 @@ typedef struct batch {
     unsigned njobs;
     mode_t umask;
     struct pii_ignore_ctx *ign; /* the walk in progress (ignore.h); NULL: --no-ignore */
+    char *root_real;            /* the argument being walked, resolved (confinement) */
+    dev_t root_dev;             /* and its device (issue 18 M5, batch_walk.c) */
     int have_outdir_id;
     dev_t outdir_dev;
     ino_t outdir_ino;
@@ -193,6 +195,8 @@ void batch_pack_run(worker *w, size_t first);
 int batch_collect(batch *b);
 /* Output path of an item for the file-writing destinations (malloc'd). */
 char *batch_out_path(const batch *b, const char *path);
+/* The skip reason of a file listed twice (batch_walk.c); it was read. */
+#define BATCH_SAME_FILE "the same file as another name listed (a link): done once"
 /* The temporary-file name pattern's marker (".NAME.pii-redact-XXXXXX"). */
 #define BATCH_TMP_MARK ".pii-redact-"
 int batch_is_tmp_name(const char *name);

@@ -91,6 +91,23 @@ static int cmp_names(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* --follow: a link is followed only to a target inside the argument's
+ * tree and on its file system, unless --cross-devices (issue 18 M5: links
+ * led --in-place writes outside the tree, and a walk of / entered /sys). */
+static int inside_root(const batch *b, const char *path, const struct stat *target)
+{
+    if (!b->root_real || target->st_dev != b->root_dev)
+        return 0;
+    char *rp = realpath(path, NULL);
+    if (!rp)
+        return 0;
+    size_t rl = strlen(b->root_real);
+    int in = strncmp(rp, b->root_real, rl) == 0 &&
+             (rp[rl] == '/' || rp[rl] == '\0' || (rl == 1 && b->root_real[0] == '/'));
+    free(rp);
+    return in;
+}
+
 /* Walks directory `dir` (already stat'ed: st) found under `root`. */
 static int walk(batch *b, const char *dir, const char *root, const struct stat *st, const anc *up)
 {
@@ -197,6 +214,25 @@ static int walk(batch *b, const char *dir, const char *root, const struct stat *
                 continue;
             }
             s = &ts;
+            if (!o->cross_devices && !inside_root(b, path, &ts)) {
+                bitem *it = add(b, path, root, 0);
+                if (!it)
+                    rc = -1;
+                else
+                    it->status = ST_SKIPPED,
+                    it->reason = "symbolic link leading out of the tree or to another file "
+                                 "system (--cross-devices follows it)";
+                free(path);
+                continue;
+            }
+        }
+        if (S_ISDIR(s->st_mode) && !o->cross_devices && s->st_dev != b->root_dev) {
+            batch_msg(b,
+                      "pii-redact: %s: another file system, not walked (--cross-devices "
+                      "walks it)\n",
+                      path);
+            free(path);
+            continue;
         }
         if (S_ISDIR(s->st_mode)) {
             int skip =
@@ -279,6 +315,45 @@ oom:
     return PII_EXIT_FAIL;
 }
 
+static const batch *g_sort_b; /* for the qsort below (collection is single-threaded) */
+
+static int cmp_id(const void *pa, const void *pb)
+{
+    const bitem *a = &g_sort_b->items[*(const size_t *)pa],
+                *c = &g_sort_b->items[*(const size_t *)pb];
+    if (a->dev != c->dev)
+        return a->dev < c->dev ? -1 : 1;
+    if (a->ino != c->ino)
+        return a->ino < c->ino ? -1 : 1;
+    return *(const size_t *)pa < *(const size_t *)pb ? -1 : 1;
+}
+
+/* With --follow one file may be listed under several names (a link to it,
+ * or to a folder holding it): with --in-place only the first is processed,
+ * so the run does not rewrite it twice (the second would find it
+ * replaced since the walk). */
+static int drop_duplicates(batch *b)
+{
+    size_t *ix = malloc((b->nitems ? b->nitems : 1) * sizeof *ix), n = 0;
+    if (!ix)
+        return -1;
+    for (size_t i = 0; i < b->nitems; i++)
+        if (b->items[i].have_id && b->items[i].status == ST_PENDING)
+            ix[n++] = i;
+    g_sort_b = b;
+    qsort(ix, n, sizeof *ix, cmp_id);
+    for (size_t k = 1; k < n; k++) {
+        bitem *p = &b->items[ix[k - 1]], *it = &b->items[ix[k]];
+        if (it->dev == p->dev && it->ino == p->ino) {
+            it->status = ST_SKIPPED;
+            it->reason = BATCH_SAME_FILE;
+            b->bytes_total -= it->size;
+        }
+    }
+    free(ix);
+    return 0;
+}
+
 int batch_collect(batch *b)
 {
     const pii_opts *o = b->o;
@@ -315,9 +390,13 @@ int batch_collect(batch *b)
             }
             if (!o->no_ignore && !(b->ign = pii_ignore_ctx_create(arg)) && errno == ENOMEM)
                 goto oom;
+            b->root_real = realpath(arg, NULL); /* NULL: --follow follows nothing */
+            b->root_dev = st.st_dev;
             int wr = walk(b, arg, arg, &st, NULL);
             pii_ignore_ctx_free(b->ign);
             b->ign = NULL;
+            free(b->root_real);
+            b->root_real = NULL;
             if (wr)
                 goto oom;
             continue;
@@ -328,6 +407,8 @@ int batch_collect(batch *b)
         it->size = S_ISREG(st.st_mode) ? (uint64_t)st.st_size : 0;
         b->bytes_total += it->size;
     }
+    if (o->follow && b->dest == DEST_INPLACE && drop_duplicates(b) != 0)
+        goto oom;
     return -1;
 oom:
     fprintf(stderr, "pii-redact: out of memory while listing the inputs\n");

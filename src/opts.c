@@ -53,6 +53,7 @@ enum {
     O_PROGRESS,
     O_NO_IGNORE,
     O_HIDDEN,
+    O_CROSS_DEVICES,
     O_REPORT_FORMAT,
     O_BASELINE,
     O_WRITE_BASELINE,
@@ -112,6 +113,8 @@ const pii_flag pii_flags[] = {
     {"no-ignore", 0, NULL,
      "with -r: do not read .gitignore, .ignore, .git/info/exclude or the global excludes"},
     {"hidden", 0, NULL, "with -r: walk .git folders too (other hidden files are always walked)"},
+    {"cross-devices", 0, NULL,
+     "with -r: walk into other file systems, and let --follow lead out of the tree"},
     {"binary", 0, NULL,
      "redact binary-looking files as bytes instead of skipping them (UTF-16/32 text then passes "
      "undecoded)"},
@@ -134,16 +137,15 @@ const pii_flag pii_flags[] = {
 };
 
 static const int flag_ids[] = {
-    O_MODEL,           O_RULES_ONLY,  O_MODEL_ONLY,     O_WINDOW,        O_THRESHOLD,
-    O_OPERATING_POINT, O_CALIBRATION, O_NO_CALIBRATION, O_BIAS,          O_DECODE,
-    O_THREADS,         O_ACT,         O_LINES,          O_FORMAT,        O_OFFSETS,
-    O_SHOW_VALUES,     O_OPERATOR,    O_KEY_FILE,       O_LABELS,        O_EXCLUDE_LABELS,
-    O_ALLOW,           O_DENY,        O_CHECK,          O_REPORT_FORMAT, O_BASELINE,
-    O_WRITE_BASELINE,  O_EXIT_CODE,   O_STAGED,         O_LIST_RULES,    O_RECURSIVE,
-    O_INCLUDE,         O_EXCLUDE,     O_FOLLOW,         O_NO_IGNORE,     O_HIDDEN,
-    O_BINARY,          O_OUT_DIR,     O_IN_PLACE,       O_SUFFIX,        O_RESUME,
-    O_JSONL_FIELD,     O_CSV_COLUMN,  O_CSV_DELIMITER,  O_JOBS,          O_REPORT,
-    O_PROGRESS,        O_QUIET,       O_HELP,           O_VERSION,
+    O_MODEL,       O_RULES_ONLY,     O_MODEL_ONLY, O_WINDOW,      O_THRESHOLD,  O_OPERATING_POINT,
+    O_CALIBRATION, O_NO_CALIBRATION, O_BIAS,       O_DECODE,      O_THREADS,    O_ACT,
+    O_LINES,       O_FORMAT,         O_OFFSETS,    O_SHOW_VALUES, O_OPERATOR,   O_KEY_FILE,
+    O_LABELS,      O_EXCLUDE_LABELS, O_ALLOW,      O_DENY,        O_CHECK,      O_REPORT_FORMAT,
+    O_BASELINE,    O_WRITE_BASELINE, O_EXIT_CODE,  O_STAGED,      O_LIST_RULES, O_RECURSIVE,
+    O_INCLUDE,     O_EXCLUDE,        O_FOLLOW,     O_NO_IGNORE,   O_HIDDEN,     O_CROSS_DEVICES,
+    O_BINARY,      O_OUT_DIR,        O_IN_PLACE,   O_SUFFIX,      O_RESUME,     O_JSONL_FIELD,
+    O_CSV_COLUMN,  O_CSV_DELIMITER,  O_JOBS,       O_REPORT,      O_PROGRESS,   O_QUIET,
+    O_HELP,        O_VERSION,
 };
 
 void pii_print_help(void)
@@ -441,6 +443,9 @@ int pii_opts_parse(int argc, char **argv, pii_opts *o)
             break;
         case O_HIDDEN:
             o->hidden = 1;
+            break;
+        case O_CROSS_DEVICES:
+            o->cross_devices = 1;
             break;
         case O_BINARY:
             o->binary = 1;

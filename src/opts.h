@@ -47,6 +47,7 @@ typedef struct pii_opts {
     /* batch mode (src/batch.c, docs/BATCH.md); lists are borrowed from argv */
     int recursive, in_place, binary, follow, progress, resume;
     int no_ignore, hidden; /* -r: ignore files not read; .git folders walked */
+    int cross_devices;     /* -r: other file systems, --follow out of the tree */
     long jobs;             /* 0: one per core */
     const char *out_dir, *suffix, *report;
     const char **include, **exclude, **jsonl_fields, **csv_columns;
