@@ -25,16 +25,34 @@ static void clear_line(batch *b)
     }
 }
 
+/* Writes s to stderr with control characters (file names may hold a
+ * newline or an escape sequence) as \xNN, except a final newline. */
+static void put_escaped(const char *s)
+{
+    size_t n = strlen(s);
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if ((c < 0x20 || c == 0x7f) && !(c == '\n' && i + 1 == n))
+            fprintf(stderr, "\\x%02x", c);
+        else
+            fputc(c, stderr);
+    }
+}
+
 void batch_msg(batch *b, const char *fmt, ...)
 {
+    char buf[2048];
     va_list ap;
     va_start(ap, fmt);
+    int k = vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    if (k >= (int)sizeof buf) /* keep the line's end */
+        memcpy(buf + sizeof buf - 5, "...\n", 5);
     pthread_mutex_lock(&b->msgmu);
     clear_line(b);
-    vfprintf(stderr, fmt, ap);
+    put_escaped(buf);
     fflush(stderr);
     pthread_mutex_unlock(&b->msgmu);
-    va_end(ap);
 }
 
 static void human(double v, char *buf, size_t n)

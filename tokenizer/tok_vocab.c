@@ -173,6 +173,14 @@ int32_t pii_tok_special_id(const pii_tok *tok, const char *name)
     return -1;
 }
 
+static size_t first_diff(const uint8_t *a, const uint8_t *b, size_t n)
+{
+    size_t i = 0;
+    while (i < n && a[i] == b[i])
+        i++;
+    return i;
+}
+
 pii_err pii_tok_compare(const pii_tok *a, const pii_tok *b, size_t *n_common, char *errbuf,
                         size_t errlen)
 {
@@ -192,8 +200,14 @@ pii_err pii_tok_compare(const pii_tok *a, const pii_tok *b, size_t *n_common, ch
         int sa = pii_tok_is_special(a, id) && (uint32_t)id >= a->n_ids;
         int sb = pii_tok_is_special(b, id) && (uint32_t)id >= b->n_ids;
         if (sa != sb || la != lb || memcmp(pa, pb, la) != 0) {
-            pii_tok__err(errbuf, errlen, "token id %zu differs (%s %zu bytes vs %s %zu bytes)", i,
-                         sa ? "special" : "mergeable", la, sb ? "special" : "mergeable", lb);
+            if (sa == sb && la == lb) /* same kind and length: say where the bytes differ */
+                pii_tok__err(errbuf, errlen,
+                             "token id %zu differs: same length (%zu bytes), different bytes "
+                             "from byte %zu",
+                             i, la, first_diff(pa, pb, la));
+            else
+                pii_tok__err(errbuf, errlen, "token id %zu differs (%s %zu bytes vs %s %zu bytes)",
+                             i, sa ? "special" : "mergeable", la, sb ? "special" : "mergeable", lb);
             if (n_common)
                 *n_common = common;
             return PII_ETOKENIZER;

@@ -5,6 +5,17 @@
 
 #include "rt_store.h"
 
+typedef struct gspan {
+    uint64_t b, e; /* data bytes [b, e) */
+    size_t ti;
+} gspan;
+
+static int cmp_gspan(const void *a, const void *b)
+{
+    const gspan *x = a, *y = b;
+    return x->b < y->b ? -1 : x->b > y->b ? 1 : (x->e < y->e ? -1 : x->e > y->e);
+}
+
 #define GGUF_DEFAULT_ALIGN 32u
 #define GGUF_MAX_ARRAY_DEPTH 4
 
@@ -310,6 +321,28 @@ pii_err rt_gguf_parse(pii_rt_store *s, const rt_map *m, char *errbuf, size_t cap
             goto out;
         }
         t->data = m->base + dstart + offs[i];
+    }
+    /* No two tensors may share bytes (issue 18: overlapping tensors were
+     * accepted).  Sort the (offset, index) pairs; empty tensors overlap
+     * nothing. */
+    if (ntens > 1) {
+        gspan *sp = malloc(ntens * sizeof *sp);
+        if (!sp) {
+            rc = PII_ENOMEM;
+            goto out;
+        }
+        for (uint64_t i = 0; i < ntens; i++)
+            sp[i] = (gspan){offs[i], offs[i] + s->t[first + i].nbytes, (size_t)i};
+        qsort(sp, ntens, sizeof *sp, cmp_gspan);
+        size_t far = 0; /* the tensor reaching furthest so far */
+        for (uint64_t i = 1; i < ntens && !rc; i++) {
+            if (sp[i].b < sp[far].e && sp[i].b < sp[i].e)
+                rc = rt_fail(errbuf, cap, PII_EFORMAT, f, "tensors '%s' and '%s' overlap",
+                             s->t[first + sp[far].ti].name, s->t[first + sp[i].ti].name);
+            if (sp[i].e > sp[far].e)
+                far = (size_t)i;
+        }
+        free(sp);
     }
 out:
     free(offs);

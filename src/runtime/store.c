@@ -130,7 +130,9 @@ static pii_err map_file(const char *path, rt_map *m, char *errbuf, size_t cap)
     m->path = strdup(path);
     if (!m->path)
         return PII_ENOMEM;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    /* O_NONBLOCK: a FIFO named as a model file must not hang in open();
+     * it is refused below (not a regular file) */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0)
         return rt_fail(errbuf, cap, errno == ENOENT ? PII_ENOTFOUND : PII_EIO, path, "%s",
                        strerror(errno));
@@ -511,6 +513,9 @@ static pii_err open_one(pii_rt_store *s, const char *path, char *errbuf, size_t 
         return rc;
     }
     const rt_map *mm = &s->maps[s->nmaps - 1];
+    if (has_suffix(path, ".gguf") && (mm->len < 4 || memcmp(mm->base, "GGUF", 4) != 0))
+        return rt_fail(errbuf, cap, PII_EFORMAT, path,
+                       "not a GGUF file (the first 4 bytes are not \"GGUF\")");
     if (mm->len >= 4 && !memcmp(mm->base, "GGUF", 4)) {
         if (s->nmaps > 1)
             return rt_fail(errbuf, cap, PII_EFORMAT, path, "GGUF files cannot be sharded");
@@ -523,10 +528,20 @@ static pii_err open_one(pii_rt_store *s, const char *path, char *errbuf, size_t 
 
 static pii_err read_small_file(const char *path, char **out, size_t *len, char *errbuf, size_t cap)
 {
-    FILE *fp = fopen(path, "rb");
-    if (!fp)
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC); /* a FIFO must not hang */
+    struct stat st;
+    if (fd < 0)
         return rt_fail(errbuf, cap, errno == ENOENT ? PII_ENOTFOUND : PII_EIO, path, "%s",
                        strerror(errno));
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        return rt_fail(errbuf, cap, PII_EIO, path, "not a regular file");
+    }
+    FILE *fp = fdopen(fd, "rb");
+    if (!fp) {
+        close(fd);
+        return rt_fail(errbuf, cap, PII_ENOMEM, path, "%s", strerror(errno));
+    }
     size_t n = 0, c = 4096;
     char *b = malloc(c);
     while (b) {

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -631,6 +632,40 @@ static void test_model_level(void **state)
     }
 }
 
+/* Issue 18 (Low): overlapping GGUF tensors, a .gguf file without the
+ * magic, and a FIFO named as a model file. */
+static void test_gguf_issue18(void **state)
+{
+    (void)state;
+    size_t len;
+    uint8_t *b = slurp(pth("good.gguf"), &len);
+    /* "f.bias": u64 name length, name, u32 ndim (1), u64 dim, u32 type,
+     * u64 offset -> point it at q.weight's bytes (offset 0) */
+    uint8_t *at = NULL;
+    for (size_t i = 8; i + 6 <= len && !at; i++)
+        if (!memcmp(b + i, "f.bias", 6) && b[i - 8] == 6)
+            at = b + i + 6 + 4 + 8 + 4;
+    assert_non_null(at);
+    memset(at, 0, 8);
+    pii_rt_store *g = NULL;
+    char m[256];
+    assert_int_equal(pii_rt_store_open_mem(b, len, "g", &g, m, sizeof m), PII_EFORMAT);
+    assert_non_null(strstr(m, "overlap"));
+    assert_null(g);
+    free(b);
+    /* bad magic in a .gguf file: said as such */
+    b = slurp(pth("good.gguf"), &len);
+    b[0] = 'X';
+    spit(pth("bad.gguf"), b, len);
+    assert_int_equal(pii_rt_store_open(pth("bad.gguf"), &g, m, sizeof m), PII_EFORMAT);
+    assert_non_null(strstr(m, "not a GGUF file"));
+    free(b);
+    /* a FIFO: refused at once, no hang in open() */
+    assert_int_equal(mkfifo(pth("fifo.gguf"), 0600), 0);
+    assert_int_not_equal(pii_rt_store_open(pth("fifo.gguf"), &g, m, sizeof m), PII_OK);
+    assert_non_null(strstr(m, "not a regular file"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -638,7 +673,8 @@ int main(void)
         cmocka_unit_test(test_st_header_lies), cmocka_unit_test(test_st_bad_headers),
         cmocka_unit_test(test_st_fuzz),        cmocka_unit_test(test_sharded),
         cmocka_unit_test(test_gguf_good),      cmocka_unit_test(test_gguf_corrupt),
-        cmocka_unit_test(test_model_level),    cmocka_unit_test(test_release),
+        cmocka_unit_test(test_gguf_issue18),   cmocka_unit_test(test_model_level),
+        cmocka_unit_test(test_release),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -351,6 +351,23 @@ static void test_gguf_tokens(void **state)
     assert_int_equal(pii_tok_compare(o, t, NULL, err, sizeof err), PII_ETOKENIZER);
     assert_non_null(strstr(err, "1000"));
     pii_tok_free(t);
+    /* the same length, other bytes: said so (issue 18: "differs (mergeable
+     * 1 bytes vs mergeable 1 bytes)") */
+    size_t ol = 0;
+    assert_non_null(pii_tok_token_bytes(o, 1000, &ol));
+    char same[64];
+    assert_true(ol > 0 && ol < sizeof same);
+    memset(same, '~', ol);
+    same[ol] = '\0';
+    toks[1000] = same;
+    lens[1000] = ol;
+    t = NULL;
+    assert_int_equal(
+        pii_tok_load_gguf_tokens((const char *const *)toks, lens, types, n, &t, err, sizeof err),
+        PII_OK);
+    assert_int_equal(pii_tok_compare(o, t, NULL, err, sizeof err), PII_ETOKENIZER);
+    assert_non_null(strstr(err, "same length"));
+    pii_tok_free(t);
     /* a string that is not byte-level */
     toks[1000] = "\xe4\xb8\xad";
     lens[1000] = 3;
