@@ -93,6 +93,11 @@ int pii_batch_validate(const pii_opts *o)
         return usage("-r needs at least one DIR");
     if (o->suffix && !o->suffix[0])
         return usage("--suffix needs a non-empty suffix");
+    if (o->suffix && strchr(o->suffix, '/'))
+        return usage("--suffix cannot contain '/' (it would lead the output elsewhere)");
+    if (writes && o->nfiles == 0)
+        return usage("--out-dir, --in-place and --suffix need FILE or DIR arguments (standard "
+                     "input is written to standard output)");
     if (o->out_dir && !o->out_dir[0])
         return usage("--out-dir needs a directory");
     if (o->resume && !o->out_dir && !o->suffix)
@@ -939,6 +944,29 @@ static void *worker_main(void *arg)
 
 /* ---- the run -------------------------------------------------------------- */
 
+/* --report naming one of the inputs would overwrite it: refused. */
+static int report_is_input(const batch *b)
+{
+    struct stat rs, is;
+    if (stat(b->o->report, &rs) != 0)
+        return -1; /* a new file: no input */
+    for (size_t i = 0; i < b->nitems; i++) {
+        const bitem *it = &b->items[i];
+        if (it->blob || (it->is_root && strcmp(it->path, "-") == 0))
+            continue;
+        if ((it->have_id && it->dev == rs.st_dev && it->ino == rs.st_ino) ||
+            (!it->have_id && stat(it->path, &is) == 0 && is.st_dev == rs.st_dev &&
+             is.st_ino == rs.st_ino)) {
+            fprintf(stderr,
+                    "pii-redact: --report %s is one of the inputs (%s); choose another "
+                    "file\n",
+                    b->o->report, it->path);
+            return PII_EXIT_USAGE;
+        }
+    }
+    return -1;
+}
+
 /* Items skipped without being read (a submodule has no content here). */
 static size_t unread(const batch *b)
 {
@@ -1009,8 +1037,24 @@ int pii_batch_run(const pii_opts *o, pii_pipeline *p)
         b.have_outdir_id = 1;
         b.outdir_dev = st.st_dev;
         b.outdir_ino = st.st_ino;
+        /* the out-dir may not be an input folder: the outputs would nest
+         * inside the input and the next run would walk them */
+        for (size_t i = 0; i < o->nfiles; i++) {
+            struct stat is;
+            if (stat(o->files[i], &is) == 0 && S_ISDIR(is.st_mode) && is.st_dev == st.st_dev &&
+                is.st_ino == st.st_ino) {
+                fprintf(stderr,
+                        "pii-redact: --out-dir %s is the input folder %s itself; choose a "
+                        "folder outside it\n",
+                        o->out_dir, o->files[i]);
+                rc = PII_EXIT_USAGE;
+                goto done;
+            }
+        }
     }
     if ((rc = batch_collect(&b)) >= 0)
+        goto done;
+    if (o->report && (rc = report_is_input(&b)) >= 0)
         goto done;
     pii_cli_testhook_pause("walked");
     rc = PII_EXIT_OK;

@@ -120,6 +120,22 @@ static pii_err run_fd(int fd, pii_stream *st, int lines, pii_ner_prepared *pp, u
     return pii_stream_end_doc(st);
 }
 
+/* A file name for a message: control characters as \xNN (a name may hold
+ * a newline or an escape sequence). */
+static const char *escaped(const char *s, char *buf, size_t cap)
+{
+    size_t o = 0;
+    for (; *s && o + 5 < cap; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c < 0x20 || c == 0x7f)
+            o += (size_t)snprintf(buf + o, cap - o, "\\x%02x", c);
+        else
+            buf[o++] = (char)c;
+    }
+    buf[o] = '\0';
+    return buf;
+}
+
 static int list_rules(const pii_pipeline *p)
 {
     if (!p->rules)
@@ -200,7 +216,9 @@ static int redact_main(int argc0, char **argv0)
         int is_stdin = strcmp(name, "-") == 0;
         int fd = is_stdin ? STDIN_FILENO : open(name, O_RDONLY);
         if (fd < 0) {
-            fprintf(stderr, "pii-redact: %s: %s\n", name, strerror(errno));
+            char shown[512];
+            fprintf(stderr, "pii-redact: %s: %s\n", escaped(name, shown, sizeof shown),
+                    strerror(errno));
             rc = PII_EXIT_IO;
             continue;
         }
@@ -274,6 +292,9 @@ int main(int argc, char **argv)
 {
     /* A closed pipe is reported as EPIPE by write and ends us quietly. */
     signal(SIGPIPE, SIG_IGN);
+    /* A file size limit (ulimit -f) is a write error (EFBIG, exit 3 with a
+     * message), not a silent kill. */
+    signal(SIGXFSZ, SIG_IGN);
     if (pii_cli_testhook_init() != 0)
         return PII_EXIT_USAGE;
     if (argc > 1 && argv[1][0] != '-') {

