@@ -13,6 +13,16 @@
 #include "model_internal.h"
 #include "pii_json.h"
 
+/* Label names reach messages, reports and placeholders: no control
+ * characters (a NUL, a newline, an escape sequence; issue 18). */
+static int has_control(const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
+            return 1;
+    return 0;
+}
+
 /* Bounds: far above any real model, low enough that products stay small. */
 #define MAX_LAYERS 256
 #define MAX_DIM 65536
@@ -183,7 +193,7 @@ static pii_err parse_labels(jctx *j, json_object *id2, int n, char ***out)
                            "id2label: bad or repeated entry \"%.40s\"", key);
         }
         const char *s = json_object_get_string(val);
-        if (!*s || strlen(s) > 256) {
+        if (!*s || strlen(s) > 256 || has_control(s, strlen(s))) {
             pf_labels_free(l, n);
             return pf_fail(j->errbuf, j->cap, PII_EMODEL, j->file, "id2label[%ld]: bad name", id);
         }
@@ -240,7 +250,8 @@ static pii_err opf_labels(jctx *j, json_object *root, pii_model_config *c, char 
     for (size_t i = 0; i < n; i++) {
         json_object *v = json_object_array_get_idx(list, i);
         if (!json_object_is_type(v, json_type_string) || !json_object_get_string_len(v) ||
-            json_object_get_string_len(v) > 256)
+            json_object_get_string_len(v) > 256 ||
+            has_control(json_object_get_string(v), (size_t)json_object_get_string_len(v)))
             return pf_fail(j->errbuf, j->cap, PII_EMODEL, j->file, "%s[%zu]: bad name", key, i);
     }
     /* span names: O first, then 4 tags per other name */
@@ -642,7 +653,7 @@ pii_err pf_config_gguf(const pii_rt_store *s, pii_model_config *c, char ***label
     char **l = calloc(cnt, sizeof *l);
     e = ptr && len && l ? pii_rt_store_kv_strings(s, k, ptr, len, cnt) : PII_ENOMEM;
     for (uint64_t i = 0; !e && i < cnt; i++) {
-        if (len[i] == 0 || len[i] > 256 || memchr(ptr[i], 0, len[i]))
+        if (len[i] == 0 || len[i] > 256 || has_control(ptr[i], len[i]))
             e = pf_fail(errbuf, cap, PII_EMODEL, fname, "label %llu: bad name",
                         (unsigned long long)i);
         else if (!(l[i] = strndup(ptr[i], len[i])))

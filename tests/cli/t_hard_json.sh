@@ -62,6 +62,16 @@ set -e
 [ $rc -eq 4 ] || fail "config values: exit $rc"
 grep -q 'more than 262144 JSON values' err || fail "config values: message"
 cp config.good m/config.json
+# A label name with a control character (an escape sequence) is refused.
+sed 's/"B-account_number"/"B-acc\\u001b[31mount"/' config.good >m/config.json
+grep -q 'u001b' m/config.json || fail "label fixture"
+set +e
+"$P" -m m in.txt >out 2>err
+rc=$?
+set -e
+[ $rc -eq 4 ] || fail "control label: exit $rc"
+grep -q 'bad name' err || fail "control label: message $(cat err)"
+cp config.good m/config.json
 
 # An allocation failure inside json-c says "out of memory", not "success"
 # (virtual memory capped; not under ASan, which reserves terabytes).
