@@ -748,6 +748,7 @@ void batch_redact(worker *w, bitem *it, batch_input *in, pii_stream *st)
             goto out;
         }
         pii_out_set_file(w->out, is_stdin ? NULL : it->path);
+        pii_out_set_input(w->out, !is_stdin && !it->blob && S_ISREG(st_in.st_mode));
         w->osink = pii_out_sink(w->out);
     }
 

@@ -223,6 +223,8 @@ static int redact_main(int argc0, char **argv0)
             continue;
         }
         pii_out_set_file(out, o.nfiles ? name : NULL);
+        struct stat ist;
+        pii_out_set_input(out, fstat(fd, &ist) == 0 && S_ISREG(ist.st_mode));
         pii_stream_new_input(st);
         struct stat sb;
         uint64_t total = fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) ? (uint64_t)sb.st_size : 0;

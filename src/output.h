@@ -15,6 +15,10 @@ typedef struct pii_out pii_out;
 
 pii_out *pii_out_create(FILE *fp, const pii_opts *o);
 void pii_out_free(pii_out *w);
+/* --lines: whether the current input is a regular file.  Lines are
+ * flushed one by one unless input and output are both regular files (a
+ * live input, or a pipe or terminal reading us, gets each line at once). */
+void pii_out_set_input(pii_out *w, int input_regular);
 /* Names the current input in jsonl/json output (NULL for stdin). */
 void pii_out_set_file(pii_out *w, const char *name);
 /* jsonl: adds "record" and "field" to the next span objects (batch records
