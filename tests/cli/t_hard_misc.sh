@@ -101,7 +101,8 @@ set -e
 [ $rc -eq 3 ] || fail "ulimit -f: exit $rc, want 3"
 grep -q 'write error: File too large' err || fail "ulimit -f: message $(cat err)"
 
-# Low: --lines into a regular file is buffered (was one write(2) per line).
+# Low: --lines from a regular file into a regular file is buffered (was one
+# write(2) per line); a pipe still gets each line at once.
 if command -v strace >/dev/null 2>&1; then
     strace -f -c -e trace=write -o st.txt "$P" --rules-only --lines big.txt >lines.out
     w=$(awk '$NF == "write" { print $4 }' st.txt)
