@@ -296,7 +296,8 @@ typedef enum pii_ner_decode_mode {
 typedef struct pii_ner_params {
     size_t window;      /* tokens per forward pass; 0 (default): 4096, or
                            4 x halo when that is larger                   */
-    size_t pack_tokens; /* batch: tokens per packed forward, default window */
+    size_t pack_tokens; /* tokens per packed forward and thread, default
+                           window (a pass holds up to backend par x this) */
     float threshold;    /* global minimum span score, default 0 (keep all) */
     size_t nlabel_thresholds;
     struct {
@@ -364,6 +365,10 @@ typedef struct pii_ner_backend {
      * to back in ids (positions restart at 0 in each, no attention across). */
     pii_err (*forward)(void *ud, void *ctx, const int32_t *ids, const size_t *lens, size_t nseq,
                        float *logits);
+    /* Threads forward runs a pass's sequences on (0 or 1: one).  Passes
+     * then hold up to par x pack_tokens tokens, so the windows of one long
+     * document, or several short documents, run in parallel. */
+    size_t par;
 } pii_ner_backend;
 
 typedef struct pii_ner pii_ner;

@@ -292,7 +292,7 @@ pii_ner *pii_ner_create_backend(const pii_ner_backend *be, const pii_ner_params 
         goto fail;
     }
     n->stride = n->W - 2 * n->H;
-    n->pack = p->pack_tokens ? p->pack_tokens : n->W;
+    n->pack = (p->pack_tokens ? p->pack_tokens : n->W) * (be->par > 1 ? be->par : 1);
     n->decode = p->decode;
     n->max_lag = p->max_lag;
     n->max_span = p->max_span_tokens;

@@ -49,6 +49,18 @@ awk '{ printf "%s\n", $0; fflush() }' "$f" | $J --window 3000 | cmp - "$TMPDIR/w
 cat "$f" | "$P" -m "$d" --model-only > "$TMPDIR/stdin.txt"
 cmp "$TMPDIR/single.txt" "$TMPDIR/stdin.txt"
 
+# threads: the windows of one document run in shared passes, one window
+# per thread; the output is the one-thread output, byte for byte (json with
+# scores, and text), from a file and from a pipe
+M="$P -m $d --model-only"
+$J --threads 1 --window 2100 "$f" > "$TMPDIR/t1.json"
+$M --threads 1 --window 3000 "$f" > "$TMPDIR/t1.txt"
+for t in 2 3; do
+    $J --threads $t --window 2100 "$f" | cmp - "$TMPDIR/t1.json"
+    $M --threads $t --window 3000 "$f" | cmp - "$TMPDIR/t1.txt"
+    awk '{ printf "%s\n", $0; fflush() }' "$f" | $M --threads $t --window 3000 | cmp - "$TMPDIR/t1.txt"
+done
+
 # spans are from the model; with rules on, both sources appear
 nm=$(grep -o '"source":"model"' "$TMPDIR/single.json" | wc -l)
 test "$nm" -gt 0

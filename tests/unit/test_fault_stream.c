@@ -225,8 +225,8 @@ static int setup(void **state)
     g_tb.labels = calloc(g_tb.nlabels, sizeof *g_tb.labels);
     for (size_t i = 0; i < g_tb.nlabels; i++)
         g_tb.labels[i] = pii_model_label(g_tb.m, (int)i);
-    pii_ner_backend be = {&g_tb,         g_tb.labels, g_tb.nlabels, 3,         NULL,
-                          tb_ctx_create, tb_ctx_free, tb_tokenize,  tb_forward};
+    pii_ner_backend be = {&g_tb,         g_tb.labels, g_tb.nlabels, 3,          NULL,
+                          tb_ctx_create, tb_ctx_free, tb_tokenize,  tb_forward, 1};
     pii_ner_params p = pii_ner_default_params();
     p.window = 16;
     p.max_lag = 8;
@@ -561,8 +561,8 @@ static void test_alloc_construction(void **state)
                 pii_tok_enc_free(o);
                 break;
             case 3: {
-                pii_ner_backend be = {&g_tb,         g_tb.labels, g_tb.nlabels, 3,         NULL,
-                                      tb_ctx_create, tb_ctx_free, tb_tokenize,  tb_forward};
+                pii_ner_backend be = {&g_tb,         g_tb.labels, g_tb.nlabels, 3,          NULL,
+                                      tb_ctx_create, tb_ctx_free, tb_tokenize,  tb_forward, 1};
                 pii_ner_params p = pii_ner_default_params();
                 p.window = 16;
                 o = pii_ner_create_backend(&be, &p, &e, msg, sizeof msg);

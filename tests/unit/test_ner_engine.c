@@ -73,6 +73,7 @@ typedef struct fake {
     size_t max_seq;   /* longest sequence seen */
     size_t max_total; /* most tokens in one call */
     size_t seqs;      /* sequences seen */
+    size_t max_nseq;  /* most sequences in one call */
     int fail_at;      /* forward call number that fails (0: never) */
 } fake;
 
@@ -132,6 +133,8 @@ static pii_err fake_forward(void *ud, void *ctx, const int32_t *ids, const size_
     f->forwards++;
     if (f->fail_at && (int)f->forwards == f->fail_at)
         return PII_EMODEL;
+    if (nseq > f->max_nseq)
+        f->max_nseq = nseq;
     size_t off = 0;
     for (size_t q = 0; q < nseq; q++) {
         size_t n = lens[q];
@@ -181,7 +184,7 @@ static pii_ner_backend fake_backend(fake *f, size_t H)
     f->H = H;
     f->C = 33;
     pii_ner_backend be = {
-        f, names33, 33, H, NULL, fake_ctx_create, fake_ctx_free, fake_tokenize, fake_forward};
+        f, names33, 33, H, NULL, fake_ctx_create, fake_ctx_free, fake_tokenize, fake_forward, 1};
     return be;
 }
 
@@ -424,6 +427,49 @@ static void test_stream_equals_oneshot(void **st)
         stream_vs_oneshot(text, len, NULL);
         free(text);
     }
+}
+
+/* A backend that runs par sequences at once (the model's thread pool):
+ * the windows of one document share passes of up to par x window tokens,
+ * in one-shot runs and in streams of every chunking, and the spans are
+ * those of one window per pass, byte for byte. */
+static void test_stream_parallel_passes(void **st)
+{
+    (void)st;
+    char *text = random_text(20000);
+    size_t len = strlen(text);
+    fake fr, fp;
+    pii_ner *ref_n = make_ner(&fr, 8, 8, 40, NULL);
+    pii_ner_backend be = fake_backend(&fp, 8);
+    be.par = 3;
+    pii_ner_params p = pii_ner_default_params();
+    p.window = 40;
+    pii_err err;
+    pii_ner *par_n = pii_ner_create_backend(&be, &p, &err, NULL, 0);
+    assert_non_null(par_n);
+    pii_spanvec ref = {0}, got = {0};
+    assert_int_equal(pii_ner_detect(ref_n, (const uint8_t *)text, len, &ref), PII_OK);
+    assert_true(ref.n > 0);
+    assert_int_equal(fr.max_nseq, 1);
+    assert_int_equal(pii_ner_detect(par_n, (const uint8_t *)text, len, &got), PII_OK);
+    spans_equal(&got, &ref);
+    assert_int_equal(fp.max_nseq, 3);
+    assert_true(fp.max_total <= 3 * 40);
+    assert_true(fp.forwards < fr.forwards / 2);
+    size_t chunks[] = {1, 64, 4096, 1 << 20};
+    for (size_t c = 0; c < 4; c++) {
+        stream_stats ss;
+        fp.max_nseq = 0;
+        stream_run(par_n, text, len, chunks[c], &got, &ss);
+        spans_equal(&got, &ref);
+        if (chunks[c] >= 4096)
+            assert_int_equal(fp.max_nseq, 3);
+    }
+    free(ref.v);
+    free(got.v);
+    pii_ner_free(ref_n);
+    pii_ner_free(par_n);
+    free(text);
 }
 
 /* Long runs of ASCII letters and digits: spans of secrets, accounts, URLs,
@@ -844,7 +890,7 @@ int main(void)
         cmocka_unit_test(test_stream_modes),  cmocka_unit_test(test_packing),
         cmocka_unit_test(test_params),        cmocka_unit_test(test_calibration_dir),
         cmocka_unit_test(test_thresholds),    cmocka_unit_test(test_forward_error),
-        cmocka_unit_test(test_prepared),
+        cmocka_unit_test(test_prepared),      cmocka_unit_test(test_stream_parallel_passes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -90,12 +90,12 @@ static int teardown(void **st)
     return system(cmd) == 0 ? 0 : -1;
 }
 
-static pii_ner *make(size_t window, size_t pack)
+static pii_ner *make_threads(size_t window, size_t pack, int threads)
 {
     pii_ner_params p = pii_ner_default_params();
     p.window = window;
     p.pack_tokens = pack;
-    p.threads = 1;
+    p.threads = threads;
     char msg[256];
     pii_err err;
     pii_ner *n = pii_ner_create(model, NULL, &p, &err, msg, sizeof msg);
@@ -103,6 +103,11 @@ static pii_ner *make(size_t window, size_t pack)
         fprintf(stderr, "ner: %s\n", msg);
     assert_non_null(n);
     return n;
+}
+
+static pii_ner *make(size_t window, size_t pack)
+{
+    return make_threads(window, pack, 1);
 }
 
 static char *random_text(size_t nbytes)
@@ -275,12 +280,71 @@ static void test_packing(void **st)
     pii_ner_free(single);
 }
 
+/* Three threads: the windows of one document run in shared passes, one
+ * window per thread (and a lone or short last window on all threads);
+ * logits, labels and spans are the one-thread run's, bit for bit, whole
+ * and streamed. */
+static void test_threads(void **st)
+{
+    (void)st;
+    char *text = random_text(16000);
+    size_t len = strlen(text);
+    pii_ner *one = make_threads(3000, 0, 1);
+    pii_ner *three = make_threads(3000, 0, 3);
+    pii_ner_result a, b;
+    assert_int_equal(pii_ner_analyze(one, (const uint8_t *)text, len, &a), PII_OK);
+    assert_int_equal(pii_ner_analyze(three, (const uint8_t *)text, len, &b), PII_OK);
+    fprintf(stderr, "threads: %zu tokens\n", a.n);
+    assert_true(a.n > 3000 + 2 * (3000 - 2048)); /* four windows or more */
+    assert_int_equal(a.n, b.n);
+    size_t C = pii_ner_labels_count(pii_ner_get_labels(one));
+    assert_memory_equal(a.logits, b.logits, a.n * C * sizeof *a.logits);
+    assert_memory_equal(a.labels, b.labels, a.n * sizeof *a.labels);
+    assert_int_equal(a.spans.n, b.spans.n);
+    for (size_t i = 0; i < a.spans.n; i++) {
+        assert_int_equal(a.spans.v[i].start, b.spans.v[i].start);
+        assert_int_equal(a.spans.v[i].end, b.spans.v[i].end);
+        assert_string_equal(a.spans.v[i].label, b.spans.v[i].label);
+        assert_true(a.spans.v[i].score == b.spans.v[i].score);
+    }
+    /* streamed in 20,000-byte slices through the three-thread detector */
+    pii_detector det = pii_ner_detector(three);
+    pii_err err;
+    void *s = det.cls->open(det.shared, &err);
+    assert_non_null(s);
+    pii_spanvec got = {0};
+    uint64_t keep = 0, pos = 0, nd, nk;
+    while (pos < len) {
+        pos = pos + 20000 < len ? pos + 20000 : len;
+        assert_int_equal(det.cls->scan(s, (const uint8_t *)text + keep, (size_t)(pos - keep), keep,
+                                       pos == len, &got, &nd, &nk),
+                         PII_OK);
+        keep = nk;
+    }
+    assert_int_equal(got.n, a.spans.n);
+    for (size_t i = 0; i < got.n; i++) {
+        assert_int_equal(got.v[i].start, a.spans.v[i].start);
+        assert_int_equal(got.v[i].end, a.spans.v[i].end);
+        assert_true(got.v[i].score == a.spans.v[i].score);
+    }
+    fprintf(stderr, "threads: %zu tokens, %zu spans, identical with 1 and 3 threads\n", a.n,
+            a.spans.n);
+    det.cls->close(s);
+    free(got.v);
+    pii_ner_result_free(&a);
+    pii_ner_result_free(&b);
+    pii_ner_free(one);
+    pii_ner_free(three);
+    free(text);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_windows),
         cmocka_unit_test(test_stream),
         cmocka_unit_test(test_packing),
+        cmocka_unit_test(test_threads),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
