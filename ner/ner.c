@@ -626,9 +626,9 @@ static pii_err doc_add_tspan(ner_doc *d, const ner_tsp *t)
         return PII_OK;
     pii_span sp = {s, e, pii_ner_labels_category(n->L, t->cat), NULL, score, PII_SRC_MODEL};
     if (ner_widens(sp.label)) {
-        sp.start = ner_widen_left(&d->tx, sp.start);
+        sp.start = ner_widen_left(&d->tx, sp.label, sp.start);
         uint64_t lim = sp.end + NER_WIDEN_MAX;
-        if (!ner_widen_right(&d->tx, &sp.end, lim, d->eod)) {
+        if (!ner_widen_right(&d->tx, sp.label, &sp.end, lim, d->eod)) {
             pii_err err = grow((void **)&d->held, &d->heldcap, d->nheld + 1, sizeof *d->held);
             if (err)
                 return err;
@@ -646,7 +646,7 @@ static pii_err doc_release(ner_doc *d)
     pii_err e = PII_OK;
     for (size_t i = 0; i < d->nheld; i++) {
         ner_held *h = &d->held[i];
-        if (!e && ner_widen_right(&d->tx, &h->sp.end, h->lim, d->eod))
+        if (!e && ner_widen_right(&d->tx, h->sp.label, &h->sp.end, h->lim, d->eod))
             e = ner_resolver_add(&d->rs, &h->sp);
         else
             d->held[k++] = *h;

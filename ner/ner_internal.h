@@ -60,7 +60,9 @@ typedef struct ner_text {
  * (NULL: none), leading ASCII punctuation its values never start with
  * ("=" in "user=jane@x.org"), the "=" or ":" of an assignment before a
  * secret ("KEY=value"), and whole lowercase words at the edges of account
- * numbers and phone numbers ("cc", "expires"; docs/NER.md, "Trim").  Needs
+ * numbers and phone numbers ("cc", "expires"), and closing punctuation
+ * after a person, address or date ("Smith),", "Smith's"; docs/NER.md,
+ * "Trim").  Needs
  * the bytes from first_start - 3 to last_end + 3 (clipped to the text).
  * Returns 1 and sets [*s, *e), or 0 when the span is empty after trimming. */
 int ner_byte_span(const ner_text *tx, const char *cat, uint64_t first_start, uint64_t last_end,
@@ -68,17 +70,21 @@ int ner_byte_span(const ner_text *tx, const char *cat, uint64_t first_start, uin
 
 /* Widening (docs/NER.md, "Widen").  A span of a category whose values are
  * opaque strings (secret, account_number, private_email, private_url,
- * private_phone) that starts or ends inside a run of ASCII letters and
- * digits grows to the whole run, at most NER_WIDEN_MAX bytes each way, so
- * that no part of a key stays in clear.  ner_widen_left needs the bytes
- * from s - NER_WIDEN_MAX (clipped to the text); ner_widen_right moves *e
- * towards lim and returns 1 when the end is final, or 0 when the run reaches
- * the last byte in view and more may follow (eod == 0): call it again with
- * more bytes. */
+ * private_phone: NER_WIDEN_OPAQUE) that starts or ends inside a run of
+ * ASCII letters and digits grows to the whole run, so that no part of a key
+ * stays in clear; a person, address or date span (NER_WIDEN_WORD) that
+ * starts or ends inside a word (letters, marks, digits of a script written
+ * with spaces) grows to the whole word ("Amy Wine|house").  At most
+ * NER_WIDEN_MAX bytes each way.  ner_widens returns the kind (0: none).
+ * ner_widen_left needs the bytes from s - NER_WIDEN_MAX (clipped to the
+ * text); ner_widen_right moves *e towards lim and returns 1 when the end is
+ * final, or 0 when the run reaches the last byte in view and more may
+ * follow (eod == 0): call it again with more bytes. */
 #define NER_WIDEN_MAX 128
+enum { NER_WIDEN_OPAQUE = 1, NER_WIDEN_WORD = 2 };
 int ner_widens(const char *cat);
-uint64_t ner_widen_left(const ner_text *tx, uint64_t s);
-int ner_widen_right(const ner_text *tx, uint64_t *e, uint64_t lim, int eod);
+uint64_t ner_widen_left(const ner_text *tx, const char *cat, uint64_t s);
+int ner_widen_right(const ner_text *tx, const char *cat, uint64_t *e, uint64_t lim, int eod);
 
 /* §6.4 step 4, incrementally.  Spans are added as they are completed;
  * flush(boundary) makes final, in (start, -length, label) order, every

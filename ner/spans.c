@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <utf8proc.h>
 
 #include "ner/ner_internal.h"
 #include "pii_ner.h"
@@ -292,6 +293,105 @@ static void trim_words(const ner_text *tx, uint64_t *s, uint64_t *e)
     *e = tx->base + j;
 }
 
+/* Letters, marks and digits of scripts written with spaces between words.
+ * Han, kana, Thai, Lao, Khmer and Myanmar run words together, so a word
+ * edge there cannot be found from the characters and no widening happens. */
+static int word_cp(uint32_t cp)
+{
+    if (cp < 0x80)
+        return ascii_alnum((uint8_t)cp);
+    if ((cp >= 0x0E00 && cp <= 0x0EFF) || (cp >= 0x1000 && cp <= 0x109F) ||
+        (cp >= 0x1780 && cp <= 0x17FF) || (cp >= 0x2E80 && cp <= 0x9FFF) ||
+        (cp >= 0xF900 && cp <= 0xFAFF) || (cp >= 0xFF66 && cp <= 0xFF9F) || cp >= 0x20000)
+        return 0;
+    switch (utf8proc_category((utf8proc_int32_t)cp)) {
+    case UTF8PROC_CATEGORY_LU:
+    case UTF8PROC_CATEGORY_LL:
+    case UTF8PROC_CATEGORY_LT:
+    case UTF8PROC_CATEGORY_LM:
+    case UTF8PROC_CATEGORY_LO:
+    case UTF8PROC_CATEGORY_MN:
+    case UTF8PROC_CATEGORY_MC:
+    case UTF8PROC_CATEGORY_ND:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* The code point that ends just before byte offset pos (0 when none). */
+static uint32_t cp_before(const ner_text *tx, uint64_t pos, uint64_t *start)
+{
+    uint32_t cp = 0;
+    if (pos <= tx->base)
+        return 0;
+    uint64_t cs = tx_char_start(tx, pos - 1);
+    size_t n = utf8_at(tx->p, tx->len, (size_t)(cs - tx->base), &cp);
+    if (!n || cs + n != pos)
+        return 0;
+    if (start)
+        *start = cs;
+    return cp;
+}
+
+/* Person, address and date spans: drops closing punctuation that is not
+ * part of the value from the end — ",;:!?" always; ")]}>" without an
+ * opener in the span; a closing quote; a possessive "'s" / "’s" of a
+ * person; a full stop after a word of four or more letters (a sentence
+ * end: "Smith." — "Jr.", "St.", "Ave." and initials keep theirs). */
+static void trim_closing(const ner_text *tx, const char *cat, uint64_t s, uint64_t *ep)
+{
+    const uint8_t *p = tx->p;
+    uint64_t e = *ep;
+    int person = !strcmp(cat, "private_person");
+    while (e > s) {
+        uint64_t cs = e;
+        uint32_t cp = cp_before(tx, e, &cs);
+        if (cs < s)
+            break;
+        int drop = 0;
+        if (cp && (strchr(",;:!?", (int)cp) && cp < 0x80))
+            drop = 1;
+        else if (cp == ')' || cp == ']' || cp == '}' || cp == '>') {
+            uint8_t open = cp == ')' ? '(' : cp == ']' ? '[' : cp == '}' ? '{' : '<';
+            drop = !memchr(p + (s - tx->base), open, (size_t)(cs - s));
+        } else if (cp == '"' || cp == 0x201D || cp == 0x00BB || cp == 0x201C) {
+            size_t q = 0;
+            for (uint64_t k = s; k < cs; k++)
+                q += p[k - tx->base] == '"';
+            drop = cp != '"' || q % 2 == 0;
+        } else if (person && (cp == '\'' || cp == 0x2019)) {
+            drop = 1; /* "Jones'" */
+        } else if (person && (cp == 's' || cp == 'S') && cs > s) {
+            uint64_t as = cs;
+            uint32_t ap = cp_before(tx, cs, &as);
+            uint64_t ws = as;
+            if ((ap == '\'' || ap == 0x2019) && as > s && word_cp(cp_before(tx, as, &ws))) {
+                e = as; /* "Smith's" -> "Smith" */
+                continue;
+            }
+        } else if (cp == '.') {
+            uint64_t k = cs, letters = 0, ws;
+            uint32_t c;
+            while (k > s && (c = cp_before(tx, k, &ws)) && word_cp(c)) {
+                letters++;
+                k = ws;
+            }
+            drop = letters >= 4 && !(k > s && p[k - 1 - tx->base] == '.');
+        }
+        if (!drop)
+            break;
+        e = cs;
+        while (e > s) { /* blanks before the dropped character */
+            uint32_t b = cp_before(tx, e, &cs);
+            if (!b || !pii_ner_isspace(b))
+                break;
+            e = cs;
+        }
+    }
+    *ep = e;
+}
+
 int ner_byte_span(const ner_text *tx, const char *cat, uint64_t first_start, uint64_t last_end,
                   uint64_t *sp, uint64_t *ep)
 {
@@ -325,6 +425,8 @@ int ner_byte_span(const ner_text *tx, const char *cat, uint64_t first_start, uin
     }
     if (words_trimmed(cat))
         trim_words(tx, &s, &e);
+    if (ner_widens(cat) == NER_WIDEN_WORD)
+        trim_closing(tx, cat, s, &e);
     if (e <= s)
         return 0;
     *sp = s;
@@ -334,39 +436,85 @@ int ner_byte_span(const ner_text *tx, const char *cat, uint64_t first_start, uin
 
 int ner_widens(const char *cat)
 {
-    static const char *const t[] = {"secret", "account_number", "private_email", "private_url",
-                                    "private_phone"};
+    static const char *const opaque[] = {"secret", "account_number", "private_email", "private_url",
+                                         "private_phone"};
+    static const char *const words[] = {"private_person", "private_address", "private_date"};
     if (!cat)
         return 0;
-    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
-        if (!strcmp(cat, t[i]))
-            return 1;
+    for (size_t i = 0; i < sizeof opaque / sizeof opaque[0]; i++)
+        if (!strcmp(cat, opaque[i]))
+            return NER_WIDEN_OPAQUE;
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+        if (!strcmp(cat, words[i]))
+            return NER_WIDEN_WORD;
     return 0;
 }
 
-uint64_t ner_widen_left(const ner_text *tx, uint64_t s)
+/* Is the character ending at (before) / starting at pos one that widening
+ * crosses?  Opaque categories: ASCII letters and digits; words: word_cp. */
+static int widen_before(const ner_text *tx, int kind, uint64_t pos, uint64_t *start)
 {
-    uint64_t end = tx->base + tx->len;
-    if (s <= tx->base || s >= end || !ascii_alnum(tx->p[s - tx->base]))
+    if (kind == NER_WIDEN_OPAQUE) {
+        *start = pos - 1;
+        return pos > tx->base && ascii_alnum(tx->p[pos - 1 - tx->base]);
+    }
+    uint32_t cp = cp_before(tx, pos, start);
+    return cp && word_cp(cp);
+}
+
+/* 1 and the length when the character at pos is crossed; 0 when not; -1
+ * when the bytes end inside a character that may be completed later. */
+static int widen_at(const ner_text *tx, int kind, uint64_t pos, size_t *len)
+{
+    size_t i = (size_t)(pos - tx->base);
+    if (kind == NER_WIDEN_OPAQUE) {
+        *len = 1;
+        return ascii_alnum(tx->p[i]);
+    }
+    uint32_t cp;
+    size_t n = utf8_at(tx->p, tx->len, i, &cp);
+    if (!n) {
+        uint8_t b = tx->p[i];
+        size_t need = b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : b >= 0xC2 ? 2 : 0;
+        return need && tx->len - i < need ? -1 : 0;
+    }
+    *len = n;
+    return word_cp(cp);
+}
+
+uint64_t ner_widen_left(const ner_text *tx, const char *cat, uint64_t s)
+{
+    int kind = ner_widens(cat);
+    uint64_t end = tx->base + tx->len, cs;
+    size_t n;
+    if (!kind || s <= tx->base || s >= end || widen_at(tx, kind, s, &n) != 1)
         return s;
     uint64_t lim = s - tx->base > NER_WIDEN_MAX ? s - NER_WIDEN_MAX : tx->base;
-    while (s > lim && ascii_alnum(tx->p[s - 1 - tx->base]))
-        s--;
+    while (s > lim && widen_before(tx, kind, s, &cs) && cs >= lim)
+        s = cs;
     return s;
 }
 
-int ner_widen_right(const ner_text *tx, uint64_t *e, uint64_t lim, int eod)
+int ner_widen_right(const ner_text *tx, const char *cat, uint64_t *e, uint64_t lim, int eod)
 {
-    uint64_t end = tx->base + tx->len, x = *e;
-    if (x <= tx->base || x > end || !ascii_alnum(tx->p[x - 1 - tx->base]))
+    int kind = ner_widens(cat);
+    uint64_t end = tx->base + tx->len, x = *e, cs;
+    if (!kind || x <= tx->base || x > end || !widen_before(tx, kind, x, &cs))
         return 1;
-    for (; x < lim; x++) {
+    while (x < lim) {
         if (x == end) {
             *e = x;
             return eod;
         }
-        if (!ascii_alnum(tx->p[x - tx->base]))
+        size_t n = 0;
+        int w = widen_at(tx, kind, x, &n);
+        if (w < 0) {
+            *e = x;
+            return eod;
+        }
+        if (!w || x + n > lim)
             break;
+        x += n;
     }
     *e = x;
     return 1;
@@ -497,10 +645,9 @@ pii_err pii_ner_extract_spans(const pii_ner_labels *L, const pii_ner_span_opts *
             float score = (float)(ts[i].psum / (double)(ts[i].te - ts[i].ts));
             if (opts && opts->cat_threshold && !(score >= opts->cat_threshold[ts[i].cat]))
                 continue;
-            if (ner_widens(pii_ner_labels_category(L, ts[i].cat))) {
-                s = ner_widen_left(&tx, s);
-                ner_widen_right(&tx, &en, en + NER_WIDEN_MAX, 1);
-            }
+            const char *cat = pii_ner_labels_category(L, ts[i].cat);
+            s = ner_widen_left(&tx, cat, s);
+            ner_widen_right(&tx, cat, &en, en + NER_WIDEN_MAX, 1);
             pii_span sp = {s,    en,    pii_ner_labels_category(L, ts[i].cat),
                            NULL, score, PII_SRC_MODEL};
             err = ner_resolver_add(&rs, &sp);

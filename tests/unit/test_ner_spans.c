@@ -354,7 +354,7 @@ static void test_leading_punct(void **st)
 
 /* Spans of opaque-value categories that cut a run of ASCII letters and
  * digits grow to the whole run, at most NER_WIDEN_MAX (128) bytes each way;
- * persons and dates keep their token boundaries. */
+ * a person grows to the whole word (test_word_edges). */
 static void test_widen_runs(void **st)
 {
     (void)st;
@@ -378,8 +378,8 @@ static void test_widen_runs(void **st)
     int32_t per[] = {O, O, S_PER, O, O, O, O, O};
     extract(L, text, tok, per, n, NULL, &sv);
     assert_int_equal(sv.n, 1);
-    assert_int_equal(sv.v[0].start, 9); /* a person keeps "a9c" */
-    assert_int_equal(sv.v[0].end, 12);
+    assert_int_equal(sv.v[0].start, 6); /* a person grows to the word */
+    assert_int_equal(sv.v[0].end, 22);
 
     /* a 400-byte run: 128 bytes each way, no more */
     char big[401];
@@ -497,12 +497,66 @@ static void test_scores_thresholds(void **st)
     pii_ner_labels_free(L);
 }
 
+/* Person, address and date spans never end or start inside a word and
+ * never keep closing punctuation that is not part of the value. */
+static void test_word_edges(void **st)
+{
+    (void)st;
+    pii_ner_labels *L = L33();
+    pii_spanvec sv = {0};
+    /* "Met" " Amy" " Win" "ehouse" " and" " (" "WEI" " ZHANG)," " Smith" "'s," " ok." */
+    const char *text = "Met Amy Winehouse and (WEI ZHANG), Smith's, ok.";
+    size_t cuts[] = {3, 7, 11, 17, 21, 23, 26, 34, 40, 43};
+    pii_ner_tok tok[11];
+    size_t n = toks_from_cuts(strlen(text), cuts, 10, tok);
+    int32_t lab[] = {O, B_PER, E_PER, O, O, O, B_PER, E_PER, B_PER, E_PER, O};
+    extract(L, text, tok, lab, n, NULL, &sv);
+    assert_int_equal(sv.n, 3);
+    assert_int_equal(sv.v[0].start, 4); /* "Amy Win" -> "Amy Winehouse" */
+    assert_int_equal(sv.v[0].end, 17);
+    assert_int_equal(sv.v[1].start, 23); /* "WEI ZHANG)," -> "WEI ZHANG" */
+    assert_int_equal(sv.v[1].end, 32);
+    assert_int_equal(sv.v[2].start, 35); /* "Smith's," -> "Smith" */
+    assert_int_equal(sv.v[2].end, 40);
+
+    /* a sentence's full stop goes; an abbreviation's stays */
+    const char *t2 = "Ask John Smith.";
+    size_t c2[] = {3, 8};
+    n = toks_from_cuts(strlen(t2), c2, 2, tok);
+    int32_t l2[] = {O, B_PER, E_PER};
+    extract(L, t2, tok, l2, n, NULL, &sv);
+    assert_int_equal(sv.n, 1);
+    assert_int_equal(sv.v[0].start, 4);
+    assert_int_equal(sv.v[0].end, 14);
+    const char *t3 = "Ask Sam Jr.";
+    size_t c3[] = {3, 7};
+    n = toks_from_cuts(strlen(t3), c3, 2, tok);
+    extract(L, t3, tok, l2, n, NULL, &sv);
+    assert_int_equal(sv.n, 1);
+    assert_int_equal(sv.v[0].end, 11);
+
+    /* a non-ASCII word: "Guter" "res" -> "Guterres"; Han is never widened */
+    const char *t4 = "Ant\xc3\xb3nio Guter"
+                     "res \xe5\xb1\xb1\xe7\x94\xb0\xe5\xa4\xaa\xe9\x83\x8e";
+    size_t c4[] = {8, 14, 18, 24}; /* "António" " Guter" "res " "山田" "太郎" */
+    n = toks_from_cuts(strlen(t4), c4, 4, tok);
+    int32_t l4[] = {B_PER, E_PER, O, S_PER, O};
+    extract(L, t4, tok, l4, n, NULL, &sv);
+    assert_int_equal(sv.n, 2);
+    assert_int_equal(sv.v[0].start, 0);
+    assert_int_equal(sv.v[0].end, 17);
+    assert_int_equal(sv.v[1].start, 18);
+    assert_int_equal(sv.v[1].end, 24);
+    free(sv.v);
+    pii_ner_labels_free(L);
+}
+
 static void test_max_span_tokens(void **st)
 {
     (void)st;
     pii_ner_labels *L = L33();
     pii_spanvec sv = {0};
-    const char *text = "aaaaaaa";
+    const char *text = "1.2.3.4"; /* no word crosses a cut: nothing widens */
     size_t cuts[] = {1, 2, 3, 4, 5, 6};
     pii_ner_tok tok[7];
     size_t n = toks_from_cuts(7, cuts, 6, tok);
@@ -535,13 +589,14 @@ static void test_bad_labels(void **st)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_chars),           cmocka_unit_test(test_isspace),
-        cmocka_unit_test(test_repair_rules),    cmocka_unit_test(test_multibyte),
-        cmocka_unit_test(test_emoji_split),     cmocka_unit_test(test_crlf),
-        cmocka_unit_test(test_unicode_spaces),  cmocka_unit_test(test_leading_punct),
-        cmocka_unit_test(test_widen_runs),      cmocka_unit_test(test_number_words),
-        cmocka_unit_test(test_invalid_bytes),   cmocka_unit_test(test_scores_thresholds),
-        cmocka_unit_test(test_max_span_tokens), cmocka_unit_test(test_bad_labels),
+        cmocka_unit_test(test_chars),          cmocka_unit_test(test_isspace),
+        cmocka_unit_test(test_repair_rules),   cmocka_unit_test(test_multibyte),
+        cmocka_unit_test(test_emoji_split),    cmocka_unit_test(test_crlf),
+        cmocka_unit_test(test_unicode_spaces), cmocka_unit_test(test_leading_punct),
+        cmocka_unit_test(test_widen_runs),     cmocka_unit_test(test_number_words),
+        cmocka_unit_test(test_invalid_bytes),  cmocka_unit_test(test_scores_thresholds),
+        cmocka_unit_test(test_word_edges),     cmocka_unit_test(test_max_span_tokens),
+        cmocka_unit_test(test_bad_labels),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
