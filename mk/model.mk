@@ -3,7 +3,13 @@
 #   make model            data (tools/datagen) -> o200k tokens + BIOES labels
 #                         -> training on CPU (fixed seed) -> the base model
 #                         -> fine-tuning on the tuning mix (datagen
-#                            --profile tune) -> models/default/
+#                            --profile tune) -> stage 3: fine-tuning on the
+#                            real-text pack (../shared/train, train split,
+#                            mention replacement) mixed with synthetic data,
+#                            with embedding rows for real-text tokens
+#                         -> models/default/
+#   make model-real       stage 3 alone, from MODEL_S3_INIT (default: the
+#                         stage-2 model of make model)
 #   make model-eval       scores models/default on ../shared/eval with the
 #                         Python twin of the evaluator (model only)
 #
@@ -30,12 +36,16 @@ MODEL_TUNE_ARGS ?= --threads 2 --d-model 160 --layers 4 --epochs 1 --lr 1e-3 --w
 # MODEL_RESUME=1: continue an interrupted `make model` from its last
 # checkpoint (every 500 steps; stage 2: every 250); the model is
 # byte-identical to an uninterrupted run.  MODEL_RESUME=2 skips a finished
-# stage 1 and resumes stage 2.
+# stage 1 and resumes stage 2; MODEL_RESUME=3 skips stages 1 and 2.
 MODEL_RESUME ?=
+# Stage 3: real text (tools/train/realdata.py; the pack's README) + synthetic.
+MODEL_PACK      ?= ../shared/train
+MODEL_S3_INIT   ?= $(MODEL_WORK)/tune-out
+MODEL_S3_ARGS   ?= --threads 2 --d-model 160 --layers 4 --epochs 1 --lr 1e-3 --warmup 50 --eval-every 500
 # The release binary (this fragment is read before the Makefile sets BIN).
 MODEL_BIN    := pii-redact
 
-.PHONY: model model-data model-tune-data model-eval
+.PHONY: model model-data model-tune-data model-real-data model-real model-eval
 model-data: tools/datagen/node_modules/.package-lock.json $(MODEL_BIN)
 	@mkdir -p $(MODEL_WORK)
 	node tools/datagen/gen.mjs -n $(MODEL_N) --seed $(MODEL_SEED) -o $(MODEL_WORK)/train.jsonl
@@ -54,15 +64,40 @@ model-tune-data: tools/datagen/node_modules/.package-lock.json $(MODEL_BIN)
 	PII_REDACT=$(abspath $(MODEL_BIN)) $(MODEL_PY) tools/train/prepare.py --tokenizer c \
 	    $(MODEL_WORK)/tune-val.jsonl -o $(MODEL_WORK)/tune-val.pt
 
-model: model-data model-tune-data
-	$(if $(filter 2,$(MODEL_RESUME)),,$(MODEL_PY) tools/train/train.py --train $(MODEL_WORK)/train.pt \
-	    --val $(MODEL_WORK)/val.pt -o $(MODEL_WORK)/out $(MODEL_ARGS) $(if $(MODEL_RESUME),--resume))
-	$(MODEL_PY) tools/train/train.py --train $(MODEL_WORK)/tune.pt --val $(MODEL_WORK)/tune-val.pt \
-	    -o $(MODEL_WORK)/tune-out --init $(MODEL_WORK)/out $(MODEL_TUNE_ARGS) $(if $(MODEL_RESUME),--resume)
+# The real-text part: the fixed train/dev split by document, the train
+# documents with two mention-replaced copies each (names drawn from a
+# datagen run), the dev files for tools/eval/devtable.py, plus 30,000 more
+# synthetic records so the model keeps what only the generator teaches.
+model-real-data: tools/datagen/node_modules/.package-lock.json $(MODEL_BIN)
+	@mkdir -p $(MODEL_WORK)/real
+	node tools/datagen/gen.mjs -n 30000 --seed 4 --profile tune -o $(MODEL_WORK)/real/synth.jsonl
+	node tools/datagen/gen.mjs -n 60000 --seed 5 --profile tune -o $(MODEL_WORK)/real/names.jsonl
+	node tools/datagen/gen.mjs -n 1000 --seed 4000 --profile tune -o $(MODEL_WORK)/real/val.jsonl
+	$(MODEL_PY) tools/train/realdata.py --pack $(MODEL_PACK) --names $(MODEL_WORK)/real/names.jsonl \
+	    --copies 2 --seed 7 -o $(MODEL_WORK)/real
+	$(MODEL_PY) tools/train/realdata.py --pack $(MODEL_PACK) --names $(MODEL_WORK)/real/names.jsonl \
+	    --copies 0 --seed 7 -o $(MODEL_WORK)/real/orig
+	for f in real/real-train real/synth real/val real/orig/real-train; do \
+	    PII_REDACT=$(abspath $(MODEL_BIN)) $(MODEL_PY) tools/train/prepare.py --tokenizer c \
+	        $(MODEL_WORK)/$$f.jsonl -o $(MODEL_WORK)/$$f.pt || exit 1; done
+
+model-real: model-real-data
+	$(MODEL_PY) tools/train/train.py --train $(MODEL_WORK)/real/real-train.pt $(MODEL_WORK)/real/synth.pt \
+	    --val $(MODEL_WORK)/real/val.pt -o $(MODEL_WORK)/real-out --init $(MODEL_S3_INIT) \
+	    --extend-from $(MODEL_WORK)/real/orig/real-train.pt $(MODEL_S3_ARGS) $(if $(MODEL_RESUME),--resume)
+	$(MODEL_PY) tools/train/thresholds.py -m $(MODEL_WORK)/real-out --dev $(MODEL_WORK)/real/dev --write
 	@mkdir -p $(MODEL_OUT)
-	cp $(MODEL_WORK)/tune-out/config.json $(MODEL_WORK)/tune-out/model.safetensors \
-	    $(MODEL_WORK)/tune-out/training.json $(MODEL_OUT)/
+	cp $(MODEL_WORK)/real-out/config.json $(MODEL_WORK)/real-out/model.safetensors \
+	    $(MODEL_WORK)/real-out/training.json $(MODEL_OUT)/
 	@echo "model: wrote $(MODEL_OUT); run make to embed it"
+
+model: model-data model-tune-data
+	$(if $(filter 2 3,$(MODEL_RESUME)),,$(MODEL_PY) tools/train/train.py --train $(MODEL_WORK)/train.pt \
+	    --val $(MODEL_WORK)/val.pt -o $(MODEL_WORK)/out $(MODEL_ARGS) $(if $(MODEL_RESUME),--resume))
+	$(if $(filter 3,$(MODEL_RESUME)),,$(MODEL_PY) tools/train/train.py --train $(MODEL_WORK)/tune.pt \
+	    --val $(MODEL_WORK)/tune-val.pt -o $(MODEL_WORK)/tune-out --init $(MODEL_WORK)/out \
+	    $(MODEL_TUNE_ARGS) $(if $(MODEL_RESUME),--resume))
+	$(MAKE) model-real
 
 model-eval: $(MODEL_BIN)
 	for f in ../shared/eval/*.jsonl; do \

@@ -1,7 +1,10 @@
 /* default_model.c — the embedded default model (see pii_default_model.h).
  * mk/default_model.mk defines PII_DEFAULT_MODEL_DIR when the model files
  * exist; the assembler then includes them byte for byte. */
+#include <json-c/json.h>
+#include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "pii_default_model.h"
 
@@ -51,4 +54,29 @@ pii_model *pii_default_model_load(const pii_model_params *p, pii_err *err, char 
         return NULL;
     }
     return pii_model_load_mem(cfg, cfg_len, st, st_len, p, err, errbuf, cap);
+}
+
+size_t pii_default_model_thresholds(char (*specs)[96], size_t max)
+{
+    const char *cfg;
+    const void *st;
+    size_t cfg_len, st_len, n = 0;
+    if (!pii_default_model_image(&cfg, &cfg_len, &st, &st_len))
+        return 0;
+    json_tokener *tk = json_tokener_new();
+    if (!tk)
+        return 0;
+    json_object *root = json_tokener_parse_ex(tk, cfg, (int)cfg_len), *thr;
+    json_tokener_free(tk);
+    if (root && json_object_object_get_ex(root, "pii_redact_thresholds", &thr) &&
+        json_object_is_type(thr, json_type_object)) {
+        json_object_object_foreach(thr, key, val)
+        {
+            double v = json_object_get_double(val);
+            if (n < max && strlen(key) < 64 && isfinite(v) && v >= 0.0 && v <= 1.0)
+                snprintf(specs[n++], 96, "%s=%.4g", key, v);
+        }
+    }
+    json_object_put(root);
+    return n;
 }

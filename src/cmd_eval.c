@@ -49,6 +49,7 @@ static void eval_usage(FILE *fp)
             "                              code-point start, end, label; one line per record,\n"
             "                              in order) instead of running the redactor\n"
             "      --dump-predictions FILE write the predicted spans in that format\n"
+            "                              (model spans with their \"score\")\n"
             "  -h, --help                  show this help and exit\n\n"
             "Metrics: strict = same label, start and end; overlap = same label and at\n"
             "least one shared character.  A prediction matching no gold span that\n"
@@ -64,7 +65,7 @@ typedef struct spanlist {
     size_t n, cap;
 } spanlist;
 
-static int spanlist_push(spanlist *l, uint64_t s, uint64_t e, int label)
+static int spanlist_push(spanlist *l, uint64_t s, uint64_t e, int label, float score)
 {
     if (l->n == l->cap) {
         size_t cap = l->cap ? 2 * l->cap : 16;
@@ -74,7 +75,7 @@ static int spanlist_push(spanlist *l, uint64_t s, uint64_t e, int label)
         l->v = v;
         l->cap = cap;
     }
-    l->v[l->n++] = (pii_eval_span){s, e, label};
+    l->v[l->n++] = (pii_eval_span){s, e, label, score};
     return 0;
 }
 
@@ -97,7 +98,8 @@ static pii_err collect_span(void *ud, const pii_span *s, const uint8_t *value, s
     if (L < 0)
         return PII_OK; /* not one of the 8 categories: never scored */
     /* Byte offsets for now; converted to code points by the caller. */
-    if (spanlist_push(c->out, s->start, s->end, L)) {
+    if (spanlist_push(c->out, s->start, s->end, L,
+                      s->source == PII_SRC_MODEL ? (float)s->score : -1.0f)) {
         c->oom = 1;
         return PII_ENOMEM;
     }
@@ -196,7 +198,7 @@ static int parse_spans(json_object *rec, int gold, spanlist *out, const char **w
                 continue; /* predictions of other labels: dropped */
             }
         }
-        if (spanlist_push(out, st, en, L)) {
+        if (spanlist_push(out, st, en, L, -1.0f)) {
             *why = "out of memory";
             return -1;
         }
@@ -404,6 +406,11 @@ static void dump_record(FILE *f, json_object *id, const spanlist *pred)
         json_object_object_add(s, "end", json_object_new_int64((int64_t)pred->v[i].end));
         json_object_object_add(s, "label",
                                json_object_new_string(pii_categories[pred->v[i].label]));
+        if (pred->v[i].score >= 0.0f) { /* model spans: the span score (--threshold) */
+            char num[32];
+            snprintf(num, sizeof num, "%.4f", (double)pred->v[i].score);
+            json_object_object_add(s, "score", json_object_new_double_s(pred->v[i].score, num));
+        }
         json_object_array_add(arr, s);
     }
     json_object_object_add(o, "spans", arr);

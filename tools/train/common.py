@@ -24,6 +24,7 @@ LABELS = ["O"] + [f"{t}-{c}" for c in CATEGORIES for t in "BIES"]  # spec 5: id 
 N_LABELS = len(LABELS)
 VOCAB_SIZE = 200064  # o200k rows in the real model (spec 1)
 N_REAL_TOKENS = 199998  # mergeable ranks 0..199997; specials above
+IGNORE = 255  # prepared label of a token without loss (prepare.py, "ignore" spans)
 
 
 def cat_index(label):

@@ -3,7 +3,8 @@
 
 Input: JSONL, one document per line: {"text": str, "spans": [{"start","end",
 "label"[, "bstart","bend"]}]} (code-point offsets, optional byte offsets;
-the tools/datagen format).  Output: a torch file with
+the tools/datagen format; a span labelled "ignore" marks text whose tokens
+get no loss, label IGNORE = 255).  Output: a torch file with
   {"ids": [int32 tensor per doc], "labels": [uint8 tensor per doc],
    "backend": "c"|"node", "n_docs", "n_tokens"}
 
@@ -41,12 +42,21 @@ def main():
         toks = common.tokenize([d["text"] for d in chunk], backend)
         for d, (ids, offs) in zip(chunk, toks):
             tb = d["text"].encode("utf-8")
-            labels = common.bioes(offs, tb, common.spans_to_bytes(d["text"], d.get("spans", [])))
+            spans = d.get("spans", [])
+            ign = [s for s in spans if s["label"] == "ignore"]
+            labels = common.bioes(offs, tb, common.spans_to_bytes(
+                d["text"], [s for s in spans if s["label"] != "ignore"]))
+            if ign:
+                for bs, be, _ in common.spans_to_bytes(d["text"], [dict(s, label="secret") for s in ign]):
+                    for i, (ts, te) in enumerate(offs):
+                        if ts < be and bs < te and labels[i] == 0:
+                            labels[i] = common.IGNORE
             all_ids.append(torch.tensor(ids, dtype=torch.int32))
             all_labels.append(torch.tensor(labels, dtype=torch.uint8))
             ntok += len(ids)
             for lab in labels:
-                counts[lab] += 1
+                if lab != common.IGNORE:
+                    counts[lab] += 1
     torch.save({"ids": all_ids, "labels": all_labels, "backend": backend[0],
                 "n_docs": len(all_ids), "n_tokens": ntok}, a.out)
     ent = sum(counts[1:])

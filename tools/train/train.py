@@ -94,6 +94,36 @@ def build_row_map(train_ids, min_count):
     return row_map, class_row, names, kept, counts
 
 
+def extend_rows(init, row_map, class_row, n_classes, paths, min_count):
+    """Adds embedding rows to the --init model for the tokens of PATHS seen
+    at least MIN_COUNT times that still fall on a shape-class row.  A new
+    row starts at the mean of the model's token rows of the same class (not
+    at the class row itself, which learned what an *unseen* token of that
+    shape is).  Returns (row_map, n_rows); the model's embedding grows."""
+    ids = []
+    for p in paths:
+        ids += torch.load(p)["ids"]
+    counts = torch.bincount(torch.cat(ids).long(), minlength=common.VOCAB_SIZE)
+    new = ((counts >= min_count) & (row_map < n_classes)).nonzero(as_tuple=True)[0]
+    emb = init.model.embed_tokens.weight.detach()
+    n_old = emb.shape[0]
+    token_ids = (row_map >= n_classes).nonzero(as_tuple=True)[0]
+    row_map = row_map.clone()
+    row_map[new] = torch.arange(n_old, n_old + len(new))
+    if len(new):
+        means = {}  # one mean per class, not per token
+        for t in new.tolist():
+            c = int(class_row[t])
+            if c not in means:
+                same = token_ids[class_row[token_ids] == c]
+                means[c] = emb[row_map[same]].mean(0) if len(same) else emb[c]
+        grown = torch.cat([emb, torch.stack([means[int(class_row[t])] for t in new.tolist()])])
+        init.model.embed_tokens = nn.Embedding.from_pretrained(grown, freeze=False)
+    print(f"train: {len(new)} new token rows from {', '.join(paths)} "
+          f"(seen >= {min_count} times, on a shape row in {n_old} rows)", file=sys.stderr)
+    return row_map, n_old + len(new)
+
+
 # ---------------------------------------------------------------------------
 # batching
 
@@ -101,9 +131,11 @@ def build_row_map(train_ids, min_count):
 def chunk_docs(ids, labels, max_len):
     out = []
     for t, l in zip(ids, labels):
+        l = l.long()
+        l = torch.where(l == common.IGNORE, torch.tensor(-100), l)  # no loss there
         for s in range(0, len(t), max_len):
             if len(t[s:s + max_len]):
-                out.append((t[s:s + max_len].long(), l[s:s + max_len].long()))
+                out.append((t[s:s + max_len].long(), l[s:s + max_len]))
     return out
 
 
@@ -186,7 +218,7 @@ def evaluate(model, seqs, batch_tokens=8192):
         pred = logits.argmax(-1)
         for b in range(len(idxs)):
             n = int(mask[b].sum())
-            p, g = pred[b, :n].tolist(), lab[b, :n].tolist()
+            p, g = pred[b, :n].tolist(), lab[b, :n].clamp(min=0).tolist()
             correct += sum(int(x == y) for x, y in zip(p, g))
             total += n
             ps, gs = spans_from_labels(p), spans_from_labels(g)
@@ -278,6 +310,12 @@ def main():
     ap.add_argument("--init", metavar="DIR",
                     help="fine-tune: start from the model in DIR (its shape and row map; the size "
                          "options and --min-count must match it) instead of random weights")
+    ap.add_argument("--extend-from", nargs="+", metavar="PT", default=[],
+                    help="with --init: give a row of its own to every token of these prepared "
+                         "files seen at least --extend-min-count times that the start model "
+                         "maps to a shape-class row (new rows start at the mean of the "
+                         "model's token rows of that class)")
+    ap.add_argument("--extend-min-count", type=int, default=2)
     ap.add_argument("--resume", action="store_true",
                     help="continue from OUT/ckpt/state.pt (written at every --eval-every step; "
                          "from step 0 when there is none yet); "
@@ -308,6 +346,9 @@ def main():
         n_rows = init.model.embed_tokens.weight.shape[0]
         if row_map is None or n_rows != len(class_names) + int((row_map >= len(class_names)).sum()):
             sys.exit(f"train: {a.init} has no compact embedding of this trainer's shape classes")
+        if a.extend_from:
+            row_map, n_rows = extend_rows(init, row_map, class_row, len(class_names),
+                                          a.extend_from, a.extend_min_count)
     print(f"train: {len(train_ids)} docs, {sum(len(t) for t in train_ids)} tokens, "
           f"{n_rows - len(class_names)} token rows + {len(class_names)} class rows", file=sys.stderr)
 
