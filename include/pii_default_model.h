@@ -28,13 +28,15 @@ int pii_default_model_image(const char **config_json, size_t *config_len, const 
 pii_model *pii_default_model_load(const pii_model_params *p, pii_err *err, char *errbuf,
                                   size_t cap);
 
-/* The embedded model's default operating point: the per-label minimum span
- * scores its config.json ships under "pii_redact_thresholds" (chosen on the
- * dev split of the real-text pack, tools/train/README.md).  Writes up to max
- * "label=score" strings (each < 96 bytes) and returns how many; 0 when no
- * model is compiled in or it ships none.  Callers apply them before the
- * user's --threshold values, which override them. */
-size_t pii_default_model_thresholds(char (*specs)[96], size_t max);
+/* The embedded model's default operating point, chosen on the dev split of
+ * the real-text pack (tools/train/thresholds.py): its config.json ships
+ * "pii_redact_operating_point": {"biases": {KEY: X}, "thresholds": {LABEL:
+ * X}}.  Writes up to max "key=value" strings (each < 96 bytes) of the part
+ * named by what ("biases": Viterbi transition biases, see
+ * pii_ner_params_bias; "thresholds": minimum span scores per label) and
+ * returns how many; 0 when no model is compiled in or it ships none.
+ * Callers apply them where the user set nothing (--bias, --threshold). */
+size_t pii_default_model_operating_point(const char *what, char (*specs)[96], size_t max);
 
 #if defined(__GNUC__)
 #pragma GCC visibility pop

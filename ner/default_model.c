@@ -56,7 +56,7 @@ pii_model *pii_default_model_load(const pii_model_params *p, pii_err *err, char 
     return pii_model_load_mem(cfg, cfg_len, st, st_len, p, err, errbuf, cap);
 }
 
-size_t pii_default_model_thresholds(char (*specs)[96], size_t max)
+size_t pii_default_model_operating_point(const char *what, char (*specs)[96], size_t max)
 {
     const char *cfg;
     const void *st;
@@ -66,14 +66,14 @@ size_t pii_default_model_thresholds(char (*specs)[96], size_t max)
     json_tokener *tk = json_tokener_new();
     if (!tk)
         return 0;
-    json_object *root = json_tokener_parse_ex(tk, cfg, (int)cfg_len), *thr;
+    json_object *root = json_tokener_parse_ex(tk, cfg, (int)cfg_len), *op, *part;
     json_tokener_free(tk);
-    if (root && json_object_object_get_ex(root, "pii_redact_thresholds", &thr) &&
-        json_object_is_type(thr, json_type_object)) {
-        json_object_object_foreach(thr, key, val)
+    if (root && json_object_object_get_ex(root, "pii_redact_operating_point", &op) &&
+        json_object_object_get_ex(op, what, &part) && json_object_is_type(part, json_type_object)) {
+        json_object_object_foreach(part, key, val)
         {
             double v = json_object_get_double(val);
-            if (n < max && strlen(key) < 64 && isfinite(v) && v >= 0.0 && v <= 1.0)
+            if (n < max && strlen(key) < 64 && isfinite(v))
                 snprintf(specs[n++], 96, "%s=%.4g", key, v);
         }
     }

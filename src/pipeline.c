@@ -358,16 +358,25 @@ static int resolve_thresholds(const pii_model *m, pii_ner_params *np)
     return rc;
 }
 
-/* The built-in model's shipped per-label thresholds (after the user's were
- * resolved), unless the user set a global --threshold, which then applies
- * to every label, or a threshold for that label. */
-static void builtin_thresholds(const pii_opts *o, pii_ner_params *np)
+/* The built-in model's shipped operating point (after the user's labels
+ * were resolved): its biases where the user gave no --bias of that key, its
+ * per-label thresholds unless the user set a global --threshold, which then
+ * applies to every label, or a threshold for that label. */
+static void builtin_operating_point(const pii_opts *o, pii_ner_params *np)
 {
     char specs[PII_NER_MAX_LABEL_THRESHOLDS][96];
+    size_t n = pii_default_model_operating_point("biases", specs, PII_NER_MAX_LABEL_THRESHOLDS);
+    for (size_t k = 0; k < n; k++) {
+        *strchr(specs[k], '=') = '\0';
+        int i = pii_ner_bias_index(specs[k]);
+        specs[k][strlen(specs[k])] = '=';
+        if (i >= 0 && !(np->bias_mask & (1u << i)))
+            (void)pii_ner_params_bias(np, specs[k]);
+    }
     for (size_t i = 0; i < o->n_thresholds; i++)
         if (!strchr(o->thresholds[i], '='))
             return;
-    size_t n = pii_default_model_thresholds(specs, PII_NER_MAX_LABEL_THRESHOLDS);
+    n = pii_default_model_operating_point("thresholds", specs, PII_NER_MAX_LABEL_THRESHOLDS);
     for (size_t k = 0; k < n; k++) {
         size_t ln = (size_t)(strchr(specs[k], '=') - specs[k]);
         int user = 0;
@@ -419,7 +428,7 @@ static int build_model(const pii_opts *o, pii_pipeline *p)
     if ((rc = model_tokenizer(o, p)) >= 0 || (rc = resolve_thresholds(p->model, &np)) >= 0)
         return rc;
     if (!o->model_path)
-        builtin_thresholds(o, &np);
+        builtin_operating_point(o, &np);
     p->ner = pii_ner_create(p->model, p->tok, &np, &e, msg, sizeof msg);
     if (!p->ner) {
         fprintf(stderr, "pii-redact: model tier: %s%s%s\n", pii_strerror(e), msg[0] ? ": " : "",

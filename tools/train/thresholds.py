@@ -4,16 +4,20 @@ the dev split of the real-text pack (never on ../shared/eval).
 
     thresholds.py -m MODEL_DIR --dev build/model/real/dev [--write]
 
-Runs `pii-redact eval -m MODEL_DIR --dump-predictions` once per dev file
-(rules + model, as users run it), then re-scores the predictions with every
-candidate minimum score for private_person spans (`--threshold
-private_person=X` at run time) and picks the one with the best mean person
-overlap F1 over the English dev sources (each source weighs the same; a tie
-goes to the lower threshold, which leaks less).  Only private_person has
-human gold on every source; the other labels keep no threshold.  --write
-stores the choice in MODEL_DIR/config.json as
-"pii_redact_thresholds": {"private_person": X}, which the built-in model
-applies unless the user passes --threshold.  PII_REDACT names the binary.
+For each candidate Viterbi bias background_to_start B (`--bias
+background_to_start=B` at run time: how readily a span starts), runs
+`pii-redact eval --dump-predictions` once per English dev file (rules +
+model, as users run it; the model from a temporary directory holding a
+viterbi_calibration.json with that bias), then re-scores the predictions
+with every candidate minimum score X for private_person spans
+(`--threshold private_person=X`), and picks the (B, X) with the best mean
+person overlap F1 over the English dev sources (each source weighs the
+same; ties go to the earlier candidate: smaller bias, lower threshold).
+Only private_person has human gold on every source.  --write stores the
+choice in MODEL_DIR/config.json as "pii_redact_operating_point":
+{"biases": {"background_to_start": B}, "thresholds": {"private_person": X}},
+which the built-in model applies where the user passes no --bias or
+--threshold.  PII_REDACT names the binary.
 """
 
 import argparse
@@ -27,6 +31,21 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
 LABEL = "private_person"
 CANDIDATES = [0.0, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9]
+BIASES = [0.0, 1.0, 1.5, 2.0]
+BIAS_KEYS = ["background_stay", "background_to_start", "inside_to_continue", "inside_to_end",
+             "end_to_background", "end_to_start"]
+
+
+def biased_model(tmp, model, b):
+    """A directory with MODEL's files and a calibration of one bias."""
+    d = os.path.join(tmp, f"model-b{b}")
+    os.makedirs(d)
+    for f in ("config.json", "model.safetensors"):
+        os.symlink(os.path.abspath(os.path.join(model, f)), os.path.join(d, f))
+    biases = {"transition_bias_" + k: (b if k == "background_to_start" else 0.0) for k in BIAS_KEYS}
+    with open(os.path.join(d, "viterbi_calibration.json"), "w") as f:
+        json.dump({"operating_points": {"default": {"biases": biases}}}, f)
+    return d
 
 
 def person_scores(exe, gold, pred):
@@ -55,39 +74,47 @@ def main():
             files.append(fn)
     if not files:
         sys.exit(f"thresholds: no English dev files in {a.dev}")
-    table = {t: [] for t in CANDIDATES}
+    table = {(b, t): [] for b in BIASES for t in CANDIDATES}
     with tempfile.TemporaryDirectory() as tmp:
-        for fn in files:
-            gold = os.path.join(a.dev, fn)
-            dump = os.path.join(tmp, fn)
-            r = subprocess.run([exe, "eval", "-m", a.model, "--format", "json", "--dump-predictions",
-                                dump, gold], capture_output=True, text=True)
-            if r.returncode != 0:
-                sys.exit(f"thresholds: eval {gold}: {r.stderr.strip()}")
-            recs = [json.loads(x) for x in open(dump, encoding="utf-8")]
-            for t in CANDIDATES:
-                cut = os.path.join(tmp, "cut.jsonl")
-                with open(cut, "w", encoding="utf-8") as f:
-                    for rec in recs:
-                        keep = [s for s in rec["spans"] if s["label"] != LABEL or s.get("score", 1.0) >= t]
-                        f.write(json.dumps({"spans": keep}) + "\n")
-                table[t].append(person_scores(exe, gold, cut))
-    print("| min person score | " + " | ".join(f[:-6] for f in files) + " | mean F1 | mean leak |",
-          file=sys.stderr)
-    best, best_f1 = 0.0, -1.0
-    for t in CANDIDATES:
-        f1 = sum(x[0] for x in table[t]) / len(files)
-        leak = sum(x[1] for x in table[t]) / len(files)
-        print(f"| {t:.1f} | " + " | ".join(f"{x[0]:.3f}" for x in table[t]) +
+        for b in BIASES:
+            model = biased_model(tmp, a.model, b)
+            for fn in files:
+                gold = os.path.join(a.dev, fn)
+                dump = os.path.join(tmp, fn)
+                r = subprocess.run([exe, "eval", "-m", model, "--format", "json",
+                                    "--dump-predictions", dump, gold], capture_output=True, text=True)
+                if r.returncode != 0:
+                    sys.exit(f"thresholds: eval {gold}: {r.stderr.strip()}")
+                recs = [json.loads(x) for x in open(dump, encoding="utf-8")]
+                for t in CANDIDATES:
+                    cut = os.path.join(tmp, "cut.jsonl")
+                    with open(cut, "w", encoding="utf-8") as f:
+                        for rec in recs:
+                            keep = [s for s in rec["spans"]
+                                    if s["label"] != LABEL or s.get("score", 1.0) >= t]
+                            f.write(json.dumps({"spans": keep}) + "\n")
+                    table[(b, t)].append(person_scores(exe, gold, cut))
+    print("| background_to_start | min person score | " + " | ".join(f[:-6] for f in files) +
+          " | mean F1 | mean leak |", file=sys.stderr)
+    print("|--:|--:|" + "--:|" * (len(files) + 2), file=sys.stderr)
+    best, best_f1 = (0.0, 0.0), -1.0
+    for (b, t), rows in table.items():
+        f1 = sum(x[0] for x in rows) / len(files)
+        leak = sum(x[1] for x in rows) / len(files)
+        print(f"| {b:.1f} | {t:.1f} | " + " | ".join(f"{x[0]:.3f}" for x in rows) +
               f" | {f1:.3f} | {leak:.1%} |", file=sys.stderr)
         if f1 > best_f1 + 1e-9:
-            best, best_f1 = t, f1
-    print(f"thresholds: private_person={best} (mean English dev person F1 {best_f1:.3f})", file=sys.stderr)
+            best, best_f1 = (b, t), f1
+    print(f"thresholds: background_to_start={best[0]} private_person={best[1]} "
+          f"(mean English dev person F1 {best_f1:.3f})", file=sys.stderr)
     if a.write:
         path = os.path.join(a.model, "config.json")
         with open(path, encoding="utf-8") as f:
             cfg = json.load(f)
-        cfg["pii_redact_thresholds"] = {LABEL: best} if best > 0 else {}
+        cfg.pop("pii_redact_operating_point", None)
+        cfg["pii_redact_operating_point"] = {
+            "biases": {"background_to_start": best[0]} if best[0] else {},
+            "thresholds": {LABEL: best[1]} if best[1] else {}}
         with open(path, "w", encoding="utf-8") as f:
             json.dump(cfg, f, indent=2)
             f.write("\n")
