@@ -427,7 +427,7 @@ static int build_model(const pii_opts *o, pii_pipeline *p)
     }
     if ((rc = model_tokenizer(o, p)) >= 0 || (rc = resolve_thresholds(p->model, &np)) >= 0)
         return rc;
-    if (!o->model_path)
+    if (!mpath)
         builtin_operating_point(o, &np);
     p->ner = pii_ner_create(p->model, p->tok, &np, &e, msg, sizeof msg);
     if (!p->ner) {
