@@ -319,6 +319,27 @@ static int word_cp(uint32_t cp)
     }
 }
 
+/* Does [s, e) hold a letter (any script), or a digit when digits count?
+ * A person's name always has a letter, a date or an address a letter or a
+ * digit: a span of emoji or punctuation alone is no such value. */
+static int has_alnum(const ner_text *tx, uint64_t s, uint64_t e, int digits)
+{
+    while (s < e) {
+        uint32_t cp;
+        size_t n = utf8_at(tx->p, tx->len, (size_t)(s - tx->base), &cp);
+        if (!n) {
+            s++;
+            continue;
+        }
+        utf8proc_category_t c = utf8proc_category((utf8proc_int32_t)cp);
+        if ((c >= UTF8PROC_CATEGORY_LU && c <= UTF8PROC_CATEGORY_LO) ||
+            (digits && c == UTF8PROC_CATEGORY_ND))
+            return 1;
+        s += n;
+    }
+    return 0;
+}
+
 /* The code point that ends just before byte offset pos (0 when none). */
 static uint32_t cp_before(const ner_text *tx, uint64_t pos, uint64_t *start)
 {
@@ -425,8 +446,11 @@ int ner_byte_span(const ner_text *tx, const char *cat, uint64_t first_start, uin
     }
     if (words_trimmed(cat))
         trim_words(tx, &s, &e);
-    if (ner_widens(cat) == NER_WIDEN_WORD)
+    if (ner_widens(cat) == NER_WIDEN_WORD) {
         trim_closing(tx, cat, s, &e);
+        if (!has_alnum(tx, s, e, strcmp(cat, "private_person") != 0))
+            return 0;
+    }
     if (e <= s)
         return 0;
     *sp = s;

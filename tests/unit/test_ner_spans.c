@@ -63,6 +63,9 @@ enum {
     I_ACC = 2,
     E_ACC = 3,
     S_ACC = 4,
+    B_DATE = 9,
+    I_DATE = 10,
+    E_DATE = 11,
     B_EM = 13,
     E_EM = 15,
     S_URL = 28,
@@ -202,6 +205,8 @@ static void test_multibyte(void **st)
     pii_ner_labels_free(L);
 }
 
+/* A token boundary inside a character; secrets keep every byte, so the
+ * spans here are secrets (a person span of emoji alone is dropped). */
 static void test_emoji_split(void **st)
 {
     (void)st;
@@ -215,40 +220,40 @@ static void test_emoji_split(void **st)
     size_t n = toks_from_cuts(strlen(text), cuts, 5, tok);
     assert_int_equal(n, 6);
     /* one token inside the emoji: widened to the whole character */
-    int32_t a[] = {O, O, S_PER, O, O, O};
+    int32_t a[] = {O, O, S_SEC, O, O, O};
     extract(L, text, tok, a, n, NULL, &sv);
     assert_int_equal(sv.n, 1);
     assert_int_equal(sv.v[0].start, 3);
     assert_int_equal(sv.v[0].end, 7);
     /* " F0 9F" alone: widened to " 👋", trimmed to "👋" */
-    int32_t b[] = {O, S_PER, O, O, O, O};
+    int32_t b[] = {O, S_SEC, O, O, O, O};
     extract(L, text, tok, b, n, NULL, &sv);
     assert_int_equal(sv.n, 1);
     assert_int_equal(sv.v[0].start, 3);
     assert_int_equal(sv.v[0].end, 7);
     /* two single spans on the same character: the same bytes twice; after
      * sorting by (start, -length, label) only the first survives */
-    int32_t c[] = {O, S_PH, S_PER, O, O, O};
+    int32_t c[] = {O, S_PH, S_SEC, O, O, O};
     extract(L, text, tok, c, n, NULL, &sv);
     assert_int_equal(sv.n, 1);
-    assert_string_equal(sv.v[0].label, "private_person");
+    assert_string_equal(sv.v[0].label, "private_phone");
     assert_int_equal(sv.v[0].start, 3);
     assert_int_equal(sv.v[0].end, 7);
     /* spans sharing the split 🏽: "91 8B F0 9F 8F" (person) and "BD Bob"
      * (phone) overlap on 🏽; the earlier start wins, the other is dropped */
-    int32_t d[] = {O, O, B_PER, E_PER, B_PH, E_PH};
+    int32_t d[] = {O, O, B_SEC, E_SEC, B_PH, E_PH};
     extract(L, text, tok, d, n, NULL, &sv);
     assert_int_equal(sv.n, 1);
-    assert_string_equal(sv.v[0].label, "private_person");
+    assert_string_equal(sv.v[0].label, "secret");
     assert_int_equal(sv.v[0].start, 3);
     assert_int_equal(sv.v[0].end, 11);
     /* spans that merely touch are both kept */
-    int32_t e[] = {O, O, S_PER, B_PH, I_PH, E_PH};
+    int32_t e[] = {O, O, S_SEC, B_PH, I_PH, E_PH};
     extract(L, text, tok, e, n, NULL, &sv);
     assert_int_equal(sv.n, 2);
     assert_true(sv.v[0].start == 3 && sv.v[0].end == 7 && sv.v[1].start == 7);
     /* a longer span starting at the same character wins over a shorter one */
-    int32_t f[] = {O, O, O, S_PER, B_PH, E_PH};
+    int32_t f[] = {O, O, O, S_SEC, B_PH, E_PH};
     extract(L, text, tok, f, n, NULL, &sv);
     assert_int_equal(sv.n, 1);
     assert_string_equal(sv.v[0].label, "private_phone");
@@ -519,6 +524,14 @@ static void test_word_edges(void **st)
     assert_int_equal(sv.v[2].start, 35); /* "Smith's," -> "Smith" */
     assert_int_equal(sv.v[2].end, 40);
 
+    /* a person span of emoji alone is no name */
+    const char *t5 = "Great \xf0\x9f\x94\xa5 night";
+    size_t c5[] = {5, 10};
+    n = toks_from_cuts(strlen(t5), c5, 2, tok);
+    int32_t l5[] = {O, S_PER, O};
+    extract(L, t5, tok, l5, n, NULL, &sv);
+    assert_int_equal(sv.n, 0);
+
     /* a sentence's full stop goes; an abbreviation's stays */
     const char *t2 = "Ask John Smith.";
     size_t c2[] = {3, 8};
@@ -560,7 +573,7 @@ static void test_max_span_tokens(void **st)
     size_t cuts[] = {1, 2, 3, 4, 5, 6};
     pii_ner_tok tok[7];
     size_t n = toks_from_cuts(7, cuts, 6, tok);
-    int32_t lab[] = {B_PER, I_PER, I_PER, I_PER, I_PER, I_PER, E_PER};
+    int32_t lab[] = {B_DATE, I_DATE, I_DATE, I_DATE, I_DATE, I_DATE, E_DATE};
     pii_ner_span_opts o = {NULL, 3};
     assert_int_equal(pii_ner_extract_spans(L, &o, (const uint8_t *)text, 7, tok, NULL, lab, n, &sv),
                      PII_OK);
