@@ -7,12 +7,10 @@
 #                            real-text pack (../shared/train, train split,
 #                            mention replacement) mixed with synthetic data,
 #                            with embedding rows for real-text tokens
-#                         -> stage 4: one more pass, half real, half
-#                            synthetic -> the operating point chosen on the
-#                            dev split (tools/train/thresholds.py)
-#                         -> models/default/
-#   make model-real       stages 3 and 4 alone, from MODEL_S3_INIT (default:
-#                         the stage-2 model of make model)
+#                         -> the operating point chosen on the dev split
+#                            (tools/train/thresholds.py) -> models/default/
+#   make model-real       stage 3 alone, from MODEL_S3_INIT (default: the
+#                         stage-2 model of make model)
 #   make model-eval       scores models/default on ../shared/eval with the
 #                         Python twin of the evaluator (model only)
 #
@@ -45,9 +43,6 @@ MODEL_RESUME ?=
 MODEL_PACK      ?= ../shared/train
 MODEL_S3_INIT   ?= $(MODEL_WORK)/tune-out
 MODEL_S3_ARGS   ?= --threads 2 --d-model 160 --layers 4 --epochs 1 --lr 1e-3 --warmup 50 --eval-every 500
-# Stage 4: one more pass from stage 3 on new mention replacements and new
-# synthetic records, half and half, at half the learning rate.
-MODEL_S4_ARGS   ?= --threads 2 --d-model 160 --layers 4 --epochs 1 --lr 5e-4 --warmup 50 --eval-every 500
 # The release binary (this fragment is read before the Makefile sets BIN).
 MODEL_BIN    := pii-redact
 
@@ -75,7 +70,7 @@ model-tune-data: tools/datagen/node_modules/.package-lock.json $(MODEL_BIN)
 # datagen run), the dev files for tools/eval/devtable.py, plus 30,000 more
 # synthetic records so the model keeps what only the generator teaches.
 model-real-data: tools/datagen/node_modules/.package-lock.json $(MODEL_BIN)
-	@mkdir -p $(MODEL_WORK)/real/s4
+	@mkdir -p $(MODEL_WORK)/real
 	node tools/datagen/gen.mjs -n 30000 --seed 4 --profile tune -o $(MODEL_WORK)/real/synth.jsonl
 	node tools/datagen/gen.mjs -n 60000 --seed 5 --profile tune -o $(MODEL_WORK)/real/names.jsonl
 	node tools/datagen/gen.mjs -n 1000 --seed 4000 --profile tune -o $(MODEL_WORK)/real/val.jsonl
@@ -83,10 +78,7 @@ model-real-data: tools/datagen/node_modules/.package-lock.json $(MODEL_BIN)
 	    --copies 2 --seed 7 -o $(MODEL_WORK)/real
 	$(MODEL_PY) tools/train/realdata.py --pack $(MODEL_PACK) --names $(MODEL_WORK)/real/names.jsonl \
 	    --copies 0 --seed 7 -o $(MODEL_WORK)/real/orig
-	node tools/datagen/gen.mjs -n 30000 --seed 9 --profile tune -o $(MODEL_WORK)/real/s4/synth.jsonl
-	$(MODEL_PY) tools/train/realdata.py --pack $(MODEL_PACK) --names $(MODEL_WORK)/real/names.jsonl \
-	    --copies 1 --seed 8 -o $(MODEL_WORK)/real/s4
-	for f in real/real-train real/synth real/val real/orig/real-train real/s4/real-train real/s4/synth; do \
+	for f in real/real-train real/synth real/val real/orig/real-train; do \
 	    PII_REDACT=$(abspath $(MODEL_BIN)) $(MODEL_PY) tools/train/prepare.py --tokenizer c \
 	        $(MODEL_WORK)/$$f.jsonl -o $(MODEL_WORK)/$$f.pt || exit 1; done
 
@@ -94,13 +86,10 @@ model-real: model-real-data
 	$(MODEL_PY) tools/train/train.py --train $(MODEL_WORK)/real/real-train.pt $(MODEL_WORK)/real/synth.pt \
 	    --val $(MODEL_WORK)/real/val.pt -o $(MODEL_WORK)/real-out --init $(MODEL_S3_INIT) \
 	    --extend-from $(MODEL_WORK)/real/orig/real-train.pt $(MODEL_S3_ARGS) $(if $(MODEL_RESUME),--resume)
-	$(MODEL_PY) tools/train/train.py --train $(MODEL_WORK)/real/s4/real-train.pt $(MODEL_WORK)/real/s4/synth.pt \
-	    --val $(MODEL_WORK)/real/val.pt -o $(MODEL_WORK)/real-out2 --init $(MODEL_WORK)/real-out \
-	    $(MODEL_S4_ARGS) $(if $(MODEL_RESUME),--resume)
-	$(MODEL_PY) tools/train/thresholds.py -m $(MODEL_WORK)/real-out2 --dev $(MODEL_WORK)/real/dev --write
+	$(MODEL_PY) tools/train/thresholds.py -m $(MODEL_WORK)/real-out --dev $(MODEL_WORK)/real/dev --write
 	@mkdir -p $(MODEL_OUT)
-	cp $(MODEL_WORK)/real-out2/config.json $(MODEL_WORK)/real-out2/model.safetensors \
-	    $(MODEL_WORK)/real-out2/training.json $(MODEL_OUT)/
+	cp $(MODEL_WORK)/real-out/config.json $(MODEL_WORK)/real-out/model.safetensors \
+	    $(MODEL_WORK)/real-out/training.json $(MODEL_OUT)/
 	@echo "model: wrote $(MODEL_OUT); run make to embed it"
 
 model: model-data model-tune-data
