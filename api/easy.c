@@ -157,6 +157,12 @@ static pii_err build_model(pii_easy *h, const pii_easy_options *o, char *msg, si
     if ((e = model_tokenizer(h, detail, sizeof detail)))
         return say(e, msg, cap, "tokenizer.json: %s%s%s", pii_strerror(e), detail[0] ? ": " : "",
                    detail);
+    if (builtin) { /* the built-in model's shipped operating point, as the command does */
+        int global = 0;
+        for (size_t i = 0; i < o->n_thresholds; i++)
+            global |= !strchr(o->thresholds[i], '=');
+        pii_default_model_apply_operating_point(&np, global);
+    }
     h->ner = pii_ner_create(h->model, h->tok, &np, &e, detail, sizeof detail);
     if (!h->ner)
         return say(e, msg, cap, "model tier: %s%s%s", pii_strerror(e), detail[0] ? ": " : "",

@@ -12,6 +12,7 @@
 #include <stddef.h>
 
 #include "pii_model.h"
+#include "pii_ner.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -37,6 +38,13 @@ pii_model *pii_default_model_load(const pii_model_params *p, pii_err *err, char 
  * returns how many; 0 when no model is compiled in or it ships none.
  * Callers apply them where the user set nothing (--bias, --threshold). */
 size_t pii_default_model_operating_point(const char *what, char (*specs)[96], size_t max);
+
+/* Applies that operating point to np, under what the caller already set:
+ * each shipped bias whose key np->bias_mask does not hold yet, and each
+ * shipped threshold for a label np has none for, unless user_global (the
+ * caller set one threshold for every label, which then stands).  Labels in
+ * np must be resolved to category names first. */
+void pii_default_model_apply_operating_point(pii_ner_params *np, int user_global);
 
 #if defined(__GNUC__)
 #pragma GCC visibility pop

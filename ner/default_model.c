@@ -80,3 +80,29 @@ size_t pii_default_model_operating_point(const char *what, char (*specs)[96], si
     json_object_put(root);
     return n;
 }
+
+void pii_default_model_apply_operating_point(pii_ner_params *np, int user_global)
+{
+    char specs[PII_NER_MAX_LABEL_THRESHOLDS][96];
+    size_t n = pii_default_model_operating_point("biases", specs, PII_NER_MAX_LABEL_THRESHOLDS);
+    for (size_t k = 0; k < n; k++) {
+        char *eq = strchr(specs[k], '=');
+        *eq = '\0';
+        int i = pii_ner_bias_index(specs[k]);
+        *eq = '=';
+        if (i >= 0 && !(np->bias_mask & (1u << i)))
+            (void)pii_ner_params_bias(np, specs[k]);
+    }
+    if (user_global)
+        return;
+    n = pii_default_model_operating_point("thresholds", specs, PII_NER_MAX_LABEL_THRESHOLDS);
+    for (size_t k = 0; k < n; k++) {
+        size_t ln = (size_t)(strchr(specs[k], '=') - specs[k]);
+        int set = 0;
+        for (size_t i = 0; i < np->nlabel_thresholds; i++)
+            set |= strlen(np->label_thresholds[i].label) == ln &&
+                   strncmp(np->label_thresholds[i].label, specs[k], ln) == 0;
+        if (!set)
+            (void)pii_ner_params_threshold(np, specs[k]);
+    }
+}

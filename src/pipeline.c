@@ -358,34 +358,14 @@ static int resolve_thresholds(const pii_model *m, pii_ner_params *np)
     return rc;
 }
 
-/* The built-in model's shipped operating point (after the user's labels
- * were resolved): its biases where the user gave no --bias of that key, its
- * per-label thresholds unless the user set a global --threshold, which then
- * applies to every label, or a threshold for that label. */
+/* The built-in model's shipped operating point, under the user's --bias and
+ * --threshold values (labels already resolved). */
 static void builtin_operating_point(const pii_opts *o, pii_ner_params *np)
 {
-    char specs[PII_NER_MAX_LABEL_THRESHOLDS][96];
-    size_t n = pii_default_model_operating_point("biases", specs, PII_NER_MAX_LABEL_THRESHOLDS);
-    for (size_t k = 0; k < n; k++) {
-        *strchr(specs[k], '=') = '\0';
-        int i = pii_ner_bias_index(specs[k]);
-        specs[k][strlen(specs[k])] = '=';
-        if (i >= 0 && !(np->bias_mask & (1u << i)))
-            (void)pii_ner_params_bias(np, specs[k]);
-    }
+    int global = 0;
     for (size_t i = 0; i < o->n_thresholds; i++)
-        if (!strchr(o->thresholds[i], '='))
-            return;
-    n = pii_default_model_operating_point("thresholds", specs, PII_NER_MAX_LABEL_THRESHOLDS);
-    for (size_t k = 0; k < n; k++) {
-        size_t ln = (size_t)(strchr(specs[k], '=') - specs[k]);
-        int user = 0;
-        for (size_t i = 0; i < np->nlabel_thresholds; i++)
-            user |= strlen(np->label_thresholds[i].label) == ln &&
-                    strncmp(np->label_thresholds[i].label, specs[k], ln) == 0;
-        if (!user)
-            (void)pii_ner_params_threshold(np, specs[k]);
-    }
+        global |= !strchr(o->thresholds[i], '=');
+    pii_default_model_apply_operating_point(np, global);
 }
 
 static int build_model(const pii_opts *o, pii_pipeline *p)
