@@ -184,7 +184,9 @@ int pii_cmd_info(int argc, char **argv)
     const char *cf = pii_ner_calibration_file(p.ner);
     pii_ner_biases b = pii_ner_get_biases(p.ner);
     printf("operating point: %s (%s)\n", o.operating_point ? o.operating_point : "default",
-           cf[0] ? cf : "no calibration file: all biases 0");
+           cf[0]  ? cf
+           : !dir ? "built-in model: its shipped operating point, then --bias"
+                  : "no calibration file: biases 0 unless --bias");
     printf("biases:     ");
     for (int j = 0; j < PII_NER_NBIAS; j++)
         printf(" %s=%g", pii_ner_bias_keys[j] + strlen("transition_bias_"), (double)b.v[j]);

@@ -85,6 +85,23 @@ exact "Patient: Maria Lopez, 54, seen today. Re: MRI results attached." \
 exact "Meeting with Tuesday 12th at 3pm, 14 Elm Grove, Leeds LS6 2AB." \
     "Meeting with <PRIVATE_DATE> at <PRIVATE_ADDRESS>."
 
+# the shipped operating point (config.json pii_redact_operating_point):
+# info shows it, it changes what is found, and --bias replaces it — the
+# same model loaded with -m (no shipped point applied) agrees with the
+# overridden built-in one
+"$PII_REDACT" info | grep -q '^biases: .* background_to_start=1.5 ' || {
+    echo "info does not show the shipped bias"
+    fail=1
+}
+s="Putin and Macron spoke on the phone on Tuesday."
+a=$(printf '%s\n' "$s" | "$PII_REDACT")
+b=$(printf '%s\n' "$s" | "$PII_REDACT" --bias background_to_start=0)
+c=$(printf '%s\n' "$s" | "$PII_REDACT" -m models/default)
+if [ "$a" = "$b" ] || [ "$b" != "$c" ]; then
+    echo "operating point: default '$a', --bias 0 '$b', -m models/default '$c'"
+    fail=1
+fi
+
 acc="Contact Maria Garcia at 12 Rue de Rivoli, Paris, or maria.garcia@example.fr"
 bin=$(cd "$(dirname "$PII_REDACT")" && pwd)/$(basename "$PII_REDACT")
 red=$(cd / && printf '%s\n' "$acc" | "$bin")
