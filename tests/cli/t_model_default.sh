@@ -93,7 +93,7 @@ exact "Meeting with Tuesday 12th at 3pm, 14 Elm Grove, Leeds LS6 2AB." \
     echo "info does not show the shipped bias"
     fail=1
 }
-s="Putin and Macron spoke on the phone on Tuesday."
+s="We listened to Amy Winehouse records until midnight."
 a=$(printf '%s\n' "$s" | "$PII_REDACT")
 b=$(printf '%s\n' "$s" | "$PII_REDACT" --bias background_to_start=0)
 c=$(printf '%s\n' "$s" | "$PII_REDACT" -m models/default)
