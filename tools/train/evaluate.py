@@ -15,6 +15,7 @@ import argparse
 import json
 import os
 import sys
+import unicodedata
 
 import torch
 
@@ -154,6 +155,52 @@ def _trim_words(text, i, j):
     return i, j
 
 
+# Person, address and date spans grow to whole words and lose closing
+# punctuation (ner/spans.c, word_cp, trim_closing, has_alnum).
+WORD_CATS = {"private_person", "private_address", "private_date"}
+
+
+def _word(c):
+    o = ord(c)
+    if o < 0x80:
+        return _alnum(c)
+    if (0x0E00 <= o <= 0x0EFF or 0x1000 <= o <= 0x109F or 0x1780 <= o <= 0x17FF
+            or 0x2E80 <= o <= 0x9FFF or 0xF900 <= o <= 0xFAFF or 0xFF66 <= o <= 0xFF9F or o >= 0x20000):
+        return False
+    return unicodedata.category(c) in ("Lu", "Ll", "Lt", "Lm", "Lo", "Mn", "Mc", "Nd")
+
+
+def _trim_closing(text, cat, s, e):
+    person = cat == "private_person"
+    while e > s:
+        c = text[e - 1]
+        if c in ",;:!?":
+            drop = True
+        elif c in ")]}>":
+            drop = {")": "(", "]": "[", "}": "{", ">": "<"}[c] not in text[s:e - 1]
+        elif c in '"\u201d\u00bb\u201c':
+            drop = c != '"' or text[s:e - 1].count('"') % 2 == 0
+        elif person and c in "'\u2019":
+            drop = True
+        elif (person and c in "sS" and e - 2 > s and text[e - 2] in "'\u2019"
+              and _word(text[e - 3])):
+            e -= 2  # "Smith's" -> "Smith"
+            continue
+        elif c == ".":
+            k = e - 1
+            while k > s and _word(text[k - 1]):
+                k -= 1
+            drop = (e - 1 - k) >= 4 and not (k > s and text[k - 1] == ".")
+        else:
+            drop = False
+        if not drop:
+            break
+        e -= 1
+        while e > s and text[e - 1].isspace():
+            e -= 1
+    return e
+
+
 def char_spans(text, offsets, tspans):
     tb = text.encode("utf-8")
     b2c = [0] * (len(tb) + 1)
@@ -181,6 +228,20 @@ def char_spans(text, offsets, tspans):
             ce -= 1
         if common.CATEGORIES[cat] in WORDS_TRIMMED:
             cs, ce = _trim_words(text, cs, ce)
+        name = common.CATEGORIES[cat]
+        if name in WORD_CATS:
+            ce = _trim_closing(text, name, cs, ce)
+            if not any(c.isalpha() or (name != "private_person" and unicodedata.category(c) == "Nd")
+                       for c in text[cs:ce]):
+                continue
+            if ce > cs and cs > 0 and _word(text[cs]):
+                lim = max(0, cs - WIDEN_MAX)
+                while cs > lim and _word(text[cs - 1]):
+                    cs -= 1
+            if ce > cs and _word(text[ce - 1]):
+                lim = min(len(text), ce + WIDEN_MAX)
+                while ce < lim and _word(text[ce]):
+                    ce += 1
         if ce > cs and common.CATEGORIES[cat] in WIDEN:
             if _alnum(text[cs]):
                 lim = max(0, cs - WIDEN_MAX)
