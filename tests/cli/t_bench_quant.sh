@@ -19,10 +19,13 @@ d="$TMPDIR"
     --experts 16 --top-k 4 --vocab 1000 --labels 5 --seed 5 > /dev/null
 "$PII_REDACT" bench -m "$d/m" --json --seconds 0.2 --limit 200 --threads 2 > "$d/b.json"
 for k in sentences_per_s tokens_per_s gflops p50_ms p90_ms p99_ms load_s peak_rss_mb threads \
-         isa weights_dtype peak_gflops peak_gops pct_of_peak; do
+         isa weights_dtype peak_gflops peak_gops pct_of_peak peak_gflops_after \
+         peak_gops_after cpu_share contended; do
     grep -q "\"$k\":" "$d/b.json" || { echo "missing key $k"; cat "$d/b.json"; exit 1; }
 done
 grep -q '"weights_dtype":"bf16"' "$d/b.json"
+grep -Eq '"contended":(true|false)' "$d/b.json"
+grep -Eq '"peak_gflops_after":[0-9]' "$d/b.json"
 "$PII_REDACT" bench -m "$d/m" --json --seconds 0.2 --limit 50 --mode latency --no-peak \
     --threads 1 > "$d/l.json"
 grep -q '"p50_ms":[0-9]' "$d/l.json"
