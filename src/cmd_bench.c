@@ -941,7 +941,7 @@ int pii_cmd_bench(int argc, char **argv)
     double pctp = ref_peak > 0 ? 100.0 * flops / el / ref_peak : NAN;
     double pk_lo = pk1 < pk2 ? pk1 : pk2;
     int peak_disagree = ref_peak > 0 && pk_lo < 0.9 * ref_peak;
-    int cpu_short = !o.latency && nth > 1 && cpu_share < 0.85;
+    int cpu_short = !o.latency && cpu_share < 0.85;
     int contended = peak_disagree || cpu_short;
     char isa[32];
     snprintf(isa, sizeof isa, "%s%s", pii_rt_isa_name(pii_rt_isa_active()),
