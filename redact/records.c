@@ -589,6 +589,7 @@ static pii_err redact_value(pii_rec_stream *rs, int kind, const uint8_t *raw, si
     if (e || rs->dec.n == 0)
         return e;
     pii_spanvec_clear(&rs->found);
+    pii_stream_new_input(rs->st); /* the guard sees each decoded value alone */
     if ((e = pii_stream_feed(rs->st, rs->dec.p, rs->dec.n)) || (e = pii_stream_end_doc(rs->st)))
         return e;
     if (rs->found.n == 0)
