@@ -206,11 +206,24 @@ static pii_err a_forward(void *ud, void *p, const int32_t *ids, const size_t *le
             return PII_OK;
         }
     }
-    /* The workspace grows to the largest pass seen (a huge --window costs
+    /* On all threads at once, in sub-passes of at most one thread's share
+     * of the largest pass (at least one sequence each), so the shared
+     * workspace stays one window's size however many threads there are.
+     * It grows to the largest sub-pass seen (a huge --window costs
      * nothing until a document needs it). */
-    if ((e = ws_fit(a, &c->ws, n, a->pool)))
-        return e;
-    return pii_model_forward(a->m, c->ws, ids, n, lens, nseq, logits, NULL);
+    size_t cap = a->max_tokens / (size_t)a->nth, i = 0, off = 0;
+    while (i < nseq) {
+        size_t j = i, tok = 0;
+        while (j < nseq && (j == i || tok + lens[j] <= cap))
+            tok += lens[j++];
+        if ((e = ws_fit(a, &c->ws, tok, a->pool)) ||
+            (e = pii_model_forward(a->m, c->ws, ids + off, tok, lens + i, j - i,
+                                   logits + off * a->C, NULL)))
+            return e;
+        off += tok;
+        i = j;
+    }
+    return PII_OK;
 }
 
 pii_ner *pii_ner_create(const pii_model *model, const pii_tok *tok, const pii_ner_params *pp,
