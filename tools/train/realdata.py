@@ -26,11 +26,21 @@ mention gets one word, a longer one a full name, the original's casing
 throughout a document (its words too: "Okafor" after "Ngozi Okafor").
 Only Latin-script names are drawn; Japanese records keep their names.
 
+Head crops (--crops P): a record rarely begins with a name, so a name as
+the very first token of a document (a line in --lines mode, a chat message,
+a log field) is a context the model hardly sees: the token has no leading
+space and nothing before it.  With probability P, each mention-replaced
+copy is written once more, cut to begin at one of its person mentions (the
+first word of the text is then the name; later spans shift, earlier ones
+go).  Crops draw from their own random stream, so --crops 0 writes exactly
+what the recipe wrote before it existed.
+
 URLs in real text are not annotated (the pack has no private_url gold), so
 they become ignore regions (label "ignore": no loss on their tokens),
 rather than teaching the model that a URL is not PII.
 
 Usage: realdata.py --names DATAGEN.jsonl -o OUTDIR [--pack DIR] [--copies 2] [--seed 7]
+                   [--crops 0.5]
 Never reads ../shared/eval.
 """
 
@@ -143,6 +153,19 @@ def replace_mentions(rec, names, rng):
             "spans": spans}
 
 
+def head_crop(rec, rng):
+    """The record cut to begin at one of its person mentions (one that starts
+    a word), or None when it has none after the first character."""
+    text = rec["text"]
+    cands = [s for s in rec["spans"] if s["label"] == "private_person" and s["start"] > 0
+             and text[s["start"] - 1].isspace()]
+    if not cands:
+        return None
+    c = rng.choice(cands)["start"]
+    spans = [dict(s, start=s["start"] - c, end=s["end"] - c) for s in rec["spans"] if s["start"] >= c]
+    return dict(rec, id=rec["id"] + "#crop", text=text[c:], spans=spans)
+
+
 def add_url_ignores(rec):
     spans = list(rec["spans"])
     for m in URL_RE.finditer(rec["text"]):
@@ -162,10 +185,14 @@ def main():
     ap.add_argument("-o", "--out", required=True)
     ap.add_argument("--copies", type=int, default=2, help="mention-replaced copies per train record")
     ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--crops", type=float, default=0.0,
+                    help="probability that a replaced copy is also written cut at a person mention")
     a = ap.parse_args()
 
     names = load_names(a.names)
     rng = random.Random(a.seed)
+    crop_rng = random.Random(a.seed * 1000003 + 17)  # its own stream: --crops 0 changes nothing
+    n_crops = 0
     os.makedirs(os.path.join(a.out, "dev"), exist_ok=True)
     files = sorted(f for f in os.listdir(a.pack) if f.endswith(".jsonl"))
     if not files:
@@ -194,9 +221,15 @@ def main():
                 if r["lang"] == "ja":
                     continue
                 for _ in range(a.copies):
-                    tr.write(json.dumps(add_url_ignores(replace_mentions(r, names, rng)),
-                                        ensure_ascii=False) + "\n")
+                    rep = replace_mentions(r, names, rng)
+                    tr.write(json.dumps(add_url_ignores(rep), ensure_ascii=False) + "\n")
                     n_out += 1
+                    if a.crops > 0 and crop_rng.random() < a.crops:
+                        cut = head_crop(rep, crop_rng)
+                        if cut:
+                            tr.write(json.dumps(add_url_ignores(cut), ensure_ascii=False) + "\n")
+                            n_out += 1
+                            n_crops += 1
             scored = SCORED.get(src, ["private_person"])
             with open(os.path.join(a.out, "dev", fn), "w", encoding="utf-8") as f:
                 for r in dev:
@@ -205,7 +238,8 @@ def main():
                         "scored_labels": scored,
                         "spans": [dict(s, scored=s["label"] in scored) for s in r["spans"]],
                     }, ensure_ascii=False) + "\n")
-    print(f"realdata: {n_train} train records ({n_out} written with {a.copies} replaced copies), "
+    print(f"realdata: {n_train} train records ({n_out} written with {a.copies} replaced copies, "
+          f"{n_crops} head crops), "
           f"{n_dev} dev records; name pool {len(names[0])} one-word + {len(names[1])} full names",
           file=sys.stderr)
 
