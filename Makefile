@@ -14,8 +14,9 @@
 #
 # Module fragments in mk/*.mk add generated sources, extra test
 # dependencies and module targets (bench-*, fuzz, model) without editing
-# this file.  Sources are found by wildcard: every .c in a module folder
-# goes into the library.
+# this file.  Sources are found by wildcard: every .c in a layer folder
+# goes into the library (docs/DESIGN.md: the layers, bottom to top, each a
+# folder with its public headers in <layer>/include/).
 
 CC      ?= cc
 PKGS    := libpcre2-8 libutf8proc json-c
@@ -45,6 +46,10 @@ endif
 
 B := build/$(VARIANT)
 
+# The library's layers, bottom to top (docs/DESIGN.md); src/ is the command.
+LAYERS    := core runtime tokenizer model ner redact api
+LAYER_INC := $(addsuffix /include,$(LAYERS))
+
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 
@@ -52,10 +57,14 @@ PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 # use function-level target attributes and are chosen at run time.
 CFLAGS_ALL := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE \
               $(OPT) -Wall -Wextra -Werror -pthread \
-              -Iinclude -I. -DPII_VERSION='"$(VERSION)"' $(PKG_CFLAGS) $(CFLAGS)
+              $(addprefix -I,$(LAYER_INC)) -I. -DPII_VERSION='"$(VERSION)"' $(PKG_CFLAGS) $(CFLAGS)
 LDLIBS_ALL := $(PKG_LIBS) -lm -pthread $(LDLIBS)
 
-LIB_SRC := $(wildcard src/runtime/*.c tokenizer/*.c ner/*.c redact/*.c api/*.c)
+# The model writers (safetensors/GGUF writers, random-weight models) serve
+# mkmodel, quantize and the tests only: they go into libpiitools.a, which
+# the command and the tests link, not into the library.
+TOOLS_SRC := runtime/writers.c model/synth.c
+LIB_SRC := $(filter-out $(TOOLS_SRC),$(wildcard $(addsuffix /*.c,$(LAYERS))))
 CLI_SRC := $(wildcard src/*.c)
 TEST_SRC := $(wildcard tests/unit/test_*.c)
 GEN_SRC :=
@@ -67,12 +76,14 @@ CHECK_DEPS :=
 LIB_OBJ  := $(patsubst %.c,$(B)/%.o,$(LIB_SRC) $(GEN_SRC))
 CLI_OBJ  := $(patsubst %.c,$(B)/%.o,$(CLI_SRC))
 TEST_BIN := $(patsubst tests/unit/%.c,$(B)/tests/%,$(TEST_SRC))
+TOOLS_OBJ := $(patsubst %.c,$(B)/%.o,$(TOOLS_SRC))
+TOOLS_LIB := $(B)/libpiitools.a
 
 # The shared library: position-independent objects compiled with hidden
 # visibility (the public headers mark their declarations default), linked
 # with a version script that exports pii_* only, and without the test rig
-# (redact/fault_alloc.c, the --wrap allocation wrappers).  docs/LIBRARY.md.
-SO_OBJ   := $(patsubst %.c,$(B)/pic/%.o,$(filter-out redact/fault_alloc.c,$(LIB_SRC)) $(GEN_SRC))
+# (core/fault_alloc.c, the --wrap allocation wrappers).  docs/LIBRARY.md.
+SO_OBJ   := $(patsubst %.c,$(B)/pic/%.o,$(filter-out core/fault_alloc.c,$(LIB_SRC)) $(GEN_SRC))
 SONAME   := libpiiredact.so.$(SOMAJOR)
 SO       := $(B)/lib/libpiiredact.so.$(VERSION)
 SO_DEFS  := -Wl,--no-undefined # not with the sanitizers: their run time comes with the program
@@ -107,12 +118,16 @@ $(SO): $(SO_OBJ) mk/libpiiredact.map
 	ln -sf $(notdir $@) $(B)/lib/$(SONAME)
 	ln -sf $(SONAME) $(B)/lib/libpiiredact.so
 
-$(BIN): $(CLI_OBJ) $(LIB)
-	$(CC) $(CFLAGS_ALL) -o $@ $(CLI_OBJ) $(LIB) $(LDLIBS_ALL)
+$(TOOLS_LIB): $(TOOLS_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
 
-$(B)/tests/%: tests/unit/%.c $(LIB)
+$(BIN): $(CLI_OBJ) $(TOOLS_LIB) $(LIB)
+	$(CC) $(CFLAGS_ALL) -o $@ $(CLI_OBJ) $(TOOLS_LIB) $(LIB) $(LDLIBS_ALL)
+
+$(B)/tests/%: tests/unit/%.c $(TOOLS_LIB) $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -MMD -MP -o $@ $< $(LIB) -lcmocka $(LDLIBS_ALL)
+	$(CC) $(CFLAGS_ALL) -MMD -MP -o $@ $< $(TOOLS_LIB) $(LIB) -lcmocka $(LDLIBS_ALL)
 
 # The dependency stamp: a quick dpkg check, apt-get only when something is missing.
 deps setup:
@@ -153,7 +168,7 @@ install: $(BIN) $(LIB) $(SO)
 	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libpiiredact.so
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(patsubst $(PREFIX)/%,$${prefix}/%,$(LIBDIR))|' -e 's|@VERSION@|$(VERSION)|' \
 	    -e 's|@PKGS@|$(PKGS)|' piiredact.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/piiredact.pc
-	install -m 644 include/*.h $(DESTDIR)$(PREFIX)/include/piiredact/
+	install -m 644 $(addsuffix /*.h,$(LAYER_INC)) $(DESTDIR)$(PREFIX)/include/piiredact/
 	install -m 644 man/pii-redact.1 $(DESTDIR)$(PREFIX)/share/man/man1/pii-redact.1
 	install -m 644 man/piiredact.3 $(DESTDIR)$(PREFIX)/share/man/man3/piiredact.3
 	install -m 644 samples/sentences.txt $(DESTDIR)$(PREFIX)/share/pii-redact/sentences.txt
@@ -162,7 +177,7 @@ uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/pii-redact $(DESTDIR)$(LIBDIR)/libpiiredact.a \
 	    $(DESTDIR)$(LIBDIR)/libpiiredact.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME) \
 	    $(DESTDIR)$(LIBDIR)/libpiiredact.so $(DESTDIR)$(LIBDIR)/pkgconfig/piiredact.pc \
-	    $(addprefix $(DESTDIR)$(PREFIX)/include/piiredact/,$(notdir $(wildcard include/*.h))) \
+	    $(addprefix $(DESTDIR)$(PREFIX)/include/piiredact/,$(notdir $(wildcard $(addsuffix /*.h,$(LAYER_INC))))) \
 	    $(DESTDIR)$(PREFIX)/share/man/man1/pii-redact.1 $(DESTDIR)$(PREFIX)/share/man/man3/piiredact.3 \
 	    $(DESTDIR)$(PREFIX)/share/pii-redact/sentences.txt
 	-rmdir $(DESTDIR)$(PREFIX)/include/piiredact $(DESTDIR)$(PREFIX)/share/pii-redact 2>/dev/null
@@ -180,4 +195,4 @@ format-check:
 clean:
 	rm -rf build pii-redact libpiiredact.a
 
--include $(LIB_OBJ:.o=.d) $(SO_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_BIN:=.d)
+-include $(LIB_OBJ:.o=.d) $(TOOLS_OBJ:.o=.d) $(SO_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_BIN:=.d)

@@ -28,9 +28,9 @@ FUZZ_SMOKE_SECONDS ?= 20
 FUZZ_ALL           := $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_TARGETS       ?= $(FUZZ_ALL)
 
-# Fault injection (include/pii_fault.h): binaries linked with these flags
+# Fault injection (core/include/pii_fault.h): binaries linked with these flags
 # send their own and libpiiredact.a's allocation calls through
-# redact/fault_alloc.c.  The command and the tests/unit/test_fault_* suites
+# core/fault_alloc.c.  The command and the tests/unit/test_fault_* suites
 # are; the cost is one relaxed atomic load per allocation.
 FAULT_WRAP := -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=strdup,--wrap=strndup,--wrap=posix_memalign,--wrap=aligned_alloc
 pii-redact $(B)/pii-redact: LDLIBS_ALL += $(FAULT_WRAP)
@@ -51,13 +51,13 @@ $(B)/fuzz/libcli.a: $(FUZZ_CLI_OBJ)
 # $(LIB) is set after the mk/ fragments are read: expand it late.
 .SECONDEXPANSION:
 
-$(B)/fuzz/replay_%: $(B)/tests/fuzz/fuzz_%.o $(B)/tests/fuzz/replay.o $(B)/fuzz/libcli.a $$(LIB)
+$(B)/fuzz/replay_%: $(B)/tests/fuzz/fuzz_%.o $(B)/tests/fuzz/replay.o $(B)/fuzz/libcli.a $$(TOOLS_LIB) $$(LIB)
 	$(CC) $(CFLAGS_ALL) -o $@ $(filter %.o %.a,$^) $(LDLIBS_ALL)
 
 .PHONY: fuzz fuzz-build fuzz-smoke fuzz-replay fuzz-seeds valgrind
 
 # Regenerates the tiny-model seeds (tests/fuzz/mkseeds.c) in place.
-$(B)/fuzz/mkseeds: $(B)/tests/fuzz/mkseeds.o $$(LIB)
+$(B)/fuzz/mkseeds: $(B)/tests/fuzz/mkseeds.o $$(TOOLS_LIB) $$(LIB)
 	$(CC) $(CFLAGS_ALL) -o $@ $(filter %.o %.a,$^) $(LDLIBS_ALL)
 fuzz-seeds: $(B)/fuzz/mkseeds
 	$(B)/fuzz/mkseeds tests/fuzz
@@ -71,7 +71,7 @@ CHECK_DEPS += fuzz-replay
 ifeq ($(VARIANT),fuzz)
 # Warnings are gcc -Werror's job; a new clang warning must not stop fuzzing.
 CFLAGS_ALL += -Wno-error
-$(B)/fuzz/fuzz_%: $(B)/tests/fuzz/fuzz_%.o $(B)/fuzz/libcli.a $$(LIB)
+$(B)/fuzz/fuzz_%: $(B)/tests/fuzz/fuzz_%.o $(B)/fuzz/libcli.a $$(TOOLS_LIB) $$(LIB)
 	$(CC) $(CFLAGS_ALL) -fsanitize=fuzzer -o $@ $(filter %.o %.a,$^) $(LDLIBS_ALL)
 
 fuzz-build: $(patsubst %,$(B)/fuzz/fuzz_%,$(FUZZ_TARGETS))

@@ -10,9 +10,9 @@ TOK_GEN    := build/gen/tok
 TOK_TBL    := $(TOK_GEN)/o200k.tbl
 TOK_MKVOCAB := $(TOK_GEN)/mkvocab
 
-$(TOK_MKVOCAB): tools/tokenizer/mkvocab.c tokenizer/tok_blob.c tokenizer/tok_internal.h include/pii_tok.h
+$(TOK_MKVOCAB): tools/tokenizer/mkvocab.c tokenizer/tok_blob.c tokenizer/tok_internal.h tokenizer/include/pii_tok.h
 	@mkdir -p $(dir $@)
-	$(CC) -std=c11 -O2 -Wall -Wextra -Werror -Iinclude -Itokenizer -o $@ tools/tokenizer/mkvocab.c tokenizer/tok_blob.c
+	$(CC) -std=c11 -O2 -Wall -Wextra -Werror -Icore/include -Itokenizer/include -Itokenizer -o $@ tools/tokenizer/mkvocab.c tokenizer/tok_blob.c
 
 $(TOK_TBL): tokenizer/data/o200k_base.vocab $(TOK_MKVOCAB)
 	$(TOK_MKVOCAB) $< $@

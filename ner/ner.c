@@ -1258,7 +1258,7 @@ static pii_err prep_scan(void *st, const uint8_t *buf, size_t len, uint64_t base
         return PII_EINTERNAL; /* not the document that was prepared */
     pii_err e;
     while (s->next < s->cur.n && s->cur.spans[s->next].end <= end)
-        if ((e = ner_spanvec_push(out, &s->cur.spans[s->next++])))
+        if ((e = pii_spanvec_push(out, &s->cur.spans[s->next++])))
             return e;
     *done =
         s->next < s->cur.n && s->cur.spans[s->next].start < end ? s->cur.spans[s->next].start : end;

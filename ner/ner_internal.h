@@ -117,7 +117,4 @@ size_t ner_viterbi_ncol(const pii_ner_viterbi *v);
  * pii_ner_create). */
 void ner_set_owner(pii_ner *n, void *owner, void (*owner_free)(void *owner));
 
-/* pii_spanvec append without depending on redact/. */
-pii_err ner_spanvec_push(pii_spanvec *sv, const pii_span *s);
-
 #endif

@@ -546,20 +546,6 @@ int ner_widen_right(const ner_text *tx, const char *cat, uint64_t *e, uint64_t l
 
 /* ---- §6.4 resolver ----------------------------------------------------------- */
 
-pii_err ner_spanvec_push(pii_spanvec *sv, const pii_span *s)
-{
-    if (sv->n == sv->cap) {
-        size_t nc = sv->cap ? sv->cap * 2 : 16;
-        pii_span *nv = realloc(sv->v, nc * sizeof *nv);
-        if (!nv)
-            return PII_ENOMEM;
-        sv->v = nv;
-        sv->cap = nc;
-    }
-    sv->v[sv->n++] = *s;
-    return PII_OK;
-}
-
 pii_err ner_resolver_add(ner_resolver *r, const pii_span *s)
 {
     if (r->n == r->cap) {
@@ -601,7 +587,7 @@ pii_err ner_resolver_flush(ner_resolver *r, uint64_t boundary, pii_spanvec *out)
     for (; i < r->n && r->v[i].start < boundary; i++) {
         if (r->v[i].start < r->last_end)
             continue; /* overlaps a kept span */
-        pii_err e = ner_spanvec_push(out, &r->v[i]);
+        pii_err e = pii_spanvec_push(out, &r->v[i]);
         if (e)
             return e;
         r->last_end = r->v[i].end;

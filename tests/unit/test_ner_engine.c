@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "pii_ner.h"
+#include "pii_redact.h"
 
 static uint64_t rng_state = 12345;
 static uint64_t rng(void)

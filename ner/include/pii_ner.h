@@ -37,7 +37,7 @@
 #include <stdint.h>
 
 #include "pii_error.h"
-#include "pii_redact.h"
+#include "pii_core.h"
 
 #ifdef __cplusplus
 extern "C" {

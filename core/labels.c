@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pii_redact.h"
+#include "pii_core.h"
 
 const char *const pii_categories[PII_NCAT] = {
     "account_number", "private_address", "private_date", "private_email",
