@@ -1,7 +1,9 @@
 /* opts.h — the option table of the main command and the parsed options.
  *
- * One table (src/opts.c) drives getopt_long, --help, and the CLI test that
- * checks the man page lists every option. */
+ * One table, src/options.def, gives the option ids, pii_flags (getopt_long's
+ * table, the config file's keys, --help; src/opts.c) and the man page's
+ * OPTIONS section (tools/genman.c, `make man`).  To add an option: an OPT
+ * line there, a case in pii_opts_parse, then `make man`. */
 #ifndef PII_OPTS_H
 #define PII_OPTS_H
 
