@@ -40,19 +40,10 @@ void pii_print_help(void)
            "Finds personal data (PII) in text and redacts it.  With no FILE, or when FILE\n"
            "is -, reads standard input.  Writes the redacted text to standard output;\n"
            "every byte outside a redacted span is copied unchanged.\n\nOptions:\n");
-    for (const pii_flag *f = pii_flags; f->name; f++) {
-        char left[64];
-        if (f->short_name)
-            snprintf(left, sizeof left, "-%c, --%s%s%s", f->short_name, f->name, f->arg ? " " : "",
-                     f->arg ? f->arg : "");
-        else
-            snprintf(left, sizeof left, "    --%s%s%s", f->name, f->arg ? " " : "",
-                     f->arg ? f->arg : "");
-        printf("  %-28s %s\n", left, f->help);
-    }
+    pii_cli_print_options(stdout, pii_flags, NFLAGS);
     printf("\nCommands:\n");
     for (const pii_subcommand *c = pii_subcommands; c->name; c++)
-        printf("  %-28s %s\n", c->name, c->summary);
+        pii_cli_print_item(stdout, c->name, c->summary);
     printf("\nDefaults for these options: $XDG_CONFIG_HOME/pii-redact/config (or\n"
            "~/.config/pii-redact/config), one NAME = VALUE per line; flags override\n"
            "$PII_REDACT_MODEL, which overrides the file.\n");
@@ -79,83 +70,14 @@ static void usage_error(const char *fmt, const char *arg)
     fprintf(stderr, "\nTry 'pii-redact --help' for more information.\n");
 }
 
-/* Reports an option getopt_long refused (c: ':' or '?'): a missing
- * argument, an argument to an option that takes none, an ambiguous
- * abbreviation, or an unknown option.  A long option has just been consumed
- * (argv[optind - 1]) when optopt is 0 (unknown, ambiguous) or when that
- * argument names an option whose id is optopt; otherwise optopt is a short
- * option letter. */
-static void option_error(int c, char **argv, const struct option *lo)
-{
-    const char *a = optind > 0 ? argv[optind - 1] : "";
-    char buf[160];
-    if (strncmp(a, "--", 2) == 0 && a[2]) {
-        const char *name = a + 2;
-        size_t n = strcspn(name, "=");
-        const struct option *hit = NULL;
-        size_t nhit = 0;
-        for (const struct option *l = lo; l->name; l++) {
-            if (strncmp(l->name, name, n) != 0)
-                continue;
-            if (strlen(l->name) == n) { /* an exact name is never ambiguous */
-                hit = l;
-                nhit = 1;
-                break;
-            }
-            hit = l;
-            nhit++;
-        }
-        if (optopt == 0 || (hit && nhit == 1 && hit->val == optopt)) {
-            if (nhit == 1 && c == ':') {
-                snprintf(buf, sizeof buf, "option '--%s' requires an argument", hit->name);
-            } else if (nhit == 1 && name[n] == '=' && hit->has_arg == no_argument) {
-                snprintf(buf, sizeof buf, "option '--%s' doesn't allow an argument", hit->name);
-            } else if (nhit > 1) {
-                int k = snprintf(buf, sizeof buf, "option '--%.*s' is ambiguous; possibilities:",
-                                 (int)(n < 60 ? n : 60), name);
-                for (const struct option *l = lo; l->name && k > 0 && (size_t)k < sizeof buf; l++)
-                    if (strncmp(l->name, name, n) == 0)
-                        k += snprintf(buf + k, sizeof buf - (size_t)k, " '--%s'", l->name);
-            } else {
-                snprintf(buf, sizeof buf, "unknown option '--%.*s'", (int)(n < 60 ? n : 60), name);
-            }
-            usage_error("%s", buf);
-            return;
-        }
-    }
-    if (c == ':')
-        snprintf(buf, sizeof buf, "option '-%c' requires an argument", optopt);
-    else if (optopt > 32 && optopt < 127)
-        snprintf(buf, sizeof buf, "unknown option '-%c'", optopt);
-    else
-        snprintf(buf, sizeof buf, "unknown option '%.60s'", a);
-    usage_error("%s", buf);
-}
-
 int pii_opts_parse(int argc, char **argv, pii_opts *o)
 {
     struct option lo[NFLAGS + 1];
-    int short_ids[128] = {0}; /* option letter -> id */
     char shorts[2 * NFLAGS + 2];
-    size_t ns = 0;
-    shorts[ns++] = ':'; /* a missing argument is ':', not '?' */
+    int short_ids[128]; /* option letter -> id */
     /* GNU argument order: options may follow file names ("-r DIR --out-dir
-     * OUT"); "--" ends the options. */
-    for (size_t i = 0; i < NFLAGS; i++) {
-        const pii_flag *f = &pii_flags[i];
-        lo[i].name = f->name;
-        lo[i].has_arg = f->arg ? required_argument : no_argument;
-        lo[i].flag = NULL;
-        lo[i].val = O_FIRST + (int)i;
-        if (f->short_name) {
-            short_ids[f->short_name & 127] = O_FIRST + (int)i;
-            shorts[ns++] = (char)f->short_name;
-            if (f->arg)
-                shorts[ns++] = ':';
-        }
-    }
-    memset(&lo[NFLAGS], 0, sizeof lo[NFLAGS]);
-    shorts[ns] = '\0';
+     * OUT"); "--" ends the options.  A missing argument is ':', not '?'. */
+    pii_cli_getopt_table(pii_flags, NFLAGS, O_FIRST, lo, shorts, short_ids);
 
     memset(o, 0, sizeof *o);
     o->act = -1;
@@ -389,7 +311,7 @@ int pii_opts_parse(int argc, char **argv, pii_opts *o)
             break;
         }
         default: /* ':' and '?' */
-            option_error(c, argv, lo);
+            pii_cli_option_error(NULL, c, argv, lo);
             return PII_EXIT_USAGE;
         }
     }

@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 
+#include "cli.h"
 #include "pii_redact.h"
 
 enum pii_format { PII_FMT_TEXT, PII_FMT_JSON, PII_FMT_JSONL };
@@ -56,13 +57,6 @@ typedef struct pii_opts {
     size_t ninclude, nexclude, njsonl_fields, ncsv_columns;
     char csv_delimiter; /* 0: ',' (TAB for *.tsv, *.tab) */
 } pii_opts;
-
-typedef struct pii_flag {
-    const char *name; /* long name without "--" */
-    int short_name;   /* 0 if none */
-    const char *arg;  /* argument name, NULL if none */
-    const char *help;
-} pii_flag;
 
 extern const pii_flag pii_flags[];
 

@@ -24,9 +24,43 @@ for c in eval mkmodel info logits tokenize bench quantize; do
     [ ! -s "$T/err" ] || fail "$c --help wrote to stderr"
     set -- "$@" "$c=$T/help_$c"
 done
-"$P" --help | sed -n '/^Commands:/,/^$/p' | awk 'NR>1 && NF {print $1}' >"$T/cmds"
+"$P" --help | sed -n '/^Commands:/,/^$/p' | awk 'NR>1 && /^  [a-z]/ {print $1}' >"$T/cmds"
 [ "$(wc -l <"$T/cmds")" -eq 7 ] || fail "subcommands in --help: $(cat "$T/cmds")"
 python3 "$here/cli_table.py" "$man" "$T/help" "$@" || fail "man page and tables disagree"
+# One style for every --help (src/clihelp.c: pii_cli_usage): "Usage:
+# pii-redact[ CMD]", "Options:", each option as "  -x, --name ARG" or
+# "      --name ARG" with its text at column 32 (or on the next line there),
+# continuation lines at column 32, "-h, --help" worded the same, nothing
+# past column 79.
+python3 - "$T/help" "$T"/help_* <<'PY' || fail "--help styles differ"
+import re, sys
+bad = 0
+for path in sys.argv[1:]:
+    lines = open(path, encoding="utf-8").read().split("\n")
+    cmd = path.rsplit("help_", 1)[1] if "help_" in path else None
+    want = "Usage: pii-redact" + (" " + cmd if cmd else "")
+    errs = []
+    if not (lines[0] + " ").startswith(want + " "):
+        errs.append("first line " + lines[0])
+    errs += ["line %d: %d columns" % (k + 1, len(l)) for k, l in enumerate(lines) if len(l) > 79]
+    if "Options:" not in lines:
+        errs.append("no Options:")
+    else:
+        for l in lines[lines.index("Options:") + 1 :]:
+            if not l:
+                break
+            m = re.match(r"^  (-[a-zA-Z], |    )--[a-z][a-z0-9-]*( \S+)?( +)(.*)$", l)
+            if m and len(l) - len(m.group(4)) != 31:
+                errs.append("text not at column 32: " + l)
+            elif not m and not re.match(r"^ {31}\S", l) and not re.match(r"^  (-[a-zA-Z], |    )--\S+( \S+)?$", l):
+                errs.append("not an option line: " + l)
+    if "  -h, --help                   show this help and exit" not in lines:
+        errs.append("no standard -h, --help line")
+    for e in errs:
+        print("%s: %s" % (cmd or "pii-redact", e))
+    bad |= bool(errs)
+sys.exit(bad)
+PY
 # The checker fails when they disagree: an entry dropped, two swapped, an
 # argument renamed, a subcommand option missing, a usage line restyled.
 sed '/^\.B \\-\\-staged$/{x;d;}' "$man" | sed '/^\.TP$/{N;/\n\.TP$/D;}' >"$T/m1"
