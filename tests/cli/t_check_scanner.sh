@@ -1,7 +1,8 @@
 # --check as a scanner (issue 22 part 3): one line per finding with file,
 # line, column, label, source and fingerprint and no value; json, csv and
 # SARIF 2.1.0 reports (validated by tests/cli/sarif_check.py against the
-# official SARIF 2.1.0 schema, tests/fixtures/sarif/, and GitHub's needs); the inline
+# official SARIF 2.1.0 schema, tests/fixtures/sarif/, and GitHub's needs);
+# the json report against its own schema (tests/fixtures/report/); the inline
 # allow marker; baselines (write, then nothing new is reported); --exit-code.
 set -u
 P=$PII_REDACT
@@ -46,6 +47,19 @@ printf 'd/sub/u.txt:2:4: private_email\nd/t.txt:1:3: private_email\nd/t.txt:2:3:
 "$P" --rules-only -r d --check -q --report-format json >out.json
 python3 -c 'import json,sys; d=json.load(open("out.json")); f=d["findings"]; assert [(x["path"],x["line"],x["column"],x["label"]) for x in f]==[("d/sub/u.txt",2,4,"private_email"),("d/t.txt",1,3,"private_email"),("d/t.txt",2,3,"private_phone")], f; assert all("value" not in x for x in f)' ||
     fail "json report"
+# The json report's shape: tests/fixtures/report/check-json.schema.json
+# (pii-redact's own; python3-jsonschema), with and without values; a
+# finding with an unknown key or a short fingerprint is refused.
+/usr/bin/python3 "$here/json_check.py" "$here/../fixtures/report/check-json.schema.json" out.json ||
+    fail "json report schema"
+printf 'x bob@example.com\n' | "$P" --rules-only --check --show-values --report-format json >val.json
+/usr/bin/python3 "$here/json_check.py" "$here/../fixtures/report/check-json.schema.json" val.json ||
+    fail "json report schema, --show-values"
+for mut in 'f["extra"]=1' 'f["fingerprint"]="abc"' 'del f["line"]'; do
+    /usr/bin/python3 -c 'import json,sys; d=json.load(open("out.json")); f=d["findings"][0]; exec(sys.argv[1]); json.dump(d, open("bad.json","w"))' "$mut"
+    /usr/bin/python3 "$here/json_check.py" "$here/../fixtures/report/check-json.schema.json" bad.json >/dev/null &&
+        fail "json schema accepted: $mut"
+done
 "$P" --rules-only -r d --check -q --report-format csv >out.csv
 [ "$(head -1 out.csv)" = 'path,line,column,label,source,score,fingerprint' ] || fail "csv header"
 [ "$(sed -n 2p out.csv | cut -d, -f1-5)" = '"d/sub/u.txt",2,4,private_email,rule' ] || fail "csv row"
