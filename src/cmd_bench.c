@@ -59,7 +59,7 @@ static const mc_opt opts[] = {
      "time)"},
     {"no-peak", 0, NULL, "skip the peak FMA/VNNI measurement"},
     {"json", 0, NULL, "print one JSON object"},
-    {"help", 'h', NULL, "show this help"},
+    {"help", 'h', NULL, "show this help and exit"},
 };
 #define NOPTS (sizeof opts / sizeof opts[0])
 #define CMD "bench"
@@ -504,7 +504,7 @@ static int parse(int argc, char **argv, bench_opts *o)
         if (!strcmp(nm, "help")) {
             mc_usage(stdout,
                      "pii-redact bench [-m MODEL] [--corpus FILE] [--threads N] "
-                     "[--mode throughput|latency] [--seconds S] [--json]",
+                     "[--mode MODE] [--seconds S] [--json]",
                      "Measures the encoder: sentences/s, tokens/s, effective GFLOP/s (model\n"
                      "FLOPs per token x tokens / time), latency percentiles per sentence in\n"
                      "latency mode, load time, peak RSS, and the machine's own f32 FMA and int8\n"

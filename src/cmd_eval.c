@@ -19,43 +19,49 @@
 #include "opts.h"
 #include "pipeline.h"
 
-enum { E_RULES_ONLY = 256, E_MODEL_ONLY, E_FORMAT, E_PREDICTIONS, E_DUMP };
-
-static const struct option eval_longopts[] = {
-    {"rules-only", no_argument, NULL, E_RULES_ONLY},
-    {"model-only", no_argument, NULL, E_MODEL_ONLY},
-    {"model", required_argument, NULL, 'm'},
-    {"format", required_argument, NULL, E_FORMAT},
-    {"predictions", required_argument, NULL, E_PREDICTIONS},
-    {"dump-predictions", required_argument, NULL, E_DUMP},
-    {"help", no_argument, NULL, 'h'},
-    {NULL, 0, NULL, 0},
+/* The option table (cli.h): getopt's tables and --help come from it;
+ * eval_flags[k] is option E_FIRST + k. */
+enum {
+    E_FIRST = 256,
+    E_RULES_ONLY = E_FIRST,
+    E_MODEL_ONLY,
+    E_MODEL,
+    E_FORMAT,
+    E_PREDICTIONS,
+    E_DUMP,
+    E_HELP,
+    E_END
 };
+static const pii_flag eval_flags[] = {
+    [E_RULES_ONLY - E_FIRST] = {"rules-only", 0, NULL, "use only the rule tier"},
+    [E_MODEL_ONLY - E_FIRST] = {"model-only", 0, NULL, "use only the model tier"},
+    [E_MODEL - E_FIRST] = {"model", 'm', "PATH", "model checkpoint to use instead of the default"},
+    [E_FORMAT - E_FIRST] = {"format", 0, "FMT", "text (default), json, or md (a Markdown table)"},
+    [E_PREDICTIONS - E_FIRST] = {"predictions", 0, "FILE",
+                                 "score the spans in FILE (JSON Lines: \"spans\" with code-point "
+                                 "start, end, label; one line per record, in order) instead of "
+                                 "running the redactor"},
+    [E_DUMP - E_FIRST] = {"dump-predictions", 0, "FILE",
+                          "write the predicted spans in that format (model spans with their "
+                          "\"score\")"},
+    [E_HELP - E_FIRST] = {"help", 'h', NULL, "show this help and exit"},
+};
+enum { E_NFLAGS = E_END - E_FIRST };
+_Static_assert(sizeof eval_flags / sizeof eval_flags[0] == E_NFLAGS, "one entry per option id");
 
 static void eval_usage(FILE *fp)
 {
-    fprintf(fp,
-            "Usage: pii-redact eval [OPTIONS] FILE.jsonl...\n\n"
-            "Runs the redactor on every record of each eval file (unified format:\n"
-            "text, scored_labels, spans with code-point offsets and scored/ignore\n"
-            "regions) and prints, per label, strict and overlap precision, recall and\n"
-            "F1, and the character leak rate.  Files are scored separately.\n\n"
-            "Options:\n"
-            "      --rules-only            use only the rule tier\n"
-            "      --model-only            use only the model tier\n"
-            "  -m, --model PATH            model checkpoint to use instead of the default\n"
-            "      --format FMT            text (default), json, or md (a Markdown table)\n"
-            "      --predictions FILE      score the spans in FILE (JSON Lines: \"spans\" with\n"
-            "                              code-point start, end, label; one line per record,\n"
-            "                              in order) instead of running the redactor\n"
-            "      --dump-predictions FILE write the predicted spans in that format\n"
-            "                              (model spans with their \"score\")\n"
-            "  -h, --help                  show this help and exit\n\n"
-            "Metrics: strict = same label, start and end; overlap = same label and at\n"
-            "least one shared character.  A prediction matching no gold span that\n"
-            "overlaps an ignore region is neither a hit nor a false positive.  Leak rate\n"
-            "= share of gold PII characters covered by no prediction (any label).\n"
-            "Predictions with labels outside a record's scored_labels are dropped.\n");
+    pii_cli_usage(fp, "pii-redact eval [OPTIONS] FILE.jsonl...",
+                  "Runs the redactor on every record of each eval file (unified format:\n"
+                  "text, scored_labels, spans with code-point offsets and scored/ignore\n"
+                  "regions) and prints, per label, strict and overlap precision, recall and\n"
+                  "F1, and the character leak rate.  Files are scored separately.",
+                  eval_flags, E_NFLAGS,
+                  "Metrics: strict = same label, start and end; overlap = same label and at\n"
+                  "least one shared character.  A prediction matching no gold span that\n"
+                  "overlaps an ignore region is neither a hit nor a false positive.  Leak rate\n"
+                  "= share of gold PII characters covered by no prediction (any label).\n"
+                  "Predictions with labels outside a record's scored_labels are dropped.");
 }
 
 /* ---- growing span list -------------------------------------------------- */
@@ -544,10 +550,16 @@ int pii_cmd_eval(int argc, char **argv)
     o.act = -1;   /* keep the process-wide activation mode */
     int json = 0; /* 0 text, 1 json, 2 markdown */
     const char *pred_path = NULL, *dump_path = NULL;
+    struct option lo[E_NFLAGS + 1];
+    char shorts[2 * E_NFLAGS + 2];
+    int short_ids[128];
+    pii_cli_getopt_table(eval_flags, E_NFLAGS, E_FIRST, lo, shorts, short_ids);
     int c;
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":m:h", eval_longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, shorts, lo, NULL)) != -1) {
+        if (c > 0 && c < 128 && short_ids[c])
+            c = short_ids[c];
         switch (c) {
         case E_RULES_ONLY:
             o.rules_only = 1;
@@ -555,7 +567,7 @@ int pii_cmd_eval(int argc, char **argv)
         case E_MODEL_ONLY:
             o.model_only = 1;
             break;
-        case 'm':
+        case E_MODEL:
             o.model_path = optarg;
             break;
         case E_FORMAT:
@@ -577,15 +589,11 @@ int pii_cmd_eval(int argc, char **argv)
         case E_DUMP:
             dump_path = optarg;
             break;
-        case 'h':
+        case E_HELP:
             eval_usage(stdout);
             return PII_EXIT_OK;
-        case ':':
-            fprintf(stderr, "pii-redact eval: option '%s' needs an argument\n", argv[optind - 1]);
-            return PII_EXIT_USAGE;
-        default:
-            fprintf(stderr, "pii-redact eval: unknown option '%s'\n", argv[optind - 1]);
-            eval_usage(stderr);
+        default: /* ':' and '?' */
+            pii_cli_option_error("eval", c, argv, lo);
             return PII_EXIT_USAGE;
         }
     }

@@ -22,7 +22,7 @@ static const mc_opt opts[] = {
     {"calibration", 0, "FILE", "viterbi_calibration.json to read (default: the model's)"},
     {"no-calibration", 0, NULL, "ignore the model's viterbi_calibration.json"},
     {"quiet", 'q', NULL, "no notices on stderr"},
-    {"help", 'h', NULL, "show this help"},
+    {"help", 'h', NULL, "show this help and exit"},
 };
 #define NOPTS (sizeof opts / sizeof opts[0])
 

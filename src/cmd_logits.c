@@ -19,7 +19,7 @@ static const mc_opt opts[] = {
     {"isa", 0, "NAME", "kernel path: scalar, avx2 or avx512 (default: best)"},
     {"rope-f32", 0, NULL, "float32 RoPE angles (stock HF) instead of float64"},
     {"experts", 0, NULL, "add the chosen experts per layer (ascending) to each line"},
-    {"help", 'h', NULL, "show this help"},
+    {"help", 'h', NULL, "show this help and exit"},
 };
 #define NOPTS (sizeof opts / sizeof opts[0])
 

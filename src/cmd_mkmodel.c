@@ -26,7 +26,7 @@ static const mc_opt opts[] = {
      "hf (default); opf: OpenAI opf's native layout; opf-hf: that opf model "
      "in the HF layout, as transformers' converter writes it"},
     {"embed-rows", 0, "N", "compact embedding of N rows plus a row map (tests)"},
-    {"help", 'h', NULL, "show this help"},
+    {"help", 'h', NULL, "show this help and exit"},
 };
 #define NOPTS (sizeof opts / sizeof opts[0])
 
@@ -47,12 +47,12 @@ int pii_cmd_mkmodel(int argc, char **argv)
         const char *nm = opts[k].name;
         if (!strcmp(nm, "help")) {
             mc_usage(stdout, "pii-redact mkmodel [OPTIONS] -o PATH",
-                     "Writes a random-weight model of the Privacy Filter architecture: "
-                     "config.json and\nmodel.safetensors with the real tensor names (HF, or opf's "
-                     "native names with\n--layout opf), or a GGUF file.  Deterministic for a\nseed "
-                     "on every machine.  The defaults give the "
-                     "full-size model (about 2.8 GB in bf16).\nNo tokenizer.json is written: "
-                     "loaders fall back to the built-in o200k tokenizer.",
+                     "Writes a random-weight model of the Privacy Filter architecture:\n"
+                     "config.json and model.safetensors with the real tensor names (HF, or\n"
+                     "opf's native names with --layout opf), or a GGUF file.  Deterministic\n"
+                     "for a seed on every machine.  The defaults give the full-size model\n"
+                     "(about 2.8 GB in bf16).  No tokenizer.json is written: loaders fall back\n"
+                     "to the built-in o200k tokenizer.",
                      opts, NOPTS);
             return PII_EXIT_OK;
         }

@@ -30,7 +30,7 @@ static const mc_opt opts[] = {
     {"output", 'o', "DIR", "output directory (created when missing)"},
     {"type", 0, "T", "int8 (per-channel scales) or int4 (groups of 32, scale + offset)"},
     {"attn", 0, NULL, "also quantize the attention projections q, k, v, o"},
-    {"help", 'h', NULL, "show this help"},
+    {"help", 'h', NULL, "show this help and exit"},
 };
 #define NOPTS (sizeof opts / sizeof opts[0])
 #define CMD "quantize"

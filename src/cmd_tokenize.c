@@ -16,34 +16,33 @@
 #include "cli.h"
 #include "pii_tok.h"
 
-enum { T_JSONL = 256, T_CHARS };
-
-static const struct option tok_longopts[] = {
-    {"jsonl", no_argument, NULL, T_JSONL},
-    {"chars", no_argument, NULL, T_CHARS},
-    {"tokenizer", required_argument, NULL, 't'},
-    {"help", no_argument, NULL, 'h'},
-    {NULL, 0, NULL, 0},
+/* The option table (cli.h): getopt's tables and --help come from it;
+ * tok_flags[k] is option T_FIRST + k. */
+enum { T_FIRST = 256, T_JSONL = T_FIRST, T_CHARS, T_TOKENIZER, T_HELP, T_END };
+static const pii_flag tok_flags[] = {
+    [T_JSONL - T_FIRST] = {"jsonl", 0, NULL,
+                           "read JSON Lines objects with a \"text\" string and write one line "
+                           "per object: {\"ids\":[...],\"offsets\":[[s,e],...]} with UTF-8 byte "
+                           "offsets [s,e) that tile the text"},
+    [T_CHARS - T_FIRST] = {"chars", 0, NULL,
+                           "with --jsonl: character (code point) offsets, widened to whole "
+                           "characters where a token splits one"},
+    [T_TOKENIZER - T_FIRST] = {"tokenizer", 't', "FILE",
+                               "vocabulary from FILE: a Hugging Face tokenizer.json (name ends in "
+                               ".json) or a tiktoken rank file"},
+    [T_HELP - T_FIRST] = {"help", 'h', NULL, "show this help and exit"},
 };
+enum { T_NFLAGS = T_END - T_FIRST };
+_Static_assert(sizeof tok_flags / sizeof tok_flags[0] == T_NFLAGS, "one entry per option id");
 
 static void tok_usage(FILE *fp)
 {
-    fprintf(
-        fp,
-        "Usage: pii-redact tokenize [OPTIONS] [FILE]\n\n"
-        "Reads all of FILE (default: standard input) and prints its o200k_base token\n"
-        "ids separated by spaces, then a newline.  Input is bytes: invalid UTF-8 is\n"
-        "encoded byte by byte, and special-token text such as <|endoftext|> is plain\n"
-        "text.\n\n"
-        "Options:\n"
-        "      --jsonl            read JSON Lines objects with a \"text\" string and write\n"
-        "                         one line per object: {\"ids\":[...],\"offsets\":[[s,e],...]}\n"
-        "                         with UTF-8 byte offsets [s,e) that tile the text\n"
-        "      --chars            with --jsonl: character (code point) offsets, widened to\n"
-        "                         whole characters where a token splits one\n"
-        "  -t, --tokenizer FILE   vocabulary from FILE: a Hugging Face tokenizer.json\n"
-        "                         (name ends in .json) or a tiktoken rank file\n"
-        "  -h, --help             show this help and exit\n");
+    pii_cli_usage(fp, "pii-redact tokenize [OPTIONS] [FILE]",
+                  "Reads all of FILE (default: standard input) and prints its o200k_base token\n"
+                  "ids separated by spaces, then a newline.  Input is bytes: invalid UTF-8 is\n"
+                  "encoded byte by byte, and special-token text such as <|endoftext|> is plain\n"
+                  "text.",
+                  tok_flags, T_NFLAGS, NULL);
 }
 
 /* ---- output ---------------------------------------------------------------- */
@@ -235,8 +234,15 @@ int pii_cmd_tokenize(int argc, char **argv)
 {
     int jsonl = 0, chars = 0, c;
     const char *vocab = NULL;
+    struct option lo[T_NFLAGS + 1];
+    char shorts[2 * T_NFLAGS + 2];
+    int short_ids[128];
+    pii_cli_getopt_table(tok_flags, T_NFLAGS, T_FIRST, lo, shorts, short_ids);
     optind = 1;
-    while ((c = getopt_long(argc, argv, "t:h", tok_longopts, NULL)) != -1) {
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, shorts, lo, NULL)) != -1) {
+        if (c > 0 && c < 128 && short_ids[c])
+            c = short_ids[c];
         switch (c) {
         case T_JSONL:
             jsonl = 1;
@@ -244,14 +250,14 @@ int pii_cmd_tokenize(int argc, char **argv)
         case T_CHARS:
             chars = 1;
             break;
-        case 't':
+        case T_TOKENIZER:
             vocab = optarg;
             break;
-        case 'h':
+        case T_HELP:
             tok_usage(stdout);
             return PII_EXIT_OK;
-        default:
-            tok_usage(stderr);
+        default: /* ':' and '?' */
+            pii_cli_option_error("tokenize", c, argv, lo);
             return PII_EXIT_USAGE;
         }
     }

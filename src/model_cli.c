@@ -32,7 +32,7 @@ int mc_next(const char *cmd, int argc, char **argv, int *i, const mc_opt *opts, 
                 inl = a + 3 + nl;
             else if (a[2 + nl])
                 continue;
-        } else if (!o->shrt || a[1] != o->shrt) {
+        } else if (!o->short_name || a[1] != o->short_name) {
             continue;
         } else if (a[2]) {
             inl = a + 2;
@@ -62,14 +62,7 @@ int mc_next(const char *cmd, int argc, char **argv, int *i, const mc_opt *opts, 
 
 void mc_usage(FILE *f, const char *synopsis, const char *about, const mc_opt *opts, size_t nopts)
 {
-    fprintf(f, "Usage: %s\n\n%s\n\nOptions:\n", synopsis, about);
-    for (size_t k = 0; k < nopts; k++) {
-        char left[64];
-        snprintf(left, sizeof left, "%s%c%s--%s%s%s", opts[k].shrt ? "-" : "",
-                 opts[k].shrt ? opts[k].shrt : ' ', opts[k].shrt ? ", " : "  ", opts[k].name,
-                 opts[k].arg ? " " : "", opts[k].arg ? opts[k].arg : "");
-        fprintf(f, "  %-28s %s\n", opts[k].shrt ? left : left + 1, opts[k].help);
-    }
+    pii_cli_usage(f, synopsis, about, opts, nopts, NULL);
 }
 
 int mc_uint(const char *cmd, const char *opt, const char *s, unsigned long long max,

@@ -6,14 +6,11 @@
 
 #include <stdio.h>
 
+#include "cli.h"
 #include "pii_model.h"
 
-typedef struct mc_opt {
-    const char *name; /* long name without "--" */
-    char shrt;        /* short letter or 0 */
-    const char *arg;  /* argument name, NULL for a switch */
-    const char *help;
-} mc_opt;
+/* The subcommand's option table (cli.h): drives mc_next and --help. */
+typedef pii_flag mc_opt;
 
 /* Returns the index of the option at argv[*i] (advancing *i past it and its
  * argument, *val set), MC_END after the last argument, MC_POS for a
@@ -21,6 +18,7 @@ typedef struct mc_opt {
 enum { MC_END = -1, MC_POS = -2, MC_ERR = -3 };
 int mc_next(const char *cmd, int argc, char **argv, int *i, const mc_opt *opts, size_t nopts,
             const char **val);
+/* --help in the one style of every command (pii_cli_usage). */
 void mc_usage(FILE *f, const char *synopsis, const char *about, const mc_opt *opts, size_t nopts);
 /* Parses a non-negative integer with an upper bound; prints on error. */
 int mc_uint(const char *cmd, const char *opt, const char *s, unsigned long long max,

@@ -8,144 +8,29 @@
 #include "opts.h"
 #include "pii_rt.h"
 
+/* The option ids: O_<ID> for each entry of options.def, in its order, from
+ * O_FIRST on (above every char, so a short option's letter is never an id;
+ * pii_opts_parse maps the letters getopt returns to ids). */
 enum {
-    O_HELP = 'h',
-    O_VERSION = 'V',
-    O_QUIET = 'q',
-    O_MODEL = 'm',
-    O_RULES_ONLY = 256,
-    O_MODEL_ONLY,
-    O_LINES,
-    O_FORMAT,
-    O_OFFSETS,
-    O_SHOW_VALUES,
-    O_OPERATOR,
-    O_KEY_FILE,
-    O_LABELS,
-    O_EXCLUDE_LABELS,
-    O_ALLOW,
-    O_DENY,
-    O_CHECK,
-    O_LIST_RULES,
-    O_WINDOW,
-    O_THRESHOLD,
-    O_OPERATING_POINT,
-    O_CALIBRATION,
-    O_NO_CALIBRATION,
-    O_BIAS,
-    O_DECODE,
-    O_THREADS,
-    O_ACT,
-    O_RECURSIVE = 'r',
-    O_JOBS = 'j',
-    O_INCLUDE = 512,
-    O_EXCLUDE,
-    O_FOLLOW,
-    O_BINARY,
-    O_OUT_DIR,
-    O_IN_PLACE,
-    O_SUFFIX,
-    O_RESUME,
-    O_JSONL_FIELD,
-    O_CSV_COLUMN,
-    O_CSV_DELIMITER,
-    O_REPORT,
-    O_PROGRESS,
-    O_NO_IGNORE,
-    O_HIDDEN,
-    O_CROSS_DEVICES,
-    O_REPORT_FORMAT,
-    O_BASELINE,
-    O_WRITE_BASELINE,
-    O_EXIT_CODE,
-    O_STAGED,
+    O_BEFORE_FIRST = 255,
+#define OPT(id, name, short_name, arg, help, man) O_##id,
+#define OPT_SECTION(title, man)
+#include "options.def"
+#undef OPT
+#undef OPT_SECTION
+    O_END
 };
+enum { O_FIRST = O_BEFORE_FIRST + 1, NFLAGS = O_END - O_FIRST };
 
-/* The order here is the order of --help and of the man page. */
+/* The order of options.def is the order of --help and of the man page;
+ * pii_flags[i] is option O_FIRST + i. */
 const pii_flag pii_flags[] = {
-    {"model", 'm', "PATH",
-     "model: HF or opf directory, .safetensors, .gguf, builtin or opf (default: "
-     "$PII_REDACT_MODEL, the config file, an opf checkpoint, else built-in)"},
-    {"rules-only", 0, NULL, "use only the rule tier (PCRE2 detectors)"},
-    {"model-only", 0, NULL, "use only the model tier"},
-    {"window", 0, "N",
-     "tokens per forward pass (default 4096); longer inputs run as "
-     "exact overlapping windows"},
-    {"threshold", 0, "[LABEL=]X", "minimum model span score, globally or per label (repeatable)"},
-    {"operating-point", 0, "NAME", "Viterbi operating point from viterbi_calibration.json"},
-    {"calibration", 0, "FILE", "viterbi_calibration.json to read (default: the model's)"},
-    {"no-calibration", 0, NULL, "ignore the model's viterbi_calibration.json (all biases 0)"},
-    {"bias", 0, "KEY=VALUE", "override one Viterbi transition bias (repeatable)"},
-    {"decode", 0, "MODE", "viterbi (default) or argmax"},
-    {"threads", 0, "N", "threads for the model (default: all cores)"},
-    {"act", 0, "MODE",
-     "activations of int8/int4 models: int16 (default), int16+8 (closest to "
-     "float, slower) or int8"},
-    {"lines", 0, NULL, "treat each line as its own document; flush output per line"},
-    {"format", 0, "FMT",
-     "output format: text (default), json (at most 1 M spans a document), jsonl (streamed)"},
-    {"offsets", 0, "UNIT", "offset unit in json/jsonl: byte (default) or codepoint"},
-    {"show-values", 0, NULL, "include the original values in json/jsonl output"},
-    {"operator", 0, "[LABEL=]OP",
-     "replacement operator, globally or per label: placeholder[:TEMPLATE], "
-     "mask[:CHAR[:KEEP]], remove, hash[:HEXDIGITS], pseudonym (repeatable)"},
-    {"key-file", 0, "FILE", "HMAC key for the hash operator (else $PII_REDACT_KEY)"},
-    {"labels", 0, "LIST", "redact only these comma-separated labels"},
-    {"exclude-labels", 0, "LIST", "never redact these comma-separated labels"},
-    {"allow", 0, "FILE", "values never redacted: exact strings or re:REGEX lines"},
-    {"deny", 0, "FILE", "values always redacted: [LABEL<TAB>]string or re:REGEX lines"},
-    {"check", 0, NULL,
-     "scan only: print one line per finding (path:line:col: label (source) fingerprint), no "
-     "value; exit 1 if any, 0 if none"},
-    {"report-format", 0, "FMT", "with --check: text (default), json, sarif (2.1.0) or csv"},
-    {"baseline", 0, "FILE", "with --check: findings whose fingerprint is in FILE are not reported"},
-    {"write-baseline", 0, NULL,
-     "with --check: write every finding's fingerprint to --baseline FILE"},
-    {"exit-code", 0, "N", "with --check: exit status when findings are reported (default 1)"},
-    {"staged", 0, NULL,
-     "with --check: scan the staged content of the files git would commit (FILEs: pathspecs)"},
-    {"list-rules", 0, NULL, "list the rule tier's rules and exit"},
-    /* batch mode (docs/BATCH.md) */
-    {"recursive", 'r', NULL, "redact the files under each DIR argument"},
-    {"include", 0, "GLOB", "with -r: only files whose name matches GLOB (repeatable)"},
-    {"exclude", 0, "GLOB", "with -r: skip files and directories matching GLOB (repeatable)"},
-    {"follow", 0, NULL, "with -r: follow symbolic links (default: skip them)"},
-    {"no-ignore", 0, NULL,
-     "with -r: do not read .gitignore, .ignore, .git/info/exclude or the global excludes"},
-    {"hidden", 0, NULL, "with -r: walk .git folders too (other hidden files are always walked)"},
-    {"cross-devices", 0, NULL,
-     "with -r: walk into other file systems, and let --follow lead out of the tree"},
-    {"binary", 0, NULL,
-     "redact binary-looking files as bytes instead of skipping them (UTF-16/32 text then passes "
-     "undecoded)"},
-    {"out-dir", 0, "DIR", "write each output under DIR, mirroring the input paths"},
-    {"in-place", 0, NULL, "replace each file atomically by its redacted version"},
-    {"suffix", 0, "SUF", "write each output beside its input, named FILE+SUF"},
-    {"resume", 0, NULL, "skip inputs whose --out-dir/--suffix output is newer"},
-    {"jsonl-field", 0, "PATH",
-     "JSON Lines: redact only the string values at PATH (a.b, *) (repeatable)"},
-    {"csv-column", 0, "COL", "CSV: redact only column COL, a name or 1-based index (repeatable)"},
-    {"csv-delimiter", 0, "SEP",
-     "CSV field separator: ',' (default; TAB for *.tsv and *.tab files), ';', tab or '|'"},
-    {"jobs", 'j', "N", "worker threads over files (default: one per core)"},
-    {"report", 0, "FILE", "write a JSON report: per file counts, bytes, time (no values)"},
-    {"progress", 0, NULL, "show a progress line on stderr even when it is not a terminal"},
-    {"quiet", 'q', NULL, "no notices on stderr"},
-    {"help", 'h', NULL, "show this help and exit"},
-    {"version", 'V', NULL, "show the version, the built-in model and the kernel path, and exit"},
+#define OPT(id, name, short_name, arg, help, man) {name, short_name, arg, help},
+#define OPT_SECTION(title, man)
+#include "options.def"
+#undef OPT
+#undef OPT_SECTION
     {NULL, 0, NULL, NULL},
-};
-
-static const int flag_ids[] = {
-    O_MODEL,       O_RULES_ONLY,     O_MODEL_ONLY, O_WINDOW,      O_THRESHOLD,  O_OPERATING_POINT,
-    O_CALIBRATION, O_NO_CALIBRATION, O_BIAS,       O_DECODE,      O_THREADS,    O_ACT,
-    O_LINES,       O_FORMAT,         O_OFFSETS,    O_SHOW_VALUES, O_OPERATOR,   O_KEY_FILE,
-    O_LABELS,      O_EXCLUDE_LABELS, O_ALLOW,      O_DENY,        O_CHECK,      O_REPORT_FORMAT,
-    O_BASELINE,    O_WRITE_BASELINE, O_EXIT_CODE,  O_STAGED,      O_LIST_RULES, O_RECURSIVE,
-    O_INCLUDE,     O_EXCLUDE,        O_FOLLOW,     O_NO_IGNORE,   O_HIDDEN,     O_CROSS_DEVICES,
-    O_BINARY,      O_OUT_DIR,        O_IN_PLACE,   O_SUFFIX,      O_RESUME,     O_JSONL_FIELD,
-    O_CSV_COLUMN,  O_CSV_DELIMITER,  O_JOBS,       O_REPORT,      O_PROGRESS,   O_QUIET,
-    O_HELP,        O_VERSION,
 };
 
 void pii_print_help(void)
@@ -155,19 +40,10 @@ void pii_print_help(void)
            "Finds personal data (PII) in text and redacts it.  With no FILE, or when FILE\n"
            "is -, reads standard input.  Writes the redacted text to standard output;\n"
            "every byte outside a redacted span is copied unchanged.\n\nOptions:\n");
-    for (const pii_flag *f = pii_flags; f->name; f++) {
-        char left[64];
-        if (f->short_name)
-            snprintf(left, sizeof left, "-%c, --%s%s%s", f->short_name, f->name, f->arg ? " " : "",
-                     f->arg ? f->arg : "");
-        else
-            snprintf(left, sizeof left, "    --%s%s%s", f->name, f->arg ? " " : "",
-                     f->arg ? f->arg : "");
-        printf("  %-28s %s\n", left, f->help);
-    }
+    pii_cli_print_options(stdout, pii_flags, NFLAGS);
     printf("\nCommands:\n");
     for (const pii_subcommand *c = pii_subcommands; c->name; c++)
-        printf("  %-28s %s\n", c->name, c->summary);
+        pii_cli_print_item(stdout, c->name, c->summary);
     printf("\nDefaults for these options: $XDG_CONFIG_HOME/pii-redact/config (or\n"
            "~/.config/pii-redact/config), one NAME = VALUE per line; flags override\n"
            "$PII_REDACT_MODEL, which overrides the file.\n");
@@ -194,82 +70,14 @@ static void usage_error(const char *fmt, const char *arg)
     fprintf(stderr, "\nTry 'pii-redact --help' for more information.\n");
 }
 
-/* Reports an option getopt_long refused (c: ':' or '?'): a missing
- * argument, an argument to an option that takes none, an ambiguous
- * abbreviation, or an unknown option.  A long option has just been consumed
- * (argv[optind - 1]) when optopt is 0 (unknown, ambiguous) or when that
- * argument names an option whose id is optopt; otherwise optopt is a short
- * option letter. */
-static void option_error(int c, char **argv, const struct option *lo)
-{
-    const char *a = optind > 0 ? argv[optind - 1] : "";
-    char buf[160];
-    if (strncmp(a, "--", 2) == 0 && a[2]) {
-        const char *name = a + 2;
-        size_t n = strcspn(name, "=");
-        const struct option *hit = NULL;
-        size_t nhit = 0;
-        for (const struct option *l = lo; l->name; l++) {
-            if (strncmp(l->name, name, n) != 0)
-                continue;
-            if (strlen(l->name) == n) { /* an exact name is never ambiguous */
-                hit = l;
-                nhit = 1;
-                break;
-            }
-            hit = l;
-            nhit++;
-        }
-        if (optopt == 0 || (hit && nhit == 1 && hit->val == optopt)) {
-            if (nhit == 1 && c == ':') {
-                snprintf(buf, sizeof buf, "option '--%s' requires an argument", hit->name);
-            } else if (nhit == 1 && name[n] == '=' && hit->has_arg == no_argument) {
-                snprintf(buf, sizeof buf, "option '--%s' doesn't allow an argument", hit->name);
-            } else if (nhit > 1) {
-                int k = snprintf(buf, sizeof buf, "option '--%.*s' is ambiguous; possibilities:",
-                                 (int)(n < 60 ? n : 60), name);
-                for (const struct option *l = lo; l->name && k > 0 && (size_t)k < sizeof buf; l++)
-                    if (strncmp(l->name, name, n) == 0)
-                        k += snprintf(buf + k, sizeof buf - (size_t)k, " '--%s'", l->name);
-            } else {
-                snprintf(buf, sizeof buf, "unknown option '--%.*s'", (int)(n < 60 ? n : 60), name);
-            }
-            usage_error("%s", buf);
-            return;
-        }
-    }
-    if (c == ':')
-        snprintf(buf, sizeof buf, "option '-%c' requires an argument", optopt);
-    else if (optopt > 32 && optopt < 127)
-        snprintf(buf, sizeof buf, "unknown option '-%c'", optopt);
-    else
-        snprintf(buf, sizeof buf, "unknown option '%.60s'", a);
-    usage_error("%s", buf);
-}
-
 int pii_opts_parse(int argc, char **argv, pii_opts *o)
 {
-    enum { NFLAGS = sizeof flag_ids / sizeof flag_ids[0] };
     struct option lo[NFLAGS + 1];
     char shorts[2 * NFLAGS + 2];
-    size_t ns = 0;
-    shorts[ns++] = ':'; /* a missing argument is ':', not '?' */
+    int short_ids[128]; /* option letter -> id */
     /* GNU argument order: options may follow file names ("-r DIR --out-dir
-     * OUT"); "--" ends the options. */
-    for (size_t i = 0; i < NFLAGS; i++) {
-        const pii_flag *f = &pii_flags[i];
-        lo[i].name = f->name;
-        lo[i].has_arg = f->arg ? required_argument : no_argument;
-        lo[i].flag = NULL;
-        lo[i].val = flag_ids[i];
-        if (f->short_name) {
-            shorts[ns++] = (char)f->short_name;
-            if (f->arg)
-                shorts[ns++] = ':';
-        }
-    }
-    memset(&lo[NFLAGS], 0, sizeof lo[NFLAGS]);
-    shorts[ns] = '\0';
+     * OUT"); "--" ends the options.  A missing argument is ':', not '?'. */
+    pii_cli_getopt_table(pii_flags, NFLAGS, O_FIRST, lo, shorts, short_ids);
 
     memset(o, 0, sizeof *o);
     o->act = -1;
@@ -278,6 +86,8 @@ int pii_opts_parse(int argc, char **argv, pii_opts *o)
                    cluster from an earlier parse is forgotten); 1 does not */
     int c;
     while ((c = getopt_long(argc, argv, shorts, lo, NULL)) != -1) {
+        if (c > 0 && c < 128 && short_ids[c])
+            c = short_ids[c];
         switch (c) {
         case O_HELP:
             pii_print_help();
@@ -501,7 +311,7 @@ int pii_opts_parse(int argc, char **argv, pii_opts *o)
             break;
         }
         default: /* ':' and '?' */
-            option_error(c, argv, lo);
+            pii_cli_option_error(NULL, c, argv, lo);
             return PII_EXIT_USAGE;
         }
     }

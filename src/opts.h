@@ -1,12 +1,15 @@
 /* opts.h — the option table of the main command and the parsed options.
  *
- * One table (src/opts.c) drives getopt_long, --help, and the CLI test that
- * checks the man page lists every option. */
+ * One table, src/options.def, gives the option ids, pii_flags (getopt_long's
+ * table, the config file's keys, --help; src/opts.c) and the man page's
+ * OPTIONS section (tools/genman.c, `make man`).  To add an option: an OPT
+ * line there, a case in pii_opts_parse, then `make man`. */
 #ifndef PII_OPTS_H
 #define PII_OPTS_H
 
 #include <stddef.h>
 
+#include "cli.h"
 #include "pii_redact.h"
 
 enum pii_format { PII_FMT_TEXT, PII_FMT_JSON, PII_FMT_JSONL };
@@ -54,13 +57,6 @@ typedef struct pii_opts {
     size_t ninclude, nexclude, njsonl_fields, ncsv_columns;
     char csv_delimiter; /* 0: ',' (TAB for *.tsv, *.tab) */
 } pii_opts;
-
-typedef struct pii_flag {
-    const char *name; /* long name without "--" */
-    int short_name;   /* 0 if none */
-    const char *arg;  /* argument name, NULL if none */
-    const char *help;
-} pii_flag;
 
 extern const pii_flag pii_flags[];
 

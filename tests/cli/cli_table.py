@@ -65,7 +65,8 @@ def help_commands(text):
     for line in lines[i + 1 :]:
         if not line.strip():
             break
-        out.append(line.split()[0])
+        if re.match(r"^  [a-z]", line):  # not a wrapped summary's next line
+            out.append(line.split()[0])
     return out
 
 

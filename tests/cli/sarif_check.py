@@ -1,12 +1,23 @@
 #!/usr/bin/env python3
-"""Checks a SARIF log against the structure SARIF 2.1.0 requires (the
-schema's "required" properties and types for what pii-redact writes) and
-against what GitHub code scanning needs (ruleId, a message text, a physical
-location with a relative URI and startLine >= 1, partialFingerprints).
-Python standard library only: no network, no jsonschema package.
-Usage: sarif_check.py FILE; exit 0 when valid, 1 with the reason."""
+"""Checks a SARIF log in two ways:
+
+1. against the official SARIF 2.1.0 JSON schema (OASIS SARIF TC;
+   tests/fixtures/sarif/sarif-2.1.0-rtm.5.json, origin in NOTICE there),
+   with Debian's python3-jsonschema (draft 4, as the schema declares);
+2. against what GitHub code scanning needs beyond the schema: one run, a
+   ruleId naming a rule, a message text, a physical location with a
+   relative URI, startLine and startColumn >= 1, partialFingerprints.
+
+Usage: sarif_check.py FILE; exit 0 when valid, 1 with the reason ("sarif:
+schema: ..." for a schema error).  Run it with /usr/bin/python3, where the
+Debian package installs jsonschema (make setup)."""
 import json
+import os
 import sys
+
+SCHEMA = os.path.join(
+    os.path.dirname(os.path.abspath(__file__)), "..", "fixtures", "sarif", "sarif-2.1.0-rtm.5.json"
+)
 
 
 def fail(msg):
@@ -22,7 +33,26 @@ def need(obj, key, typ, where):
     return obj[key]
 
 
+def schema_check(log):
+    try:
+        import jsonschema
+    except ImportError:
+        fail("python3-jsonschema is missing (make setup installs it; run /usr/bin/python3)")
+    schema = json.load(open(SCHEMA, encoding="utf-8"))
+    cls = jsonschema.validators.validator_for(schema)
+    cls.check_schema(schema)
+    errors = sorted(
+        cls(schema, format_checker=cls.FORMAT_CHECKER).iter_errors(log),
+        key=lambda e: list(e.absolute_path),
+    )
+    if errors:
+        e = errors[0]
+        where = "/".join(str(p) for p in e.absolute_path) or "(top)"
+        fail("schema: %s: %s (%d error(s))" % (where, e.message, len(errors)))
+
+
 log = json.load(open(sys.argv[1], encoding="utf-8"))
+schema_check(log)
 if need(log, "version", str, "log") != "2.1.0":
     fail("version is not 2.1.0")
 runs = need(log, "runs", list, "log")

@@ -1,6 +1,8 @@
 # --check as a scanner (issue 22 part 3): one line per finding with file,
 # line, column, label, source and fingerprint and no value; json, csv and
-# SARIF 2.1.0 reports (checked by tests/cli/sarif_check.py); the inline
+# SARIF 2.1.0 reports (validated by tests/cli/sarif_check.py against the
+# official SARIF 2.1.0 schema, tests/fixtures/sarif/, and GitHub's needs);
+# the json report against its own schema (tests/fixtures/report/); the inline
 # allow marker; baselines (write, then nothing new is reported); --exit-code.
 set -u
 P=$PII_REDACT
@@ -45,22 +47,50 @@ printf 'd/sub/u.txt:2:4: private_email\nd/t.txt:1:3: private_email\nd/t.txt:2:3:
 "$P" --rules-only -r d --check -q --report-format json >out.json
 python3 -c 'import json,sys; d=json.load(open("out.json")); f=d["findings"]; assert [(x["path"],x["line"],x["column"],x["label"]) for x in f]==[("d/sub/u.txt",2,4,"private_email"),("d/t.txt",1,3,"private_email"),("d/t.txt",2,3,"private_phone")], f; assert all("value" not in x for x in f)' ||
     fail "json report"
+# The json report's shape: tests/fixtures/report/check-json.schema.json
+# (pii-redact's own; python3-jsonschema), with and without values; a
+# finding with an unknown key or a short fingerprint is refused.
+/usr/bin/python3 "$here/json_check.py" "$here/../fixtures/report/check-json.schema.json" out.json ||
+    fail "json report schema"
+printf 'x bob@example.com\n' | "$P" --rules-only --check --show-values --report-format json >val.json
+/usr/bin/python3 "$here/json_check.py" "$here/../fixtures/report/check-json.schema.json" val.json ||
+    fail "json report schema, --show-values"
+for mut in 'f["extra"]=1' 'f["fingerprint"]="abc"' 'del f["line"]'; do
+    /usr/bin/python3 -c 'import json,sys; d=json.load(open("out.json")); f=d["findings"][0]; exec(sys.argv[1]); json.dump(d, open("bad.json","w"))' "$mut"
+    /usr/bin/python3 "$here/json_check.py" "$here/../fixtures/report/check-json.schema.json" bad.json >/dev/null &&
+        fail "json schema accepted: $mut"
+done
 "$P" --rules-only -r d --check -q --report-format csv >out.csv
 [ "$(head -1 out.csv)" = 'path,line,column,label,source,score,fingerprint' ] || fail "csv header"
 [ "$(sed -n 2p out.csv | cut -d, -f1-5)" = '"d/sub/u.txt",2,4,private_email,rule' ] || fail "csv row"
 
-# SARIF 2.1.0: the structure the schema requires and GitHub needs.
+# SARIF 2.1.0: valid under the official schema (python3-jsonschema, from
+# Debian: /usr/bin/python3) and with what GitHub code scanning needs.
+PY=/usr/bin/python3
+$PY -c 'import jsonschema' 2>/dev/null || fail "python3-jsonschema is missing (make setup installs it)"
 "$P" --rules-only -r d --check -q --report-format sarif >out.sarif
 [ $? -eq 1 ] || fail "sarif exit"
-python3 "$here/sarif_check.py" out.sarif || fail "sarif invalid"
+$PY "$here/sarif_check.py" out.sarif || fail "sarif invalid"
 [ "$(python3 -c 'import json; print(len(json.load(open("out.sarif"))["runs"][0]["results"]))')" = 3 ] ||
     fail "sarif result count"
 "$P" --rules-only --check -q --report-format sarif d/clean.txt >empty.sarif
 [ $? -eq 0 ] || fail "empty sarif exit"
-python3 "$here/sarif_check.py" empty.sarif || fail "empty sarif invalid"
-# The checker can fail: a result without a location is refused.
-python3 -c 'import json; d=json.load(open("out.sarif")); del d["runs"][0]["results"][0]["locations"]; json.dump(d, open("bad.sarif","w"))'
-python3 "$here/sarif_check.py" bad.sarif >/dev/null && fail "checker accepted a broken log"
+$PY "$here/sarif_check.py" empty.sarif || fail "empty sarif invalid"
+# The checker can fail: each of these logs is refused, the first four by
+# the schema alone (a wrong version, a result kind outside its enum, a
+# property the run object does not allow, a line 0), the last by GitHub's
+# needs (a result without a location is valid SARIF).
+n=0
+for mut in 'd["version"]="2.1"' 'r["kind"]="finding"' 'd["runs"][0]["bogus"]=1' \
+    'r["locations"][0]["physicalLocation"]["region"]["startLine"]=0' 'del r["locations"]'; do
+    n=$((n + 1))
+    $PY -c 'import json,sys; d=json.load(open("out.sarif")); r=d["runs"][0]["results"][0]; exec(sys.argv[1]); json.dump(d, open("bad.sarif","w"))' "$mut" ||
+        fail "mutation $mut"
+    $PY "$here/sarif_check.py" bad.sarif >bad.out && fail "checker accepted a broken log: $mut"
+    if [ $n -le 4 ]; then
+        grep -q '^sarif: schema: ' bad.out || fail "not refused by the schema: $mut: $(cat bad.out)"
+    fi
+done
 
 # Baseline round trip: accepted findings are not reported, new ones are.
 "$P" --rules-only -r d --check -q --baseline base.txt --write-baseline >out

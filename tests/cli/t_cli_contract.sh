@@ -10,7 +10,7 @@ for o in $(cat "$TMPDIR/help.opts"); do
     grep -qx -- "$o" "$TMPDIR/man.opts" || fail "option $o is in --help but not in the man page"
 done
 # every subcommand in --help has a man page entry
-$P --help | sed -n '/^Commands:/,/^$/p' | awk 'NR>1 && NF {print $1}' | while read -r c; do
+$P --help | sed -n '/^Commands:/,/^$/p' | awk 'NR>1 && /^  [a-z]/ {print $1}' | while read -r c; do
     grep -q "^\.B $c\$" man/pii-redact.1 || fail "command $c missing from the man page"
 done
 

@@ -1,11 +1,13 @@
 # The CLI contract from one table (issue 22 part 5): the man page's option
-# list and command list agree with the tables --help prints from
-# (src/opts.c, src/commands.c), in order and with argument names, and every
-# subcommand's --help with its man entry (tests/cli/cli_table.py, which is
-# shown to fail on a page that disagrees); groff -ww renders the page with
-# no warning; option errors are named exactly (missing argument, argument
-# to a switch, ambiguous abbreviation, unknown option); every exit status
-# of the man page is produced and documented.
+# list is generated from the table --help prints from (src/options.def; the
+# committed page must equal tools/genman.c's output) and agrees with --help
+# in order and argument names; its command list agrees with src/commands.c's
+# table, and every subcommand's --help with its man entry
+# (tests/cli/cli_table.py, which is shown to fail on a page that disagrees);
+# groff -ww renders the page with no warning; option errors are named
+# exactly (missing argument, argument to a switch, ambiguous abbreviation,
+# unknown option); every exit status of the man page is produced and
+# documented.
 set -u
 P=$PII_REDACT
 T=$TMPDIR
@@ -22,9 +24,43 @@ for c in eval mkmodel info logits tokenize bench quantize; do
     [ ! -s "$T/err" ] || fail "$c --help wrote to stderr"
     set -- "$@" "$c=$T/help_$c"
 done
-"$P" --help | sed -n '/^Commands:/,/^$/p' | awk 'NR>1 && NF {print $1}' >"$T/cmds"
+"$P" --help | sed -n '/^Commands:/,/^$/p' | awk 'NR>1 && /^  [a-z]/ {print $1}' >"$T/cmds"
 [ "$(wc -l <"$T/cmds")" -eq 7 ] || fail "subcommands in --help: $(cat "$T/cmds")"
 python3 "$here/cli_table.py" "$man" "$T/help" "$@" || fail "man page and tables disagree"
+# One style for every --help (src/clihelp.c: pii_cli_usage): "Usage:
+# pii-redact[ CMD]", "Options:", each option as "  -x, --name ARG" or
+# "      --name ARG" with its text at column 32 (or on the next line there),
+# continuation lines at column 32, "-h, --help" worded the same, nothing
+# past column 79.
+python3 - "$T/help" "$T"/help_* <<'PY' || fail "--help styles differ"
+import re, sys
+bad = 0
+for path in sys.argv[1:]:
+    lines = open(path, encoding="utf-8").read().split("\n")
+    cmd = path.rsplit("help_", 1)[1] if "help_" in path else None
+    want = "Usage: pii-redact" + (" " + cmd if cmd else "")
+    errs = []
+    if not (lines[0] + " ").startswith(want + " "):
+        errs.append("first line " + lines[0])
+    errs += ["line %d: %d columns" % (k + 1, len(l)) for k, l in enumerate(lines) if len(l) > 79]
+    if "Options:" not in lines:
+        errs.append("no Options:")
+    else:
+        for l in lines[lines.index("Options:") + 1 :]:
+            if not l:
+                break
+            m = re.match(r"^  (-[a-zA-Z], |    )--[a-z][a-z0-9-]*( \S+)?( +)(.*)$", l)
+            if m and len(l) - len(m.group(4)) != 31:
+                errs.append("text not at column 32: " + l)
+            elif not m and not re.match(r"^ {31}\S", l) and not re.match(r"^  (-[a-zA-Z], |    )--\S+( \S+)?$", l):
+                errs.append("not an option line: " + l)
+    if "  -h, --help                   show this help and exit" not in lines:
+        errs.append("no standard -h, --help line")
+    for e in errs:
+        print("%s: %s" % (cmd or "pii-redact", e))
+    bad |= bool(errs)
+sys.exit(bad)
+PY
 # The checker fails when they disagree: an entry dropped, two swapped, an
 # argument renamed, a subcommand option missing, a usage line restyled.
 sed '/^\.B \\-\\-staged$/{x;d;}' "$man" | sed '/^\.TP$/{N;/\n\.TP$/D;}' >"$T/m1"
@@ -39,6 +75,20 @@ python3 "$here/cli_table.py" "$T/m4" "$T/help" "bench=$T/help_bench" >/dev/null 
     fail "checker: subcommand option"
 sed '1s/^Usage:/usage:/' "$T/help_info" >"$T/hi"
 python3 "$here/cli_table.py" "$man" "$T/help" "info=$T/hi" >/dev/null && fail "checker: usage line"
+
+# The OPTIONS section is generated from the option table (src/options.def,
+# tools/genman.c, `make man`): the committed page must be the generated one,
+# and an edit inside the generated lines is caught.
+${CC:-cc} -std=c11 -Wall -Wextra -Werror -I"$root" -o "$T/genman" "$root/tools/genman.c" ||
+    fail "genman does not build"
+"$T/genman" "$man" >"$T/man.gen" || fail "genman failed"
+cmp -s "$T/man.gen" "$man" ||
+    fail "man/pii-redact.1 differs from what make man generates: $(diff "$man" "$T/man.gen" | head -20)"
+sed 's/^Use only the rule tier\.$/Use the rules./' "$man" >"$T/m5"
+cmp -s "$man" "$T/m5" && fail "edit did not apply"
+"$T/genman" "$T/m5" | cmp -s - "$T/m5" && fail "genman kept a hand edit of a generated line"
+sed '/^\.\\" end of the generated OPTIONS$/d' "$man" >"$T/m6"
+"$T/genman" "$T/m6" >/dev/null 2>&1 && fail "genman accepted a page without its end marker"
 
 # groff renders the page with every warning on and none given.
 command -v groff >/dev/null 2>&1 || fail "groff is missing (make setup installs groff-base)"
