@@ -21,16 +21,6 @@
 #define QT4 4       /* Q4 tokens per tile */
 #define QMAXIN 8192 /* widest input on this path (stack buffer) */
 
-static int has_vnni(void)
-{
-    static int v = -1;
-    if (v < 0) {
-        __builtin_cpu_init();
-        v = __builtin_cpu_supports("avx512vnni") ? 1 : 0;
-    }
-    return v;
-}
-
 /* Quantizes rows x[0..T) into q[T][ldq] (ni bytes each, zero-padded to a
  * multiple of 64), s[T], the per-row sums sq[T] and, when sg is not NULL,
  * per-group sums sg[T][ni/32]. */
@@ -566,36 +556,40 @@ static TGT void q4a16(const pii_rt_mat *W, size_t n, const float *x, size_t ldx,
 
 /* ---- entry points ------------------------------------------------------------------ */
 
-void rt_gemm_q8io_avx512(const pii_rt_mat *W, size_t n, const float *x, size_t ldx,
-                         const float *bias, float *y, size_t ldy, size_t o0, size_t o1, int acc)
+void rt_gemm_q8io_avx512(const pii_rt_plan *p, const pii_rt_mat *W, size_t n, const float *x,
+                         size_t ldx, const float *bias, float *y, size_t ldy, size_t o0, size_t o1,
+                         int acc)
 {
-    int a8 = rt_qact() == PII_RT_QACT_I8;
-    if (!has_vnni() || W->n_in > (a8 ? QMAXIN : RT_Q16_MAXIN))
-        rt_gemm_q8io_avx2(W, n, x, ldx, bias, y, ldy, o0, o1, acc);
+    int a8 = p->qact == PII_RT_QACT_I8;
+    if (!p->vnni || W->n_in > (a8 ? QMAXIN : RT_Q16_MAXIN))
+        rt_gemm_q8io_avx2(p, W, n, x, ldx, bias, y, ldy, o0, o1, acc);
     else
         (a8 ? q8a8 : q8a16)(W, n, x, ldx, bias, y, ldy, o0, o1, acc);
 }
 
-void rt_gemm_q4io_avx512(const pii_rt_mat *W, size_t n, const float *x, size_t ldx,
-                         const float *bias, float *y, size_t ldy, size_t o0, size_t o1, int acc)
+void rt_gemm_q4io_avx512(const pii_rt_plan *p, const pii_rt_mat *W, size_t n, const float *x,
+                         size_t ldx, const float *bias, float *y, size_t ldy, size_t o0, size_t o1,
+                         int acc)
 {
-    int a8 = rt_qact() == PII_RT_QACT_I8;
-    if (!has_vnni() || W->n_in > (a8 ? QMAXIN : RT_Q16_MAXIN))
-        rt_gemm_q4io_avx2(W, n, x, ldx, bias, y, ldy, o0, o1, acc);
+    int a8 = p->qact == PII_RT_QACT_I8;
+    if (!p->vnni || W->n_in > (a8 ? QMAXIN : RT_Q16_MAXIN))
+        rt_gemm_q4io_avx2(p, W, n, x, ldx, bias, y, ldy, o0, o1, acc);
     else
         (a8 ? q4a8 : q4a16)(W, n, x, ldx, bias, y, ldy, o0, o1, acc);
 }
 
 #else
 #include "kern_q.h"
-void rt_gemm_q8io_avx512(const pii_rt_mat *W, size_t n, const float *x, size_t ldx,
-                         const float *bias, float *y, size_t ldy, size_t o0, size_t o1, int acc)
+void rt_gemm_q8io_avx512(const pii_rt_plan *p, const pii_rt_mat *W, size_t n, const float *x,
+                         size_t ldx, const float *bias, float *y, size_t ldy, size_t o0, size_t o1,
+                         int acc)
 {
-    rt_gemm_q8io_scalar(W, n, x, ldx, bias, y, ldy, o0, o1, acc);
+    rt_gemm_q8io_scalar(p, W, n, x, ldx, bias, y, ldy, o0, o1, acc);
 }
-void rt_gemm_q4io_avx512(const pii_rt_mat *W, size_t n, const float *x, size_t ldx,
-                         const float *bias, float *y, size_t ldy, size_t o0, size_t o1, int acc)
+void rt_gemm_q4io_avx512(const pii_rt_plan *p, const pii_rt_mat *W, size_t n, const float *x,
+                         size_t ldx, const float *bias, float *y, size_t ldy, size_t o0, size_t o1,
+                         int acc)
 {
-    rt_gemm_q4io_scalar(W, n, x, ldx, bias, y, ldy, o0, o1, acc);
+    rt_gemm_q4io_scalar(p, W, n, x, ldx, bias, y, ldy, o0, o1, acc);
 }
 #endif

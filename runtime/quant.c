@@ -2,7 +2,6 @@
  * IO panel layout of kern_q.h): sizes, views, the quantizers that write
  * them, and the scalar reference kernels every SIMD path is tested
  * against. */
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,21 +10,6 @@
 #define QCH 256 /* activation chunk of the scalar kernels (multiple of 32) */
 
 /* ---- activation mode -------------------------------------------------------------- */
-
-static atomic_int qact_mode = PII_RT_QACT_I16;
-
-pii_err pii_rt_qact_set(pii_rt_qact a)
-{
-    if (a != PII_RT_QACT_I16 && a != PII_RT_QACT_I8 && a != PII_RT_QACT_I16R8)
-        return PII_EINVAL;
-    atomic_store(&qact_mode, (int)a);
-    return PII_OK;
-}
-
-pii_rt_qact pii_rt_qact_active(void)
-{
-    return (pii_rt_qact)atomic_load_explicit(&qact_mode, memory_order_relaxed);
-}
 
 const char *pii_rt_qact_name(pii_rt_qact a)
 {
@@ -44,18 +28,6 @@ pii_err pii_rt_qact_parse(const char *name, pii_rt_qact *out)
             return PII_OK;
         }
     return PII_EINVAL;
-}
-
-static _Thread_local int qact_thread = -1;
-
-void pii_rt_qact_thread(int a)
-{
-    qact_thread = a;
-}
-
-pii_rt_qact rt_qact(void)
-{
-    return qact_thread >= 0 ? (pii_rt_qact)qact_thread : pii_rt_qact_active();
 }
 
 /* ---- sizes and views ------------------------------------------------------------ */
@@ -521,14 +493,16 @@ static void q4a16(const pii_rt_mat *W, size_t n, const float *x, size_t ldx, con
     }
 }
 
-void rt_gemm_q8io_scalar(const pii_rt_mat *W, size_t n, const float *x, size_t ldx,
-                         const float *bias, float *y, size_t ldy, size_t o0, size_t o1, int acc)
+void rt_gemm_q8io_scalar(const pii_rt_plan *p, const pii_rt_mat *W, size_t n, const float *x,
+                         size_t ldx, const float *bias, float *y, size_t ldy, size_t o0, size_t o1,
+                         int acc)
 {
-    (rt_qact() == PII_RT_QACT_I8 ? q8a8 : q8a16)(W, n, x, ldx, bias, y, ldy, o0, o1, acc);
+    (p->qact == PII_RT_QACT_I8 ? q8a8 : q8a16)(W, n, x, ldx, bias, y, ldy, o0, o1, acc);
 }
 
-void rt_gemm_q4io_scalar(const pii_rt_mat *W, size_t n, const float *x, size_t ldx,
-                         const float *bias, float *y, size_t ldy, size_t o0, size_t o1, int acc)
+void rt_gemm_q4io_scalar(const pii_rt_plan *p, const pii_rt_mat *W, size_t n, const float *x,
+                         size_t ldx, const float *bias, float *y, size_t ldy, size_t o0, size_t o1,
+                         int acc)
 {
-    (rt_qact() == PII_RT_QACT_I8 ? q4a8 : q4a16)(W, n, x, ldx, bias, y, ldy, o0, o1, acc);
+    (p->qact == PII_RT_QACT_I8 ? q4a8 : q4a16)(W, n, x, ldx, bias, y, ldy, o0, o1, acc);
 }
