@@ -105,19 +105,4 @@ void rt_gemm_q4io_scalar(const pii_rt_plan *p, const pii_rt_mat *W, size_t n, co
                          size_t ldx, const float *bias, float *y, size_t ldy, size_t o0, size_t o1,
                          int acc);
 
-/* SIMD kernels (kern_q_avx512.c, kern_q_avx2.c); each follows p->qact (and
- * the AVX-512 ones p->vnni). */
-void rt_gemm_q8io_avx512(const pii_rt_plan *p, const pii_rt_mat *W, size_t n, const float *x,
-                         size_t ldx, const float *bias, float *y, size_t ldy, size_t o0, size_t o1,
-                         int acc);
-void rt_gemm_q4io_avx512(const pii_rt_plan *p, const pii_rt_mat *W, size_t n, const float *x,
-                         size_t ldx, const float *bias, float *y, size_t ldy, size_t o0, size_t o1,
-                         int acc);
-void rt_gemm_q8io_avx2(const pii_rt_plan *p, const pii_rt_mat *W, size_t n, const float *x,
-                       size_t ldx, const float *bias, float *y, size_t ldy, size_t o0, size_t o1,
-                       int acc);
-void rt_gemm_q4io_avx2(const pii_rt_plan *p, const pii_rt_mat *W, size_t n, const float *x,
-                       size_t ldx, const float *bias, float *y, size_t ldy, size_t o0, size_t o1,
-                       int acc);
-
 #endif

@@ -426,7 +426,7 @@ void pii_rt_moe_group(size_t n, int E, int k, const int32_t *idx, uint32_t *cnt,
 void pii_rt_swiglu(const pii_rt_plan *p, float *g, const float *u, size_t m, float alpha,
                    float limit);
 
-/* ---- quantized weights (src/runtime/quant.c, kern_q_*.c) ------------------
+/* ---- quantized weights (runtime/quant.c, kern_q.inc) ------------------
  *
  * An IO matrix of type Q8_ROW or Q4_G32 is a stream of ceil(n_out/64)
  * panels of 64 output columns (the last zero-padded), pii_rt_mat.ld bytes
