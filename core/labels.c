@@ -69,14 +69,8 @@ const char *pii_source_name(pii_source s)
 
 pii_err pii_spanvec_push(pii_spanvec *sv, const pii_span *s)
 {
-    if (sv->n == sv->cap) {
-        size_t cap = sv->cap ? sv->cap * 2 : 16;
-        pii_span *v = realloc(sv->v, cap * sizeof *v);
-        if (!v)
-            return PII_ENOMEM;
-        sv->v = v;
-        sv->cap = cap;
-    }
+    if (PII_VEC_RESERVE(sv->v, sv->cap, sv->n + 1))
+        return PII_ENOMEM;
     sv->v[sv->n++] = *s;
     return PII_OK;
 }

@@ -516,14 +516,8 @@ int ner_widen_right(const ner_text *tx, const char *cat, uint64_t *e, uint64_t l
 
 pii_err ner_resolver_add(ner_resolver *r, const pii_span *s)
 {
-    if (r->n == r->cap) {
-        size_t nc = r->cap ? r->cap * 2 : 8;
-        pii_span *nv = realloc(r->v, nc * sizeof *nv);
-        if (!nv)
-            return PII_ENOMEM;
-        r->v = nv;
-        r->cap = nc;
-    }
+    if (PII_VEC_RESERVE(r->v, r->cap, r->n + 1))
+        return PII_ENOMEM;
     r->v[r->n++] = *s;
     return PII_OK;
 }

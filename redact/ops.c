@@ -46,16 +46,8 @@ pii_err pii_buf_append(pii_buf *b, const void *data, size_t n)
         return PII_EINVAL;
     if (n > SIZE_MAX - b->n)
         return PII_ENOMEM;
-    if (b->n + n > b->cap) {
-        size_t c = b->cap ? b->cap : 64;
-        while (c < b->n + n)
-            c = c > SIZE_MAX / 2 ? b->n + n : c * 2;
-        uint8_t *p = realloc(b->p, c);
-        if (!p)
-            return PII_ENOMEM;
-        b->p = p;
-        b->cap = c;
-    }
+    if (PII_VEC_RESERVE(b->p, b->cap, b->n + n))
+        return PII_ENOMEM;
     memcpy(b->p + b->n, data, n);
     b->n += n;
     return PII_OK;

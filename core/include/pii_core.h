@@ -98,6 +98,20 @@ size_t pii_utf8_seq(const uint8_t *p, const uint8_t *end);
 size_t pii_utf8_valid(const uint8_t *p, const uint8_t *end);
 /* (Both are pii_utf8_decode read two ways.) */
 
+/* ---- growable arrays ------------------------------------------------
+ * The project's one "grow the array" helper.  PII_VEC_RESERVE(p, cap, need)
+ * makes the array p (a T * lvalue, NULL at first) with capacity cap (a
+ * size_t lvalue, in elements) hold at least need elements: the capacity
+ * doubles from 16 (or from cap) until it does and the contents are kept
+ * (realloc).  PII_OK, or PII_ENOMEM (also on size overflow) with p and cap
+ * unchanged.  Usage:
+ *     if (PII_VEC_RESERVE(v->p, v->cap, v->n + 1))
+ *         return PII_ENOMEM;
+ *     v->p[v->n++] = x; */
+pii_err pii_vec_grow(void *pp, size_t *cap, size_t need, size_t esz);
+#define PII_VEC_RESERVE(p, cap, need)                                                              \
+    ((need) <= (cap) ? PII_OK : pii_vec_grow(&(p), &(cap), (need), sizeof *(p)))
+
 /* ---- spans ----------------------------------------------------------- */
 
 typedef enum pii_source {

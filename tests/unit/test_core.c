@@ -1,9 +1,11 @@
 /* test_core.c — core/: the one UTF-8 decoder (pii_utf8_decode and its two
- * readings pii_utf8_seq / pii_utf8_valid). */
+ * readings pii_utf8_seq / pii_utf8_valid) and the growable-array helper
+ * (PII_VEC_RESERVE). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -108,10 +110,37 @@ static void test_utf8(void **state)
     assert_int_equal(pii_utf8_decode(emoji, 2, &cp), -4);
 }
 
+static void test_vec(void **state)
+{
+    (void)state;
+    int *v = NULL;
+    size_t n = 0, cap = 0;
+    for (int i = 0; i < 1000; i++) {
+        assert_int_equal(PII_VEC_RESERVE(v, cap, n + 1), PII_OK);
+        assert_true(cap >= n + 1);
+        v[n++] = i;
+    }
+    assert_int_equal(cap, 1024); /* 16, doubled */
+    for (int i = 0; i < 1000; i++)
+        assert_int_equal(v[i], i);
+    assert_int_equal(PII_VEC_RESERVE(v, cap, 10), PII_OK); /* no shrink */
+    assert_int_equal(cap, 1024);
+    assert_int_equal(PII_VEC_RESERVE(v, cap, 1025), PII_OK);
+    assert_int_equal(cap, 2048);
+    /* overflow: refused, the array left as it was */
+    int *keep = v;
+    assert_int_equal(PII_VEC_RESERVE(v, cap, SIZE_MAX / 2), PII_ENOMEM);
+    assert_ptr_equal(v, keep);
+    assert_int_equal(cap, 2048);
+    assert_int_equal(v[999], 999);
+    free(v);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_utf8),
+        cmocka_unit_test(test_vec),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
