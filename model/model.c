@@ -16,6 +16,13 @@
 void pii_model_default_params(pii_model_params *p)
 {
     memset(p, 0, sizeof *p);
+    p->isa = -1; /* the best the CPU has */
+    p->qact = PII_RT_QACT_I16;
+}
+
+const pii_rt_plan *pii_model_plan(const pii_model *m)
+{
+    return &m->plan;
 }
 
 /* ---- binding ----------------------------------------------------------------- */
@@ -492,14 +499,25 @@ static pii_model *finish(pii_model *m, pii_err e, pii_err *err)
     return m;
 }
 
-static pii_model *model_new(const pii_model_params *p)
+/* The model and its execution plan; NULL with *e set. */
+static pii_model *model_new(const pii_model_params *p, pii_err *e, char *errbuf, size_t cap)
 {
     pii_model *m = calloc(1, sizeof *m);
-    if (m) {
-        if (p)
-            m->params = *p;
-        else
-            pii_model_default_params(&m->params);
+    if (!m) {
+        *e = PII_ENOMEM;
+        return NULL;
+    }
+    if (p)
+        m->params = *p;
+    else
+        pii_model_default_params(&m->params);
+    if ((*e = pii_rt_plan_init(&m->plan, m->params.isa, (pii_rt_qact)m->params.qact))) {
+        if (errbuf && cap)
+            snprintf(errbuf, cap, "kernel plan (isa %d, activations %d): %s", m->params.isa,
+                     m->params.qact,
+                     *e == PII_EUNSUPPORTED ? "path not supported by this CPU" : "bad value");
+        free(m);
+        return NULL;
     }
     return m;
 }
@@ -509,9 +527,10 @@ pii_model *pii_model_load(const char *path, const pii_model_params *p, pii_err *
 {
     if (errbuf && cap)
         errbuf[0] = 0;
-    pii_model *m = model_new(p);
+    pii_err e0;
+    pii_model *m = model_new(p, &e0, errbuf, cap);
     if (!m)
-        return finish(NULL, PII_ENOMEM, err);
+        return finish(NULL, e0, err);
     struct stat st;
     if (!path || stat(path, &st) != 0)
         return finish(m,
@@ -575,9 +594,10 @@ pii_model *pii_model_load_mem(const char *config_json, size_t config_len, const 
 {
     if (errbuf && cap)
         errbuf[0] = 0;
-    pii_model *m = model_new(p);
+    pii_err e0;
+    pii_model *m = model_new(p, &e0, errbuf, cap);
     if (!m)
-        return finish(NULL, PII_ENOMEM, err);
+        return finish(NULL, e0, err);
     pii_err e = pii_rt_store_open_mem(st, st_len, "<embedded model>", &m->store, errbuf, cap);
     if (e)
         return finish(m, e, err);

@@ -24,6 +24,7 @@ struct pii_model {
     pii_model_config cfg;
     int layout; /* pii_model_layout */
     pii_model_params params;
+    pii_rt_plan plan; /* from params.isa / params.qact; workspaces copy it */
     pii_rt_store *store;
     char *dir;
     char **labels;              /* [C] */

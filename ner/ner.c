@@ -495,21 +495,6 @@ static pii_err rows_reserve(ner_doc *d, size_t k)
     return PII_OK;
 }
 
-static pii_err grow(void **p, size_t *cap, size_t need, size_t elem)
-{
-    if (need <= *cap)
-        return PII_OK;
-    size_t nc = *cap ? *cap : 256;
-    while (nc < need)
-        nc *= 2;
-    void *q = realloc(*p, nc * elem);
-    if (!q)
-        return PII_ENOMEM;
-    *p = q;
-    *cap = nc;
-    return PII_OK;
-}
-
 /* Tokenizes what is final in the current bytes. */
 static pii_err doc_tokenize(ner_doc *d, void *ctx, int eod)
 {
@@ -546,13 +531,13 @@ static pii_err doc_tokenize(ner_doc *d, void *ctx, int eod)
         pii_ner_result *r = d->rec;
         size_t need = r->n + d->tmp.n;
         size_t c0 = d->rec_tcap;
-        if ((e = grow((void **)&r->ids, &c0, need, sizeof *r->ids)))
+        if ((e = PII_VEC_RESERVE(r->ids, c0, need)))
             return e;
         c0 = d->rec_tcap;
-        if ((e = grow((void **)&r->start, &c0, need, sizeof *r->start)))
+        if ((e = PII_VEC_RESERVE(r->start, c0, need)))
             return e;
         c0 = d->rec_tcap;
-        if ((e = grow((void **)&r->end, &c0, need, sizeof *r->end)))
+        if ((e = PII_VEC_RESERVE(r->end, c0, need)))
             return e;
         d->rec_tcap = c0;
     }
@@ -629,7 +614,7 @@ static pii_err doc_add_tspan(ner_doc *d, const ner_tsp *t)
         sp.start = ner_widen_left(&d->tx, sp.label, sp.start);
         uint64_t lim = sp.end + NER_WIDEN_MAX;
         if (!ner_widen_right(&d->tx, sp.label, &sp.end, lim, d->eod)) {
-            pii_err err = grow((void **)&d->held, &d->heldcap, d->nheld + 1, sizeof *d->held);
+            pii_err err = PII_VEC_RESERVE(d->held, d->heldcap, d->nheld + 1);
             if (err)
                 return err;
             d->held[d->nheld++] = (ner_held){sp, lim};
@@ -672,7 +657,7 @@ static pii_err doc_labels(ner_doc *d, const int32_t *lab, size_t k)
     pii_err e;
     if (d->rec) {
         size_t c0 = d->rec_lcap;
-        if ((e = grow((void **)&d->rec->labels, &c0, d->sm.t + k, sizeof *d->rec->labels)))
+        if ((e = PII_VEC_RESERVE(d->rec->labels, c0, d->sm.t + k)))
             return e;
         d->rec_lcap = c0;
     }
@@ -697,14 +682,14 @@ static pii_err doc_take_labels(ner_doc *d)
     if (!d->ov) {
         /* argmax: every row's label is final at once */
         size_t k = (size_t)(d->lg - d->sm.t);
-        if ((e = grow((void **)&d->lab, &d->labcap, k ? k : 1, sizeof *d->lab)))
+        if ((e = PII_VEC_RESERVE(d->lab, d->labcap, k ? k : 1)))
             return e;
         pii_ner_argmax(d->rows + (size_t)(d->sm.t - d->rbase) * d->n->C, k, d->n->C, d->lab);
         return doc_labels(d, d->lab, k);
     }
     size_t ready;
     while ((ready = pii_ner_online_ready(d->ov)) > 0) {
-        if ((e = grow((void **)&d->lab, &d->labcap, ready, sizeof *d->lab)))
+        if ((e = PII_VEC_RESERVE(d->lab, d->labcap, ready)))
             return e;
         size_t k = pii_ner_online_take(d->ov, d->lab, ready);
         if ((e = doc_labels(d, d->lab, k)))
@@ -844,7 +829,7 @@ static pii_err run_init(const pii_ner *cn, ner_run *r)
 
 static pii_err run_push_job(ner_run *r, const ner_job *j)
 {
-    pii_err e = grow((void **)&r->jobs, &r->jcap, r->nj + 1, sizeof *r->jobs);
+    pii_err e = PII_VEC_RESERVE(r->jobs, r->jcap, r->nj + 1);
     if (e)
         return e;
     r->jobs[r->nj++] = *j;
@@ -859,9 +844,9 @@ static pii_err run_pack(const pii_ner *n, ner_run *r, const ner_job *jobs, size_
     for (size_t i = 0; i < nj; i++)
         total += jobs[i].wlen;
     pii_err e;
-    if ((e = grow((void **)&r->ids, &r->idcap, total, sizeof *r->ids)) ||
-        (e = grow((void **)&r->lens, &r->lcap, nj, sizeof *r->lens)) ||
-        (e = grow((void **)&r->logits, &r->lgcap, total * n->C, sizeof *r->logits)))
+    if ((e = PII_VEC_RESERVE(r->ids, r->idcap, total)) ||
+        (e = PII_VEC_RESERVE(r->lens, r->lcap, nj)) ||
+        (e = PII_VEC_RESERVE(r->logits, r->lgcap, total * n->C)))
         return e;
     size_t off = 0;
     for (size_t i = 0; i < nj; i++) {
@@ -1152,7 +1137,7 @@ pii_err pii_ner_prepared_run(pii_ner_prepared *pp, const uint8_t *const *docs, c
         memmove(pp->q, pp->q + pp->qh, pp->qn * sizeof *pp->q);
         pp->qh = 0;
     }
-    pii_err e = grow((void **)&pp->q, &pp->qcap, pp->qh + pp->qn + ndocs, sizeof *pp->q);
+    pii_err e = PII_VEC_RESERVE(pp->q, pp->qcap, pp->qh + pp->qn + ndocs);
     if (e)
         return e;
     pii_spanvec *out = calloc(ndocs, sizeof *out);

@@ -16,40 +16,8 @@
  * of its own). */
 static size_t utf8_at(const uint8_t *p, size_t len, size_t i, uint32_t *cp)
 {
-    uint8_t b = p[i];
-    if (b < 0x80) {
-        *cp = b;
-        return 1;
-    }
-    size_t n;
-    uint32_t c, min;
-    if (b >= 0xC2 && b <= 0xDF) {
-        n = 2;
-        c = b & 0x1F;
-        min = 0x80;
-    } else if (b >= 0xE0 && b <= 0xEF) {
-        n = 3;
-        c = b & 0x0F;
-        min = 0x800;
-    } else if (b >= 0xF0 && b <= 0xF4) {
-        n = 4;
-        c = b & 0x07;
-        min = 0x10000;
-    } else {
-        return 0;
-    }
-    if (len - i < n)
-        return 0;
-    for (size_t k = 1; k < n; k++) {
-        uint8_t x = p[i + k];
-        if ((x & 0xC0) != 0x80)
-            return 0;
-        c = (c << 6) | (x & 0x3F);
-    }
-    if (c < min || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF))
-        return 0;
-    *cp = c;
-    return n;
+    int k = pii_utf8_decode(p + i, len - i, cp);
+    return k > 0 ? (size_t)k : 0;
 }
 
 size_t pii_ner_char_start(const uint8_t *p, size_t len, size_t pos)
@@ -548,14 +516,8 @@ int ner_widen_right(const ner_text *tx, const char *cat, uint64_t *e, uint64_t l
 
 pii_err ner_resolver_add(ner_resolver *r, const pii_span *s)
 {
-    if (r->n == r->cap) {
-        size_t nc = r->cap ? r->cap * 2 : 8;
-        pii_span *nv = realloc(r->v, nc * sizeof *nv);
-        if (!nv)
-            return PII_ENOMEM;
-        r->v = nv;
-        r->cap = nc;
-    }
+    if (PII_VEC_RESERVE(r->v, r->cap, r->n + 1))
+        return PII_ENOMEM;
     r->v[r->n++] = *s;
     return PII_OK;
 }

@@ -86,7 +86,7 @@ int pii_exit_for(pii_err e);
 
 /* --version: the version, the built-in model (size and sha256 prefix of its
  * model.safetensors, or "none built in") and the kernel path this CPU runs
- * (pii_rt_isa_active: $PII_ISA or the best the CPU has), one per line:
+ * (mc_isa_active: $PII_ISA or the best the CPU has), one per line:
  *   pii-redact 0.1.0
  *   model:   built-in, 33446596 bytes, sha256 1f2e3d4c5b6a
  *   kernels: avx2

@@ -75,6 +75,13 @@ typedef struct pii_model_params {
      * the size of the first); 1 keeps them as stored and computes with the
      * exact values in f32 (slower; what parity tests compare). */
     int gguf_q8_0_exact;
+    /* The execution plan (pii_rt_plan_init) of the model's workspaces:
+     * isa -1 (default) is the best path the CPU has, else a pii_rt_isa at
+     * most that (tests and the command's $PII_ISA force slower paths);
+     * qact a pii_rt_qact (default int16), the activation precision of
+     * quantized experts.  Loading fails on a value the CPU cannot run. */
+    int isa;
+    int qact;
 } pii_model_params;
 
 void pii_model_default_params(pii_model_params *p);
@@ -96,6 +103,9 @@ pii_model *pii_model_load_mem(const char *config_json, size_t config_len, const 
 void pii_model_free(pii_model *m);
 
 const pii_model_config *pii_model_cfg(const pii_model *m);
+/* The execution plan built from the load parameters (ISA, VNNI,
+ * activation precision); new workspaces start with a copy of it. */
+const pii_rt_plan *pii_model_plan(const pii_model *m);
 const char *pii_model_label(const pii_model *m, int id); /* NULL if out of range */
 const pii_rt_store *pii_model_store(const pii_model *m);
 /* Checks that every stored weight is finite (pii_rt_tensor_finite over the
@@ -131,6 +141,11 @@ pii_model_ws *pii_model_ws_create(const pii_model *m, size_t max_tokens, pii_rt_
                                   pii_err *err);
 void pii_model_ws_free(pii_model_ws *ws);
 size_t pii_model_ws_max_tokens(const pii_model_ws *ws);
+/* Replaces the workspace's plan (a copy of the model's) for the passes
+ * that follow: tests run one model on every ISA this way.  Not while a
+ * pass runs on the workspace. */
+void pii_model_ws_set_plan(pii_model_ws *ws, const pii_rt_plan *p);
+const pii_rt_plan *pii_model_ws_plan(const pii_model_ws *ws);
 /* Bytes the workspace holds (planning, RSS reports). */
 size_t pii_model_ws_bytes(const pii_model_ws *ws);
 
