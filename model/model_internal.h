@@ -1,4 +1,4 @@
-/* model_internal.h — private to ner/model*.c: the loaded model.
+/* model_internal.h — private to model/: the loaded model.
  * Legend: n tokens, D model width, H / Hkv heads, hd head width, E experts,
  * k experts per token, I expert width, C labels, V vocabulary. */
 #ifndef PII_MODEL_INTERNAL_H

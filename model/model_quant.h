@@ -1,4 +1,4 @@
-/* model_quant.h — private to ner/model*.c: binding the project's quantized
+/* model_quant.h — private to model/: binding the project's quantized
  * weights (docs/FORMATS.md "Quantized models") in place of the HF ones.
  * Each function returns 1 when it bound quantized weights, 0 when the
  * model holds none for that name (bind the original then), and -1 on an

@@ -16,7 +16,7 @@
  * unbalanced (a window beside a short tail), runs on all threads at once.
  * Either way the logits are the same bits: a sequence's logits depend
  * neither on the sequences packed beside it nor on the thread count
- * (ner/forward.c). */
+ * (model/forward.c). */
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>

@@ -1,4 +1,4 @@
-/* kern.h — private: the per-ISA kernel tables (src/runtime only).
+/* kern.h — private: the per-ISA kernel tables (runtime/ only).
  *
  * Each ISA fills what it accelerates; a NULL entry falls back to the scalar
  * table, which is complete and is the reference every fast kernel is tested

@@ -143,7 +143,7 @@ static void put_f16(uint8_t *p, uint16_t h)
  * squares (s = sum w q / sum q q for the rounded q), keeping the one with
  * the least squared error: never worse than amax / 127, and exact when the
  * column already lies on an int8 grid whose largest value is not 127 (a
- * Q8_0 or int8 source, the random models of ner/synth.c).  Rows are read in
+ * Q8_0 or int8 source, the random models of model/synth.c).  Rows are read in
  * order (w is IO: row i holds the no columns), all candidates at once. */
 #define Q8_SEARCH 4
 static pii_err quant_q8(const float *w, size_t ni, size_t no, uint8_t *dst)

@@ -1,5 +1,5 @@
 /* rt_store.h — private: the tensor store shared by the safetensors and GGUF
- * readers (src/runtime only). */
+ * readers (runtime/ only). */
 #ifndef PII_RT_STORE_H
 #define PII_RT_STORE_H
 

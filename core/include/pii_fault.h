@@ -14,7 +14,7 @@
  * binary linked with the wrap flags (FAULT_WRAP in mk/fuzz.mk:
  * -Wl,--wrap=malloc,... ) routes every malloc, calloc, realloc, strdup,
  * strndup, posix_memalign and aligned_alloc call made by its own objects
- * and by libpiiredact.a through redact/fault_alloc.c, which asks the
+ * and by libpiiredact.a through core/fault_alloc.c, which asks the
  * PII_FAULT_ALLOC site first.  Allocations inside shared libraries
  * (libc internals, PCRE2, json-c) are not counted.  The pii-redact binary
  * and the tests/unit/test_fault_* suites are linked this way.

@@ -29,7 +29,7 @@
  * a time.  The thread pool given to a workspace is borrowed (NULL: run on
  * the calling thread).  *_free(NULL) is a no-op.
  *
- * Limits.  Configuration values are bounded (see ner/config.c) and refused
+ * Limits.  Configuration values are bounded (see model/config.c) and refused
  * before anything is allocated for them; token ids must be < vocab_size.
  */
 #ifndef PII_MODEL_H
@@ -102,7 +102,7 @@ const pii_rt_store *pii_model_store(const pii_model *m);
  * store): a NaN or infinity is PII_EMODEL with the tensor and element
  * named in errbuf.  Callers that redact run it once after loading, so a
  * poisoned weight fails closed at once instead of silencing the model.
- * (ner/model_check.c) */
+ * (model/model_check.c) */
 pii_err pii_model_check_finite(const pii_model *m, char *errbuf, size_t cap);
 /* The directory the model came from (NULL for memory images); for an opf
  * download given by its top directory, its original/ folder. */

@@ -394,7 +394,7 @@ void pii_rt_moe_group(size_t n, int E, int k, const int32_t *idx, uint32_t *cnt,
  * limit)) * (clamp(u, -limit, limit) + 1), m values. */
 void pii_rt_swiglu(float *g, const float *u, size_t m, float alpha, float limit);
 
-/* ---- quantized weights (src/runtime/quant.c, kern_q_*.c) ------------------
+/* ---- quantized weights (runtime/quant.c, kern_q_*.c) ------------------
  *
  * An IO matrix of type Q8_ROW or Q4_G32 is a stream of ceil(n_out/64)
  * panels of 64 output columns (the last zero-padded), pii_rt_mat.ld bytes
@@ -410,14 +410,14 @@ void pii_rt_swiglu(float *g, const float *u, size_t m, float alpha, float limit)
  * pii_rt_gemm on these quantizes each token row of x to int16 or int8
  * (pii_rt_qact; one scale per token: max |x| / 8191 or / 127, round to
  * nearest even) and sums products in integers: AVX-512 VNNI, AVX2 or
- * scalar, with identical results on every path (src/runtime/kern_q.h has
+ * scalar, with identical results on every path (runtime/kern_q.h has
  * the exact arithmetic).  Any column range [o0, o1) is allowed. */
 
 /* Activation precision of the quantized GEMMs, process-wide like the ISA:
  * int16 (default: 14-bit per-token scale, vpdpwssd; logits within about
  * 1e-5 of f32 activations) or int8 (vpdpbusd: about twice the arithmetic
  * rate, about 1e-2 relative error per product).  int16+8: the kernels run
- * as int16, and the encoder's expert layers (ner/forward.c) add a second
+ * as int16, and the encoder's expert layers (model/forward.c) add a second
  * pass, with int8 activations, over each input's int16 rounding residue
  * (pii_rt_q16_residue): about 2^-22 of max |x| of activation error instead
  * of 2^-15, for about 1.7x the expert integer time.  Not thread-safe with
