@@ -46,8 +46,10 @@ endif
 
 B := build/$(VARIANT)
 
-# The library's layers, bottom to top (docs/DESIGN.md); src/ is the command.
-LAYERS    := core runtime tokenizer model ner redact api
+# The library's layers, bottom to top, as mk/layers.txt lists them with the
+# arrows between them (docs/DESIGN.md; checked by mk/layers.mk); src/ is the
+# command.
+LAYERS    := $(filter-out src,$(shell awk '{ sub(/\#.*/, "") } NF { print $$1 }' mk/layers.txt))
 LAYER_INC := $(addsuffix /include,$(LAYERS))
 
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
