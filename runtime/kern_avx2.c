@@ -81,5 +81,5 @@ static inline TGT __m256 exp_v(__m256 x)
 
 #else
 #include "kern.h"
-const rt_kernels rt_kern_avx2 = {0};
+const rt_kernels pii_rt_kern_avx2 = {0};
 #endif

@@ -67,5 +67,5 @@ static inline TGT __m512 exp_v(__m512 x)
 
 #else
 #include "kern.h"
-const rt_kernels rt_kern_avx512 = {0};
+const rt_kernels pii_rt_kern_avx512 = {0};
 #endif

@@ -522,36 +522,36 @@ static TGT void q4a16(const pii_rt_mat *W, size_t n, const float *x, size_t ldx,
 
 /* ---- entry points ------------------------------------------------------------------ */
 
-void rt_gemm_q8io_avx2(const pii_rt_mat *W, size_t n, const float *x, size_t ldx, const float *bias,
-                       float *y, size_t ldy, size_t o0, size_t o1, int acc)
+void pii_rt_gemm_q8io_avx2(const pii_rt_mat *W, size_t n, const float *x, size_t ldx,
+                           const float *bias, float *y, size_t ldy, size_t o0, size_t o1, int acc)
 {
-    int a8 = rt_qact() == PII_RT_QACT_I8;
+    int a8 = pii_rt_qact_effective() == PII_RT_QACT_I8;
     if (W->n_in > (a8 ? QMAXIN : RT_Q16_MAXIN))
-        rt_gemm_q8io_scalar(W, n, x, ldx, bias, y, ldy, o0, o1, acc);
+        pii_rt_gemm_q8io_scalar(W, n, x, ldx, bias, y, ldy, o0, o1, acc);
     else
         (a8 ? q8a8 : q8a16)(W, n, x, ldx, bias, y, ldy, o0, o1, acc);
 }
 
-void rt_gemm_q4io_avx2(const pii_rt_mat *W, size_t n, const float *x, size_t ldx, const float *bias,
-                       float *y, size_t ldy, size_t o0, size_t o1, int acc)
+void pii_rt_gemm_q4io_avx2(const pii_rt_mat *W, size_t n, const float *x, size_t ldx,
+                           const float *bias, float *y, size_t ldy, size_t o0, size_t o1, int acc)
 {
-    int a8 = rt_qact() == PII_RT_QACT_I8;
+    int a8 = pii_rt_qact_effective() == PII_RT_QACT_I8;
     if (W->n_in > (a8 ? QMAXIN : RT_Q16_MAXIN))
-        rt_gemm_q4io_scalar(W, n, x, ldx, bias, y, ldy, o0, o1, acc);
+        pii_rt_gemm_q4io_scalar(W, n, x, ldx, bias, y, ldy, o0, o1, acc);
     else
         (a8 ? q4a8 : q4a16)(W, n, x, ldx, bias, y, ldy, o0, o1, acc);
 }
 
 #else
 #include "kern_q.h"
-void rt_gemm_q8io_avx2(const pii_rt_mat *W, size_t n, const float *x, size_t ldx, const float *bias,
-                       float *y, size_t ldy, size_t o0, size_t o1, int acc)
+void pii_rt_gemm_q8io_avx2(const pii_rt_mat *W, size_t n, const float *x, size_t ldx,
+                           const float *bias, float *y, size_t ldy, size_t o0, size_t o1, int acc)
 {
-    rt_gemm_q8io_scalar(W, n, x, ldx, bias, y, ldy, o0, o1, acc);
+    pii_rt_gemm_q8io_scalar(W, n, x, ldx, bias, y, ldy, o0, o1, acc);
 }
-void rt_gemm_q4io_avx2(const pii_rt_mat *W, size_t n, const float *x, size_t ldx, const float *bias,
-                       float *y, size_t ldy, size_t o0, size_t o1, int acc)
+void pii_rt_gemm_q4io_avx2(const pii_rt_mat *W, size_t n, const float *x, size_t ldx,
+                           const float *bias, float *y, size_t ldy, size_t o0, size_t o1, int acc)
 {
-    rt_gemm_q4io_scalar(W, n, x, ldx, bias, y, ldy, o0, o1, acc);
+    pii_rt_gemm_q4io_scalar(W, n, x, ldx, bias, y, ldy, o0, o1, acc);
 }
 #endif

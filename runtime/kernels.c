@@ -6,8 +6,8 @@
 
 #include "kern.h"
 
-static const rt_kernels *const tables[PII_RT_ISA_COUNT] = {&rt_kern_scalar, &rt_kern_avx2,
-                                                           &rt_kern_avx512};
+static const rt_kernels *const tables[PII_RT_ISA_COUNT] = {&pii_rt_kern_scalar, &pii_rt_kern_avx2,
+                                                           &pii_rt_kern_avx512};
 
 static const rt_kernels *active(void)
 {
@@ -19,7 +19,7 @@ static const rt_kernels *active(void)
 int pii_rt_gemm_supported(pii_dtype t, pii_rt_layout layout)
 {
     return (unsigned)t < PII_DT_COUNT && (unsigned)layout < 2 &&
-           rt_kern_scalar.gemm[t][layout] != NULL;
+           pii_rt_kern_scalar.gemm[t][layout] != NULL;
 }
 
 void pii_rt_gemm_isa(pii_rt_isa isa, const pii_rt_mat *W, size_t n, const float *x, size_t ldx,
@@ -29,7 +29,7 @@ void pii_rt_gemm_isa(pii_rt_isa isa, const pii_rt_mat *W, size_t n, const float 
         return;
     rt_gemm_fn f = tables[isa]->gemm[W->dtype][W->layout];
     if (!f)
-        f = rt_kern_scalar.gemm[W->dtype][W->layout];
+        f = pii_rt_kern_scalar.gemm[W->dtype][W->layout];
     f(W, n, x, ldx, bias, y, ldy, o0, o1, acc);
 }
 
@@ -107,7 +107,7 @@ void pii_rt_attn_band(const pii_rt_attn *a, size_t d0, size_t d1, size_t i0, siz
     if (i1 <= i0)
         return;
     const rt_kernels *k = active();
-    (k->attn ? k->attn : rt_kern_scalar.attn)(a, d0, d1, i0, i1, scratch);
+    (k->attn ? k->attn : pii_rt_kern_scalar.attn)(a, d0, d1, i0, i1, scratch);
 }
 
 void pii_rt_transpose(const float *src, size_t lds, size_t rows, size_t cols, float *dst,

@@ -53,7 +53,7 @@ void pii_rt_qact_thread(int a)
     qact_thread = a;
 }
 
-pii_rt_qact rt_qact(void)
+pii_rt_qact pii_rt_qact_effective(void)
 {
     return qact_thread >= 0 ? (pii_rt_qact)qact_thread : pii_rt_qact_active();
 }
@@ -521,14 +521,16 @@ static void q4a16(const pii_rt_mat *W, size_t n, const float *x, size_t ldx, con
     }
 }
 
-void rt_gemm_q8io_scalar(const pii_rt_mat *W, size_t n, const float *x, size_t ldx,
-                         const float *bias, float *y, size_t ldy, size_t o0, size_t o1, int acc)
+void pii_rt_gemm_q8io_scalar(const pii_rt_mat *W, size_t n, const float *x, size_t ldx,
+                             const float *bias, float *y, size_t ldy, size_t o0, size_t o1, int acc)
 {
-    (rt_qact() == PII_RT_QACT_I8 ? q8a8 : q8a16)(W, n, x, ldx, bias, y, ldy, o0, o1, acc);
+    (pii_rt_qact_effective() == PII_RT_QACT_I8 ? q8a8 : q8a16)(W, n, x, ldx, bias, y, ldy, o0, o1,
+                                                               acc);
 }
 
-void rt_gemm_q4io_scalar(const pii_rt_mat *W, size_t n, const float *x, size_t ldx,
-                         const float *bias, float *y, size_t ldy, size_t o0, size_t o1, int acc)
+void pii_rt_gemm_q4io_scalar(const pii_rt_mat *W, size_t n, const float *x, size_t ldx,
+                             const float *bias, float *y, size_t ldy, size_t o0, size_t o1, int acc)
 {
-    (rt_qact() == PII_RT_QACT_I8 ? q4a8 : q4a16)(W, n, x, ldx, bias, y, ldy, o0, o1, acc);
+    (pii_rt_qact_effective() == PII_RT_QACT_I8 ? q4a8 : q4a16)(W, n, x, ldx, bias, y, ldy, o0, o1,
+                                                               acc);
 }

@@ -2,7 +2,7 @@
  * reader (store.c) and the GGUF reader (gguf.c): adding tensors, the name
  * index, lookup by name, element counts and the error message helper.
  * Both readers call down into this file; neither calls the other's
- * internals (store.c only dispatches to rt_gguf_parse). */
+ * internals (store.c only dispatches to pii_rt_gguf_parse). */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,7 +10,7 @@
 
 #include "rt_store.h"
 
-pii_err rt_fail(char *errbuf, size_t cap, pii_err e, const char *file, const char *fmt, ...)
+pii_err pii_rt_fail(char *errbuf, size_t cap, pii_err e, const char *file, const char *fmt, ...)
 {
     if (errbuf && cap) {
         int k = snprintf(errbuf, cap, "%s: ", file ? file : "?");
@@ -26,7 +26,7 @@ pii_err rt_fail(char *errbuf, size_t cap, pii_err e, const char *file, const cha
     return e;
 }
 
-uint64_t rt_nelem(const int64_t *shape, int ndim, int *ok)
+uint64_t pii_rt_nelem(const int64_t *shape, int ndim, int *ok)
 {
     uint64_t n = 1;
     *ok = 1;
@@ -57,12 +57,12 @@ static uint64_t hash_name(const char *s)
     return h;
 }
 
-pii_err rt_store_add(pii_rt_store *s, const char *name, size_t namelen, pii_rt_tensor *t,
-                     char *errbuf, size_t cap)
+pii_err pii_rt_store_add(pii_rt_store *s, const char *name, size_t namelen, pii_rt_tensor *t,
+                         char *errbuf, size_t cap)
 {
     if (s->nt >= PII_RT_MAX_TENSORS)
-        return rt_fail(errbuf, cap, PII_ETOOBIG, t->file, "more than %u tensors",
-                       PII_RT_MAX_TENSORS);
+        return pii_rt_fail(errbuf, cap, PII_ETOOBIG, t->file, "more than %u tensors",
+                           PII_RT_MAX_TENSORS);
     if (s->nt == s->tcap) {
         size_t nc = s->tcap ? s->tcap * 2 : 64;
         pii_rt_tensor *nt = realloc(s->t, nc * sizeof *nt);
@@ -82,7 +82,7 @@ pii_err rt_store_add(pii_rt_store *s, const char *name, size_t namelen, pii_rt_t
 }
 
 /* Builds the hash index; detects duplicate names. */
-pii_err rt_store_index(pii_rt_store *s, char *errbuf, size_t cap)
+pii_err pii_rt_store_index(pii_rt_store *s, char *errbuf, size_t cap)
 {
     free(s->hash);
     s->hcap = 16;
@@ -95,8 +95,8 @@ pii_err rt_store_index(pii_rt_store *s, char *errbuf, size_t cap)
         size_t h = hash_name(s->t[i].name) & (s->hcap - 1);
         while (s->hash[h]) {
             if (!strcmp(s->t[s->hash[h] - 1].name, s->t[i].name))
-                return rt_fail(errbuf, cap, PII_EFORMAT, s->t[i].file, "tensor '%s' appears twice",
-                               s->t[i].name);
+                return pii_rt_fail(errbuf, cap, PII_EFORMAT, s->t[i].file,
+                                   "tensor '%s' appears twice", s->t[i].name);
             h = (h + 1) & (s->hcap - 1);
         }
         s->hash[h] = (uint32_t)(i + 1);
