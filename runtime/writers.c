@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "pii_rt.h"
+#include "runtime/pii_rt_write.h"
 
 /* ---- temporary files ------------------------------------------------------ */
 
