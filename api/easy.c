@@ -1,4 +1,4 @@
-/* easy.c — the easy layer of libpiiredact (include/piiredact.h).
+/* easy.c — the easy layer of libpiiredact (api/include/piiredact.h).
  *
  * Assembles the same redactor as the command's pipeline (src/pipeline.c)
  * from a pii_easy_options: model tier (built-in or -m), rule tier, deny and

@@ -450,7 +450,7 @@ pii_err pii_model_forward(const pii_model *m, pii_model_ws *ws, const int32_t *i
         return PII_ETOOBIG;
     if (n == 0)
         return PII_OK;
-    if (pii_fault_hit(PII_FAULT_FORWARD)) /* test hook, include/pii_fault.h */
+    if (pii_fault_hit(PII_FAULT_FORWARD)) /* test hook, core/include/pii_fault.h */
         return PII_EINJECTED;
     for (size_t t = 0; t < n; t++)
         if (ids[t] < 0 || ids[t] >= m->cfg.vocab_size)

@@ -188,7 +188,7 @@ void pii_ner_free(pii_ner *n)
     free(n);
 }
 
-void ner_set_owner(pii_ner *n, void *owner, void (*owner_free)(void *))
+void pii_ner_set_owner(pii_ner *n, void *owner, void (*owner_free)(void *))
 {
     n->owner = owner;
     n->owner_free = owner_free;
@@ -338,7 +338,7 @@ size_t pii_ner_window(const pii_ner *n)
 
 /* ---- the per-document engine ---------------------------------------------------- */
 
-/* A span whose widened end (ner_widen_right, at most lim) waits for more
+/* A span whose widened end (pii_ner_widen_right, at most lim) waits for more
  * bytes. */
 typedef struct ner_held {
     pii_span sp;
@@ -391,7 +391,7 @@ static void doc_free(ner_doc *d)
     free(d->rows);
     free(d->lab);
     pii_ner_online_free(d->ov);
-    ner_resolver_free(&d->rs);
+    pii_ner_resolver_free(&d->rs);
     pii_ner_toks_free(&d->tmp);
     free(d->held);
 }
@@ -404,7 +404,7 @@ static pii_err doc_init(ner_doc *d, const pii_ner *n)
     if (n->decode == PII_NER_DECODE_VITERBI &&
         !(d->ov = pii_ner_online_create(n->V, n->max_lag, &e)))
         return e;
-    ner_sm_init(&d->sm, n->L, n->max_span);
+    pii_ner_sm_init(&d->sm, n->L, n->max_span);
     return PII_OK;
 }
 
@@ -417,8 +417,8 @@ static void doc_reset(ner_doc *d)
     d->lg = d->rbase = 0;
     if (d->ov)
         pii_ner_online_reset(d->ov);
-    ner_sm_init(&d->sm, d->n->L, d->n->max_span);
-    ner_resolver_reset(&d->rs);
+    pii_ner_sm_init(&d->sm, d->n->L, d->n->max_span);
+    pii_ner_resolver_reset(&d->rs);
     d->finished = 0;
     d->eod = 0;
     d->nheld = 0;
@@ -604,16 +604,16 @@ static pii_err doc_add_tspan(ner_doc *d, const ner_tsp *t)
     uint64_t s, e;
     if (fs < d->tx.base || le > d->tx.base + d->tx.len)
         return PII_EINTERNAL; /* the bytes must be in view (see doc_keep) */
-    if (!ner_byte_span(&d->tx, pii_ner_labels_category(n->L, t->cat), fs, le, &s, &e))
+    if (!pii_ner_byte_span(&d->tx, pii_ner_labels_category(n->L, t->cat), fs, le, &s, &e))
         return PII_OK;
     float score = (float)(t->psum / (double)(t->te - t->ts));
     if (!(score >= n->thr[t->cat]))
         return PII_OK;
     pii_span sp = {s, e, pii_ner_labels_category(n->L, t->cat), NULL, score, PII_SRC_MODEL};
-    if (ner_widens(sp.label)) {
-        sp.start = ner_widen_left(&d->tx, sp.label, sp.start);
+    if (pii_ner_widens(sp.label)) {
+        sp.start = pii_ner_widen_left(&d->tx, sp.label, sp.start);
         uint64_t lim = sp.end + NER_WIDEN_MAX;
-        if (!ner_widen_right(&d->tx, sp.label, &sp.end, lim, d->eod)) {
+        if (!pii_ner_widen_right(&d->tx, sp.label, &sp.end, lim, d->eod)) {
             pii_err err = PII_VEC_RESERVE(d->held, d->heldcap, d->nheld + 1);
             if (err)
                 return err;
@@ -621,7 +621,7 @@ static pii_err doc_add_tspan(ner_doc *d, const ner_tsp *t)
             return PII_OK;
         }
     }
-    return ner_resolver_add(&d->rs, &sp);
+    return pii_ner_resolver_add(&d->rs, &sp);
 }
 
 /* Widens the held spans over the bytes now in view; adds the final ones. */
@@ -631,8 +631,8 @@ static pii_err doc_release(ner_doc *d)
     pii_err e = PII_OK;
     for (size_t i = 0; i < d->nheld; i++) {
         ner_held *h = &d->held[i];
-        if (!e && ner_widen_right(&d->tx, h->sp.label, &h->sp.end, h->lim, d->eod))
-            e = ner_resolver_add(&d->rs, &h->sp);
+        if (!e && pii_ner_widen_right(&d->tx, h->sp.label, &h->sp.end, h->lim, d->eod))
+            e = pii_ner_resolver_add(&d->rs, &h->sp);
         else
             d->held[k++] = *h;
     }
@@ -668,7 +668,7 @@ static pii_err doc_labels(ner_doc *d, const int32_t *lab, size_t k)
         if (d->rec)
             d->rec->labels[t] = lab[i];
         ner_tsp out[2];
-        int m = ner_sm_push(&d->sm, lab[i], prob, out);
+        int m = pii_ner_sm_push(&d->sm, lab[i], prob, out);
         for (int j = 0; j < m; j++)
             if ((e = doc_add_tspan(d, &out[j])))
                 return e;
@@ -765,16 +765,16 @@ static pii_err doc_flush(ner_doc *d, pii_spanvec *out)
                 return e;
         }
         ner_tsp t;
-        if (ner_sm_finish(&d->sm, &t) && (e = doc_add_tspan(d, &t)))
+        if (pii_ner_sm_finish(&d->sm, &t) && (e = doc_add_tspan(d, &t)))
             return e;
         if ((e = doc_release(d)))
             return e;
         d->finished = 1;
-        return ner_resolver_flush(&d->rs, UINT64_MAX, out);
+        return pii_ner_resolver_flush(&d->rs, UINT64_MAX, out);
     }
     if (d->finished)
         return PII_OK;
-    return ner_resolver_flush(&d->rs, doc_boundary(d), out);
+    return pii_ner_resolver_flush(&d->rs, doc_boundary(d), out);
 }
 
 /* ---- running windows ----------------------------------------------------------------- */

@@ -53,8 +53,8 @@ static int cpu_vnni(void)
 
 pii_err pii_rt_plan_init(pii_rt_plan *p, int isa, pii_rt_qact qact)
 {
-    static const rt_kernels *const tables[PII_RT_ISA_COUNT] = {&rt_kern_scalar, &rt_kern_avx2,
-                                                               &rt_kern_avx512};
+    static const rt_kernels *const tables[PII_RT_ISA_COUNT] = {
+        &pii_rt_kern_scalar, &pii_rt_kern_avx2, &pii_rt_kern_avx512};
     memset(p, 0, sizeof *p);
     if (isa >= PII_RT_ISA_COUNT ||
         (qact != PII_RT_QACT_I16 && qact != PII_RT_QACT_I8 && qact != PII_RT_QACT_I16R8))

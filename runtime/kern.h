@@ -21,13 +21,13 @@ typedef struct pii_rt_kernels {
     void (*swiglu)(float *g, const float *u, size_t m, float alpha, float limit);
 } rt_kernels;
 
-extern const rt_kernels rt_kern_scalar;
-extern const rt_kernels rt_kern_avx2;
-extern const rt_kernels rt_kern_avx512;
+extern const rt_kernels pii_rt_kern_scalar;
+extern const rt_kernels pii_rt_kern_avx2;
+extern const rt_kernels pii_rt_kern_avx512;
 
 /* The scalar GEMM for any float dtype/layout (tails of SIMD kernels). */
-void rt_gemm_scalar(const pii_rt_mat *W, size_t n, const float *x, size_t ldx, const float *bias,
-                    float *y, size_t ldy, size_t o0, size_t o1, int acc);
+void pii_rt_gemm_scalar(const pii_rt_mat *W, size_t n, const float *x, size_t ldx,
+                        const float *bias, float *y, size_t ldy, size_t o0, size_t o1, int acc);
 
 /* Byte offset of element `c` along a stored row of dtype t. */
 static inline size_t rt_elem_off(pii_dtype t, size_t c)

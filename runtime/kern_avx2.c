@@ -108,7 +108,7 @@ typedef __m256i vi;
 #define Q8_SQ 0
 #define Q8_FIX(acc, sq) (acc)
 #define Q_NEEDS_VNNI 0
-#define Q_FALLBACK rt_kern_scalar
+#define Q_FALLBACK pii_rt_kern_scalar
 
 static inline TGT int32_t Q_HSUM(__m256i v)
 {
@@ -223,5 +223,5 @@ static inline TGT void q_store(float *y, __m256 v, const float *bias, int acc, s
 
 #else
 #include "kern.h"
-const rt_kernels rt_kern_avx2 = {0};
+const rt_kernels pii_rt_kern_avx2 = {0};
 #endif

@@ -97,7 +97,7 @@ typedef __m512i vi;
 #define Q8_SQ 1
 #define Q8_FIX(acc, sq) _mm512_sub_epi32(acc, _mm512_set1_epi32(128 * (sq)))
 #define Q_NEEDS_VNNI 1
-#define Q_FALLBACK rt_kern_avx2
+#define Q_FALLBACK pii_rt_kern_avx2
 
 typedef __m512i q8w; /* w + 128 (unsigned) */
 
@@ -189,5 +189,5 @@ static inline QTGT void q_store(float *y, __m512 v, const float *bias, int acc, 
 
 #else
 #include "kern.h"
-const rt_kernels rt_kern_avx512 = {0};
+const rt_kernels pii_rt_kern_avx512 = {0};
 #endif

@@ -11,7 +11,7 @@
 int pii_rt_gemm_supported(pii_dtype t, pii_rt_layout layout)
 {
     return (unsigned)t < PII_DT_COUNT && (unsigned)layout < 2 &&
-           rt_kern_scalar.gemm[t][layout] != NULL;
+           pii_rt_kern_scalar.gemm[t][layout] != NULL;
 }
 
 void pii_rt_gemm(const pii_rt_plan *p, const pii_rt_mat *W, size_t n, const float *x, size_t ldx,
@@ -21,7 +21,7 @@ void pii_rt_gemm(const pii_rt_plan *p, const pii_rt_mat *W, size_t n, const floa
         return;
     rt_gemm_fn f = p->kern->gemm[W->dtype][W->layout];
     if (!f)
-        f = rt_kern_scalar.gemm[W->dtype][W->layout];
+        f = pii_rt_kern_scalar.gemm[W->dtype][W->layout];
     f(p, W, n, x, ldx, bias, y, ldy, o0, o1, acc);
 }
 
@@ -94,7 +94,7 @@ void pii_rt_attn_band(const pii_rt_plan *p, const pii_rt_attn *a, size_t d0, siz
     if (i1 <= i0)
         return;
     const rt_kernels *k = p->kern;
-    (k->attn ? k->attn : rt_kern_scalar.attn)(a, d0, d1, i0, i1, scratch);
+    (k->attn ? k->attn : pii_rt_kern_scalar.attn)(a, d0, d1, i0, i1, scratch);
 }
 
 void pii_rt_transpose(const float *src, size_t lds, size_t rows, size_t cols, float *dst,

@@ -438,16 +438,16 @@ static void q4io(const pii_rt_mat *W, size_t n, const float *x, size_t ldx, cons
     }
 }
 
-void rt_gemm_q8io_scalar(const pii_rt_plan *p, const pii_rt_mat *W, size_t n, const float *x,
-                         size_t ldx, const float *bias, float *y, size_t ldy, size_t o0, size_t o1,
-                         int acc)
+void pii_rt_gemm_q8io_scalar(const pii_rt_plan *p, const pii_rt_mat *W, size_t n, const float *x,
+                             size_t ldx, const float *bias, float *y, size_t ldy, size_t o0,
+                             size_t o1, int acc)
 {
     q8io(W, n, x, ldx, bias, y, ldy, o0, o1, acc, p->qact != PII_RT_QACT_I8);
 }
 
-void rt_gemm_q4io_scalar(const pii_rt_plan *p, const pii_rt_mat *W, size_t n, const float *x,
-                         size_t ldx, const float *bias, float *y, size_t ldy, size_t o0, size_t o1,
-                         int acc)
+void pii_rt_gemm_q4io_scalar(const pii_rt_plan *p, const pii_rt_mat *W, size_t n, const float *x,
+                             size_t ldx, const float *bias, float *y, size_t ldy, size_t o0,
+                             size_t o1, int acc)
 {
     q4io(W, n, x, ldx, bias, y, ldy, o0, o1, acc, p->qact != PII_RT_QACT_I8);
 }

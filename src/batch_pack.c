@@ -59,15 +59,6 @@ static pii_err replay_scan(void *state, const uint8_t *buf, size_t len, uint64_t
 
 static const pii_detector_class replay_cls = {"model-replay", replay_open, replay_scan, NULL, NULL};
 
-pii_err batch_pack_reopen(worker *w)
-{
-    pii_sink s = batch_worker_sink(w);
-    pii_err e;
-    pii_stream_free(w->pack.st);
-    w->pack.st = pii_stream_create(w->pack.red, &s, &e);
-    return w->pack.st ? PII_OK : e;
-}
-
 int batch_pack_init(worker *w)
 {
     batch *b = w->b;

@@ -25,6 +25,7 @@
 #include <cmocka.h>
 
 #include "pii_model.h"
+#include "model/pii_model_synth.h"
 
 #define FIX "tests/fixtures/parity/"
 
