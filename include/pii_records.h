@@ -44,9 +44,13 @@
  *
  * Failure (fail closed): a record that does not parse — invalid JSON, a
  * CSV quote that is not closed or is followed by something other than a
- * comma or a line end, a record over PII_REC_MAX_RECORD bytes — stops the
- * stream with an error (PII_EJSON, PII_EFORMAT, PII_ETOOBIG); nothing of
- * that record or later ones is written.  pii_rec_stream_record() names the
+ * comma or a line end, a record over PII_REC_MAX_RECORD bytes (its final
+ * LF not counted) — stops the stream with an error (PII_EJSON,
+ * PII_EFORMAT, PII_ETOOBIG), as does UTF-16/UTF-32 text (PII_EENCODING,
+ * the wide-text guard of pii_redact.h, run on each complete record before
+ * it is parsed); nothing of that record or later ones is written.  The
+ * error, its record number and the output never depend on how the input
+ * was cut into feeds.  pii_rec_stream_record() names the
  * record and pii_rec_stream_detail() says what was wrong (never quoting
  * input text).  Lenient on purpose: blank (whitespace-only) JSONL lines are
  * copied as they are; invalid UTF-8 inside strings and fields passes

@@ -263,12 +263,16 @@ void pii_redactor_free(pii_redactor *r);
 pii_err pii_redactor_add_detector(pii_redactor *r, pii_detector d);
 void pii_redactor_set_ops(pii_redactor *r, pii_ops *ops);         /* borrowed */
 void pii_redactor_set_allow(pii_redactor *r, const pii_allow *a); /* borrowed */
-/* The wide-text guard runs in every stream of r (pii_stream_feed and the
- * record streams of pii_records.h fail with PII_EENCODING as soon as a
- * matching window is complete: nothing fed after it is written; of the
- * window itself at most its first 7 bytes, fed before it was complete, may
- * have been written — fewer than four ASCII characters in UTF-16).  On by default; off for callers
- * that redact binary data as bytes on purpose. */
+/* The wide-text guard runs in every stream of r: pii_stream_feed fails
+ * with PII_EENCODING as soon as a matching window is complete (nothing fed
+ * after it is written); a record stream of pii_records.h guards each
+ * record, once complete, before parsing it, and fails on the record that
+ * completes a window (nothing of it or later is written; parse errors of
+ * earlier records come first, whatever the feed boundaries).  Of the
+ * window itself at most its first 7 bytes, in earlier documents or
+ * records, may have been written — fewer than four ASCII characters in
+ * UTF-16.  On by default; off for callers that redact binary data as
+ * bytes on purpose. */
 void pii_redactor_set_wide_guard(pii_redactor *r, int on);
 int pii_redactor_wide_guard(const pii_redactor *r);
 /* Keep only spans whose label is (exclude=0) or is not (exclude=1) listed. */

@@ -1262,12 +1262,36 @@ static int record_end(pii_rec_stream *rs, size_t *end)
     return 0;
 }
 
+/* A record longer than PII_REC_MAX_RECORD (its final LF not counted):
+ * drain() refuses such a record while it is still incomplete, so one that
+ * arrives whole in one feed must be refused too (the verdict must not depend
+ * on how the input was cut into feeds). */
+static pii_err too_big(pii_rec_stream *rs)
+{
+    snprintf(rs->detail, sizeof rs->detail, "a record is longer than %u bytes", PII_REC_MAX_RECORD);
+    return PII_ETOOBIG;
+}
+
 static pii_err one_record(pii_rec_stream *rs, size_t end)
 {
     const uint8_t *rec = rs->in.p + rs->start;
     size_t n = end - rs->start;
     size_t skip = (rs->record == 0 && rs->bom == 1) ? 3 : 0;
     rs->record++;
+    if ((n && rec[n - 1] == '\n' ? n - 1 : n) > PII_REC_MAX_RECORD)
+        return too_big(rs);
+    /* The wide-text guard sees the input record by record, before the
+     * record is parsed: its verdict and every parse error then come in
+     * input order whatever the feed boundaries (guarding the raw feeds
+     * instead made a wide window late in a feed pre-empt a parse error in
+     * an earlier record of the same feed, but not when the feeds were cut
+     * between them). */
+    if (pii_redactor_wide_guard(rs->r) && pii_wide_feed(&rs->wide, rec, n)) {
+        snprintf(rs->detail, sizeof rs->detail,
+                 "UTF-16 or UTF-32 text at byte %llu; convert the input to UTF-8",
+                 (unsigned long long)rs->wide.hit_at);
+        return PII_EENCODING;
+    }
     pii_err e = rs->spec->fmt == PII_REC_JSONL ? jsonl_record(rs, rec, n, skip)
                                                : csv_record(rs, rec, n, skip);
     if (!e && rs->sink.end_doc)
@@ -1299,9 +1323,7 @@ static pii_err drain(pii_rec_stream *rs, int eof)
         return e;
     if (rs->in.n - rs->start > PII_REC_MAX_RECORD) {
         rs->record++;
-        snprintf(rs->detail, sizeof rs->detail, "a record is longer than %u bytes",
-                 PII_REC_MAX_RECORD);
-        return PII_ETOOBIG;
+        return too_big(rs);
     }
     if (rs->start) {
         memmove(rs->in.p, rs->in.p + rs->start, rs->in.n - rs->start);
@@ -1316,13 +1338,6 @@ pii_err pii_rec_stream_feed(pii_rec_stream *rs, const void *data, size_t len)
 {
     if (rs->failed)
         return rs->failed;
-    if (pii_redactor_wide_guard(rs->r) && pii_wide_feed(&rs->wide, data, len)) {
-        rs->record++; /* the record it is in: nothing of it is written */
-        snprintf(rs->detail, sizeof rs->detail,
-                 "UTF-16 or UTF-32 text at byte %llu; convert the input to UTF-8",
-                 (unsigned long long)rs->wide.hit_at);
-        return rs->failed = PII_EENCODING;
-    }
     pii_err e = pii_buf_append(&rs->in, data, len);
     if (!e)
         e = drain(rs, 0);

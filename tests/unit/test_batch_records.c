@@ -452,15 +452,85 @@ static void test_csv_header_per_input(void **state)
     free(c.out);
 }
 
+/* Every feed cutting gives the same error, record number and output bytes
+ * (tests/fuzz/{csv,jsonl}/regress-wide-guard-order-*): the wide-text guard
+ * sees the input record by record, before each record is parsed, so a
+ * UTF-16/UTF-32 window later in a feed no longer pre-empts a parse error in
+ * an earlier record of the same feed. */
+static void expect_fail(pii_rec_format fmt, const char *const *sel, const char *in, size_t len,
+                        pii_err want, uint64_t want_rec, const char *want_out)
+{
+    pii_rec_spec *sp = spec(fmt, sel);
+    for (size_t step = 0; step <= len; step++) {
+        cap c;
+        uint64_t rec = 0;
+        assert_int_equal(run(sp, in, len, step, &c, &rec), want);
+        assert_int_equal(rec, want_rec);
+        assert_int_equal(c.n, strlen(want_out));
+        assert_memory_equal(c.out, want_out, c.n);
+        free(c.out);
+    }
+    pii_rec_spec_free(sp);
+}
+
+static void test_wide_guard_order(void **state)
+{
+    (void)state;
+    /* fuzz_csv's find: record 1 "\0\n" lacks the header name; the UTF-32
+     * window "\n\0\0\0:\0\0\0\n" completes in record 2.  Was: one feed
+     * PII_EENCODING, small feeds PII_ENOTFOUND. */
+    expect_fail(PII_REC_CSV, (const char *const[]){"email", NULL}, "\0\n\0\0\0:\0\0\0\n", 10,
+                PII_ENOTFOUND, 1, "");
+    /* fuzz_jsonl's find, reduced: record 1 is not JSON, record 2 is
+     * UTF-16.  Was: one feed PII_EENCODING, small feeds PII_EJSON. */
+    expect_fail(PII_REC_JSONL, (const char *const[]){"message", NULL}, "x\na\0b\0c\0d\0\n", 11,
+                PII_EJSON, 1, "");
+    /* a good record, then UTF-16 text: the first record is written */
+    expect_fail(PII_REC_JSONL, (const char *const[]){"*", NULL},
+                "{\"m\":\"a@b.io\"}\na\0b\0c\0d\0\n\0", 25, PII_EENCODING, 2,
+                "{\"m\":\"<PRIVATE_EMAIL>\"}\n");
+    expect_fail(PII_REC_CSV, (const char *const[]){"1", NULL}, "a@b.io\nx\0y\0z\0w\0\n", 16,
+                PII_EENCODING, 2, "<PRIVATE_EMAIL>\n");
+}
+
+/* A record longer than PII_REC_MAX_RECORD fails whether it arrives whole
+ * (one feed) or in pieces; one of exactly the limit (its LF not counted)
+ * passes both ways. */
+static void test_record_limit_any_feed(void **state)
+{
+    (void)state;
+    pii_rec_spec *sp = spec(PII_REC_JSONL, (const char *const[]){"*", NULL});
+    size_t max = PII_REC_MAX_RECORD;
+    char *in = malloc(max + 2);
+    assert_non_null(in);
+    for (size_t extra = 0; extra <= 1; extra++) {
+        memset(in, ' ', max + extra);
+        in[max + extra] = '\n';
+        size_t len = max + extra + 1;
+        for (size_t step = 0; step <= 1; step++) {
+            cap c;
+            uint64_t rec = 0;
+            pii_err e = run(sp, in, len, step ? 1u << 20 : 0, &c, &rec);
+            assert_int_equal(e, extra ? PII_ETOOBIG : PII_OK);
+            assert_int_equal(rec, extra ? 1 : 0); /* 0: the input ended */
+            assert_int_equal(c.n, extra ? 0 : len);
+            free(c.out);
+        }
+    }
+    free(in);
+    pii_rec_spec_free(sp);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_jsonl_only_selected),  cmocka_unit_test(test_jsonl_paths),
-        cmocka_unit_test(test_jsonl_escapes_kept),   cmocka_unit_test(test_jsonl_offsets_decoded),
-        cmocka_unit_test(test_jsonl_fail_closed),    cmocka_unit_test(test_jsonl_reset_and_reuse),
-        cmocka_unit_test(test_selectors_invalid),    cmocka_unit_test(test_csv_index),
-        cmocka_unit_test(test_csv_names_and_header), cmocka_unit_test(test_csv_errors),
-        cmocka_unit_test(test_csv_header_per_input),
+        cmocka_unit_test(test_jsonl_only_selected),   cmocka_unit_test(test_jsonl_paths),
+        cmocka_unit_test(test_jsonl_escapes_kept),    cmocka_unit_test(test_jsonl_offsets_decoded),
+        cmocka_unit_test(test_jsonl_fail_closed),     cmocka_unit_test(test_jsonl_reset_and_reuse),
+        cmocka_unit_test(test_selectors_invalid),     cmocka_unit_test(test_csv_index),
+        cmocka_unit_test(test_csv_names_and_header),  cmocka_unit_test(test_csv_errors),
+        cmocka_unit_test(test_csv_header_per_input),  cmocka_unit_test(test_wide_guard_order),
+        cmocka_unit_test(test_record_limit_any_feed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
