@@ -42,6 +42,7 @@ struct pii_rec_spec {
     size_t nnames;
     char delim;      /* CSV field separator, ',' by default */
     int delim_given; /* set by pii_rec_spec_set_delimiter */
+    unsigned scan;   /* JSONL: PII_REC_SCAN_* */
 };
 
 pii_rec_spec *pii_rec_spec_create(pii_rec_format fmt, pii_err *err)
@@ -80,6 +81,14 @@ void pii_rec_spec_free(pii_rec_spec *s)
 pii_rec_format pii_rec_spec_format(const pii_rec_spec *s)
 {
     return s->fmt;
+}
+
+pii_err pii_rec_spec_set_scan(pii_rec_spec *s, unsigned what)
+{
+    if (!s || s->fmt != PII_REC_JSONL || (what & ~(PII_REC_SCAN_NUMBERS | PII_REC_SCAN_KEYS)))
+        return PII_EINVAL;
+    s->scan = what;
+    return PII_OK;
 }
 
 static int delim_ok(int c)
@@ -222,17 +231,19 @@ struct pii_rec_stream {
     pii_spanvec found; /* spans of the current value (decoded offsets) */
     fspan *fin;        /* widened spans */
     size_t nfin, capfin;
-    pii_buf in;   /* input not yet written: [start, n) */
-    size_t start; /* first byte of the next record in `in` */
-    size_t scan;  /* bytes of `in` scanned for a record end */
-    int cstate;   /* CSV scanner state at `scan` */
-    int bom;      /* -1 undecided, 0 none, 1 present (input start) */
-    pii_buf out;  /* the current record's output */
-    pii_buf dec;  /* decoded value */
-    pii_buf rep;  /* operator output */
-    pii_buf fld;  /* rebuilt raw value */
-    pii_buf keys; /* JSON key path bytes */
-    size_t *koff; /* key k is keys[koff[k] .. koff[k+1]) (koff[nk] = keys.n) */
+    pii_buf in;    /* input not yet written: [start, n) */
+    size_t start;  /* first byte of the next record in `in` */
+    size_t scan;   /* bytes of `in` scanned for a record end */
+    int cstate;    /* CSV scanner state at `scan` */
+    int bom;       /* -1 undecided, 0 none, 1 present (input start) */
+    pii_buf out;   /* the current record's output */
+    pii_buf dec;   /* decoded value */
+    pii_buf rep;   /* operator output */
+    pii_buf fld;   /* rebuilt raw value */
+    pii_buf keys;  /* JSON key path bytes */
+    size_t *koff;  /* key k is keys[koff[k] .. koff[k+1]) (koff[nk] = keys.n) */
+    pii_buf kshow; /* the key path as reported: a redacted key by its replacement */
+    size_t *kso;   /* key k is kshow[kso[k] .. kso[k+1]) */
     size_t nk, capk;
     uint64_t record;       /* records begun in this input */
     char delim;            /* CSV: this input's field separator */
@@ -345,6 +356,8 @@ void pii_rec_stream_free(pii_rec_stream *rs)
     free(rs->fld.p);
     free(rs->keys.p);
     free(rs->koff);
+    free(rs->kshow.p);
+    free(rs->kso);
     free(rs->colsel);
     free(rs);
 }
@@ -367,8 +380,8 @@ size_t pii_rec_stream_field(const pii_rec_stream *rs, char *buf, size_t cap)
                 buf[n] = '.';
             n++;
         }
-        for (size_t i = rs->koff[k]; i < rs->koff[k + 1]; i++) {
-            uint8_t c = rs->keys.p[i];
+        for (size_t i = rs->kso[k]; i < rs->kso[k + 1]; i++) {
+            uint8_t c = rs->kshow.p[i];
             if (c == '.' || c == '\\') {
                 if (n + 1 < cap)
                     buf[n] = '\\';
@@ -448,7 +461,8 @@ static size_t put_utf8(uint32_t cp, uint8_t *o)
 
 /* One unit of a raw value at raw[k] (already validated): its raw length,
  * and its decoded bytes in d[0..*dl).  kind: 'j' JSON string body, 'q'
- * quoted CSV field body, 'u' unquoted CSV field. */
+ * quoted CSV field body, 'u' unquoted CSV field, 'n' JSON number (taken
+ * verbatim like 'u'; a changed number is written back as a JSON string). */
 static size_t unit(int kind, const uint8_t *raw, size_t n, size_t k, uint8_t d[4], size_t *dl)
 {
     const uint8_t *p = raw + k;
@@ -485,7 +499,7 @@ static size_t unit(int kind, const uint8_t *raw, size_t n, size_t k, uint8_t d[4
 static pii_err decode(int kind, const uint8_t *raw, size_t n, pii_buf *out)
 {
     out->n = 0;
-    if (kind == 'u' || !memchr(raw, kind == 'j' ? '\\' : '"', n))
+    if (kind == 'u' || kind == 'n' || !memchr(raw, kind == 'j' ? '\\' : '"', n))
         return pii_buf_append(out, raw, n);
     uint8_t d[4];
     size_t dl;
@@ -652,7 +666,7 @@ static pii_err redact_value(pii_rec_stream *rs, int kind, const uint8_t *raw, si
                     : placeholder(f->s.label, &rs->rep);
         if (!e)
             e = pii_buf_append(&rs->fld, raw + pos, f->raw0 - pos);
-        if (!e && kind == 'j')
+        if (!e && (kind == 'j' || kind == 'n'))
             e = json_escape(rs->rep.p, rs->rep.n, &rs->fld);
         else if (!e && kind == 'q')
             e = csv_double_quotes(rs->rep.p, rs->rep.n, &rs->fld);
@@ -665,6 +679,19 @@ static pii_err redact_value(pii_rec_stream *rs, int kind, const uint8_t *raw, si
     }
     if (!e)
         e = pii_buf_append(&rs->fld, raw + pos, n - pos);
+    if (!e && kind == 'n') {
+        /* A number with a span becomes a JSON string (its other characters
+         * are ASCII digits, signs, dots and exponents: nothing to escape). */
+        rs->rep.n = 0;
+        e = pii_buf_append(&rs->rep, "\"", 1);
+        if (!e)
+            e = pii_buf_append(&rs->rep, rs->fld.p, rs->fld.n);
+        if (!e)
+            e = pii_buf_append(&rs->rep, "\"", 1);
+        pii_buf t = rs->fld;
+        rs->fld = rs->rep;
+        rs->rep = t;
+    }
     if (!e && need_quotes) {
         /* An unquoted field whose replacement text needs quotes gets them. */
         {
@@ -854,9 +881,12 @@ static pii_err push_key(pii_rec_stream *rs, const uint8_t *raw, size_t n)
         if (!v)
             return PII_ENOMEM;
         rs->koff = v;
+        if (!(v = realloc(rs->kso, cap * sizeof *v)))
+            return PII_ENOMEM;
+        rs->kso = v;
         rs->capk = cap;
     }
-    size_t base = rs->keys.n;
+    size_t base = rs->keys.n, sbase = rs->kshow.n;
     uint8_t d[4];
     size_t dl;
     for (size_t k = 0; k < n;) {
@@ -865,9 +895,25 @@ static pii_err push_key(pii_rec_stream *rs, const uint8_t *raw, size_t n)
         if (e)
             return e;
     }
+    pii_err e = rs->keys.n > base ? pii_buf_append(&rs->kshow, rs->keys.p + base, rs->keys.n - base)
+                                  : PII_OK; /* keys.p is NULL while every key was empty */
+    if (e)
+        return e;
     rs->koff[rs->nk] = base;
-    rs->koff[++rs->nk] = rs->keys.n;
+    rs->kso[rs->nk] = sbase;
+    rs->nk++;
+    rs->koff[rs->nk] = rs->keys.n;
+    rs->kso[rs->nk] = rs->kshow.n;
     return PII_OK;
+}
+
+/* Sets how the innermost key is shown in field paths. */
+static pii_err show_key(pii_rec_stream *rs, const uint8_t *p, size_t n)
+{
+    rs->kshow.n = rs->kso[rs->nk - 1];
+    pii_err e = n ? pii_buf_append(&rs->kshow, p, n) : PII_OK;
+    rs->kso[rs->nk] = rs->kshow.n;
+    return e;
 }
 
 static pii_err j_object(pii_rec_stream *rs, jp *j)
@@ -888,6 +934,27 @@ static pii_err j_object(pii_rec_stream *rs, jp *j)
             return e;
         if ((e = push_key(rs, j->p + j->i + 1, end - j->i - 1)))
             return e;
+        if ((rs->spec->scan & PII_REC_SCAN_KEYS) && end > j->i + 1 && j_selected(rs)) {
+            /* The key itself, at its own path (selected as its value is).
+             * The field of its spans is the object's path and "*"; below a
+             * redacted key, the field shows the replacement, never the key
+             * (selectors still see the key). */
+            int changed;
+            size_t a = j->i + 1;
+            if ((e = show_key(rs, (const uint8_t *)"*", 1)) ||
+                (e = redact_value(rs, 'j', j->p + a, end - a, &changed)))
+                return e;
+            if (changed && (e = splice(rs, j->p, &j->copied, a, end)))
+                return e;
+            if (changed)
+                e = decode('j', rs->fld.p, rs->fld.n, &rs->dec);
+            size_t k0 = rs->koff[rs->nk - 1], kn = rs->koff[rs->nk] - k0;
+            if (!e) /* a scanned key is not empty, so keys.p is not NULL */
+                e = changed ? show_key(rs, rs->dec.p, rs->dec.n)
+                            : show_key(rs, rs->keys.p + k0, kn);
+            if (e)
+                return e;
+        }
         j->i = end + 1;
         j_ws(j);
         if (j->i >= j->n || j->p[j->i] != ':')
@@ -896,6 +963,7 @@ static pii_err j_object(pii_rec_stream *rs, jp *j)
         if ((e = j_value(rs, j)))
             return e;
         rs->keys.n = rs->koff[--rs->nk];
+        rs->kshow.n = rs->kso[rs->nk];
         j_ws(j);
         if (j->i < j->n && j->p[j->i] == ',') {
             j->i++;
@@ -1001,8 +1069,19 @@ static pii_err j_value(pii_rec_stream *rs, jp *j)
         }
         break;
     default:
-        if (c == '-' || (c >= '0' && c <= '9'))
-            return j_number(rs, j);
+        if (c == '-' || (c >= '0' && c <= '9')) {
+            size_t a = j->i;
+            if ((e = j_number(rs, j)))
+                return e;
+            if ((rs->spec->scan & PII_REC_SCAN_NUMBERS) && j_selected(rs)) {
+                int changed;
+                if ((e = redact_value(rs, 'n', j->p + a, j->i - a, &changed)))
+                    return e;
+                if (changed && (e = splice(rs, j->p, &j->copied, a, j->i)))
+                    return e;
+            }
+            return PII_OK;
+        }
     }
     return fail(rs, PII_EJSON, "unexpected character at byte %zu", j->i);
 }
@@ -1015,6 +1094,7 @@ static pii_err jsonl_record(pii_rec_stream *rs, const uint8_t *rec, size_t n, si
     rs->out.n = 0;
     rs->nk = 0;
     rs->keys.n = 0;
+    rs->kshow.n = 0;
     j_ws(&j);
     if (j.i < body) {
         rs->values++;

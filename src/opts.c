@@ -47,6 +47,8 @@ enum {
     O_SUFFIX,
     O_RESUME,
     O_JSONL_FIELD,
+    O_JSONL_NUM,
+    O_JSONL_KEY,
     O_CSV_COLUMN,
     O_CSV_DELIMITER,
     O_REPORT,
@@ -123,7 +125,12 @@ const pii_flag pii_flags[] = {
     {"suffix", 0, "SUF", "write each output beside its input, named FILE+SUF"},
     {"resume", 0, NULL, "skip inputs whose --out-dir/--suffix output is newer"},
     {"jsonl-field", 0, "PATH",
-     "JSON Lines: redact only the string values at PATH (a.b, *) (repeatable)"},
+     "JSON Lines: redact only the string values at PATH (a.b, *) (repeatable); numbers and "
+     "keys are not scanned unless asked:"},
+    {"jsonl-numbers", 0, NULL,
+     "with --jsonl-field: scan numbers at PATH too; a redacted number becomes a JSON string "
+     "(4111111111111111 -> \"<ACCOUNT_NUMBER>\")"},
+    {"jsonl-keys", 0, NULL, "with --jsonl-field: scan the object keys at PATH too"},
     {"csv-column", 0, "COL", "CSV: redact only column COL, a name or 1-based index (repeatable)"},
     {"csv-delimiter", 0, "SEP",
      "CSV field separator: ',' (default; TAB for *.tsv and *.tab files), ';', tab or '|'"},
@@ -137,15 +144,15 @@ const pii_flag pii_flags[] = {
 };
 
 static const int flag_ids[] = {
-    O_MODEL,       O_RULES_ONLY,     O_MODEL_ONLY, O_WINDOW,      O_THRESHOLD,  O_OPERATING_POINT,
-    O_CALIBRATION, O_NO_CALIBRATION, O_BIAS,       O_DECODE,      O_THREADS,    O_ACT,
-    O_LINES,       O_FORMAT,         O_OFFSETS,    O_SHOW_VALUES, O_OPERATOR,   O_KEY_FILE,
-    O_LABELS,      O_EXCLUDE_LABELS, O_ALLOW,      O_DENY,        O_CHECK,      O_REPORT_FORMAT,
-    O_BASELINE,    O_WRITE_BASELINE, O_EXIT_CODE,  O_STAGED,      O_LIST_RULES, O_RECURSIVE,
-    O_INCLUDE,     O_EXCLUDE,        O_FOLLOW,     O_NO_IGNORE,   O_HIDDEN,     O_CROSS_DEVICES,
-    O_BINARY,      O_OUT_DIR,        O_IN_PLACE,   O_SUFFIX,      O_RESUME,     O_JSONL_FIELD,
-    O_CSV_COLUMN,  O_CSV_DELIMITER,  O_JOBS,       O_REPORT,      O_PROGRESS,   O_QUIET,
-    O_HELP,        O_VERSION,
+    O_MODEL,       O_RULES_ONLY,     O_MODEL_ONLY, O_WINDOW,        O_THRESHOLD,  O_OPERATING_POINT,
+    O_CALIBRATION, O_NO_CALIBRATION, O_BIAS,       O_DECODE,        O_THREADS,    O_ACT,
+    O_LINES,       O_FORMAT,         O_OFFSETS,    O_SHOW_VALUES,   O_OPERATOR,   O_KEY_FILE,
+    O_LABELS,      O_EXCLUDE_LABELS, O_ALLOW,      O_DENY,          O_CHECK,      O_REPORT_FORMAT,
+    O_BASELINE,    O_WRITE_BASELINE, O_EXIT_CODE,  O_STAGED,        O_LIST_RULES, O_RECURSIVE,
+    O_INCLUDE,     O_EXCLUDE,        O_FOLLOW,     O_NO_IGNORE,     O_HIDDEN,     O_CROSS_DEVICES,
+    O_BINARY,      O_OUT_DIR,        O_IN_PLACE,   O_SUFFIX,        O_RESUME,     O_JSONL_FIELD,
+    O_JSONL_NUM,   O_JSONL_KEY,      O_CSV_COLUMN, O_CSV_DELIMITER, O_JOBS,       O_REPORT,
+    O_PROGRESS,    O_QUIET,          O_HELP,       O_VERSION,
 };
 
 void pii_print_help(void)
@@ -456,6 +463,12 @@ int pii_opts_parse(int argc, char **argv, pii_opts *o)
         case O_RESUME:
             o->resume = 1;
             break;
+        case O_JSONL_NUM:
+            o->jsonl_numbers = 1;
+            break;
+        case O_JSONL_KEY:
+            o->jsonl_keys = 1;
+            break;
         case O_PROGRESS:
             o->progress = 1;
             break;
@@ -520,6 +533,10 @@ int pii_opts_parse(int argc, char **argv, pii_opts *o)
     }
     if (o->csv_delimiter && !o->ncsv_columns) {
         usage_error("%s", "--csv-delimiter applies to --csv-column");
+        return PII_EXIT_USAGE;
+    }
+    if ((o->jsonl_numbers || o->jsonl_keys) && !o->njsonl_fields) {
+        usage_error("%s", "--jsonl-numbers and --jsonl-keys apply to --jsonl-field");
         return PII_EXIT_USAGE;
     }
     if (o->calibration && o->no_calibration) {

@@ -5,7 +5,8 @@
  * synthetic detector that flags every byte >= 0x80 and every '"' on its own
  * (spans that cut UTF-8 sequences and escapes, replacements that need
  * escaping through the mask operator is not available here, so the
- * placeholder "<SECRET>" is used).  Each input is redacted
+ * placeholder "<SECRET>" is used); JSONL bits 4-5: PII_REC_SCAN_NUMBERS,
+ * PII_REC_SCAN_KEYS.  Each input is redacted
  *   1. in one feed (the reference), then
  *   2. in random chunks,
  * by the rule tier (plus the synthetic detector).  Checked:
@@ -141,6 +142,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     FUZZ_CHECK(spec);
     for (size_t i = 0; i < 3 && set[i]; i++)
         FUZZ_CHECK(pii_rec_spec_add(spec, set[i]) == PII_OK);
+    if (!csv) /* bits 4-5: numbers, keys scanned too */
+        FUZZ_CHECK(pii_rec_spec_set_scan(spec, (unsigned)(flags >> 4) & 3u) == PII_OK);
     pii_redactor *r = pii_redactor_create(&e);
     FUZZ_CHECK(r);
     FUZZ_CHECK(pii_redactor_add_detector(r, pii_rules_detector(g_rules)) == PII_OK);
