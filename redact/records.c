@@ -2,12 +2,15 @@
  *
  * Input bytes collect in `in` until a record is complete (JSONL: a LF;
  * CSV: a LF outside quotes, found by a small state machine that survives
- * across feeds).  A complete record is parsed in place; each selected value
- * is decoded into `dec`, fed to the inner pii_stream as one document, and
- * the spans it reports are widened to whole escapes/UTF-8 sequences
- * ("units") and mapped back to raw offsets by walking the raw value unit by
- * unit.  The record's output is the raw record with those raw ranges
- * replaced; a record with no span is written straight from `in`.
+ * across feeds).  A complete record is passed through the wide-text guard
+ * and parsed in place; each selected value is fed to the inner pii_stream
+ * as one document (the raw bytes themselves when the value has no escape,
+ * else its decoded form in `dec`), and each span it reports is widened to
+ * whole escapes/UTF-8 sequences ("units"), mapped back to raw offsets by
+ * walking the raw value unit by unit, and written at once: the record's
+ * output `out` is the raw record with those raw ranges replaced.  Memory
+ * is the record, its output and small buffers, whatever the number of
+ * spans.  A record with no span is written straight from `in`.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -222,15 +225,36 @@ typedef struct fspan {
     size_t raw0, raw1; /* raw range replaced */
 } fspan;
 
+/* The value being redacted.  Spans arrive from the inner stream in order
+ * and are widened, merged and written out one by one (nothing is kept per
+ * span, so memory does not grow with the number of spans). */
+typedef struct vctx {
+    int kind;           /* see unit() */
+    const uint8_t *raw; /* the raw value, raw[0..n) */
+    size_t n;
+    const uint8_t *dec; /* the decoded value, dec[0..dn) (raw itself when */
+    size_t dn;          /* decoding changes nothing)                      */
+    size_t r, d;        /* unit walk: raw and decoded offsets             */
+    size_t cpos;        /* code-point walk over dec for the span sink     */
+    uint64_t ccount;
+    size_t pos; /* raw bytes before pos are written               */
+    int have;   /* `last` holds a widened span not written yet    */
+    fspan last;
+    int started;        /* the value's output has begun in rs->out        */
+    size_t fstart;      /* where it begins in rs->out                     */
+    int need_quotes;    /* 'u': a replacement holds a CSV special         */
+    const uint8_t *rec; /* the record, and how much of it is in rs->out   */
+    size_t *copied;
+    size_t a; /* the value's offset in rec                      */
+} vctx;
+
 struct pii_rec_stream {
     const pii_rec_spec *spec;
     pii_ops *ops;
     pii_sink sink;
     const pii_redactor *r;
     pii_stream *st;
-    pii_spanvec found; /* spans of the current value (decoded offsets) */
-    fspan *fin;        /* widened spans */
-    size_t nfin, capfin;
+    vctx v;        /* the value being redacted */
     pii_buf in;    /* input not yet written: [start, n) */
     size_t start;  /* first byte of the next record in `in` */
     size_t scan;   /* bytes of `in` scanned for a record end */
@@ -239,7 +263,6 @@ struct pii_rec_stream {
     pii_buf out;   /* the current record's output */
     pii_buf dec;   /* decoded value */
     pii_buf rep;   /* operator output */
-    pii_buf fld;   /* rebuilt raw value */
     pii_buf keys;  /* JSON key path bytes */
     size_t *koff;  /* key k is keys[koff[k] .. koff[k+1]) (koff[nk] = keys.n) */
     pii_buf kshow; /* the key path as reported: a redacted key by its replacement */
@@ -261,12 +284,7 @@ struct pii_rec_stream {
 };
 
 static pii_err collect(void *ud, const pii_span *s, const uint8_t *v, size_t n, uint64_t c0,
-                       uint64_t c1)
-{
-    (void)v, (void)n, (void)c0, (void)c1;
-    pii_rec_stream *rs = ud;
-    return pii_spanvec_push(&rs->found, s);
-}
+                       uint64_t c1);
 
 static pii_err open_inner(pii_rec_stream *rs)
 {
@@ -347,13 +365,10 @@ void pii_rec_stream_free(pii_rec_stream *rs)
     pii_stream_free(rs->st);
     free(rs->pmatch);
     free(rs->hold.p);
-    pii_spanvec_free(&rs->found);
-    free(rs->fin);
     free(rs->in.p);
     free(rs->out.p);
     free(rs->dec.p);
     free(rs->rep.p);
-    free(rs->fld.p);
     free(rs->keys.p);
     free(rs->koff);
     free(rs->kshow.p);
@@ -579,146 +594,141 @@ static pii_err placeholder(const char *label, pii_buf *out)
     return e;
 }
 
-static pii_err push_fin(pii_rec_stream *rs, const fspan *f)
+/* Writes the pending widened span: the raw bytes before it, then its
+ * escaped replacement. */
+static pii_err flush_span(pii_rec_stream *rs)
 {
-    if (rs->nfin == rs->capfin) {
-        size_t cap = rs->capfin ? 2 * rs->capfin : 8;
-        fspan *v = realloc(rs->fin, cap * sizeof *v);
-        if (!v)
-            return PII_ENOMEM;
-        rs->fin = v;
-        rs->capfin = cap;
+    vctx *v = &rs->v;
+    fspan *f = &v->last;
+    const uint8_t *val = v->dec + f->s.start, *dend = v->dec + v->dn;
+    size_t vlen = (size_t)(f->s.end - f->s.start);
+    pii_err e = PII_OK;
+    v->have = 0;
+    if (rs->sink.span) {
+        uint64_t c0, c1;
+        while (v->cpos < f->s.start)
+            v->cpos += u8len(v->dec + v->cpos, dend), v->ccount++;
+        c0 = v->ccount;
+        while (v->cpos < f->s.end)
+            v->cpos += u8len(v->dec + v->cpos, dend), v->ccount++;
+        c1 = v->ccount;
+        if ((e = rs->sink.span(rs->sink.ud, &f->s, val, vlen, c0, c1)))
+            return e;
     }
-    rs->fin[rs->nfin++] = *f;
+    rs->rep.n = 0;
+    e = rs->ops ? pii_ops_apply(rs->ops, &f->s, val, vlen, &rs->rep)
+                : placeholder(f->s.label, &rs->rep);
+    if (!e && !v->started) {
+        /* the record up to this value, then the value's own output */
+        e = pii_buf_append(&rs->out, v->rec + *v->copied, v->a - *v->copied);
+        v->fstart = rs->out.n;
+        v->started = 1;
+        if (!e && v->kind == 'n') /* a number with a span becomes a string */
+            e = pii_buf_append(&rs->out, "\"", 1);
+    }
+    if (!e)
+        e = pii_buf_append(&rs->out, v->raw + v->pos, f->raw0 - v->pos);
+    if (!e && (v->kind == 'j' || v->kind == 'n'))
+        e = json_escape(rs->rep.p, rs->rep.n, &rs->out);
+    else if (!e && v->kind == 'q')
+        e = csv_double_quotes(rs->rep.p, rs->rep.n, &rs->out);
+    else if (!e)
+        e = pii_buf_append(&rs->out, rs->rep.p, rs->rep.n);
+    for (size_t k = 0; v->kind == 'u' && k < rs->rep.n; k++)
+        v->need_quotes |= rs->rep.p[k] == (uint8_t)rs->delim || rs->rep.p[k] == '"' ||
+                          rs->rep.p[k] == '\n' || rs->rep.p[k] == '\r';
+    v->pos = f->raw1;
+    return e;
+}
+
+/* The inner stream's span callback: widens the span to whole units
+ * (escapes, UTF-8 sequences), merges it into the pending one when they
+ * now overlap, else writes the pending one and keeps this one. */
+static pii_err collect(void *ud, const pii_span *s, const uint8_t *val, size_t len, uint64_t c0,
+                       uint64_t c1)
+{
+    (void)val, (void)len, (void)c0, (void)c1;
+    pii_rec_stream *rs = ud;
+    vctx *v = &rs->v;
+    size_t rl, dl;
+    uint8_t tmp[4];
+    if (s->end > v->dn || s->start >= s->end)
+        return PII_EINTERNAL;
+    if (!v->have || s->start >= v->last.s.end) {
+        pii_err e = v->have ? flush_span(rs) : PII_OK;
+        if (e)
+            return e;
+        for (; v->r < v->n; v->r += rl, v->d += dl) {
+            rl = unit(v->kind, v->raw, v->n, v->r, tmp, &dl);
+            if (v->d + dl > s->start)
+                break;
+        }
+        v->last = (fspan){*s, v->r, v->r};
+        v->last.s.start = v->d;
+        v->have = 1;
+    }
+    for (; v->r < v->n && v->d < s->end; v->r += rl, v->d += dl)
+        rl = unit(v->kind, v->raw, v->n, v->r, tmp, &dl);
+    if (v->d > v->last.s.end) {
+        v->last.s.end = v->d;
+        v->last.raw1 = v->r;
+    } else if (v->last.raw1 < v->r) {
+        v->last.raw1 = v->r;
+    }
     return PII_OK;
 }
 
-/* Redacts the raw value raw[0..n) of the given kind.  *changed says
- * whether rs->fld holds its rebuilt raw form (else the value stays). */
-static pii_err redact_value(pii_rec_stream *rs, int kind, const uint8_t *raw, size_t n,
-                            int *changed)
+/* Redacts the value rec[a, a + n) of the given kind.  When it has a span,
+ * rs->out receives rec[*copied, a) and the value's rebuilt raw form (raw
+ * bytes between spans, escaped replacements in them), *copied becomes
+ * a + n and *changed 1; the rebuilt value is rs->out[*vstart, out.n). */
+static pii_err redact_value(pii_rec_stream *rs, int kind, const uint8_t *rec, size_t *copied,
+                            size_t a, size_t n, int *changed, size_t *vstart)
 {
+    const uint8_t *raw = rec + a;
     *changed = 0;
-    pii_err e = decode(kind, raw, n, &rs->dec);
-    if (e || rs->dec.n == 0)
-        return e;
-    pii_spanvec_clear(&rs->found);
-    pii_stream_new_input(rs->st); /* the guard sees each decoded value alone */
-    if ((e = pii_stream_feed(rs->st, rs->dec.p, rs->dec.n)) || (e = pii_stream_end_doc(rs->st)))
-        return e;
-    if (rs->found.n == 0)
+    vctx *v = &rs->v;
+    *v = (vctx){.kind = kind, .raw = raw, .n = n, .rec = rec, .copied = copied, .a = a};
+    pii_err e = PII_OK;
+    if (kind == 'u' || kind == 'n' || !memchr(raw, kind == 'j' ? '\\' : '"', n)) {
+        v->dec = raw; /* no escape: the raw value is the decoded one, no copy */
+        v->dn = n;
+    } else {
+        if ((e = decode(kind, raw, n, &rs->dec)))
+            return e;
+        v->dec = rs->dec.p;
+        v->dn = rs->dec.n;
+    }
+    if (v->dn == 0)
         return PII_OK;
-
-    /* Widen to whole units, merging spans that come to overlap. */
-    const uint8_t *dec = rs->dec.p;
-    size_t r = 0, d = 0, dl, rl;
-    uint8_t tmp[4];
-    rs->nfin = 0;
-    for (size_t i = 0; i < rs->found.n; i++) {
-        const pii_span *s = &rs->found.v[i];
-        if (s->end > rs->dec.n || s->start >= s->end)
-            return PII_EINTERNAL;
-        fspan *last = rs->nfin ? &rs->fin[rs->nfin - 1] : NULL;
-        if (!last || s->start >= last->s.end) {
-            for (; r < n; r += rl, d += dl) {
-                rl = unit(kind, raw, n, r, tmp, &dl);
-                if (d + dl > s->start)
-                    break;
-            }
-            fspan f = {*s, r, r};
-            f.s.start = d;
-            if ((e = push_fin(rs, &f)))
-                return e;
-            last = &rs->fin[rs->nfin - 1];
-        }
-        for (; r < n && d < s->end; r += rl, d += dl)
-            rl = unit(kind, raw, n, r, tmp, &dl);
-        if (d > last->s.end) {
-            last->s.end = d;
-            last->raw1 = r;
-        } else if (last->raw1 < r) {
-            last->raw1 = r;
-        }
-    }
-
-    /* Rebuild: raw bytes between spans, escaped replacements in them. */
-    rs->fld.n = 0;
-    size_t pos = 0, cpos = 0, ccount = 0;
-    int need_quotes = 0; /* 'u': a replacement holds a CSV special */
-    const uint8_t *dend = dec + rs->dec.n;
-    for (size_t i = 0; i < rs->nfin && !e; i++) {
-        fspan *f = &rs->fin[i];
-        const uint8_t *val = dec + f->s.start;
-        size_t vlen = (size_t)(f->s.end - f->s.start);
-        if (rs->sink.span) {
-            uint64_t c0, c1;
-            while (cpos < f->s.start)
-                cpos += u8len(dec + cpos, dend), ccount++;
-            c0 = ccount;
-            while (cpos < f->s.end)
-                cpos += u8len(dec + cpos, dend), ccount++;
-            c1 = ccount;
-            if ((e = rs->sink.span(rs->sink.ud, &f->s, val, vlen, c0, c1)))
-                return e;
-        }
-        rs->rep.n = 0;
-        e = rs->ops ? pii_ops_apply(rs->ops, &f->s, val, vlen, &rs->rep)
-                    : placeholder(f->s.label, &rs->rep);
-        if (!e)
-            e = pii_buf_append(&rs->fld, raw + pos, f->raw0 - pos);
-        if (!e && (kind == 'j' || kind == 'n'))
-            e = json_escape(rs->rep.p, rs->rep.n, &rs->fld);
-        else if (!e && kind == 'q')
-            e = csv_double_quotes(rs->rep.p, rs->rep.n, &rs->fld);
-        else if (!e)
-            e = pii_buf_append(&rs->fld, rs->rep.p, rs->rep.n);
-        for (size_t k = 0; kind == 'u' && k < rs->rep.n; k++)
-            need_quotes |= rs->rep.p[k] == (uint8_t)rs->delim || rs->rep.p[k] == '"' ||
-                           rs->rep.p[k] == '\n' || rs->rep.p[k] == '\r';
-        pos = f->raw1;
-    }
-    if (!e)
-        e = pii_buf_append(&rs->fld, raw + pos, n - pos);
-    if (!e && kind == 'n') {
-        /* A number with a span becomes a JSON string (its other characters
-         * are ASCII digits, signs, dots and exponents: nothing to escape). */
-        rs->rep.n = 0;
-        e = pii_buf_append(&rs->rep, "\"", 1);
-        if (!e)
-            e = pii_buf_append(&rs->rep, rs->fld.p, rs->fld.n);
-        if (!e)
-            e = pii_buf_append(&rs->rep, "\"", 1);
-        pii_buf t = rs->fld;
-        rs->fld = rs->rep;
-        rs->rep = t;
-    }
-    if (!e && need_quotes) {
+    pii_stream_new_input(rs->st); /* the guard sees each decoded value alone */
+    if ((e = pii_stream_feed(rs->st, v->dec, v->dn)) || (e = pii_stream_end_doc(rs->st)))
+        return e;
+    if (v->have && (e = flush_span(rs)))
+        return e;
+    if (!v->started)
+        return PII_OK;
+    e = pii_buf_append(&rs->out, raw + v->pos, n - v->pos);
+    if (!e && kind == 'n')
+        e = pii_buf_append(&rs->out, "\"", 1);
+    if (!e && v->need_quotes) {
         /* An unquoted field whose replacement text needs quotes gets them. */
-        {
-            rs->rep.n = 0;
-            e = pii_buf_append(&rs->rep, "\"", 1);
-            if (!e)
-                e = csv_double_quotes(rs->fld.p, rs->fld.n, &rs->rep);
-            if (!e)
-                e = pii_buf_append(&rs->rep, "\"", 1);
-            pii_buf t = rs->fld;
-            rs->fld = rs->rep;
-            rs->rep = t;
-        }
+        rs->rep.n = 0;
+        e = pii_buf_append(&rs->rep, rs->out.p + v->fstart, rs->out.n - v->fstart);
+        rs->out.n = v->fstart;
+        if (!e)
+            e = pii_buf_append(&rs->out, "\"", 1);
+        if (!e)
+            e = csv_double_quotes(rs->rep.p, rs->rep.n, &rs->out);
+        if (!e)
+            e = pii_buf_append(&rs->out, "\"", 1);
     }
-    if (!e)
-        *changed = 1;
-    return e;
-}
-
-/* Replaces rec[a, b) by rs->fld in the record output. */
-static pii_err splice(pii_rec_stream *rs, const uint8_t *rec, size_t *copied, size_t a, size_t b)
-{
-    pii_err e = pii_buf_append(&rs->out, rec + *copied, a - *copied);
-    if (!e)
-        e = pii_buf_append(&rs->out, rs->fld.p, rs->fld.n);
-    *copied = b;
-    return e;
+    if (e)
+        return e;
+    *copied = a + n;
+    *vstart = v->fstart;
+    *changed = 1;
+    return PII_OK;
 }
 
 /* ---- JSON Lines -------------------------------------------------------- */
@@ -864,9 +874,8 @@ static pii_err j_string_value(pii_rec_stream *rs, jp *j)
     size_t a = j->i + 1;
     if (end > a && j_selected(rs)) {
         int changed;
-        if ((e = redact_value(rs, 'j', j->p + a, end - a, &changed)))
-            return e;
-        if (changed && (e = splice(rs, j->p, &j->copied, a, end)))
+        size_t at;
+        if ((e = redact_value(rs, 'j', j->p, &j->copied, a, end - a, &changed, &at)))
             return e;
     }
     j->i = end + 1;
@@ -940,14 +949,12 @@ static pii_err j_object(pii_rec_stream *rs, jp *j)
              * redacted key, the field shows the replacement, never the key
              * (selectors still see the key). */
             int changed;
-            size_t a = j->i + 1;
+            size_t a = j->i + 1, at;
             if ((e = show_key(rs, (const uint8_t *)"*", 1)) ||
-                (e = redact_value(rs, 'j', j->p + a, end - a, &changed)))
-                return e;
-            if (changed && (e = splice(rs, j->p, &j->copied, a, end)))
+                (e = redact_value(rs, 'j', j->p, &j->copied, a, end - a, &changed, &at)))
                 return e;
             if (changed)
-                e = decode('j', rs->fld.p, rs->fld.n, &rs->dec);
+                e = decode('j', rs->out.p + at, rs->out.n - at, &rs->dec);
             size_t k0 = rs->koff[rs->nk - 1], kn = rs->koff[rs->nk] - k0;
             if (!e) /* a scanned key is not empty, so keys.p is not NULL */
                 e = changed ? show_key(rs, rs->dec.p, rs->dec.n)
@@ -1075,9 +1082,8 @@ static pii_err j_value(pii_rec_stream *rs, jp *j)
                 return e;
             if ((rs->spec->scan & PII_REC_SCAN_NUMBERS) && j_selected(rs)) {
                 int changed;
-                if ((e = redact_value(rs, 'n', j->p + a, j->i - a, &changed)))
-                    return e;
-                if (changed && (e = splice(rs, j->p, &j->copied, a, j->i)))
+                size_t at;
+                if ((e = redact_value(rs, 'n', j->p, &j->copied, a, j->i - a, &changed, &at)))
                     return e;
             }
             return PII_OK;
@@ -1276,10 +1282,10 @@ static pii_err csv_record(pii_rec_stream *rs, const uint8_t *rec, size_t n, size
             return e;
         if (col < rs->ncolsel && rs->colsel[col] && f.b > f.a) {
             int changed;
+            size_t at;
             rs->col = col;
-            if ((e = redact_value(rs, f.quoted ? 'q' : 'u', rec + f.a, f.b - f.a, &changed)))
-                return e;
-            if (changed && (e = splice(rs, rec, &copied, f.a, f.b)))
+            if ((e = redact_value(rs, f.quoted ? 'q' : 'u', rec, &copied, f.a, f.b - f.a, &changed,
+                                  &at)))
                 return e;
         }
         if (k >= body)
