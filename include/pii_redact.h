@@ -85,7 +85,8 @@ size_t pii_utf8_valid(const uint8_t *p, const uint8_t *end);
  *      C0, C1, F5..FF; both bytes in the window) — CJK and Hangul text.
  * UTF-8 text never contains 2 (no NUL bytes), 3 (eight C0 controls in 32
  * bytes at alternating offsets) or 4 (ill-formed UTF-8); random binary data
- * matches about once in 10^11 bytes (2), far less often for 3 and 4.  Not
+ * matches 2 about once in 10^11 bytes, 4 about once in 3 x 10^10, 3 far
+ * less often (tables of 16-bit integers 0100..1FFF can match 3).  Not
  * caught: UTF-16 text in the three ranges named in 3, UTF-16 CJK text
  * without 3 NUL/control bytes in 128 (it has one NUL per ASCII character,
  * and a random low byte is a control byte 1 time in 10), UTF-32 text
