@@ -2,12 +2,15 @@
  *
  * Input bytes collect in `in` until a record is complete (JSONL: a LF;
  * CSV: a LF outside quotes, found by a small state machine that survives
- * across feeds).  A complete record is parsed in place; each selected value
- * is decoded into `dec`, fed to the inner pii_stream as one document, and
- * the spans it reports are widened to whole escapes/UTF-8 sequences
- * ("units") and mapped back to raw offsets by walking the raw value unit by
- * unit.  The record's output is the raw record with those raw ranges
- * replaced; a record with no span is written straight from `in`.
+ * across feeds).  A complete record is passed through the wide-text guard
+ * and parsed in place; each selected value is fed to the inner pii_stream
+ * as one document (the raw bytes themselves when the value has no escape,
+ * else its decoded form in `dec`), and each span it reports is widened to
+ * whole escapes/UTF-8 sequences ("units"), mapped back to raw offsets by
+ * walking the raw value unit by unit, and written at once: the record's
+ * output `out` is the raw record with those raw ranges replaced.  Memory
+ * is the record, its output and small buffers, whatever the number of
+ * spans.  A record with no span is written straight from `in`.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,6 +45,7 @@ struct pii_rec_spec {
     size_t nnames;
     char delim;      /* CSV field separator, ',' by default */
     int delim_given; /* set by pii_rec_spec_set_delimiter */
+    unsigned scan;   /* JSONL: PII_REC_SCAN_* */
 };
 
 pii_rec_spec *pii_rec_spec_create(pii_rec_format fmt, pii_err *err)
@@ -80,6 +84,14 @@ void pii_rec_spec_free(pii_rec_spec *s)
 pii_rec_format pii_rec_spec_format(const pii_rec_spec *s)
 {
     return s->fmt;
+}
+
+pii_err pii_rec_spec_set_scan(pii_rec_spec *s, unsigned what)
+{
+    if (!s || s->fmt != PII_REC_JSONL || (what & ~(PII_REC_SCAN_NUMBERS | PII_REC_SCAN_KEYS)))
+        return PII_EINVAL;
+    s->scan = what;
+    return PII_OK;
 }
 
 static int delim_ok(int c)
@@ -213,26 +225,48 @@ typedef struct fspan {
     size_t raw0, raw1; /* raw range replaced */
 } fspan;
 
+/* The value being redacted.  Spans arrive from the inner stream in order
+ * and are widened, merged and written out one by one (nothing is kept per
+ * span, so memory does not grow with the number of spans). */
+typedef struct vctx {
+    int kind;           /* see unit() */
+    const uint8_t *raw; /* the raw value, raw[0..n) */
+    size_t n;
+    const uint8_t *dec; /* the decoded value, dec[0..dn) (raw itself when */
+    size_t dn;          /* decoding changes nothing)                      */
+    size_t r, d;        /* unit walk: raw and decoded offsets             */
+    size_t cpos;        /* code-point walk over dec for the span sink     */
+    uint64_t ccount;
+    size_t pos; /* raw bytes before pos are written               */
+    int have;   /* `last` holds a widened span not written yet    */
+    fspan last;
+    int started;        /* the value's output has begun in rs->out        */
+    size_t fstart;      /* where it begins in rs->out                     */
+    int need_quotes;    /* 'u': a replacement holds a CSV special         */
+    const uint8_t *rec; /* the record, and how much of it is in rs->out   */
+    size_t *copied;
+    size_t a; /* the value's offset in rec                      */
+} vctx;
+
 struct pii_rec_stream {
     const pii_rec_spec *spec;
     pii_ops *ops;
     pii_sink sink;
     const pii_redactor *r;
     pii_stream *st;
-    pii_spanvec found; /* spans of the current value (decoded offsets) */
-    fspan *fin;        /* widened spans */
-    size_t nfin, capfin;
-    pii_buf in;   /* input not yet written: [start, n) */
-    size_t start; /* first byte of the next record in `in` */
-    size_t scan;  /* bytes of `in` scanned for a record end */
-    int cstate;   /* CSV scanner state at `scan` */
-    int bom;      /* -1 undecided, 0 none, 1 present (input start) */
-    pii_buf out;  /* the current record's output */
-    pii_buf dec;  /* decoded value */
-    pii_buf rep;  /* operator output */
-    pii_buf fld;  /* rebuilt raw value */
-    pii_buf keys; /* JSON key path bytes */
-    size_t *koff; /* key k is keys[koff[k] .. koff[k+1]) (koff[nk] = keys.n) */
+    vctx v;        /* the value being redacted */
+    pii_buf in;    /* input not yet written: [start, n) */
+    size_t start;  /* first byte of the next record in `in` */
+    size_t scan;   /* bytes of `in` scanned for a record end */
+    int cstate;    /* CSV scanner state at `scan` */
+    int bom;       /* -1 undecided, 0 none, 1 present (input start) */
+    pii_buf out;   /* the current record's output */
+    pii_buf dec;   /* decoded value */
+    pii_buf rep;   /* operator output */
+    pii_buf keys;  /* JSON key path bytes */
+    size_t *koff;  /* key k is keys[koff[k] .. koff[k+1]) (koff[nk] = keys.n) */
+    pii_buf kshow; /* the key path as reported: a redacted key by its replacement */
+    size_t *kso;   /* key k is kshow[kso[k] .. kso[k+1]) */
     size_t nk, capk;
     uint64_t record;       /* records begun in this input */
     char delim;            /* CSV: this input's field separator */
@@ -250,12 +284,7 @@ struct pii_rec_stream {
 };
 
 static pii_err collect(void *ud, const pii_span *s, const uint8_t *v, size_t n, uint64_t c0,
-                       uint64_t c1)
-{
-    (void)v, (void)n, (void)c0, (void)c1;
-    pii_rec_stream *rs = ud;
-    return pii_spanvec_push(&rs->found, s);
-}
+                       uint64_t c1);
 
 static pii_err open_inner(pii_rec_stream *rs)
 {
@@ -336,15 +365,14 @@ void pii_rec_stream_free(pii_rec_stream *rs)
     pii_stream_free(rs->st);
     free(rs->pmatch);
     free(rs->hold.p);
-    pii_spanvec_free(&rs->found);
-    free(rs->fin);
     free(rs->in.p);
     free(rs->out.p);
     free(rs->dec.p);
     free(rs->rep.p);
-    free(rs->fld.p);
     free(rs->keys.p);
     free(rs->koff);
+    free(rs->kshow.p);
+    free(rs->kso);
     free(rs->colsel);
     free(rs);
 }
@@ -367,8 +395,8 @@ size_t pii_rec_stream_field(const pii_rec_stream *rs, char *buf, size_t cap)
                 buf[n] = '.';
             n++;
         }
-        for (size_t i = rs->koff[k]; i < rs->koff[k + 1]; i++) {
-            uint8_t c = rs->keys.p[i];
+        for (size_t i = rs->kso[k]; i < rs->kso[k + 1]; i++) {
+            uint8_t c = rs->kshow.p[i];
             if (c == '.' || c == '\\') {
                 if (n + 1 < cap)
                     buf[n] = '\\';
@@ -448,7 +476,8 @@ static size_t put_utf8(uint32_t cp, uint8_t *o)
 
 /* One unit of a raw value at raw[k] (already validated): its raw length,
  * and its decoded bytes in d[0..*dl).  kind: 'j' JSON string body, 'q'
- * quoted CSV field body, 'u' unquoted CSV field. */
+ * quoted CSV field body, 'u' unquoted CSV field, 'n' JSON number (taken
+ * verbatim like 'u'; a changed number is written back as a JSON string). */
 static size_t unit(int kind, const uint8_t *raw, size_t n, size_t k, uint8_t d[4], size_t *dl)
 {
     const uint8_t *p = raw + k;
@@ -485,7 +514,7 @@ static size_t unit(int kind, const uint8_t *raw, size_t n, size_t k, uint8_t d[4
 static pii_err decode(int kind, const uint8_t *raw, size_t n, pii_buf *out)
 {
     out->n = 0;
-    if (kind == 'u' || !memchr(raw, kind == 'j' ? '\\' : '"', n))
+    if (kind == 'u' || kind == 'n' || !memchr(raw, kind == 'j' ? '\\' : '"', n))
         return pii_buf_append(out, raw, n);
     uint8_t d[4];
     size_t dl;
@@ -565,133 +594,141 @@ static pii_err placeholder(const char *label, pii_buf *out)
     return e;
 }
 
-static pii_err push_fin(pii_rec_stream *rs, const fspan *f)
+/* Writes the pending widened span: the raw bytes before it, then its
+ * escaped replacement. */
+static pii_err flush_span(pii_rec_stream *rs)
 {
-    if (rs->nfin == rs->capfin) {
-        size_t cap = rs->capfin ? 2 * rs->capfin : 8;
-        fspan *v = realloc(rs->fin, cap * sizeof *v);
-        if (!v)
-            return PII_ENOMEM;
-        rs->fin = v;
-        rs->capfin = cap;
+    vctx *v = &rs->v;
+    fspan *f = &v->last;
+    const uint8_t *val = v->dec + f->s.start, *dend = v->dec + v->dn;
+    size_t vlen = (size_t)(f->s.end - f->s.start);
+    pii_err e = PII_OK;
+    v->have = 0;
+    if (rs->sink.span) {
+        uint64_t c0, c1;
+        while (v->cpos < f->s.start)
+            v->cpos += u8len(v->dec + v->cpos, dend), v->ccount++;
+        c0 = v->ccount;
+        while (v->cpos < f->s.end)
+            v->cpos += u8len(v->dec + v->cpos, dend), v->ccount++;
+        c1 = v->ccount;
+        if ((e = rs->sink.span(rs->sink.ud, &f->s, val, vlen, c0, c1)))
+            return e;
     }
-    rs->fin[rs->nfin++] = *f;
+    rs->rep.n = 0;
+    e = rs->ops ? pii_ops_apply(rs->ops, &f->s, val, vlen, &rs->rep)
+                : placeholder(f->s.label, &rs->rep);
+    if (!e && !v->started) {
+        /* the record up to this value, then the value's own output */
+        e = pii_buf_append(&rs->out, v->rec + *v->copied, v->a - *v->copied);
+        v->fstart = rs->out.n;
+        v->started = 1;
+        if (!e && v->kind == 'n') /* a number with a span becomes a string */
+            e = pii_buf_append(&rs->out, "\"", 1);
+    }
+    if (!e)
+        e = pii_buf_append(&rs->out, v->raw + v->pos, f->raw0 - v->pos);
+    if (!e && (v->kind == 'j' || v->kind == 'n'))
+        e = json_escape(rs->rep.p, rs->rep.n, &rs->out);
+    else if (!e && v->kind == 'q')
+        e = csv_double_quotes(rs->rep.p, rs->rep.n, &rs->out);
+    else if (!e)
+        e = pii_buf_append(&rs->out, rs->rep.p, rs->rep.n);
+    for (size_t k = 0; v->kind == 'u' && k < rs->rep.n; k++)
+        v->need_quotes |= rs->rep.p[k] == (uint8_t)rs->delim || rs->rep.p[k] == '"' ||
+                          rs->rep.p[k] == '\n' || rs->rep.p[k] == '\r';
+    v->pos = f->raw1;
+    return e;
+}
+
+/* The inner stream's span callback: widens the span to whole units
+ * (escapes, UTF-8 sequences), merges it into the pending one when they
+ * now overlap, else writes the pending one and keeps this one. */
+static pii_err collect(void *ud, const pii_span *s, const uint8_t *val, size_t len, uint64_t c0,
+                       uint64_t c1)
+{
+    (void)val, (void)len, (void)c0, (void)c1;
+    pii_rec_stream *rs = ud;
+    vctx *v = &rs->v;
+    size_t rl, dl;
+    uint8_t tmp[4];
+    if (s->end > v->dn || s->start >= s->end)
+        return PII_EINTERNAL;
+    if (!v->have || s->start >= v->last.s.end) {
+        pii_err e = v->have ? flush_span(rs) : PII_OK;
+        if (e)
+            return e;
+        for (; v->r < v->n; v->r += rl, v->d += dl) {
+            rl = unit(v->kind, v->raw, v->n, v->r, tmp, &dl);
+            if (v->d + dl > s->start)
+                break;
+        }
+        v->last = (fspan){*s, v->r, v->r};
+        v->last.s.start = v->d;
+        v->have = 1;
+    }
+    for (; v->r < v->n && v->d < s->end; v->r += rl, v->d += dl)
+        rl = unit(v->kind, v->raw, v->n, v->r, tmp, &dl);
+    if (v->d > v->last.s.end) {
+        v->last.s.end = v->d;
+        v->last.raw1 = v->r;
+    } else if (v->last.raw1 < v->r) {
+        v->last.raw1 = v->r;
+    }
     return PII_OK;
 }
 
-/* Redacts the raw value raw[0..n) of the given kind.  *changed says
- * whether rs->fld holds its rebuilt raw form (else the value stays). */
-static pii_err redact_value(pii_rec_stream *rs, int kind, const uint8_t *raw, size_t n,
-                            int *changed)
+/* Redacts the value rec[a, a + n) of the given kind.  When it has a span,
+ * rs->out receives rec[*copied, a) and the value's rebuilt raw form (raw
+ * bytes between spans, escaped replacements in them), *copied becomes
+ * a + n and *changed 1; the rebuilt value is rs->out[*vstart, out.n). */
+static pii_err redact_value(pii_rec_stream *rs, int kind, const uint8_t *rec, size_t *copied,
+                            size_t a, size_t n, int *changed, size_t *vstart)
 {
+    const uint8_t *raw = rec + a;
     *changed = 0;
-    pii_err e = decode(kind, raw, n, &rs->dec);
-    if (e || rs->dec.n == 0)
-        return e;
-    pii_spanvec_clear(&rs->found);
-    pii_stream_new_input(rs->st); /* the guard sees each decoded value alone */
-    if ((e = pii_stream_feed(rs->st, rs->dec.p, rs->dec.n)) || (e = pii_stream_end_doc(rs->st)))
-        return e;
-    if (rs->found.n == 0)
+    vctx *v = &rs->v;
+    *v = (vctx){.kind = kind, .raw = raw, .n = n, .rec = rec, .copied = copied, .a = a};
+    pii_err e = PII_OK;
+    if (kind == 'u' || kind == 'n' || !memchr(raw, kind == 'j' ? '\\' : '"', n)) {
+        v->dec = raw; /* no escape: the raw value is the decoded one, no copy */
+        v->dn = n;
+    } else {
+        if ((e = decode(kind, raw, n, &rs->dec)))
+            return e;
+        v->dec = rs->dec.p;
+        v->dn = rs->dec.n;
+    }
+    if (v->dn == 0)
         return PII_OK;
-
-    /* Widen to whole units, merging spans that come to overlap. */
-    const uint8_t *dec = rs->dec.p;
-    size_t r = 0, d = 0, dl, rl;
-    uint8_t tmp[4];
-    rs->nfin = 0;
-    for (size_t i = 0; i < rs->found.n; i++) {
-        const pii_span *s = &rs->found.v[i];
-        if (s->end > rs->dec.n || s->start >= s->end)
-            return PII_EINTERNAL;
-        fspan *last = rs->nfin ? &rs->fin[rs->nfin - 1] : NULL;
-        if (!last || s->start >= last->s.end) {
-            for (; r < n; r += rl, d += dl) {
-                rl = unit(kind, raw, n, r, tmp, &dl);
-                if (d + dl > s->start)
-                    break;
-            }
-            fspan f = {*s, r, r};
-            f.s.start = d;
-            if ((e = push_fin(rs, &f)))
-                return e;
-            last = &rs->fin[rs->nfin - 1];
-        }
-        for (; r < n && d < s->end; r += rl, d += dl)
-            rl = unit(kind, raw, n, r, tmp, &dl);
-        if (d > last->s.end) {
-            last->s.end = d;
-            last->raw1 = r;
-        } else if (last->raw1 < r) {
-            last->raw1 = r;
-        }
-    }
-
-    /* Rebuild: raw bytes between spans, escaped replacements in them. */
-    rs->fld.n = 0;
-    size_t pos = 0, cpos = 0, ccount = 0;
-    int need_quotes = 0; /* 'u': a replacement holds a CSV special */
-    const uint8_t *dend = dec + rs->dec.n;
-    for (size_t i = 0; i < rs->nfin && !e; i++) {
-        fspan *f = &rs->fin[i];
-        const uint8_t *val = dec + f->s.start;
-        size_t vlen = (size_t)(f->s.end - f->s.start);
-        if (rs->sink.span) {
-            uint64_t c0, c1;
-            while (cpos < f->s.start)
-                cpos += u8len(dec + cpos, dend), ccount++;
-            c0 = ccount;
-            while (cpos < f->s.end)
-                cpos += u8len(dec + cpos, dend), ccount++;
-            c1 = ccount;
-            if ((e = rs->sink.span(rs->sink.ud, &f->s, val, vlen, c0, c1)))
-                return e;
-        }
-        rs->rep.n = 0;
-        e = rs->ops ? pii_ops_apply(rs->ops, &f->s, val, vlen, &rs->rep)
-                    : placeholder(f->s.label, &rs->rep);
-        if (!e)
-            e = pii_buf_append(&rs->fld, raw + pos, f->raw0 - pos);
-        if (!e && kind == 'j')
-            e = json_escape(rs->rep.p, rs->rep.n, &rs->fld);
-        else if (!e && kind == 'q')
-            e = csv_double_quotes(rs->rep.p, rs->rep.n, &rs->fld);
-        else if (!e)
-            e = pii_buf_append(&rs->fld, rs->rep.p, rs->rep.n);
-        for (size_t k = 0; kind == 'u' && k < rs->rep.n; k++)
-            need_quotes |= rs->rep.p[k] == (uint8_t)rs->delim || rs->rep.p[k] == '"' ||
-                           rs->rep.p[k] == '\n' || rs->rep.p[k] == '\r';
-        pos = f->raw1;
-    }
-    if (!e)
-        e = pii_buf_append(&rs->fld, raw + pos, n - pos);
-    if (!e && need_quotes) {
+    pii_stream_new_input(rs->st); /* the guard sees each decoded value alone */
+    if ((e = pii_stream_feed(rs->st, v->dec, v->dn)) || (e = pii_stream_end_doc(rs->st)))
+        return e;
+    if (v->have && (e = flush_span(rs)))
+        return e;
+    if (!v->started)
+        return PII_OK;
+    e = pii_buf_append(&rs->out, raw + v->pos, n - v->pos);
+    if (!e && kind == 'n')
+        e = pii_buf_append(&rs->out, "\"", 1);
+    if (!e && v->need_quotes) {
         /* An unquoted field whose replacement text needs quotes gets them. */
-        {
-            rs->rep.n = 0;
-            e = pii_buf_append(&rs->rep, "\"", 1);
-            if (!e)
-                e = csv_double_quotes(rs->fld.p, rs->fld.n, &rs->rep);
-            if (!e)
-                e = pii_buf_append(&rs->rep, "\"", 1);
-            pii_buf t = rs->fld;
-            rs->fld = rs->rep;
-            rs->rep = t;
-        }
+        rs->rep.n = 0;
+        e = pii_buf_append(&rs->rep, rs->out.p + v->fstart, rs->out.n - v->fstart);
+        rs->out.n = v->fstart;
+        if (!e)
+            e = pii_buf_append(&rs->out, "\"", 1);
+        if (!e)
+            e = csv_double_quotes(rs->rep.p, rs->rep.n, &rs->out);
+        if (!e)
+            e = pii_buf_append(&rs->out, "\"", 1);
     }
-    if (!e)
-        *changed = 1;
-    return e;
-}
-
-/* Replaces rec[a, b) by rs->fld in the record output. */
-static pii_err splice(pii_rec_stream *rs, const uint8_t *rec, size_t *copied, size_t a, size_t b)
-{
-    pii_err e = pii_buf_append(&rs->out, rec + *copied, a - *copied);
-    if (!e)
-        e = pii_buf_append(&rs->out, rs->fld.p, rs->fld.n);
-    *copied = b;
-    return e;
+    if (e)
+        return e;
+    *copied = a + n;
+    *vstart = v->fstart;
+    *changed = 1;
+    return PII_OK;
 }
 
 /* ---- JSON Lines -------------------------------------------------------- */
@@ -837,9 +874,8 @@ static pii_err j_string_value(pii_rec_stream *rs, jp *j)
     size_t a = j->i + 1;
     if (end > a && j_selected(rs)) {
         int changed;
-        if ((e = redact_value(rs, 'j', j->p + a, end - a, &changed)))
-            return e;
-        if (changed && (e = splice(rs, j->p, &j->copied, a, end)))
+        size_t at;
+        if ((e = redact_value(rs, 'j', j->p, &j->copied, a, end - a, &changed, &at)))
             return e;
     }
     j->i = end + 1;
@@ -854,9 +890,12 @@ static pii_err push_key(pii_rec_stream *rs, const uint8_t *raw, size_t n)
         if (!v)
             return PII_ENOMEM;
         rs->koff = v;
+        if (!(v = realloc(rs->kso, cap * sizeof *v)))
+            return PII_ENOMEM;
+        rs->kso = v;
         rs->capk = cap;
     }
-    size_t base = rs->keys.n;
+    size_t base = rs->keys.n, sbase = rs->kshow.n;
     uint8_t d[4];
     size_t dl;
     for (size_t k = 0; k < n;) {
@@ -865,9 +904,25 @@ static pii_err push_key(pii_rec_stream *rs, const uint8_t *raw, size_t n)
         if (e)
             return e;
     }
+    pii_err e = rs->keys.n > base ? pii_buf_append(&rs->kshow, rs->keys.p + base, rs->keys.n - base)
+                                  : PII_OK; /* keys.p is NULL while every key was empty */
+    if (e)
+        return e;
     rs->koff[rs->nk] = base;
-    rs->koff[++rs->nk] = rs->keys.n;
+    rs->kso[rs->nk] = sbase;
+    rs->nk++;
+    rs->koff[rs->nk] = rs->keys.n;
+    rs->kso[rs->nk] = rs->kshow.n;
     return PII_OK;
+}
+
+/* Sets how the innermost key is shown in field paths. */
+static pii_err show_key(pii_rec_stream *rs, const uint8_t *p, size_t n)
+{
+    rs->kshow.n = rs->kso[rs->nk - 1];
+    pii_err e = n ? pii_buf_append(&rs->kshow, p, n) : PII_OK;
+    rs->kso[rs->nk] = rs->kshow.n;
+    return e;
 }
 
 static pii_err j_object(pii_rec_stream *rs, jp *j)
@@ -888,6 +943,25 @@ static pii_err j_object(pii_rec_stream *rs, jp *j)
             return e;
         if ((e = push_key(rs, j->p + j->i + 1, end - j->i - 1)))
             return e;
+        if ((rs->spec->scan & PII_REC_SCAN_KEYS) && end > j->i + 1 && j_selected(rs)) {
+            /* The key itself, at its own path (selected as its value is).
+             * The field of its spans is the object's path and "*"; below a
+             * redacted key, the field shows the replacement, never the key
+             * (selectors still see the key). */
+            int changed;
+            size_t a = j->i + 1, at;
+            if ((e = show_key(rs, (const uint8_t *)"*", 1)) ||
+                (e = redact_value(rs, 'j', j->p, &j->copied, a, end - a, &changed, &at)))
+                return e;
+            if (changed)
+                e = decode('j', rs->out.p + at, rs->out.n - at, &rs->dec);
+            size_t k0 = rs->koff[rs->nk - 1], kn = rs->koff[rs->nk] - k0;
+            if (!e) /* a scanned key is not empty, so keys.p is not NULL */
+                e = changed ? show_key(rs, rs->dec.p, rs->dec.n)
+                            : show_key(rs, rs->keys.p + k0, kn);
+            if (e)
+                return e;
+        }
         j->i = end + 1;
         j_ws(j);
         if (j->i >= j->n || j->p[j->i] != ':')
@@ -896,6 +970,7 @@ static pii_err j_object(pii_rec_stream *rs, jp *j)
         if ((e = j_value(rs, j)))
             return e;
         rs->keys.n = rs->koff[--rs->nk];
+        rs->kshow.n = rs->kso[rs->nk];
         j_ws(j);
         if (j->i < j->n && j->p[j->i] == ',') {
             j->i++;
@@ -1001,8 +1076,18 @@ static pii_err j_value(pii_rec_stream *rs, jp *j)
         }
         break;
     default:
-        if (c == '-' || (c >= '0' && c <= '9'))
-            return j_number(rs, j);
+        if (c == '-' || (c >= '0' && c <= '9')) {
+            size_t a = j->i;
+            if ((e = j_number(rs, j)))
+                return e;
+            if ((rs->spec->scan & PII_REC_SCAN_NUMBERS) && j_selected(rs)) {
+                int changed;
+                size_t at;
+                if ((e = redact_value(rs, 'n', j->p, &j->copied, a, j->i - a, &changed, &at)))
+                    return e;
+            }
+            return PII_OK;
+        }
     }
     return fail(rs, PII_EJSON, "unexpected character at byte %zu", j->i);
 }
@@ -1015,6 +1100,7 @@ static pii_err jsonl_record(pii_rec_stream *rs, const uint8_t *rec, size_t n, si
     rs->out.n = 0;
     rs->nk = 0;
     rs->keys.n = 0;
+    rs->kshow.n = 0;
     j_ws(&j);
     if (j.i < body) {
         rs->values++;
@@ -1196,10 +1282,10 @@ static pii_err csv_record(pii_rec_stream *rs, const uint8_t *rec, size_t n, size
             return e;
         if (col < rs->ncolsel && rs->colsel[col] && f.b > f.a) {
             int changed;
+            size_t at;
             rs->col = col;
-            if ((e = redact_value(rs, f.quoted ? 'q' : 'u', rec + f.a, f.b - f.a, &changed)))
-                return e;
-            if (changed && (e = splice(rs, rec, &copied, f.a, f.b)))
+            if ((e = redact_value(rs, f.quoted ? 'q' : 'u', rec, &copied, f.a, f.b - f.a, &changed,
+                                  &at)))
                 return e;
         }
         if (k >= body)
@@ -1262,12 +1348,36 @@ static int record_end(pii_rec_stream *rs, size_t *end)
     return 0;
 }
 
+/* A record longer than PII_REC_MAX_RECORD (its final LF not counted):
+ * drain() refuses such a record while it is still incomplete, so one that
+ * arrives whole in one feed must be refused too (the verdict must not depend
+ * on how the input was cut into feeds). */
+static pii_err too_big(pii_rec_stream *rs)
+{
+    snprintf(rs->detail, sizeof rs->detail, "a record is longer than %u bytes", PII_REC_MAX_RECORD);
+    return PII_ETOOBIG;
+}
+
 static pii_err one_record(pii_rec_stream *rs, size_t end)
 {
     const uint8_t *rec = rs->in.p + rs->start;
     size_t n = end - rs->start;
     size_t skip = (rs->record == 0 && rs->bom == 1) ? 3 : 0;
     rs->record++;
+    if ((n && rec[n - 1] == '\n' ? n - 1 : n) > PII_REC_MAX_RECORD)
+        return too_big(rs);
+    /* The wide-text guard sees the input record by record, before the
+     * record is parsed: its verdict and every parse error then come in
+     * input order whatever the feed boundaries (guarding the raw feeds
+     * instead made a wide window late in a feed pre-empt a parse error in
+     * an earlier record of the same feed, but not when the feeds were cut
+     * between them). */
+    if (pii_redactor_wide_guard(rs->r) && pii_wide_feed(&rs->wide, rec, n)) {
+        snprintf(rs->detail, sizeof rs->detail,
+                 "UTF-16 or UTF-32 text at byte %llu; convert the input to UTF-8",
+                 (unsigned long long)rs->wide.hit_at);
+        return PII_EENCODING;
+    }
     pii_err e = rs->spec->fmt == PII_REC_JSONL ? jsonl_record(rs, rec, n, skip)
                                                : csv_record(rs, rec, n, skip);
     if (!e && rs->sink.end_doc)
@@ -1299,9 +1409,7 @@ static pii_err drain(pii_rec_stream *rs, int eof)
         return e;
     if (rs->in.n - rs->start > PII_REC_MAX_RECORD) {
         rs->record++;
-        snprintf(rs->detail, sizeof rs->detail, "a record is longer than %u bytes",
-                 PII_REC_MAX_RECORD);
-        return PII_ETOOBIG;
+        return too_big(rs);
     }
     if (rs->start) {
         memmove(rs->in.p, rs->in.p + rs->start, rs->in.n - rs->start);
@@ -1316,13 +1424,6 @@ pii_err pii_rec_stream_feed(pii_rec_stream *rs, const void *data, size_t len)
 {
     if (rs->failed)
         return rs->failed;
-    if (pii_redactor_wide_guard(rs->r) && pii_wide_feed(&rs->wide, data, len)) {
-        rs->record++; /* the record it is in: nothing of it is written */
-        snprintf(rs->detail, sizeof rs->detail,
-                 "UTF-16 or UTF-32 text at byte %llu; convert the input to UTF-8",
-                 (unsigned long long)rs->wide.hit_at);
-        return rs->failed = PII_EENCODING;
-    }
     pii_err e = pii_buf_append(&rs->in, data, len);
     if (!e)
         e = drain(rs, 0);

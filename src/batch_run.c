@@ -108,7 +108,9 @@ int pii_batch_run(const pii_opts *o, pii_pipeline *p)
                 return e == PII_ENOMEM ? PII_EXIT_FAIL : PII_EXIT_USAGE;
             }
         }
-        if (o->csv_delimiter && pii_rec_spec_set_delimiter(b.spec, o->csv_delimiter)) {
+        if ((o->csv_delimiter && pii_rec_spec_set_delimiter(b.spec, o->csv_delimiter)) ||
+            (!csv && pii_rec_spec_set_scan(b.spec, (o->jsonl_numbers ? PII_REC_SCAN_NUMBERS : 0u) |
+                                                       (o->jsonl_keys ? PII_REC_SCAN_KEYS : 0u)))) {
             pii_rec_spec_free(b.spec);
             return PII_EXIT_FAIL;
         }

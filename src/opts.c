@@ -266,6 +266,12 @@ int pii_opts_parse(int argc, char **argv, pii_opts *o)
         case O_RESUME:
             o->resume = 1;
             break;
+        case O_JSONL_NUM:
+            o->jsonl_numbers = 1;
+            break;
+        case O_JSONL_KEY:
+            o->jsonl_keys = 1;
+            break;
         case O_PROGRESS:
             o->progress = 1;
             break;
@@ -330,6 +336,10 @@ int pii_opts_parse(int argc, char **argv, pii_opts *o)
     }
     if (o->csv_delimiter && !o->ncsv_columns) {
         usage_error("%s", "--csv-delimiter applies to --csv-column");
+        return PII_EXIT_USAGE;
+    }
+    if ((o->jsonl_numbers || o->jsonl_keys) && !o->njsonl_fields) {
+        usage_error("%s", "--jsonl-numbers and --jsonl-keys apply to --jsonl-field");
         return PII_EXIT_USAGE;
     }
     if (o->calibration && o->no_calibration) {

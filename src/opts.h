@@ -55,7 +55,8 @@ typedef struct pii_opts {
     const char *out_dir, *suffix, *report;
     const char **include, **exclude, **jsonl_fields, **csv_columns;
     size_t ninclude, nexclude, njsonl_fields, ncsv_columns;
-    char csv_delimiter; /* 0: ',' (TAB for *.tsv, *.tab) */
+    char csv_delimiter;            /* 0: ',' (TAB for *.tsv, *.tab) */
+    int jsonl_numbers, jsonl_keys; /* --jsonl-numbers, --jsonl-keys */
 } pii_opts;
 
 extern const pii_flag pii_flags[];

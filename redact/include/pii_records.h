@@ -3,8 +3,9 @@
  * A record stream reads JSON Lines (one JSON value per line) or CSV (RFC
  * 4180 records, quoted fields may hold commas, quotes and newlines) and
  * writes the same records back with only the selected string values
- * redacted.  Every other byte is copied unchanged: keys, numbers,
- * whitespace, escapes, quoting, line ends, unselected values.
+ * redacted (JSONL: also numbers and keys on request, see
+ * pii_rec_spec_set_scan).  Every other byte is copied unchanged: keys,
+ * numbers, whitespace, escapes, quoting, line ends, unselected values.
  *
  * Each selected value is decoded (JSON escapes resolved, CSV "" undoubled),
  * redacted as one document through a pii_stream of the given redactor, and
@@ -44,9 +45,13 @@
  *
  * Failure (fail closed): a record that does not parse — invalid JSON, a
  * CSV quote that is not closed or is followed by something other than a
- * comma or a line end, a record over PII_REC_MAX_RECORD bytes — stops the
- * stream with an error (PII_EJSON, PII_EFORMAT, PII_ETOOBIG); nothing of
- * that record or later ones is written.  pii_rec_stream_record() names the
+ * comma or a line end, a record over PII_REC_MAX_RECORD bytes (its final
+ * LF not counted) — stops the stream with an error (PII_EJSON,
+ * PII_EFORMAT, PII_ETOOBIG), as does UTF-16/UTF-32 text (PII_EENCODING,
+ * the wide-text guard of pii_redact.h, run on each complete record before
+ * it is parsed); nothing of that record or later ones is written.  The
+ * error, its record number and the output never depend on how the input
+ * was cut into feeds.  pii_rec_stream_record() names the
  * record and pii_rec_stream_detail() says what was wrong (never quoting
  * input text).  Lenient on purpose: blank (whitespace-only) JSONL lines are
  * copied as they are; invalid UTF-8 inside strings and fields passes
@@ -92,6 +97,25 @@ pii_rec_format pii_rec_spec_format(const pii_rec_spec *s);
 /* CSV field separator: ',' (default), ';', '\t' or '|'.  PII_EINVAL for
  * another byte or a JSONL spec. */
 pii_err pii_rec_spec_set_delimiter(pii_rec_spec *s, int c);
+
+/* JSONL: what is scanned besides the selected string values (default: 0,
+ * strings only).
+ *   PII_REC_SCAN_NUMBERS  numbers at a selected path.  A number with a span
+ *       is written back as a JSON string holding the number's text with the
+ *       span replaced: {"card":4111111111111111} becomes
+ *       {"card":"<ACCOUNT_NUMBER>"}, so the line stays valid JSON but the
+ *       value's type changes from number to string.  A number without a
+ *       span is copied unchanged.
+ *   PII_REC_SCAN_KEYS  object keys whose own path (the parents' keys and
+ *       the key itself) is selected: with "*" every key, with "user.*" the
+ *       keys below "user".  A key is redacted like a string value; two keys
+ *       of one object may then be equal (RFC 8259 allows it; most parsers
+ *       keep the last).  Selectors are matched against the original keys.
+ * true, false and null are never scanned.  PII_EINVAL for a CSV spec or an
+ * unknown bit. */
+#define PII_REC_SCAN_NUMBERS 1u
+#define PII_REC_SCAN_KEYS 2u
+pii_err pii_rec_spec_set_scan(pii_rec_spec *s, unsigned what);
 
 typedef struct pii_rec_stream pii_rec_stream;
 

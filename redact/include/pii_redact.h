@@ -38,25 +38,48 @@ extern "C" {
 /* Detects UTF-16 and UTF-32 text in a byte stream, which the detectors
  * (UTF-8 readers) cannot scan.  Feed it every input byte in order; it
  * fails (PII_EENCODING, sticky) as soon as the bytes so far hold
- *   - a UTF-16 or UTF-32 byte-order mark at input offset 0 (FF FE, FE FF,
- *     00 00 FE FF), or
- *   - anywhere, "P 00 P 00 P 00 P 00" or "P 00 00 00 P 00 00 00 P", P a
- *     printable ASCII byte, TAB, LF or CR: four ASCII characters in a row
- *     in UTF-16LE/BE, three in UTF-32LE/BE.
- * UTF-8 text never contains these (it has no NUL bytes), so the guard is
- * silent on it, and random binary data matches about once in 10^11 bytes;
- * UTF-16 text with four ASCII characters in a row (an e-mail, a phone
- * number, a date, a Latin-script word) is caught wherever it starts.  Not
- * caught: wide text without four ASCII characters in a row (for instance
- * only CJK or Cyrillic letters, single spaces).  State: PII_WIDE_CARRY
- * carried bytes; a plain struct the caller owns (no free). */
-#define PII_WIDE_CARRY 8
+ *   1. a UTF-16 or UTF-32 byte-order mark at input offset 0 (FF FE, FE FF,
+ *      00 00 FE FF), or, anywhere (a window starts at any byte offset):
+ *   2. "P 00 P 00 P 00 P 00" or "P 00 00 00 P 00 00 00 P", P a printable
+ *      ASCII byte, TAB, LF or CR: four ASCII characters in a row in
+ *      UTF-16LE/BE, three in UTF-32LE/BE;
+ *   3. 32 bytes read as 16 UTF-16 code units, little- or big-endian, whose
+ *      high bytes are each 00 or one byte h in 01..1F other than TAB, LF,
+ *      CR; at least 8 units have high byte h, with at least 4 different
+ *      low bytes among them; each unit with high byte 00 has a low byte P
+ *      or >= A0 — text in Greek, Cyrillic, Armenian, Hebrew, Arabic and
+ *      the other scripts of U+0100..U+1FFF (but U+0900..U+0AFF and
+ *      U+0D00..U+0DFF, whose high byte is TAB, LF or CR);
+ *   4. 128 bytes read as 64 UTF-16 code units, little- or big-endian,
+ *      whose high bytes are each in 20..9F (U+2000..U+9FFF: punctuation,
+ *      kana, CJK), AC..D7 (Hangul), 00 with a low byte P, or FF with a low
+ *      byte 01..EF (full-width forms); the unit changes at least 8 times
+ *      from one to the next; the 128 bytes hold at least 3 bytes that are
+ *      NUL or C0 controls other than TAB, LF, FF, CR, ESC, and a byte that
+ *      cannot follow the byte before it in UTF-8 (80..BF after 00..7F, or
+ *      C0, C1, F5..FF; both bytes in the window) — CJK and Hangul text.
+ * UTF-8 text never contains 2 (no NUL bytes), 3 (eight C0 controls in 32
+ * bytes at alternating offsets) or 4 (ill-formed UTF-8); random binary data
+ * matches 2 about once in 10^11 bytes, 4 about once in 3 x 10^10, 3 far
+ * less often (tables of 16-bit integers 0100..1FFF can match 3).  Not
+ * caught: UTF-16 text in the three ranges named in 3, UTF-16 CJK text
+ * without 3 NUL/control bytes in 128 (it has one NUL per ASCII character,
+ * and a random low byte is a control byte 1 time in 10), UTF-32 text
+ * without three ASCII characters in a row.  Legacy 8-bit encodings
+ * (Latin-1, GBK, Shift-JIS) hold no NUL or C0 controls and are not
+ * matched.  State: PII_WIDE_CARRY carried bytes and the positions of the
+ * last trigger bytes; a plain struct the caller owns (no free). */
+#define PII_WIDE_CARRY 127
 typedef struct pii_wide {
     uint64_t pos;                  /* bytes fed */
     uint64_t hit_at;               /* input offset of the window that matched */
     uint8_t carry[PII_WIDE_CARRY]; /* the last bytes fed */
     size_t ncarry;
     int hit;
+    /* input positions + 1 (0: none) of the last NULs, C0 controls of rule
+     * 3, NUL/C0 bytes of rule 4 (oldest first), and of the last byte that
+     * cannot follow the one before it in UTF-8 */
+    uint64_t nul[6], ctl[8], zb[3], bad;
 } pii_wide;
 
 void pii_wide_init(pii_wide *w);
@@ -180,12 +203,16 @@ void pii_redactor_free(pii_redactor *r);
 pii_err pii_redactor_add_detector(pii_redactor *r, pii_detector d);
 void pii_redactor_set_ops(pii_redactor *r, pii_ops *ops);         /* borrowed */
 void pii_redactor_set_allow(pii_redactor *r, const pii_allow *a); /* borrowed */
-/* The wide-text guard runs in every stream of r (pii_stream_feed and the
- * record streams of pii_records.h fail with PII_EENCODING as soon as a
- * matching window is complete: nothing fed after it is written; of the
- * window itself at most its first 7 bytes, fed before it was complete, may
- * have been written — fewer than four ASCII characters in UTF-16).  On by default; off for callers
- * that redact binary data as bytes on purpose. */
+/* The wide-text guard runs in every stream of r: pii_stream_feed fails
+ * with PII_EENCODING as soon as a matching window is complete (nothing fed
+ * after it is written); a record stream of pii_records.h guards each
+ * record, once complete, before parsing it, and fails on the record that
+ * completes a window (nothing of it or later is written; parse errors of
+ * earlier records come first, whatever the feed boundaries).  Of the
+ * window itself at most its first 7 bytes, in earlier documents or
+ * records, may have been written — fewer than four ASCII characters in
+ * UTF-16.  On by default; off for callers that redact binary data as
+ * bytes on purpose. */
 void pii_redactor_set_wide_guard(pii_redactor *r, int on);
 int pii_redactor_wide_guard(const pii_redactor *r);
 /* Keep only spans whose label is (exclude=0) or is not (exclude=1) listed. */

@@ -1,7 +1,8 @@
 # Memory stays bounded whatever the input: 40 MB of PII-dense text as one
 # document and line by line (t_cli_bytes.sh does 300 MB without PII), a
 # 100 MB line, the model tier on growing
-# inputs, a 100 MB JSON Lines record, weight files that claim terabytes.
+# inputs, a 100 MB JSON Lines record, a 32 MiB JSONL string, weight files
+# that claim terabytes.
 set -e
 P=$PII_REDACT
 fail() { echo "FAIL: $*"; exit 1; }
@@ -62,6 +63,19 @@ grep -q 'record 1' "$T/err" || fail "100 MB JSONL record: message does not name 
 check "100 MB JSONL record, --jsonl-field (refused)" "$(tail -n 1 "$T/rss")" $LIMIT
 r=$(rss "'$P' --rules-only --lines | wc -c >/dev/null" "$T/rec.jsonl"); check "100 MB JSONL record, --lines" "$r" $LIMIT
 rm -f "$T/rec.jsonl"
+# One JSONL string just under the 32 MiB record limit, PII-dense (about
+# 1.2 M spans), in field mode: memory is a small multiple of the string
+# (the record, its output; no per-span state) — it was 261 MB (issue 18).
+# Under ASan a 4 MiB string against the shadow-inflated bound.
+S32=$((32 * 1048576 - 64)); B32=$((3 * 32 * 1024))
+if ldd "$P" 2>/dev/null | grep -q libasan; then S32=$((4 * 1048576)); B32=$LIMIT; fi
+{ printf '{"message":"'; gen $S32 | tr -d '\n'; printf '"}\n'; } >"$T/s32.jsonl"
+r=$(rss "'$P' --rules-only --jsonl-field message >'$T/s32.out'" "$T/s32.jsonl")
+check "32 MiB JSONL string, --jsonl-field" "$r" $B32
+# the same output as the text mode gives for the same string
+{ printf '{"message":"'; gen $S32 | tr -d '\n' | "$P" --rules-only; printf '"}\n'; } >"$T/s32.want"
+cmp -s "$T/s32.out" "$T/s32.want" || fail "32 MiB JSONL string: output differs from text mode"
+rm -f "$T/s32.jsonl" "$T/s32.out" "$T/s32.want"
 # Many records: 50 MB of JSON Lines in field mode.
 yes "{\"id\":1,\"message\":\"$line\"}" | head -c $((BIG * 3 / 10)) >"$T/many.jsonl"
 r=$(rss "'$P' --rules-only --jsonl-field message | wc -l >/dev/null" "$T/many.jsonl"); check "30 MB of JSONL records" "$r" $LIMIT

@@ -335,6 +335,52 @@ static int ptext(uint8_t c)
     return (c >= 0x20 && c < 0x7f) || c == '\t' || c == '\n' || c == '\r';
 }
 
+/* Rule 3: 16 UTF-16 units at d, high byte at offset hb (1 LE, 0 BE). */
+static int naive_small(const uint8_t *d, int hb)
+{
+    int h = -1, nh = 0, distinct = 0;
+    for (int k = 0; k < 16; k++) {
+        uint8_t hi = d[2 * k + hb], lo = d[2 * k + 1 - hb];
+        if (hi == 0) {
+            if (!ptext(lo) && lo < 0xA0)
+                return 0;
+            continue;
+        }
+        if (h < 0)
+            h = hi;
+        if (hi != h || hi >= 0x20 || hi == '\t' || hi == '\n' || hi == '\r')
+            return 0;
+        int seen = 0;
+        for (int j = 0; j < k; j++)
+            seen |= d[2 * j + hb] == hi && d[2 * j + 1 - hb] == lo;
+        distinct += !seen;
+        nh++;
+    }
+    return nh >= 8 && distinct >= 4;
+}
+
+/* Rule 4: 128 bytes at d as 64 UTF-16 units. */
+static int naive_cjk(const uint8_t *d, int hb)
+{
+    int changes = 0, z = 0, bad = 0;
+    for (int k = 0; k < 64; k++) {
+        uint8_t hi = d[2 * k + hb], lo = d[2 * k + 1 - hb];
+        if (!((hi >= 0x20 && hi <= 0x9F) || (hi >= 0xAC && hi <= 0xD7) || (hi == 0 && ptext(lo)) ||
+              (hi == 0xFF && lo >= 1 && lo <= 0xEF)))
+            return 0;
+        if (k && (d[2 * k] != d[2 * k - 2] || d[2 * k + 1] != d[2 * k - 1]))
+            changes++;
+    }
+    for (int i = 0; i < 128; i++) {
+        uint8_t c = d[i];
+        z += c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f' && c != 0x1b;
+        if (i &&
+            ((c >= 0x80 && c <= 0xBF && d[i - 1] < 0x80) || c == 0xC0 || c == 0xC1 || c >= 0xF5))
+            bad = 1;
+    }
+    return changes >= 8 && z >= 3 && bad;
+}
+
 static int naive_wide(const uint8_t *d, size_t n)
 {
     if (n >= 2 && ((d[0] == 0xFF && d[1] == 0xFE) || (d[0] == 0xFE && d[1] == 0xFF)))
@@ -347,6 +393,10 @@ static int naive_wide(const uint8_t *d, size_t n)
             return 1;
         if (s + 9 <= n && ptext(d[s]) && !d[s + 1] && !d[s + 2] && !d[s + 3] && ptext(d[s + 4]) &&
             !d[s + 5] && !d[s + 6] && !d[s + 7] && ptext(d[s + 8]))
+            return 1;
+        if (s + 32 <= n && (naive_small(d + s, 1) || naive_small(d + s, 0)))
+            return 1;
+        if (s + 128 <= n && (naive_cjk(d + s, 1) || naive_cjk(d + s, 0)))
             return 1;
     }
     return 0;

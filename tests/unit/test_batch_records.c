@@ -452,15 +452,199 @@ static void test_csv_header_per_input(void **state)
     free(c.out);
 }
 
+/* Every feed cutting gives the same error, record number and output bytes
+ * (tests/fuzz/{csv,jsonl}/regress-wide-guard-order-*): the wide-text guard
+ * sees the input record by record, before each record is parsed, so a
+ * UTF-16/UTF-32 window later in a feed no longer pre-empts a parse error in
+ * an earlier record of the same feed. */
+static void expect_fail(pii_rec_format fmt, const char *const *sel, const char *in, size_t len,
+                        pii_err want, uint64_t want_rec, const char *want_out)
+{
+    pii_rec_spec *sp = spec(fmt, sel);
+    for (size_t step = 0; step <= len; step++) {
+        cap c;
+        uint64_t rec = 0;
+        assert_int_equal(run(sp, in, len, step, &c, &rec), want);
+        assert_int_equal(rec, want_rec);
+        assert_int_equal(c.n, strlen(want_out));
+        assert_memory_equal(c.out, want_out, c.n);
+        free(c.out);
+    }
+    pii_rec_spec_free(sp);
+}
+
+static void test_wide_guard_order(void **state)
+{
+    (void)state;
+    /* fuzz_csv's find: record 1 "\0\n" lacks the header name; the UTF-32
+     * window "\n\0\0\0:\0\0\0\n" completes in record 2.  Was: one feed
+     * PII_EENCODING, small feeds PII_ENOTFOUND. */
+    expect_fail(PII_REC_CSV, (const char *const[]){"email", NULL}, "\0\n\0\0\0:\0\0\0\n", 10,
+                PII_ENOTFOUND, 1, "");
+    /* fuzz_jsonl's find, reduced: record 1 is not JSON, record 2 is
+     * UTF-16.  Was: one feed PII_EENCODING, small feeds PII_EJSON. */
+    expect_fail(PII_REC_JSONL, (const char *const[]){"message", NULL}, "x\na\0b\0c\0d\0\n", 11,
+                PII_EJSON, 1, "");
+    /* a good record, then UTF-16 text: the first record is written */
+    expect_fail(PII_REC_JSONL, (const char *const[]){"*", NULL},
+                "{\"m\":\"a@b.io\"}\na\0b\0c\0d\0\n\0", 25, PII_EENCODING, 2,
+                "{\"m\":\"<PRIVATE_EMAIL>\"}\n");
+    expect_fail(PII_REC_CSV, (const char *const[]){"1", NULL}, "a@b.io\nx\0y\0z\0w\0\n", 16,
+                PII_EENCODING, 2, "<PRIVATE_EMAIL>\n");
+}
+
+/* A record longer than PII_REC_MAX_RECORD fails whether it arrives whole
+ * (one feed) or in pieces; one of exactly the limit (its LF not counted)
+ * passes both ways. */
+static void test_record_limit_any_feed(void **state)
+{
+    (void)state;
+    pii_rec_spec *sp = spec(PII_REC_JSONL, (const char *const[]){"*", NULL});
+    size_t max = PII_REC_MAX_RECORD;
+    char *in = malloc(max + 2);
+    assert_non_null(in);
+    for (size_t extra = 0; extra <= 1; extra++) {
+        memset(in, ' ', max + extra);
+        in[max + extra] = '\n';
+        size_t len = max + extra + 1;
+        for (size_t step = 0; step <= 1; step++) {
+            cap c;
+            uint64_t rec = 0;
+            pii_err e = run(sp, in, len, step ? 1u << 20 : 0, &c, &rec);
+            assert_int_equal(e, extra ? PII_ETOOBIG : PII_OK);
+            assert_int_equal(rec, extra ? 1 : 0); /* 0: the input ended */
+            assert_int_equal(c.n, extra ? 0 : len);
+            free(c.out);
+        }
+    }
+    free(in);
+    pii_rec_spec_free(sp);
+}
+
+/* --jsonl-numbers / --jsonl-keys (pii_rec_spec_set_scan), with the rule
+ * tier: a number with a span becomes a JSON string, a key is redacted like
+ * a string value, the field of a key's span is "<object path>.*" and the
+ * field below a redacted key shows the replacement; every chunking gives
+ * the same bytes and spans. */
+typedef struct fcap {
+    cap c;
+    pii_rec_stream *rs;
+} fcap;
+
+static pii_err fcap_write(void *ud, const uint8_t *p, size_t n)
+{
+    return cap_write(&((fcap *)ud)->c, p, n);
+}
+
+static pii_err fcap_span(void *ud, const pii_span *s, const uint8_t *v, size_t len, uint64_t c0,
+                         uint64_t c1)
+{
+    (void)v, (void)len, (void)c0, (void)c1;
+    fcap *f = ud;
+    char field[128];
+    pii_rec_stream_field(f->rs, field, sizeof field);
+    f->c.ns += (size_t)snprintf(f->c.spans + f->c.ns, sizeof f->c.spans - f->c.ns, "%s@%s;",
+                                s->label, field);
+    return PII_OK;
+}
+
+static void expect_scan(unsigned scan, const char *sel, const char *in, const char *want,
+                        const char *want_spans)
+{
+    pii_err e;
+    pii_rules *rules = pii_rules_create(&e);
+    assert_non_null(rules);
+    pii_redactor *r = pii_redactor_create(&e);
+    assert_non_null(r);
+    assert_int_equal(pii_redactor_add_detector(r, pii_rules_detector(rules)), PII_OK);
+    pii_rec_spec *sp = spec(PII_REC_JSONL, (const char *const[]){sel, NULL});
+    assert_int_equal(pii_rec_spec_set_scan(sp, scan), PII_OK);
+    size_t len = strlen(in);
+    for (size_t step = 0; step <= len; step += 1 + step / 4) {
+        fcap f;
+        memset(&f, 0, sizeof f);
+        cap_write(&f.c, (const uint8_t *)"", 0);
+        pii_sink sink = {fcap_write, fcap_span, NULL, &f};
+        f.rs = pii_rec_stream_create(sp, r, NULL, &sink, &e);
+        assert_non_null(f.rs);
+        e = PII_OK;
+        for (size_t off = 0; !e && off < len;) {
+            size_t n = step && step < len - off ? step : len - off;
+            e = pii_rec_stream_feed(f.rs, in + off, n);
+            off += n;
+        }
+        if (!e)
+            e = pii_rec_stream_end(f.rs);
+        assert_int_equal(e, PII_OK);
+        assert_string_equal(f.c.out, want);
+        assert_string_equal(f.c.spans, want_spans);
+        pii_rec_stream_free(f.rs);
+        free(f.c.out);
+    }
+    pii_rec_spec_free(sp);
+    pii_redactor_free(r);
+    pii_rules_free(rules);
+}
+
+static void test_jsonl_scan_numbers_keys(void **state)
+{
+    (void)state;
+    const char *in = "{\"card\":4111111111111111,\"n\":-1.5e3,\"a@b.io\":{\"k\":\"c@d.io\"},"
+                     "\"l\":[4111111111111111, 7,true,null],\"s\":\"x\"}\n";
+    /* default: strings only (numbers and keys copied) */
+    expect_scan(0, "*", in,
+                "{\"card\":4111111111111111,\"n\":-1.5e3,\"a@b.io\":{\"k\":\"<PRIVATE_EMAIL>\"},"
+                "\"l\":[4111111111111111, 7,true,null],\"s\":\"x\"}\n",
+                "private_email@a@b\\.io.k;");
+    expect_scan(
+        PII_REC_SCAN_NUMBERS, "*", in,
+        "{\"card\":\"<ACCOUNT_NUMBER>\",\"n\":-1.5e3,\"a@b.io\":{\"k\":\"<PRIVATE_EMAIL>\"},"
+        "\"l\":[\"<ACCOUNT_NUMBER>\", 7,true,null],\"s\":\"x\"}\n",
+        "account_number@card;private_email@a@b\\.io.k;account_number@l;");
+    expect_scan(
+        PII_REC_SCAN_KEYS, "*", in,
+        "{\"card\":4111111111111111,\"n\":-1.5e3,\"<PRIVATE_EMAIL>\":{\"k\":\"<PRIVATE_EMAIL>\"},"
+        "\"l\":[4111111111111111, 7,true,null],\"s\":\"x\"}\n",
+        "private_email@*;private_email@<PRIVATE_EMAIL>.k;");
+    /* only at selected paths: "l" numbers, keys below "a@b.io" */
+    expect_scan(PII_REC_SCAN_NUMBERS | PII_REC_SCAN_KEYS, "l", in,
+                "{\"card\":4111111111111111,\"n\":-1.5e3,\"a@b.io\":{\"k\":\"c@d.io\"},"
+                "\"l\":[\"<ACCOUNT_NUMBER>\", 7,true,null],\"s\":\"x\"}\n",
+                "account_number@l;");
+    /* a key with an escape: the replacement is written raw, the rest kept */
+    expect_scan(PII_REC_SCAN_KEYS, "*", "{\"to \\u0061@b.io\":1}\n", "{\"to <PRIVATE_EMAIL>\":1}\n",
+                "private_email@*;");
+    /* a number the rules do not take whole (signed, fraction) is kept */
+    expect_scan(PII_REC_SCAN_NUMBERS, "*", "[-4111111111111111,4111111111111111.5]\n",
+                "[-4111111111111111,4111111111111111.5]\n", "");
+
+    pii_err e;
+    pii_rec_spec *c = pii_rec_spec_create(PII_REC_CSV, &e);
+    assert_int_equal(pii_rec_spec_set_scan(c, PII_REC_SCAN_NUMBERS), PII_EINVAL);
+    pii_rec_spec_free(c);
+    c = pii_rec_spec_create(PII_REC_JSONL, &e);
+    assert_int_equal(pii_rec_spec_set_scan(c, 4), PII_EINVAL);
+    assert_int_equal(pii_rec_spec_set_scan(c, 0), PII_OK);
+    pii_rec_spec_free(c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_jsonl_only_selected),  cmocka_unit_test(test_jsonl_paths),
-        cmocka_unit_test(test_jsonl_escapes_kept),   cmocka_unit_test(test_jsonl_offsets_decoded),
-        cmocka_unit_test(test_jsonl_fail_closed),    cmocka_unit_test(test_jsonl_reset_and_reuse),
-        cmocka_unit_test(test_selectors_invalid),    cmocka_unit_test(test_csv_index),
-        cmocka_unit_test(test_csv_names_and_header), cmocka_unit_test(test_csv_errors),
+        cmocka_unit_test(test_jsonl_only_selected),
+        cmocka_unit_test(test_jsonl_paths),
+        cmocka_unit_test(test_jsonl_escapes_kept),
+        cmocka_unit_test(test_jsonl_offsets_decoded),
+        cmocka_unit_test(test_jsonl_fail_closed),
+        cmocka_unit_test(test_jsonl_reset_and_reuse),
+        cmocka_unit_test(test_selectors_invalid),
+        cmocka_unit_test(test_csv_index),
+        cmocka_unit_test(test_csv_names_and_header),
+        cmocka_unit_test(test_csv_errors),
         cmocka_unit_test(test_csv_header_per_input),
+        cmocka_unit_test(test_wide_guard_order),
+        cmocka_unit_test(test_record_limit_any_feed),
+        cmocka_unit_test(test_jsonl_scan_numbers_keys),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
