@@ -3,7 +3,8 @@
 # builds tools/rt/bench_forward and times the forward pass on MODEL
 # (e.g. a full-size `./pii-redact mkmodel -o DIR`).
 .PHONY: bench-encoder
-$(B)/tools/bench_forward: tools/rt/bench_forward.c $(LIB)
+.SECONDEXPANSION:
+$(B)/tools/bench_forward: tools/rt/bench_forward.c $$(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -o $@ $< $(LIB) $(LDLIBS_ALL)
 

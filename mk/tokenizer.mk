@@ -31,7 +31,8 @@ $(B)/tokenizer/tok_o200k_data.o $(B)/pic/tokenizer/tok_o200k_data.o: $(TOK_TBL)
 TOK_BENCH     := $(TOK_GEN)/tok-bench
 TOK_BENCH_DIR := build/bench/tok
 
-$(TOK_BENCH): tools/tokenizer/bench.c $(LIB)
+.SECONDEXPANSION:
+$(TOK_BENCH): tools/tokenizer/bench.c $$(LIB)
 	$(CC) $(CFLAGS_ALL) -o $@ $< $(LIB) $(LDLIBS_ALL)
 
 bench-tokenizer: $(TOK_BENCH)
