@@ -345,10 +345,9 @@ static pii_err open_streams(worker *w)
     return e;
 }
 
-pii_sink batch_worker_sink(worker *w)
+pii_err batch_reopen(worker *w)
 {
-    pii_sink s = {w->b->dest == DEST_NONE ? NULL : w_write, w_span, w_end, w};
-    return s;
+    return open_streams(w);
 }
 
 void batch_fail(worker *w, bitem *it, const char *fmt, ...)
@@ -812,7 +811,7 @@ void batch_redact(worker *w, bitem *it, batch_input *in, pii_stream *st)
         batch_fail(w, it, "redaction stopped: %s", pii_strerror(e));
     }
     if (it->status == ST_FAILED) {
-        if ((st == w->st ? open_streams(w) : batch_pack_reopen(w)) != PII_OK)
+        if (open_streams(w) != PII_OK)
             w->dead = 1;
         goto out;
     }

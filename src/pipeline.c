@@ -277,6 +277,10 @@ static int ner_params(const pii_opts *o, pii_ner_params *np)
             return PII_EXIT_USAGE;
         np->threads = (int)v;
     }
+    /* documented in pii-redact(1): measurements and tests compare with it */
+    const char *nc = getenv("PII_REDACT_NO_CACHE");
+    if (nc && *nc && strcmp(nc, "0") != 0)
+        np->no_cache = 1;
     /* process-wide: the int8/int4 kernels read it per call */
     if (o->act >= 0 && pii_rt_qact_set((pii_rt_qact)o->act) != PII_OK)
         return PII_EXIT_USAGE;

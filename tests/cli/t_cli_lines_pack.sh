@@ -1,5 +1,6 @@
 # --lines with a model packs the whole lines of each read into shared
-# forward passes; the result must equal redacting each line on its own.
+# forward passes (pii_stream_put); the result must equal redacting each
+# line on its own.
 set -e
 P=$PII_REDACT
 fail() { echo "FAIL: $*"; exit 1; }
@@ -23,4 +24,20 @@ done <"$TMPDIR/in"
 [ -s "$TMPDIR/single" ] || fail "no spans at all: the test would prove nothing"
 cmp "$TMPDIR/packed" "$TMPDIR/single" || fail "packed spans differ from line-by-line spans"
 cmp "$TMPDIR/packed.txt" "$TMPDIR/single.txt" || fail "packed text differs from line-by-line text"
+
+# identical lines are answered from the model detector's cache: the same
+# bytes with it and without it (PII_REDACT_NO_CACHE), 1 and 3 threads,
+# whole file and one line per read
+python3 tools/bench/gen_log.py --traces 300 >"$TMPDIR/log"
+$P -m "$TMPDIR/m" --lines --threads 1 "$TMPDIR/log" >"$TMPDIR/log.c1"
+PII_REDACT_NO_CACHE=1 $P -m "$TMPDIR/m" --lines --threads 1 "$TMPDIR/log" >"$TMPDIR/log.n1"
+cmp "$TMPDIR/log.c1" "$TMPDIR/log.n1" || fail "cached --lines output differs from uncached"
+$P -m "$TMPDIR/m" --lines --threads 3 "$TMPDIR/log" | cmp - "$TMPDIR/log.c1" ||
+    fail "--lines: 3 threads differ from 1"
+awk '{ printf "%s\n", $0; fflush() }' "$TMPDIR/log" | $P -m "$TMPDIR/m" --lines --threads 2 |
+    cmp - "$TMPDIR/log.c1" || fail "--lines from a pipe, line by line, differs"
+$P -m "$TMPDIR/m" --lines --format jsonl "$TMPDIR/log" | sed 's/"file":"[^"]*",//' >"$TMPDIR/log.cj"
+PII_REDACT_NO_CACHE=1 $P -m "$TMPDIR/m" --lines --format jsonl "$TMPDIR/log" |
+    sed 's/"file":"[^"]*",//' | cmp - "$TMPDIR/log.cj" || fail "cached --lines spans differ"
+[ -s "$TMPDIR/log.cj" ] || fail "no spans in the log: the comparison proves nothing"
 echo ok
