@@ -50,11 +50,19 @@ typedef struct finding {
     size_t vlen;
 } finding;
 
+/* More than the documents a stream queues (PII_STREAM_QUEUE_DOCS) plus the
+ * open one. */
+#define BATCH_DOC_RING 512
+
 /* A worker's view of the file in hand for --check (batch_scan.c). */
 typedef struct scan_state {
-    uint64_t fed;      /* bytes of the file observed */
-    uint64_t doc_base; /* file offset of the current document (--lines) */
-    uint64_t *nl;      /* offsets of the line ends seen */
+    uint64_t fed; /* bytes of the file observed */
+    /* --lines: the file offset of each document in flight, by its number
+     * in the worker's stream (pii_stream_doc) modulo BATCH_DOC_RING: lines
+     * are queued (pii_stream_put) and their spans come at the flush */
+    uint64_t doc_base[BATCH_DOC_RING];
+    uint64_t docs_started; /* documents begun in the worker's stream */
+    uint64_t *nl;          /* offsets of the line ends seen */
     size_t nnl, capnl;
     uint64_t *allow; /* 0-based lines holding the marker, ascending */
     size_t nallow, capallow;

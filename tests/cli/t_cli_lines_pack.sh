@@ -40,4 +40,22 @@ $P -m "$TMPDIR/m" --lines --format jsonl "$TMPDIR/log" | sed 's/"file":"[^"]*",/
 PII_REDACT_NO_CACHE=1 $P -m "$TMPDIR/m" --lines --format jsonl "$TMPDIR/log" |
     sed 's/"file":"[^"]*",//' | cmp - "$TMPDIR/log.cj" || fail "cached --lines spans differ"
 [ -s "$TMPDIR/log.cj" ] || fail "no spans in the log: the comparison proves nothing"
+
+# batch mode with --lines queues lines the same way: --check positions
+# (line:column, taken by document number) and the text equal the
+# uncached, one-line-per-read run
+mkdir "$TMPDIR/tree"
+cp "$TMPDIR/log" "$TMPDIR/tree/a.log"
+head -n 50 "$TMPDIR/log" >"$TMPDIR/tree/b.log"
+$P -m "$TMPDIR/m" --lines --check -r "$TMPDIR/tree" >"$TMPDIR/chk.c" 2>/dev/null && fail "--check found nothing"
+[ -s "$TMPDIR/chk.c" ] || fail "--check printed nothing"
+PII_REDACT_NO_CACHE=1 $P -m "$TMPDIR/m" --lines --check -r "$TMPDIR/tree" 2>/dev/null |
+    cmp - "$TMPDIR/chk.c" || fail "batch --lines --check: cached and uncached differ"
+# positions equal those of a pipe giving one line per read (nothing queued)
+pos() { sed 's/^[^:]*://; s/ [0-9a-f]*$//'; }
+$P -m "$TMPDIR/m" --lines --check "$TMPDIR/tree/a.log" 2>/dev/null | pos >"$TMPDIR/pos.f"
+awk '{ printf "%s\n", $0; fflush() }' "$TMPDIR/log" | $P -m "$TMPDIR/m" --lines --check 2>/dev/null |
+    pos | cmp - "$TMPDIR/pos.f" || fail "batch --lines --check positions differ from line by line"
+(cd "$TMPDIR" && $P -m m --lines --threads 1 -r tree --out-dir out 2>/dev/null)
+cmp "$TMPDIR/out/tree/a.log" "$TMPDIR/log.c1" || fail "batch --lines text differs from the single-file run"
 echo ok
