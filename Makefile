@@ -3,6 +3,9 @@
 #   make                 release build: ./pii-redact and libpiiredact.a
 #   make check           build and run the cmocka suites and the CLI tests
 #   make check SAN=1     the same under ASan+UBSan (objects in build/san)
+#   make FAULT=1         the fault-injection variant (objects in build/fault):
+#                        the test rig of core/include/pii_fault.h, which the
+#                        release build leaves out (mk/rig.mk)
 #   make fuzz            libFuzzer targets (mk/fuzz.mk, objects in build/fuzz)
 #   make setup           apt-get the Debian build/test dependencies when missing
 #   make demo            redact samples/ with the built-in default
@@ -36,6 +39,11 @@ else ifeq ($(FUZZ),1)
 VARIANT := fuzz
 CC      := clang-14
 OPT     := -O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all
+else ifeq ($(FAULT),1)
+# The release code with the test rig compiled in (core/include/pii_fault.h):
+# what `make check` runs the fault-injection tests on (mk/rig.mk).
+VARIANT := fault
+OPT     := -O1 -g
 else ifeq ($(DEBUG),1)
 VARIANT := debug
 OPT     := -O0 -g
@@ -46,8 +54,16 @@ endif
 
 B := build/$(VARIANT)
 
-# The library's layers, bottom to top (docs/DESIGN.md); src/ is the command.
-LAYERS    := core runtime tokenizer model ner redact api
+# The test rig (fault injection, the command's $PII_REDACT_FAULT and
+# $PII_REDACT_PAUSE hooks) is compiled into these variants only; see mk/rig.mk.
+FAULT_RIG := $(filter fault san fuzz,$(VARIANT))
+RIG_SRC   := core/fault.c core/fault_alloc.c src/testhook.c
+RIG_TESTS := $(wildcard tests/unit/test_fault_*.c) tests/unit/test_tok_fault.c
+
+# The library's layers, bottom to top, as mk/layers.txt lists them with the
+# arrows between them (docs/DESIGN.md; checked by mk/layers.mk); src/ is the
+# command.
+LAYERS    := $(filter-out src,$(shell awk '{ sub(/\#.*/, "") } NF { print $$1 }' mk/layers.txt))
 LAYER_INC := $(addsuffix /include,$(LAYERS))
 
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
@@ -57,16 +73,17 @@ PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 # use function-level target attributes and are chosen at run time.
 CFLAGS_ALL := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE \
               $(OPT) -Wall -Wextra -Werror -pthread \
-              $(addprefix -I,$(LAYER_INC)) -I. -DPII_VERSION='"$(VERSION)"' $(PKG_CFLAGS) $(CFLAGS)
+              $(addprefix -I,$(LAYER_INC)) -I. -DPII_VERSION='"$(VERSION)"' \
+              $(if $(FAULT_RIG),-DPII_FAULT_INJECTION) $(PKG_CFLAGS) $(CFLAGS)
 LDLIBS_ALL := $(PKG_LIBS) -lm -pthread $(LDLIBS)
 
 # The model writers (safetensors/GGUF writers, random-weight models) serve
 # mkmodel, quantize and the tests only: they go into libpiitools.a, which
 # the command and the tests link, not into the library.
 TOOLS_SRC := runtime/writers.c model/synth.c
-LIB_SRC := $(filter-out $(TOOLS_SRC),$(wildcard $(addsuffix /*.c,$(LAYERS))))
-CLI_SRC := $(wildcard src/*.c)
-TEST_SRC := $(wildcard tests/unit/test_*.c)
+LIB_SRC := $(filter-out $(TOOLS_SRC) $(if $(FAULT_RIG),,$(RIG_SRC)),$(wildcard $(addsuffix /*.c,$(LAYERS))))
+CLI_SRC := $(filter-out $(if $(FAULT_RIG),,$(RIG_SRC)),$(wildcard src/*.c))
+TEST_SRC := $(filter-out $(if $(FAULT_RIG),,$(RIG_TESTS)),$(wildcard tests/unit/test_*.c))
 GEN_SRC :=
 GEN_DEPS :=
 CHECK_DEPS :=
@@ -82,7 +99,8 @@ TOOLS_LIB := $(B)/libpiitools.a
 # The shared library: position-independent objects compiled with hidden
 # visibility (the public headers mark their declarations default), linked
 # with a version script that exports pii_* only, and without the test rig
-# (core/fault_alloc.c, the --wrap allocation wrappers).  docs/LIBRARY.md.
+# (core/fault_alloc.c, the --wrap allocation wrappers, which only the rig
+# variants compile at all).  docs/LIBRARY.md.
 SO_OBJ   := $(patsubst %.c,$(B)/pic/%.o,$(filter-out core/fault_alloc.c,$(LIB_SRC)) $(GEN_SRC))
 SONAME   := libpiiredact.so.$(SOMAJOR)
 SO       := $(B)/lib/libpiiredact.so.$(VERSION)
@@ -136,8 +154,9 @@ deps setup:
 unit: deps $(TEST_BIN) $(CHECK_DEPS)
 	@tests/run-unit.sh $(TEST_BIN)
 
-cli-test: deps $(BIN) $(CHECK_DEPS)
-	@PII_REDACT=$(abspath $(BIN)) tests/cli/run.sh
+# The CLI tests that use the test hooks run on $(RIG_BIN) (mk/rig.mk).
+cli-test: deps $(BIN) $(CHECK_DEPS) $(RIG_DEPS)
+	@PII_REDACT=$(abspath $(BIN)) PII_REDACT_RIG=$(RIG_BIN) tests/cli/run.sh
 
 # The examples built against an installed tree (tests/lib/run.sh).
 LIB_STAGE := $(abspath $(B))/stage
@@ -147,7 +166,7 @@ lib-test: deps all
 	@LIB_TEST_CFLAGS="$(if $(filter san,$(VARIANT)),$(OPT))" tests/lib/run.sh $(LIB_STAGE) /usr/local
 
 check: deps
-	@$(MAKE) --no-print-directory unit cli-test lib-test
+	@$(MAKE) --no-print-directory unit cli-test lib-test $(RIG_CHECK)
 
 DEMO_FILES := samples/support-ticket.txt samples/chat.txt samples/app-log.txt
 demo: deps

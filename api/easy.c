@@ -1,4 +1,4 @@
-/* easy.c — the easy layer of libpiiredact (include/piiredact.h).
+/* easy.c — the easy layer of libpiiredact (api/include/piiredact.h).
  *
  * Assembles the same redactor as the command's pipeline (src/pipeline.c)
  * from a pii_easy_options: model tier (built-in or -m), rule tier, deny and
@@ -52,6 +52,7 @@ void pii_easy_options_init(pii_easy_options *o)
     o->size = sizeof *o;
     o->use_model = 1;
     o->use_rules = 1;
+    o->isa = -1;
 }
 
 void pii_free(void *p)
@@ -141,14 +142,15 @@ static pii_err build_model(pii_easy *h, const pii_easy_options *o, char *msg, si
                        o->thresholds[i]);
     int builtin = !o->model || strcmp(o->model, "builtin") == 0;
     char detail[512] = "";
+    pii_model_params mp;
+    pii_model_default_params(&mp);
+    mp.isa = o->isa;
     if (builtin) {
-        h->model = pii_default_model_load(NULL, &e, detail, sizeof detail);
+        h->model = pii_default_model_load(&mp, &e, detail, sizeof detail);
         /* No model compiled in: the rule tier alone, unless it was asked for. */
         if (!h->model && e == PII_ENOTFOUND && !o->model && o->use_rules)
             return PII_OK;
     } else {
-        pii_model_params mp;
-        pii_model_default_params(&mp);
         h->model = pii_model_load(o->model, &mp, &e, detail, sizeof detail);
     }
     if (!h->model)

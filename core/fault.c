@@ -1,4 +1,4 @@
-/* fault.c — the fault-injection counters (see include/pii_fault.h). */
+/* fault.c — the fault-injection counters (see core/include/pii_fault.h). */
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>

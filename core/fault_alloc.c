@@ -4,7 +4,7 @@
  * mk/fuzz.mk, -Wl,--wrap=malloc,...): the linker then sends every call to
  * malloc & co. made by those binaries' own objects here, and __real_X names
  * the C library's X.  Without the flags nothing references __wrap_malloc,
- * so this archive member is never pulled in.  See include/pii_fault.h. */
+ * so this archive member is never pulled in.  See core/include/pii_fault.h. */
 #include <errno.h>
 #include <stddef.h>
 #include <stdint.h>

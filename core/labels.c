@@ -69,14 +69,8 @@ const char *pii_source_name(pii_source s)
 
 pii_err pii_spanvec_push(pii_spanvec *sv, const pii_span *s)
 {
-    if (sv->n == sv->cap) {
-        size_t cap = sv->cap ? sv->cap * 2 : 16;
-        pii_span *v = realloc(sv->v, cap * sizeof *v);
-        if (!v)
-            return PII_ENOMEM;
-        sv->v = v;
-        sv->cap = cap;
-    }
+    if (PII_VEC_RESERVE(sv->v, sv->cap, sv->n + 1))
+        return PII_ENOMEM;
     sv->v[sv->n++] = *s;
     return PII_OK;
 }
@@ -95,31 +89,12 @@ void pii_spanvec_free(pii_spanvec *sv)
     sv->n = sv->cap = 0;
 }
 
-/* One UTF-8 decoder for the module and its clients (see pii_redact.h). */
+/* The UTF-8 character rule (pii_core.h), from the one decoder. */
 size_t pii_utf8_seq(const uint8_t *p, const uint8_t *end)
 {
-    uint8_t c = p[0];
-    size_t k;
-    if (c < 0x80)
-        return 1;
-    if (c >= 0xC2 && c <= 0xDF)
-        k = 2;
-    else if (c >= 0xE0 && c <= 0xEF)
-        k = 3;
-    else if (c >= 0xF0 && c <= 0xF4)
-        k = 4;
-    else
-        return 1;
-    for (size_t i = 1; i < k; i++) {
-        if (p + i >= end)
-            return 0;
-        if ((p[i] & 0xC0) != 0x80)
-            return 1;
-        if (i == 1 && ((c == 0xE0 && p[1] < 0xA0) || (c == 0xED && p[1] > 0x9F) ||
-                       (c == 0xF0 && p[1] < 0x90) || (c == 0xF4 && p[1] > 0x8F)))
-            return 1;
-    }
-    return k;
+    uint32_t cp;
+    int k = pii_utf8_decode(p, (size_t)(end - p), &cp);
+    return k > 0 ? (size_t)k : k < 0 ? 0 : 1;
 }
 
 size_t pii_utf8_valid(const uint8_t *p, const uint8_t *end)

@@ -16,7 +16,7 @@ import sys
 
 
 class _Span(ctypes.Structure):
-    # pii_span (include/pii_redact.h)
+    # pii_span (redact/include/pii_redact.h)
     _fields_ = [("start", ctypes.c_uint64), ("end", ctypes.c_uint64),
                 ("label", ctypes.c_char_p), ("rule", ctypes.c_char_p),
                 ("score", ctypes.c_float), ("source", ctypes.c_int)]

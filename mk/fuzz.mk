@@ -28,13 +28,16 @@ FUZZ_SMOKE_SECONDS ?= 20
 FUZZ_ALL           := $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_TARGETS       ?= $(FUZZ_ALL)
 
-# Fault injection (core/include/pii_fault.h): binaries linked with these flags
-# send their own and libpiiredact.a's allocation calls through
-# core/fault_alloc.c.  The command and the tests/unit/test_fault_* suites
-# are; the cost is one relaxed atomic load per allocation.
+# Fault injection (core/include/pii_fault.h): in the rig variants (fault,
+# san, fuzz; mk/rig.mk) binaries linked with these flags send their own and
+# libpiiredact.a's allocation calls through core/fault_alloc.c.  The command
+# and the tests/unit/test_fault_* suites are; the cost is one relaxed atomic
+# load per allocation.  Release binaries are never linked with them.
 FAULT_WRAP := -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=strdup,--wrap=strndup,--wrap=posix_memalign,--wrap=aligned_alloc
-pii-redact $(B)/pii-redact: LDLIBS_ALL += $(FAULT_WRAP)
+ifneq ($(FAULT_RIG),)
+$(B)/pii-redact: LDLIBS_ALL += $(FAULT_WRAP)
 $(B)/tests/test_fault_%: LDLIBS_ALL += $(FAULT_WRAP)
+endif
 
 # The CLI sources a target may link (option parsing, output, pipeline):
 # everything in src/ but main() and the subcommand table, as an archive so

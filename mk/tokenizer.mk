@@ -52,5 +52,8 @@ bench-tokenizer: $(TOK_BENCH)
 	        $(TOK_BENCH_DIR)/english.txt $(TOK_BENCH_DIR)/multilingual.txt; \
 	fi
 
-# The allocation-failure suite runs with the malloc wrappers (mk/fuzz.mk).
+# The allocation-failure suite runs with the malloc wrappers (mk/fuzz.mk),
+# in the rig variants only (mk/rig.mk).
+ifneq ($(FAULT_RIG),)
 $(B)/tests/test_tok_fault: LDLIBS_ALL += $(FAULT_WRAP)
+endif

@@ -34,7 +34,7 @@ static int has_control(const char *s, size_t n)
 #define MAX_VOCAB (1 << 24)
 #define MAX_WINDOW (1 << 24)
 
-pii_err pf_fail(char *errbuf, size_t cap, pii_err e, const char *file, const char *fmt, ...)
+pii_err pii_pf_fail(char *errbuf, size_t cap, pii_err e, const char *file, const char *fmt, ...)
 {
     if (errbuf && cap) {
         int k = snprintf(errbuf, cap, "%s: ", file ? file : "?");
@@ -48,7 +48,7 @@ pii_err pf_fail(char *errbuf, size_t cap, pii_err e, const char *file, const cha
     return e;
 }
 
-void pf_labels_free(char **labels, int n)
+void pii_pf_labels_free(char **labels, int n)
 {
     if (!labels)
         return;
@@ -57,7 +57,7 @@ void pf_labels_free(char **labels, int n)
     free(labels);
 }
 
-pii_err pf_labels_default(int n, char ***out)
+pii_err pii_pf_labels_default(int n, char ***out)
 {
     static const char *const cats[8] = {"account_number", "private_address", "private_date",
                                         "private_email",  "private_person",  "private_phone",
@@ -74,7 +74,7 @@ pii_err pf_labels_default(int n, char ***out)
         else
             snprintf(buf, sizeof buf, "%c-category_%d", "BIES"[(i - 1) % 4], (i - 1) / 4);
         if (!(l[i] = strdup(buf))) {
-            pf_labels_free(l, n);
+            pii_pf_labels_free(l, n);
             return PII_ENOMEM;
         }
     }
@@ -145,18 +145,19 @@ static int jint(jctx *j, json_object *obj, const char *key, int *out, int requir
     json_object *v;
     if (!json_object_object_get_ex(obj, key, &v) || json_object_is_type(v, json_type_null)) {
         if (required) {
-            j->rc = pf_fail(j->errbuf, j->cap, PII_EMODEL, j->file, "missing key \"%s\"", key);
+            j->rc = pii_pf_fail(j->errbuf, j->cap, PII_EMODEL, j->file, "missing key \"%s\"", key);
             return 0;
         }
         return 1;
     }
     if (!json_object_is_type(v, json_type_int)) {
-        j->rc = pf_fail(j->errbuf, j->cap, PII_EMODEL, j->file, "\"%s\" is not an integer", key);
+        j->rc =
+            pii_pf_fail(j->errbuf, j->cap, PII_EMODEL, j->file, "\"%s\" is not an integer", key);
         return 0;
     }
     int64_t x = json_object_get_int64(v);
     if (x < INT_MIN || x > INT_MAX) {
-        j->rc = pf_fail(j->errbuf, j->cap, PII_ERANGE, j->file, "\"%s\" out of range", key);
+        j->rc = pii_pf_fail(j->errbuf, j->cap, PII_ERANGE, j->file, "\"%s\" out of range", key);
         return 0;
     }
     *out = (int)x;
@@ -169,7 +170,7 @@ static int jnum(jctx *j, json_object *obj, const char *key, double *out)
     if (!obj || !json_object_object_get_ex(obj, key, &v) || json_object_is_type(v, json_type_null))
         return 1;
     if (!json_object_is_type(v, json_type_int) && !json_object_is_type(v, json_type_double)) {
-        j->rc = pf_fail(j->errbuf, j->cap, PII_EMODEL, j->file, "\"%s\" is not a number", key);
+        j->rc = pii_pf_fail(j->errbuf, j->cap, PII_EMODEL, j->file, "\"%s\" is not a number", key);
         return 0;
     }
     *out = json_object_get_double(v);
@@ -188,24 +189,25 @@ static pii_err parse_labels(jctx *j, json_object *id2, int n, char ***out)
         long id = strtol(key, &end, 10);
         if (errno || *end || end == key || id < 0 || id >= n || l[id] ||
             !json_object_is_type(val, json_type_string)) {
-            pf_labels_free(l, n);
-            return pf_fail(j->errbuf, j->cap, PII_EMODEL, j->file,
-                           "id2label: bad or repeated entry \"%.40s\"", key);
+            pii_pf_labels_free(l, n);
+            return pii_pf_fail(j->errbuf, j->cap, PII_EMODEL, j->file,
+                               "id2label: bad or repeated entry \"%.40s\"", key);
         }
         const char *s = json_object_get_string(val);
         if (!*s || strlen(s) > 256 || has_control(s, strlen(s))) {
-            pf_labels_free(l, n);
-            return pf_fail(j->errbuf, j->cap, PII_EMODEL, j->file, "id2label[%ld]: bad name", id);
+            pii_pf_labels_free(l, n);
+            return pii_pf_fail(j->errbuf, j->cap, PII_EMODEL, j->file, "id2label[%ld]: bad name",
+                               id);
         }
         if (!(l[id] = strdup(s))) {
-            pf_labels_free(l, n);
+            pii_pf_labels_free(l, n);
             return PII_ENOMEM;
         }
     }
     for (int i = 0; i < n; i++)
         if (!l[i]) {
-            pf_labels_free(l, n);
-            return pf_fail(j->errbuf, j->cap, PII_EMODEL, j->file, "id2label has no id %d", i);
+            pii_pf_labels_free(l, n);
+            return pii_pf_fail(j->errbuf, j->cap, PII_EMODEL, j->file, "id2label has no id %d", i);
         }
     *out = l;
     return PII_OK;
@@ -219,7 +221,7 @@ static int jbool(jctx *j, json_object *obj, const char *key, int *out)
     if (!json_object_object_get_ex(obj, key, &v) || json_object_is_type(v, json_type_null))
         return 1;
     if (!json_object_is_type(v, json_type_boolean)) {
-        j->rc = pf_fail(j->errbuf, j->cap, PII_EMODEL, j->file, "\"%s\" is not a boolean", key);
+        j->rc = pii_pf_fail(j->errbuf, j->cap, PII_EMODEL, j->file, "\"%s\" is not a boolean", key);
         return 0;
     }
     *out = json_object_get_boolean(v);
@@ -240,19 +242,19 @@ static pii_err opf_labels(jctx *j, json_object *root, pii_model_config *c, char 
         span = NULL;
     json_object *list = ner ? ner : span;
     if (!list)
-        return pf_labels_default(c->n_labels, out);
+        return pii_pf_labels_default(c->n_labels, out);
     const char *key = ner ? "ner_class_names" : "span_class_names";
     if (!json_object_is_type(list, json_type_array) || json_object_array_length(list) < 1 ||
         json_object_array_length(list) > MAX_LABELS)
-        return pf_fail(j->errbuf, j->cap, PII_EMODEL, j->file, "\"%s\" is not a list of names",
-                       key);
+        return pii_pf_fail(j->errbuf, j->cap, PII_EMODEL, j->file, "\"%s\" is not a list of names",
+                           key);
     size_t n = json_object_array_length(list);
     for (size_t i = 0; i < n; i++) {
         json_object *v = json_object_array_get_idx(list, i);
         if (!json_object_is_type(v, json_type_string) || !json_object_get_string_len(v) ||
             json_object_get_string_len(v) > 256 ||
             has_control(json_object_get_string(v), (size_t)json_object_get_string_len(v)))
-            return pf_fail(j->errbuf, j->cap, PII_EMODEL, j->file, "%s[%zu]: bad name", key, i);
+            return pii_pf_fail(j->errbuf, j->cap, PII_EMODEL, j->file, "%s[%zu]: bad name", key, i);
     }
     /* span names: O first, then 4 tags per other name */
     size_t total = n;
@@ -261,15 +263,15 @@ static pii_err opf_labels(jctx *j, json_object *root, pii_model_config *c, char 
         for (size_t i = 0; i < n; i++)
             others += strcmp(json_object_get_string(json_object_array_get_idx(list, i)), "O") != 0;
         if (others == n)
-            return pf_fail(j->errbuf, j->cap, PII_EMODEL, j->file,
-                           "span_class_names has no background label \"O\"");
+            return pii_pf_fail(j->errbuf, j->cap, PII_EMODEL, j->file,
+                               "span_class_names has no background label \"O\"");
         total = 1 + 4 * others;
     }
     if (total > MAX_LABELS)
-        return pf_fail(j->errbuf, j->cap, PII_EMODEL, j->file, "too many labels");
+        return pii_pf_fail(j->errbuf, j->cap, PII_EMODEL, j->file, "too many labels");
     if (c->n_labels >= 0 && (size_t)c->n_labels != total)
-        return pf_fail(j->errbuf, j->cap, PII_EMODEL, j->file,
-                       "num_labels %d but %s gives %zu labels", c->n_labels, key, total);
+        return pii_pf_fail(j->errbuf, j->cap, PII_EMODEL, j->file,
+                           "num_labels %d but %s gives %zu labels", c->n_labels, key, total);
     c->n_labels = (int)total;
     char **l = calloc(total, sizeof *l);
     if (!l)
@@ -296,7 +298,7 @@ static pii_err opf_labels(jctx *j, json_object *root, pii_model_config *c, char 
     *out = l;
     return PII_OK;
 oom:
-    pf_labels_free(l, (int)total);
+    pii_pf_labels_free(l, (int)total);
     return PII_ENOMEM;
 }
 
@@ -325,11 +327,11 @@ static pii_err config_opf(jctx *j, json_object *root, pii_model_config *c, char 
         !jbool(j, root, "packed_geglu", &packed))
         return j->rc;
     if (!bidir)
-        return pf_fail(j->errbuf, j->cap, PII_EUNSUPPORTED, fname,
-                       "\"bidirectional_context\": false (causal attention) is not supported");
+        return pii_pf_fail(j->errbuf, j->cap, PII_EUNSUPPORTED, fname,
+                           "\"bidirectional_context\": false (causal attention) is not supported");
     if (packed)
-        return pf_fail(j->errbuf, j->cap, PII_EUNSUPPORTED, fname,
-                       "\"packed_geglu\": true (interleaved gate/up) is not supported");
+        return pii_pf_fail(j->errbuf, j->cap, PII_EUNSUPPORTED, fname,
+                           "\"packed_geglu\": true (interleaved gate/up) is not supported");
     if (left < 0 && right < 0 && sw >= 1 && sw % 2 == 1) /* the total band */
         left = right = (sw - 1) / 2;
     if (left < 0)
@@ -337,16 +339,16 @@ static pii_err config_opf(jctx *j, json_object *root, pii_model_config *c, char 
     if (right < 0)
         right = left;
     if (left < 0)
-        return pf_fail(j->errbuf, j->cap, PII_EMODEL, fname,
-                       "missing key \"bidirectional_left_context\"");
+        return pii_pf_fail(j->errbuf, j->cap, PII_EMODEL, fname,
+                           "missing key \"bidirectional_left_context\"");
     if (left != right)
-        return pf_fail(j->errbuf, j->cap, PII_EUNSUPPORTED, fname,
-                       "bidirectional context %d left, %d right: only a symmetric band is "
-                       "supported",
-                       left, right);
+        return pii_pf_fail(j->errbuf, j->cap, PII_EUNSUPPORTED, fname,
+                           "bidirectional context %d left, %d right: only a symmetric band is "
+                           "supported",
+                           left, right);
     if (sw >= 0 && sw != 2 * left + 1)
-        return pf_fail(j->errbuf, j->cap, PII_EMODEL, fname,
-                       "\"sliding_window\" %d is not left %d + 1 + right %d", sw, left, right);
+        return pii_pf_fail(j->errbuf, j->cap, PII_EMODEL, fname,
+                           "\"sliding_window\" %d is not left %d + 1 + right %d", sw, left, right);
     c->window = left;
     if (c->n_kv_heads < 0)
         c->n_kv_heads = c->n_heads;
@@ -357,8 +359,8 @@ static pii_err config_opf(jctx *j, json_object *root, pii_model_config *c, char 
         !json_object_is_type(enc, json_type_null) &&
         (!json_object_is_type(enc, json_type_string) ||
          strcmp(json_object_get_string(enc), "o200k_base")))
-        return pf_fail(j->errbuf, j->cap, PII_EUNSUPPORTED, fname,
-                       "\"encoding\" must be \"o200k_base\" (the only tokenizer built in)");
+        return pii_pf_fail(j->errbuf, j->cap, PII_EUNSUPPORTED, fname,
+                           "\"encoding\" must be \"o200k_base\" (the only tokenizer built in)");
     double eps = c->rms_eps, lim = c->swiglu_limit, theta = c->rope.theta, f = c->rope.factor,
            a = c->rope.beta_slow, b = c->rope.beta_fast, ictx = c->rope.orig_ctx;
     if (!jnum(j, root, "rms_norm_eps", &eps) || !jnum(j, root, "swiglu_limit", &lim) ||
@@ -389,9 +391,9 @@ static pii_err config_opf(jctx *j, json_object *root, pii_model_config *c, char 
         return j->rc = e;
     const char *why;
     if (!check_cfg(c, &why)) {
-        pf_labels_free(*labels, c->n_labels);
+        pii_pf_labels_free(*labels, c->n_labels);
         *labels = NULL;
-        return pf_fail(j->errbuf, j->cap, PII_EMODEL, fname, "%s", why);
+        return pii_pf_fail(j->errbuf, j->cap, PII_EMODEL, fname, "%s", why);
     }
     return PII_OK;
 }
@@ -409,8 +411,8 @@ static int is_opf_config(json_object *root)
            json_object_object_get_ex(root, "experts_per_token", &v);
 }
 
-pii_err pf_config_json(const char *text, size_t len, pii_model_config *c, char ***labels, int *opf,
-                       const char *fname, char *errbuf, size_t cap)
+pii_err pii_pf_config_json(const char *text, size_t len, pii_model_config *c, char ***labels,
+                           int *opf, const char *fname, char *errbuf, size_t cap)
 {
     jctx j = {NULL, fname, errbuf, cap, PII_OK};
     *opf = 0;
@@ -419,24 +421,24 @@ pii_err pf_config_json(const char *text, size_t len, pii_model_config *c, char *
     char bound[128];
     pii_err be = pii_json_check(text, len, &pii_json_small_limits, bound, sizeof bound);
     if (be)
-        return pf_fail(errbuf, cap, be, fname, "refused before parsing: %s", bound);
+        return pii_pf_fail(errbuf, cap, be, fname, "refused before parsing: %s", bound);
     json_tokener *tok = json_tokener_new();
     if (!tok)
-        return pf_fail(errbuf, cap, PII_ENOMEM, fname, "out of memory");
+        return pii_pf_fail(errbuf, cap, PII_ENOMEM, fname, "out of memory");
     json_object *root = json_tokener_parse_ex(tok, text, (int)len);
     enum json_tokener_error je = json_tokener_get_error(tok);
     json_tokener_free(tok);
     if (!root && je == json_tokener_success) /* json-c: an allocation failed */
-        return pf_fail(errbuf, cap, PII_ENOMEM, fname, "out of memory while parsing the JSON");
+        return pii_pf_fail(errbuf, cap, PII_ENOMEM, fname, "out of memory while parsing the JSON");
     if (!root || je != json_tokener_success) {
         json_object_put(root);
-        return pf_fail(errbuf, cap, PII_EJSON, fname, "%s",
-                       je == json_tokener_continue ? "JSON text ends early"
-                                                   : json_tokener_error_desc(je));
+        return pii_pf_fail(errbuf, cap, PII_EJSON, fname, "%s",
+                           je == json_tokener_continue ? "JSON text ends early"
+                                                       : json_tokener_error_desc(je));
     }
     j.root = root;
     if (!json_object_is_type(root, json_type_object)) {
-        j.rc = pf_fail(errbuf, cap, PII_EJSON, fname, "not a JSON object");
+        j.rc = pii_pf_fail(errbuf, cap, PII_EJSON, fname, "not a JSON object");
         goto out;
     }
     *opf = is_opf_config(root);
@@ -487,7 +489,7 @@ pii_err pf_config_json(const char *text, size_t len, pii_model_config *c, char *
             type = json_object_get_string(ty);
         c->rope.yarn = !strcmp(type, "yarn");
         if (!c->rope.yarn && strcmp(type, "default")) {
-            j.rc = pf_fail(errbuf, cap, PII_EUNSUPPORTED, fname, "rope type \"%.32s\"", type);
+            j.rc = pii_pf_fail(errbuf, cap, PII_EUNSUPPORTED, fname, "rope type \"%.32s\"", type);
             goto out;
         }
         c->rope.orig_ctx = 4096;
@@ -515,17 +517,17 @@ pii_err pf_config_json(const char *text, size_t len, pii_model_config *c, char *
     if (c->n_labels < 0)
         c->n_labels = nl;
     if (nl >= 0 && c->n_labels != nl) {
-        j.rc = pf_fail(errbuf, cap, PII_EMODEL, fname, "num_labels %d but id2label has %d entries",
-                       c->n_labels, nl);
+        j.rc = pii_pf_fail(errbuf, cap, PII_EMODEL, fname,
+                           "num_labels %d but id2label has %d entries", c->n_labels, nl);
         goto out;
     }
     const char *why;
     if (!check_cfg(c, &why)) {
-        j.rc = pf_fail(errbuf, cap, PII_EMODEL, fname, "%s", why);
+        j.rc = pii_pf_fail(errbuf, cap, PII_EMODEL, fname, "%s", why);
         goto out;
     }
-    j.rc =
-        id2 ? parse_labels(&j, id2, c->n_labels, labels) : pf_labels_default(c->n_labels, labels);
+    j.rc = id2 ? parse_labels(&j, id2, c->n_labels, labels)
+               : pii_pf_labels_default(c->n_labels, labels);
 out:
     json_object_put(root);
     return j.rc;
@@ -543,10 +545,10 @@ static pii_err g_int(const pii_rt_store *s, const char *pre, const char *key, in
     if (e == PII_ENOTFOUND && !required)
         return PII_OK;
     if (e)
-        return pf_fail(errbuf, cap, PII_EMODEL, fname, "GGUF key %s %s", k,
-                       e == PII_ENOTFOUND ? "missing" : "is not an integer");
+        return pii_pf_fail(errbuf, cap, PII_EMODEL, fname, "GGUF key %s %s", k,
+                           e == PII_ENOTFOUND ? "missing" : "is not an integer");
     if (v < INT_MIN || v > INT_MAX)
-        return pf_fail(errbuf, cap, PII_ERANGE, fname, "GGUF key %s out of range", k);
+        return pii_pf_fail(errbuf, cap, PII_ERANGE, fname, "GGUF key %s out of range", k);
     *out = (int)v;
     return PII_OK;
 }
@@ -560,12 +562,12 @@ static pii_err g_num(const pii_rt_store *s, const char *pre, const char *key, do
     if (e == PII_ENOTFOUND)
         return PII_OK;
     if (e)
-        return pf_fail(errbuf, cap, PII_EMODEL, fname, "GGUF key %s is not a number", k);
+        return pii_pf_fail(errbuf, cap, PII_EMODEL, fname, "GGUF key %s is not a number", k);
     return PII_OK;
 }
 
-pii_err pf_config_gguf(const pii_rt_store *s, pii_model_config *c, char ***labels,
-                       const char *fname, char *errbuf, size_t cap)
+pii_err pii_pf_config_gguf(const pii_rt_store *s, pii_model_config *c, char ***labels,
+                           const char *fname, char *errbuf, size_t cap)
 {
     cfg_defaults(c);
     *labels = NULL;
@@ -573,11 +575,11 @@ pii_err pf_config_gguf(const pii_rt_store *s, pii_model_config *c, char ***label
     size_t al;
     char pre[128];
     if (pii_rt_store_kv_str(s, "general.architecture", &arch, &al) || al == 0 || al >= sizeof pre)
-        return pf_fail(errbuf, cap, PII_EMODEL, fname, "GGUF has no general.architecture");
+        return pii_pf_fail(errbuf, cap, PII_EMODEL, fname, "GGUF has no general.architecture");
     memcpy(pre, arch, al);
     pre[al] = 0;
     if (strcmp(pre, "openai-privacy-filter"))
-        return pf_fail(errbuf, cap, PII_EUNSUPPORTED, fname, "GGUF architecture \"%s\"", pre);
+        return pii_pf_fail(errbuf, cap, PII_EUNSUPPORTED, fname, "GGUF architecture \"%s\"", pre);
     pii_err e;
     c->n_kv_heads = -1;
     c->head_dim = -1;
@@ -622,7 +624,8 @@ pii_err pf_config_gguf(const pii_rt_store *s, pii_model_config *c, char ***label
         c->rope.yarn = tl == 4 && !memcmp(ty, "yarn", 4);
     const pii_rt_tensor *emb = pii_rt_store_find(s, "token_embd.weight");
     if (!emb || emb->ndim != 2 || emb->shape[0] > MAX_VOCAB)
-        return pf_fail(errbuf, cap, PII_EMODEL, fname, "tensor 'token_embd.weight' missing or bad");
+        return pii_pf_fail(errbuf, cap, PII_EMODEL, fname,
+                           "tensor 'token_embd.weight' missing or bad");
     c->vocab_size = (int)emb->shape[0];
     int64_t pad;
     if (pii_rt_store_kv_int(s, "tokenizer.ggml.padding_token_id", &pad) == PII_OK && pad >= 0 &&
@@ -635,34 +638,34 @@ pii_err pf_config_gguf(const pii_rt_store *s, pii_model_config *c, char ***label
     const void *dummy;
     e = pii_rt_store_kv_arr(s, k, &et, &cnt, &dummy);
     if (e == PII_OK && (et != PII_KV_STRING || cnt < 1 || cnt > MAX_LABELS))
-        return pf_fail(errbuf, cap, PII_EMODEL, fname, "GGUF key %s is not a label list", k);
+        return pii_pf_fail(errbuf, cap, PII_EMODEL, fname, "GGUF key %s is not a label list", k);
     int nlab = -1;
     if ((e = g_int(s, pre, "embedding_length_out", &nlab, 0, fname, errbuf, cap)))
         return e;
     if (cnt && nlab >= 0 && (uint64_t)nlab != cnt)
-        return pf_fail(errbuf, cap, PII_EMODEL, fname, "%d outputs but %llu labels", nlab,
-                       (unsigned long long)cnt);
+        return pii_pf_fail(errbuf, cap, PII_EMODEL, fname, "%d outputs but %llu labels", nlab,
+                           (unsigned long long)cnt);
     c->n_labels = cnt ? (int)cnt : nlab;
     const char *why;
     if (!check_cfg(c, &why))
-        return pf_fail(errbuf, cap, PII_EMODEL, fname, "%s", why);
+        return pii_pf_fail(errbuf, cap, PII_EMODEL, fname, "%s", why);
     if (!cnt)
-        return pf_labels_default(c->n_labels, labels);
+        return pii_pf_labels_default(c->n_labels, labels);
     const char **ptr = calloc(cnt, sizeof *ptr);
     uint32_t *len = calloc(cnt, sizeof *len);
     char **l = calloc(cnt, sizeof *l);
     e = ptr && len && l ? pii_rt_store_kv_strings(s, k, ptr, len, cnt) : PII_ENOMEM;
     for (uint64_t i = 0; !e && i < cnt; i++) {
         if (len[i] == 0 || len[i] > 256 || has_control(ptr[i], len[i]))
-            e = pf_fail(errbuf, cap, PII_EMODEL, fname, "label %llu: bad name",
-                        (unsigned long long)i);
+            e = pii_pf_fail(errbuf, cap, PII_EMODEL, fname, "label %llu: bad name",
+                            (unsigned long long)i);
         else if (!(l[i] = strndup(ptr[i], len[i])))
             e = PII_ENOMEM;
     }
     free(ptr);
     free(len);
     if (e) {
-        pf_labels_free(l, (int)cnt);
+        pii_pf_labels_free(l, (int)cnt);
         return e;
     }
     *labels = l;

@@ -38,6 +38,8 @@ typedef struct etask {
 
 struct pii_model_ws {
     const pii_model *m;
+    pii_rt_plan plan;  /* which kernels run (a copy of the model's) */
+    pii_rt_plan plan8; /* the same with int8 activations: residue passes */
     pii_rt_pool *pool;
     size_t N;
     int nth;
@@ -104,6 +106,7 @@ pii_model_ws *pii_model_ws_create(const pii_model *m, size_t max_tokens, pii_rt_
     const size_t QW = (size_t)c->n_heads * hd, KV = (size_t)c->n_kv_heads * hd;
     const size_t E = (size_t)c->n_experts, K = (size_t)c->top_k, I = (size_t)c->d_expert;
     ws->m = m;
+    pii_model_ws_set_plan(ws, &m->plan);
     ws->pool = pool;
     ws->N = N;
     ws->nth = pii_rt_pool_size(pool);
@@ -144,6 +147,18 @@ pii_model_ws *pii_model_ws_create(const pii_model *m, size_t max_tokens, pii_rt_
 size_t pii_model_ws_max_tokens(const pii_model_ws *ws)
 {
     return ws->N;
+}
+
+void pii_model_ws_set_plan(pii_model_ws *ws, const pii_rt_plan *p)
+{
+    ws->plan = *p;
+    ws->plan8 = *p;
+    ws->plan8.qact = PII_RT_QACT_I8;
+}
+
+const pii_rt_plan *pii_model_ws_plan(const pii_model_ws *ws)
+{
+    return &ws->plan;
 }
 
 size_t pii_model_ws_bytes(const pii_model_ws *ws)
@@ -267,6 +282,7 @@ static void forward_thread(void *vctx, int ith, int nth)
     fctx *f = vctx;
     const pii_model *m = f->m;
     pii_model_ws *ws = f->ws;
+    const pii_rt_plan *pl = &ws->plan;
     pii_rt_pool *pool = ws->pool;
     const pii_model_config *c = &m->cfg;
     const size_t n = f->n, N = ws->N, D = (size_t)c->d_model, hd = (size_t)c->head_dim;
@@ -289,17 +305,18 @@ static void forward_thread(void *vctx, int ith, int nth)
     for (int L = 0; L < c->n_layers; L++) {
         const pf_layer *l = &m->layers[L];
         /* 1 */
-        pii_rt_rmsnorm(t1 - t0, D, ws->x + t0 * D, D, l->ln_attn, c->rms_eps, ws->a + t0 * D, D);
+        pii_rt_rmsnorm(pl, t1 - t0, D, ws->x + t0 * D, D, l->ln_attn, c->rms_eps, ws->a + t0 * D,
+                       D);
         pii_rt_pool_barrier(pool);
         /* 2: columns of q|k|v */
         pii_rt_split(QW + 2 * KV, 32, ith, nth, &lo, &hi);
         if (lo < QW)
-            pii_rt_gemm(&l->wq, n, ws->a, D, l->bq, ws->q, QW, lo, hi < QW ? hi : QW, 0);
+            pii_rt_gemm(pl, &l->wq, n, ws->a, D, l->bq, ws->q, QW, lo, hi < QW ? hi : QW, 0);
         if (hi > QW && lo < QW + KV)
-            pii_rt_gemm(&l->wk, n, ws->a, D, l->bk, ws->k, KV, lo > QW ? lo - QW : 0,
+            pii_rt_gemm(pl, &l->wk, n, ws->a, D, l->bk, ws->k, KV, lo > QW ? lo - QW : 0,
                         (hi < QW + KV ? hi : QW + KV) - QW, 0);
         if (hi > QW + KV)
-            pii_rt_gemm(&l->wv, n, ws->a, D, l->bv, ws->v, KV, lo > QW + KV ? lo - QW - KV : 0,
+            pii_rt_gemm(pl, &l->wv, n, ws->a, D, l->bv, ws->v, KV, lo > QW + KV ? lo - QW - KV : 0,
                         hi - QW - KV, 0);
         pii_rt_pool_barrier(pool);
         /* 3 */
@@ -314,18 +331,18 @@ static void forward_thread(void *vctx, int ith, int nth)
         at.sinks = l->sinks;
         for (size_t t = t0; t < t1;) {
             size_t ds = ws->dstart[t], de = ws->dend[t], e = de < t1 ? de : t1;
-            pii_rt_attn_band(&at, ds, de, t, e, scr);
+            pii_rt_attn_band(pl, &at, ds, de, t, e, scr);
             t = e;
         }
         pii_rt_pool_barrier(pool);
         /* 5 */
         pii_rt_split(D, 32, ith, nth, &lo, &hi);
-        pii_rt_gemm(&l->wo, n, ws->att, QW, l->bo, ws->x, D, lo, hi, 1);
+        pii_rt_gemm(pl, &l->wo, n, ws->att, QW, l->bo, ws->x, D, lo, hi, 1);
         pii_rt_pool_barrier(pool);
         /* 6 */
-        pii_rt_rmsnorm(t1 - t0, D, ws->x + t0 * D, D, l->ln_moe, c->rms_eps, ws->a + t0 * D, D);
-        pii_rt_gemm(&l->router, t1 - t0, ws->a + t0 * D, D, l->brouter, ws->rl + t0 * E, E, 0, E,
-                    0);
+        pii_rt_rmsnorm(pl, t1 - t0, D, ws->x + t0 * D, D, l->ln_moe, c->rms_eps, ws->a + t0 * D, D);
+        pii_rt_gemm(pl, &l->router, t1 - t0, ws->a + t0 * D, D, l->brouter, ws->rl + t0 * E, E, 0,
+                    E, 0);
         pii_rt_topk_softmax(t1 - t0, (int)E, (int)K, ws->rl + t0 * E, E, ws->sel + t0 * K,
                             ws->selw + t0 * K);
         pii_rt_pool_barrier(pool);
@@ -364,14 +381,13 @@ static void forward_thread(void *vctx, int ith, int nth)
                 float *hg = ws->hg + r0 * I, *hu = ws->hu + r0 * I;
                 const float *bg = pass ? NULL : l->bgate + tk->e * I,
                             *bu = pass ? NULL : l->bup + tk->e * I;
-                pii_rt_qact_thread(pass ? PII_RT_QACT_I8 : -1);
-                pii_rt_gemm(&g, rn, ws->xg + r0 * D, D, bg, hg, I, tk->c0, tk->c1, pass);
-                pii_rt_gemm(&u, rn, ws->xg + r0 * D, D, bu, hu, I, tk->c0, tk->c1, pass);
-                pii_rt_qact_thread(-1);
+                const pii_rt_plan *pp = pass ? &ws->plan8 : pl;
+                pii_rt_gemm(pp, &g, rn, ws->xg + r0 * D, D, bg, hg, I, tk->c0, tk->c1, pass);
+                pii_rt_gemm(pp, &u, rn, ws->xg + r0 * D, D, bu, hu, I, tk->c0, tk->c1, pass);
                 if (pass < x2g)
                     continue;
                 for (size_t r = 0; r < rn; r++)
-                    pii_rt_swiglu(hg + r * I + tk->c0, hu + r * I + tk->c0, tk->c1 - tk->c0,
+                    pii_rt_swiglu(pl, hg + r * I + tk->c0, hu + r * I + tk->c0, tk->c1 - tk->c0,
                                   c->swiglu_alpha, c->swiglu_limit);
             }
         }
@@ -386,10 +402,9 @@ static void forward_thread(void *vctx, int ith, int nth)
                 const etask *tk = &ws->tb[j];
                 size_t r0 = ws->off[tk->e], rn = ws->cnt[tk->e];
                 pii_rt_mat dn = pii_rt_mat_offset(&l->down, tk->e * l->down_es);
-                pii_rt_qact_thread(pass ? PII_RT_QACT_I8 : -1);
-                pii_rt_gemm(&dn, rn, ws->hg + r0 * I, I, pass ? NULL : l->bdown + tk->e * D,
-                            ws->yg + r0 * D, D, tk->c0, tk->c1, pass);
-                pii_rt_qact_thread(-1);
+                pii_rt_gemm(pass ? &ws->plan8 : pl, &dn, rn, ws->hg + r0 * I, I,
+                            pass ? NULL : l->bdown + tk->e * D, ws->yg + r0 * D, D, tk->c0, tk->c1,
+                            pass);
             }
         }
         pii_rt_pool_barrier(pool);
@@ -420,8 +435,9 @@ static void forward_thread(void *vctx, int ith, int nth)
                    (t1 - t0) * D * sizeof(float));
         pii_rt_pool_barrier(pool);
     }
-    pii_rt_rmsnorm(t1 - t0, D, ws->x + t0 * D, D, m->ln_final, c->rms_eps, ws->a + t0 * D, D);
-    pii_rt_gemm(&m->score, t1 - t0, ws->a + t0 * D, D, m->bscore, f->logits + t0 * C, C, 0, C, 0);
+    pii_rt_rmsnorm(pl, t1 - t0, D, ws->x + t0 * D, D, m->ln_final, c->rms_eps, ws->a + t0 * D, D);
+    pii_rt_gemm(pl, &m->score, t1 - t0, ws->a + t0 * D, D, m->bscore, f->logits + t0 * C, C, 0, C,
+                0);
 }
 
 pii_err pii_model_forward(const pii_model *m, pii_model_ws *ws, const int32_t *ids, size_t n,
@@ -434,7 +450,7 @@ pii_err pii_model_forward(const pii_model *m, pii_model_ws *ws, const int32_t *i
         return PII_ETOOBIG;
     if (n == 0)
         return PII_OK;
-    if (pii_fault_hit(PII_FAULT_FORWARD)) /* test hook, include/pii_fault.h */
+    if (pii_fault_hit(PII_FAULT_FORWARD)) /* test hook, core/include/pii_fault.h */
         return PII_EINJECTED;
     for (size_t t = 0; t < n; t++)
         if (ids[t] < 0 || ids[t] >= m->cfg.vocab_size)
@@ -459,7 +475,7 @@ pii_err pii_model_forward(const pii_model *m, pii_model_ws *ws, const int32_t *i
             ws->dend[t] = (uint32_t)n;
         }
     }
-    fctx f = {m, ws, ids, n, logits, trace, pii_rt_qact_active() == PII_RT_QACT_I16R8};
+    fctx f = {m, ws, ids, n, logits, trace, ws->plan.qact == PII_RT_QACT_I16R8};
     pii_rt_pool_run(ws->pool, forward_thread, &f);
     /* A NaN or infinity in any weight (or an overflow) reaches the logits;
      * decoding them would silently find nothing.  Fail closed instead. */

@@ -16,6 +16,13 @@
 void pii_model_default_params(pii_model_params *p)
 {
     memset(p, 0, sizeof *p);
+    p->isa = -1; /* the best the CPU has */
+    p->qact = PII_RT_QACT_I16;
+}
+
+const pii_rt_plan *pii_model_plan(const pii_model *m)
+{
+    return &m->plan;
 }
 
 /* ---- binding ----------------------------------------------------------------- */
@@ -46,7 +53,8 @@ static pii_err need(binder *b, const char *name, int nd, const int64_t *sh,
     const pii_rt_tensor *t = pii_rt_store_find(b->m->store, name);
     *out = NULL;
     if (!t)
-        return pf_fail(b->errbuf, b->cap, PII_ENOTFOUND, b->fname, "tensor '%s' is missing", name);
+        return pii_pf_fail(b->errbuf, b->cap, PII_ENOTFOUND, b->fname, "tensor '%s' is missing",
+                           name);
     int same = t->ndim == nd;
     for (int i = 0; same && i < nd; i++)
         same = t->shape[i] == sh[i];
@@ -54,8 +62,8 @@ static pii_err need(binder *b, const char *name, int nd, const int64_t *sh,
         char got[96], want[96];
         fmt_shape(got, sizeof got, t->ndim, t->shape);
         fmt_shape(want, sizeof want, nd, sh);
-        return pf_fail(b->errbuf, b->cap, PII_ESHAPE, t->file,
-                       "tensor '%s' has shape %s, expected %s", name, got, want);
+        return pii_pf_fail(b->errbuf, b->cap, PII_ESHAPE, t->file,
+                           "tensor '%s' has shape %s, expected %s", name, got, want);
     }
     *out = t;
     return PII_OK;
@@ -72,13 +80,13 @@ static pii_err vec(binder *b, const pii_rt_tensor *t, size_t r0, size_t rn, size
                    const float **out)
 {
     if (!float_dtype(t->dtype))
-        return pf_fail(b->errbuf, b->cap, PII_EDTYPE, t->file, "tensor '%s': dtype %s not allowed",
-                       t->name, pii_dtype_name(t->dtype));
+        return pii_pf_fail(b->errbuf, b->cap, PII_EDTYPE, t->file,
+                           "tensor '%s': dtype %s not allowed", t->name, pii_dtype_name(t->dtype));
     size_t cols = t->ndim == 2 ? (size_t)t->shape[1] : (size_t)t->nelem;
     unsigned blk = pii_dtype_block(t->dtype);
     if (c0 % blk || cn % blk)
-        return pf_fail(b->errbuf, b->cap, PII_ESHAPE, t->file, "tensor '%s': split inside a block",
-                       t->name);
+        return pii_pf_fail(b->errbuf, b->cap, PII_ESHAPE, t->file,
+                           "tensor '%s': split inside a block", t->name);
     if (b->used + rn * cn > b->size)
         return PII_EINTERNAL;
     float *dst = b->arena + b->used;
@@ -91,8 +99,8 @@ static pii_err vec(binder *b, const pii_rt_tensor *t, size_t r0, size_t rn, size
                       cn, dst + r * cn);
     for (size_t i = 0; i < rn * cn; i++)
         if (!isfinite(dst[i]))
-            return pf_fail(b->errbuf, b->cap, PII_EMODEL, t->file,
-                           "tensor '%s': non-finite value at %zu", t->name, i);
+            return pii_pf_fail(b->errbuf, b->cap, PII_EMODEL, t->file,
+                               "tensor '%s': non-finite value at %zu", t->name, i);
     b->used += rn * cn;
     *out = dst;
     return PII_OK;
@@ -110,14 +118,14 @@ static pii_err mat(binder *b, const char *name, int64_t rows, int64_t cols, pii_
     const pii_rt_tensor *t;
     int64_t sh[2] = {rows, cols};
     pii_err e;
-    int q = pf_quant_mat(b->m->store, name, rows, cols, out, &e, b->errbuf, b->cap);
+    int q = pii_pf_quant_mat(b->m->store, name, rows, cols, out, &e, b->errbuf, b->cap);
     if (q)
         return q < 0 ? e : PII_OK;
     if ((e = need(b, name, 2, sh, &t)))
         return e;
     if ((e = pii_rt_mat_view(out, t, PII_RT_OI, 0, 0, 0)))
-        return pf_fail(b->errbuf, b->cap, e, t->file, "tensor '%s': %s %s cannot be used", name,
-                       pii_dtype_name(t->dtype), e == PII_EDTYPE ? "weights" : "layout");
+        return pii_pf_fail(b->errbuf, b->cap, e, t->file, "tensor '%s': %s %s cannot be used", name,
+                           pii_dtype_name(t->dtype), e == PII_EDTYPE ? "weights" : "layout");
     return PII_OK;
 }
 
@@ -128,9 +136,9 @@ static pii_err experts(binder *b, const pii_rt_tensor *t, pii_rt_layout layout, 
 {
     pii_err e = pii_rt_mat_view(out, t, layout, 0, c0, cn);
     if (e)
-        return pf_fail(b->errbuf, b->cap, e, t->file,
-                       "tensor '%s': %s expert weights cannot be used", t->name,
-                       pii_dtype_name(t->dtype));
+        return pii_pf_fail(b->errbuf, b->cap, e, t->file,
+                           "tensor '%s': %s expert weights cannot be used", t->name,
+                           pii_dtype_name(t->dtype));
     *estride = (size_t)t->shape[1] * out->ld;
     return PII_OK;
 }
@@ -156,7 +164,7 @@ static pii_err bind_experts(binder *b, int L, pf_layer *l, const char *const nam
     pii_err e;
     const pii_rt_tensor *t;
     int64_t gu[3] = {E, D, 2 * I}, gub[2] = {E, 2 * I}, dn[3] = {E, I, D}, dnb[2] = {E, D};
-    int qx = quant ? pf_quant_experts(m->store, L, c, l, &e, b->errbuf, b->cap) : 0;
+    int qx = quant ? pii_pf_quant_experts(m->store, L, c, l, &e, b->errbuf, b->cap) : 0;
     if (qx < 0)
         return e;
     if ((!qx && ((e = need(b, names[0], 3, gu, &t)) ||
@@ -238,20 +246,22 @@ static pii_err bind_hf(binder *b)
     const pii_rt_tensor *emb = pii_rt_store_find(m->store, "model.embed_tokens.weight");
     const pii_rt_tensor *rm = pii_rt_store_find(m->store, "model.embed_tokens.row_map");
     if (!emb)
-        return pf_fail(b->errbuf, b->cap, PII_ENOTFOUND, b->fname,
-                       "tensor 'model.embed_tokens.weight' is missing");
+        return pii_pf_fail(b->errbuf, b->cap, PII_ENOTFOUND, b->fname,
+                           "tensor 'model.embed_tokens.weight' is missing");
     if (rm) {
         if (rm->dtype != PII_DT_I32 || rm->ndim != 1 || rm->shape[0] != V)
-            return pf_fail(b->errbuf, b->cap, PII_ESHAPE, rm->file,
-                           "tensor 'model.embed_tokens.row_map' must be I32 [%lld]", (long long)V);
+            return pii_pf_fail(b->errbuf, b->cap, PII_ESHAPE, rm->file,
+                               "tensor 'model.embed_tokens.row_map' must be I32 [%lld]",
+                               (long long)V);
         if (emb->ndim != 2 || emb->shape[1] != D || emb->shape[0] < 1)
-            return pf_fail(b->errbuf, b->cap, PII_ESHAPE, emb->file,
-                           "tensor 'model.embed_tokens.weight' must be [rows, %lld]", (long long)D);
+            return pii_pf_fail(b->errbuf, b->cap, PII_ESHAPE, emb->file,
+                               "tensor 'model.embed_tokens.weight' must be [rows, %lld]",
+                               (long long)D);
         for (int64_t i = 0; i < V; i++) {
             int32_t r;
             memcpy(&r, (const uint8_t *)rm->data + 4 * i, 4);
             if (r < 0 || r >= emb->shape[0])
-                return pf_fail(
+                return pii_pf_fail(
                     b->errbuf, b->cap, PII_ERANGE, rm->file,
                     "tensor 'model.embed_tokens.row_map': entry %lld = %d outside [0, %lld)",
                     (long long)i, r, (long long)emb->shape[0]);
@@ -332,9 +342,9 @@ static pii_err bind_opf(binder *b)
     char nm[256];
     if (pii_rt_store_find(m->store, "block.0.mlp.swiglu.blocks") ||
         pii_rt_store_find(m->store, "block.0.mlp.mlp1_weight.blocks"))
-        return pf_fail(b->errbuf, b->cap, PII_EUNSUPPORTED, b->fname,
-                       "MXFP4 expert weights (.blocks/.scales) are not supported; use the "
-                       "bf16 checkpoint");
+        return pii_pf_fail(b->errbuf, b->cap, PII_EUNSUPPORTED, b->fname,
+                           "MXFP4 expert weights (.blocks/.scales) are not supported; use the "
+                           "bf16 checkpoint");
     for (int L = 0; L < c->n_layers; L++) {
         pf_layer *l = &m->layers[L];
 #define N(s) (snprintf(nm, sizeof nm, "block.%d.%s", L, s), nm)
@@ -345,8 +355,9 @@ static pii_err bind_opf(binder *b)
             (e = need(b, N("attn.qkv.weight"), 2, qkv, &t)))
             return e;
         if ((e = pii_rt_mat_view(&all, t, PII_RT_OI, 0, 0, 0)))
-            return pf_fail(b->errbuf, b->cap, e, t->file, "tensor '%s': %s weights cannot be used",
-                           t->name, pii_dtype_name(t->dtype));
+            return pii_pf_fail(b->errbuf, b->cap, e, t->file,
+                               "tensor '%s': %s weights cannot be used", t->name,
+                               pii_dtype_name(t->dtype));
         /* rows [0, H hd) are q, then k, then v: views at row offsets */
         l->wq = pii_rt_mat_offset(&all, 0);
         l->wq.n_out = (uint32_t)(H * hd);
@@ -364,7 +375,7 @@ static pii_err bind_opf(binder *b)
             return e;
         float *sk = b->arena + (l->sinks - b->arena);
         for (int64_t h = 0; h < H; h++)
-            sk[h] = pf_opf_sink(sk[h]);
+            sk[h] = pii_pf_opf_sink(sk[h]);
         if ((e = vec1(b, N("mlp.norm.scale"), D, &l->ln_moe)) ||
             (e = mat(b, N("mlp.gate.weight"), E, D, &l->router)) ||
             (e = vec1(b, N("mlp.gate.bias"), E, &l->brouter)))
@@ -392,12 +403,12 @@ static pii_err bind_opf(binder *b)
     return need(b, "embedding.weight", 2, sh, &m->embed);
 }
 
-float pf_opf_sink(float log2_units)
+float pii_pf_opf_sink(float log2_units)
 {
     return (float)((double)log2_units * 0.69314718055994530942);
 }
 
-pii_err pf_bind(pii_model *m, char *errbuf, size_t cap)
+pii_err pii_pf_bind(pii_model *m, char *errbuf, size_t cap)
 {
     const pii_model_config *c = &m->cfg;
     binder b = {m, NULL, 0, arena_floats(c), errbuf, cap, pii_rt_store_file(m->store, 0)};
@@ -408,10 +419,11 @@ pii_err pf_bind(pii_model *m, char *errbuf, size_t cap)
     for (size_t i = 0; i < pii_rt_store_count(m->store); i++)
         stored += pii_rt_store_at(m->store, i)->nelem;
     if ((uint64_t)b.size > stored)
-        return pf_fail(errbuf, cap, PII_ESHAPE, b.fname,
-                       "the configuration needs %zu norm/bias values, the weights hold only %llu "
-                       "values in all",
-                       b.size, (unsigned long long)stored);
+        return pii_pf_fail(
+            errbuf, cap, PII_ESHAPE, b.fname,
+            "the configuration needs %zu norm/bias values, the weights hold only %llu "
+            "values in all",
+            b.size, (unsigned long long)stored);
     m->layers = calloc((size_t)c->n_layers, sizeof *m->layers);
     m->f32 = b.arena = malloc(b.size * sizeof(float));
     if (!m->layers || !m->f32)
@@ -423,12 +435,12 @@ pii_err pf_bind(pii_model *m, char *errbuf, size_t cap)
     if (e)
         return e;
     if (gguf && !m->params.gguf_q8_0_exact && m->layers[0].gate.dtype == PII_DT_Q8_0 &&
-        (e = pf_quant_repack_q8_0(m->store, c, m->layers, errbuf, cap)))
+        (e = pii_pf_quant_repack_q8_0(m->store, c, m->layers, errbuf, cap)))
         return e;
     const pii_rt_tensor *emb = m->embed;
     if (!float_dtype(emb->dtype))
-        return pf_fail(errbuf, cap, PII_EDTYPE, emb->file, "tensor '%s': dtype %s not allowed",
-                       emb->name, pii_dtype_name(emb->dtype));
+        return pii_pf_fail(errbuf, cap, PII_EDTYPE, emb->file, "tensor '%s': dtype %s not allowed",
+                           emb->name, pii_dtype_name(emb->dtype));
     pii_err de;
     m->embed_row_bytes =
         (size_t)pii_dtype_nbytes(emb->dtype, (uint64_t)c->d_model, (uint64_t)c->d_model, &de);
@@ -444,8 +456,8 @@ static pii_err read_text(const char *path, char **out, size_t *len, char *errbuf
 {
     FILE *f = fopen(path, "rb");
     if (!f)
-        return pf_fail(errbuf, cap, errno == ENOENT ? PII_ENOTFOUND : PII_EIO, path, "%s",
-                       strerror(errno));
+        return pii_pf_fail(errbuf, cap, errno == ENOENT ? PII_ENOTFOUND : PII_EIO, path, "%s",
+                           strerror(errno));
     size_t n = 0, c = 1 << 14;
     char *b = malloc(c);
     while (b) {
@@ -453,7 +465,7 @@ static pii_err read_text(const char *path, char **out, size_t *len, char *errbuf
             if (c >= (1u << 24)) {
                 free(b);
                 fclose(f);
-                return pf_fail(errbuf, cap, PII_ETOOBIG, path, "larger than 16 MiB");
+                return pii_pf_fail(errbuf, cap, PII_ETOOBIG, path, "larger than 16 MiB");
             }
             char *nb = realloc(b, c * 2);
             if (!nb) {
@@ -475,7 +487,7 @@ static pii_err read_text(const char *path, char **out, size_t *len, char *errbuf
         return PII_ENOMEM;
     if (bad) {
         free(b);
-        return pf_fail(errbuf, cap, PII_EIO, path, "read error");
+        return pii_pf_fail(errbuf, cap, PII_EIO, path, "read error");
     }
     *out = b;
     *len = n;
@@ -492,14 +504,25 @@ static pii_model *finish(pii_model *m, pii_err e, pii_err *err)
     return m;
 }
 
-static pii_model *model_new(const pii_model_params *p)
+/* The model and its execution plan; NULL with *e set. */
+static pii_model *model_new(const pii_model_params *p, pii_err *e, char *errbuf, size_t cap)
 {
     pii_model *m = calloc(1, sizeof *m);
-    if (m) {
-        if (p)
-            m->params = *p;
-        else
-            pii_model_default_params(&m->params);
+    if (!m) {
+        *e = PII_ENOMEM;
+        return NULL;
+    }
+    if (p)
+        m->params = *p;
+    else
+        pii_model_default_params(&m->params);
+    if ((*e = pii_rt_plan_init(&m->plan, m->params.isa, (pii_rt_qact)m->params.qact))) {
+        if (errbuf && cap)
+            snprintf(errbuf, cap, "kernel plan (isa %d, activations %d): %s", m->params.isa,
+                     m->params.qact,
+                     *e == PII_EUNSUPPORTED ? "path not supported by this CPU" : "bad value");
+        free(m);
+        return NULL;
     }
     return m;
 }
@@ -509,14 +532,15 @@ pii_model *pii_model_load(const char *path, const pii_model_params *p, pii_err *
 {
     if (errbuf && cap)
         errbuf[0] = 0;
-    pii_model *m = model_new(p);
+    pii_err e0;
+    pii_model *m = model_new(p, &e0, errbuf, cap);
     if (!m)
-        return finish(NULL, PII_ENOMEM, err);
+        return finish(NULL, e0, err);
     struct stat st;
     if (!path || stat(path, &st) != 0)
         return finish(m,
-                      pf_fail(errbuf, cap, PII_ENOTFOUND, path ? path : "(null)", "%s",
-                              path ? strerror(errno) : "no path"),
+                      pii_pf_fail(errbuf, cap, PII_ENOTFOUND, path ? path : "(null)", "%s",
+                                  path ? strerror(errno) : "no path"),
                       err);
     pii_err e;
     if (S_ISDIR(st.st_mode)) {
@@ -547,7 +571,7 @@ pii_model *pii_model_load(const char *path, const pii_model_params *p, pii_err *
         return finish(m, e, err);
     const char *f0 = pii_rt_store_file(m->store, 0);
     if (pii_rt_store_format(m->store) == PII_RT_FMT_GGUF) {
-        e = pf_config_gguf(m->store, &m->cfg, &m->labels, f0, errbuf, cap);
+        e = pii_pf_config_gguf(m->store, &m->cfg, &m->labels, f0, errbuf, cap);
     } else {
         size_t dl = strlen(m->dir);
         char *cp = malloc(dl + 16);
@@ -559,13 +583,13 @@ pii_model *pii_model_load(const char *path, const pii_model_params *p, pii_err *
         e = read_text(cp, &txt, &len, errbuf, cap);
         int opf = 0;
         if (!e)
-            e = pf_config_json(txt, len, &m->cfg, &m->labels, &opf, cp, errbuf, cap);
+            e = pii_pf_config_json(txt, len, &m->cfg, &m->labels, &opf, cp, errbuf, cap);
         m->layout = opf ? PII_MODEL_OPF : PII_MODEL_HF;
         free(txt);
         free(cp);
     }
     if (!e)
-        e = pf_bind(m, errbuf, cap);
+        e = pii_pf_bind(m, errbuf, cap);
     return finish(m, e, err);
 }
 
@@ -575,23 +599,24 @@ pii_model *pii_model_load_mem(const char *config_json, size_t config_len, const 
 {
     if (errbuf && cap)
         errbuf[0] = 0;
-    pii_model *m = model_new(p);
+    pii_err e0;
+    pii_model *m = model_new(p, &e0, errbuf, cap);
     if (!m)
-        return finish(NULL, PII_ENOMEM, err);
+        return finish(NULL, e0, err);
     pii_err e = pii_rt_store_open_mem(st, st_len, "<embedded model>", &m->store, errbuf, cap);
     if (e)
         return finish(m, e, err);
     int opf = 0;
     if (config_json)
-        e = pf_config_json(config_json, config_len, &m->cfg, &m->labels, &opf,
-                           "<embedded config.json>", errbuf, cap);
+        e = pii_pf_config_json(config_json, config_len, &m->cfg, &m->labels, &opf,
+                               "<embedded config.json>", errbuf, cap);
     else if (pii_rt_store_format(m->store) == PII_RT_FMT_GGUF)
-        e = pf_config_gguf(m->store, &m->cfg, &m->labels, "<embedded model>", errbuf, cap);
+        e = pii_pf_config_gguf(m->store, &m->cfg, &m->labels, "<embedded model>", errbuf, cap);
     else
-        e = pf_fail(errbuf, cap, PII_EINVAL, "<embedded model>", "no config.json given");
+        e = pii_pf_fail(errbuf, cap, PII_EINVAL, "<embedded model>", "no config.json given");
     m->layout = opf ? PII_MODEL_OPF : PII_MODEL_HF;
     if (!e)
-        e = pf_bind(m, errbuf, cap);
+        e = pii_pf_bind(m, errbuf, cap);
     return finish(m, e, err);
 }
 
@@ -599,7 +624,7 @@ void pii_model_free(pii_model *m)
 {
     if (!m)
         return;
-    pf_labels_free(m->labels, m->labels ? m->cfg.n_labels : 0);
+    pii_pf_labels_free(m->labels, m->labels ? m->cfg.n_labels : 0);
     for (int L = 0; m->layers && L < m->cfg.n_layers; L++)
         free(m->layers[L].qbuf);
     free(m->layers);

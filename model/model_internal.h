@@ -1,4 +1,4 @@
-/* model_internal.h — private to ner/model*.c: the loaded model.
+/* model_internal.h — private to model/: the loaded model.
  * Legend: n tokens, D model width, H / Hkv heads, hd head width, E experts,
  * k experts per token, I expert width, C labels, V vocabulary. */
 #ifndef PII_MODEL_INTERNAL_H
@@ -24,6 +24,7 @@ struct pii_model {
     pii_model_config cfg;
     int layout; /* pii_model_layout */
     pii_model_params params;
+    pii_rt_plan plan; /* from params.isa / params.qact; workspaces copy it */
     pii_rt_store *store;
     char *dir;
     char **labels;              /* [C] */
@@ -40,25 +41,25 @@ struct pii_model {
 };
 
 /* config.c: formats "file: message" into errbuf (may be NULL); returns e. */
-pii_err pf_fail(char *errbuf, size_t cap, pii_err e, const char *file, const char *fmt, ...)
+pii_err pii_pf_fail(char *errbuf, size_t cap, pii_err e, const char *file, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
 
 /* HF config.json, or opf's native original/config.json (detected by its
  * keys: num_experts / experts_per_token / model_type "privacy_filter"
  * without num_local_experts); *opf says which. */
-pii_err pf_config_json(const char *text, size_t len, pii_model_config *c, char ***labels, int *opf,
-                       const char *fname, char *errbuf, size_t cap);
-pii_err pf_config_gguf(const pii_rt_store *s, pii_model_config *c, char ***labels,
-                       const char *fname, char *errbuf, size_t cap);
-void pf_labels_free(char **labels, int n);
+pii_err pii_pf_config_json(const char *text, size_t len, pii_model_config *c, char ***labels,
+                           int *opf, const char *fname, char *errbuf, size_t cap);
+pii_err pii_pf_config_gguf(const pii_rt_store *s, pii_model_config *c, char ***labels,
+                           const char *fname, char *errbuf, size_t cap);
+void pii_pf_labels_free(char **labels, int n);
 /* Spec §5 label names for C == 33, else generic BIOES names. */
-pii_err pf_labels_default(int n, char ***labels);
+pii_err pii_pf_labels_default(int n, char ***labels);
 
 /* opf's native sink (log2 units) in natural-log units: x ln 2, the product
  * computed in double and rounded once to f32. */
-float pf_opf_sink(float log2_units);
+float pii_pf_opf_sink(float log2_units);
 
 /* model.c: binds tensors of a store to m (cfg already set). */
-pii_err pf_bind(pii_model *m, char *errbuf, size_t cap);
+pii_err pii_pf_bind(pii_model *m, char *errbuf, size_t cap);
 
 #endif

@@ -70,8 +70,8 @@ static int bind_twin(const pii_rt_tensor *t, pii_dtype qt, int nlead, const int6
     return 1;
 }
 
-int pf_quant_mat(const pii_rt_store *s, const char *name, int64_t rows, int64_t cols,
-                 pii_rt_mat *out, pii_err *e, char *errbuf, size_t cap)
+int pii_pf_quant_mat(const pii_rt_store *s, const char *name, int64_t rows, int64_t cols,
+                     pii_rt_mat *out, pii_err *e, char *errbuf, size_t cap)
 {
     size_t nl = strlen(name);
     if (nl < 7 || nl > 400 || strcmp(name + nl - 7, ".weight"))
@@ -86,8 +86,8 @@ int pf_quant_mat(const pii_rt_store *s, const char *name, int64_t rows, int64_t 
     return bind_twin(t, qt, 0, NULL, cols, rows, out, NULL, e, errbuf, cap);
 }
 
-int pf_quant_experts(const pii_rt_store *s, int L, const pii_model_config *c, pf_layer *l,
-                     pii_err *e, char *errbuf, size_t cap)
+int pii_pf_quant_experts(const pii_rt_store *s, int L, const pii_model_config *c, pf_layer *l,
+                         pii_err *e, char *errbuf, size_t cap)
 {
     char stem[160];
     const int64_t E = c->n_experts, D = c->d_model, I = c->d_expert;
@@ -149,8 +149,8 @@ static void repack_task(void *ctx, int ith, int nth)
     }
 }
 
-pii_err pf_quant_repack_q8_0(const pii_rt_store *s, const pii_model_config *c, pf_layer *layers,
-                             char *errbuf, size_t cap)
+pii_err pii_pf_quant_repack_q8_0(const pii_rt_store *s, const pii_model_config *c, pf_layer *layers,
+                                 char *errbuf, size_t cap)
 {
     const size_t nl = (size_t)c->n_layers, E = (size_t)c->n_experts;
     const uint64_t D = (uint64_t)c->d_model, I = (uint64_t)c->d_expert;

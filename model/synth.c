@@ -24,6 +24,8 @@
 #include <json-c/json.h>
 
 #include "model_internal.h"
+#include "runtime/pii_rt_write.h"
+#include "model/pii_model_synth.h"
 
 void pii_model_synth_default(pii_model_synth *s)
 {
@@ -532,7 +534,7 @@ static pii_err write_st(const pii_model_synth *s, const char *dir, int opf, char
         return PII_EIO;
     }
     char **labels = NULL;
-    if ((e = pf_labels_default(s->cfg.n_labels, &labels)))
+    if ((e = pii_pf_labels_default(s->cfg.n_labels, &labels)))
         return e;
     size_t dl = strlen(dir) + 64;
     char *cpath = malloc(dl), *spath = malloc(dl), *tpath = NULL, *ctmp = NULL;
@@ -654,7 +656,7 @@ done:
     free(ctmp);
     json_object_put(cj);
     pii_rt_st_writer_free(w);
-    pf_labels_free(labels, s->cfg.n_labels);
+    pii_pf_labels_free(labels, s->cfg.n_labels);
     free(cpath);
     free(spath);
     free(tpath);
@@ -809,7 +811,7 @@ pii_err pii_model_synth_write_gguf(const pii_model_synth *s, const char *path, c
         return PII_EINVAL;
     }
     char **labels = NULL;
-    if ((e = pf_labels_default(c->n_labels, &labels)))
+    if ((e = pii_pf_labels_default(c->n_labels, &labels)))
         return e;
     gdesc *g = malloc((size_t)(c->n_layers * 19 + 4) * sizeof *g);
     out *o = malloc(sizeof *o);
@@ -903,7 +905,7 @@ done:
     if (e && errbuf && cap && !errbuf[0])
         snprintf(errbuf, cap, "%s: %s", path, pii_strerror(e));
     pii_rt_gguf_writer_free(w);
-    pf_labels_free(labels, c->n_labels);
+    pii_pf_labels_free(labels, c->n_labels);
     free(g);
     free(o);
     free(tpath);

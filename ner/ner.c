@@ -189,7 +189,7 @@ void pii_ner_free(pii_ner *n)
     free(n);
 }
 
-void ner_set_owner(pii_ner *n, void *owner, void (*owner_free)(void *))
+void pii_ner_set_owner(pii_ner *n, void *owner, void (*owner_free)(void *))
 {
     n->owner = owner;
     n->owner_free = owner_free;
@@ -340,7 +340,7 @@ size_t pii_ner_window(const pii_ner *n)
 
 /* ---- the per-document engine ---------------------------------------------------- */
 
-/* A span whose widened end (ner_widen_right, at most lim) waits for more
+/* A span whose widened end (pii_ner_widen_right, at most lim) waits for more
  * bytes. */
 typedef struct ner_held {
     pii_span sp;
@@ -393,7 +393,7 @@ static void doc_free(ner_doc *d)
     free(d->rows);
     free(d->lab);
     pii_ner_online_free(d->ov);
-    ner_resolver_free(&d->rs);
+    pii_ner_resolver_free(&d->rs);
     pii_ner_toks_free(&d->tmp);
     free(d->held);
 }
@@ -406,7 +406,7 @@ static pii_err doc_init(ner_doc *d, const pii_ner *n)
     if (n->decode == PII_NER_DECODE_VITERBI &&
         !(d->ov = pii_ner_online_create(n->V, n->max_lag, &e)))
         return e;
-    ner_sm_init(&d->sm, n->L, n->max_span);
+    pii_ner_sm_init(&d->sm, n->L, n->max_span);
     return PII_OK;
 }
 
@@ -419,8 +419,8 @@ static void doc_reset(ner_doc *d)
     d->lg = d->rbase = 0;
     if (d->ov)
         pii_ner_online_reset(d->ov);
-    ner_sm_init(&d->sm, d->n->L, d->n->max_span);
-    ner_resolver_reset(&d->rs);
+    pii_ner_sm_init(&d->sm, d->n->L, d->n->max_span);
+    pii_ner_resolver_reset(&d->rs);
     d->finished = 0;
     d->eod = 0;
     d->nheld = 0;
@@ -497,21 +497,6 @@ static pii_err rows_reserve(ner_doc *d, size_t k)
     return PII_OK;
 }
 
-static pii_err grow(void **p, size_t *cap, size_t need, size_t elem)
-{
-    if (need <= *cap)
-        return PII_OK;
-    size_t nc = *cap ? *cap : 256;
-    while (nc < need)
-        nc *= 2;
-    void *q = realloc(*p, nc * elem);
-    if (!q)
-        return PII_ENOMEM;
-    *p = q;
-    *cap = nc;
-    return PII_OK;
-}
-
 /* Tokenizes what is final in the current bytes. */
 static pii_err doc_tokenize(ner_doc *d, void *ctx, int eod)
 {
@@ -548,13 +533,13 @@ static pii_err doc_tokenize(ner_doc *d, void *ctx, int eod)
         pii_ner_result *r = d->rec;
         size_t need = r->n + d->tmp.n;
         size_t c0 = d->rec_tcap;
-        if ((e = grow((void **)&r->ids, &c0, need, sizeof *r->ids)))
+        if ((e = PII_VEC_RESERVE(r->ids, c0, need)))
             return e;
         c0 = d->rec_tcap;
-        if ((e = grow((void **)&r->start, &c0, need, sizeof *r->start)))
+        if ((e = PII_VEC_RESERVE(r->start, c0, need)))
             return e;
         c0 = d->rec_tcap;
-        if ((e = grow((void **)&r->end, &c0, need, sizeof *r->end)))
+        if ((e = PII_VEC_RESERVE(r->end, c0, need)))
             return e;
         d->rec_tcap = c0;
     }
@@ -621,24 +606,24 @@ static pii_err doc_add_tspan(ner_doc *d, const ner_tsp *t)
     uint64_t s, e;
     if (fs < d->tx.base || le > d->tx.base + d->tx.len)
         return PII_EINTERNAL; /* the bytes must be in view (see doc_keep) */
-    if (!ner_byte_span(&d->tx, pii_ner_labels_category(n->L, t->cat), fs, le, &s, &e))
+    if (!pii_ner_byte_span(&d->tx, pii_ner_labels_category(n->L, t->cat), fs, le, &s, &e))
         return PII_OK;
     float score = (float)(t->psum / (double)(t->te - t->ts));
     if (!(score >= n->thr[t->cat]))
         return PII_OK;
     pii_span sp = {s, e, pii_ner_labels_category(n->L, t->cat), NULL, score, PII_SRC_MODEL};
-    if (ner_widens(sp.label)) {
-        sp.start = ner_widen_left(&d->tx, sp.label, sp.start);
+    if (pii_ner_widens(sp.label)) {
+        sp.start = pii_ner_widen_left(&d->tx, sp.label, sp.start);
         uint64_t lim = sp.end + NER_WIDEN_MAX;
-        if (!ner_widen_right(&d->tx, sp.label, &sp.end, lim, d->eod)) {
-            pii_err err = grow((void **)&d->held, &d->heldcap, d->nheld + 1, sizeof *d->held);
+        if (!pii_ner_widen_right(&d->tx, sp.label, &sp.end, lim, d->eod)) {
+            pii_err err = PII_VEC_RESERVE(d->held, d->heldcap, d->nheld + 1);
             if (err)
                 return err;
             d->held[d->nheld++] = (ner_held){sp, lim};
             return PII_OK;
         }
     }
-    return ner_resolver_add(&d->rs, &sp);
+    return pii_ner_resolver_add(&d->rs, &sp);
 }
 
 /* Widens the held spans over the bytes now in view; adds the final ones. */
@@ -648,8 +633,8 @@ static pii_err doc_release(ner_doc *d)
     pii_err e = PII_OK;
     for (size_t i = 0; i < d->nheld; i++) {
         ner_held *h = &d->held[i];
-        if (!e && ner_widen_right(&d->tx, h->sp.label, &h->sp.end, h->lim, d->eod))
-            e = ner_resolver_add(&d->rs, &h->sp);
+        if (!e && pii_ner_widen_right(&d->tx, h->sp.label, &h->sp.end, h->lim, d->eod))
+            e = pii_ner_resolver_add(&d->rs, &h->sp);
         else
             d->held[k++] = *h;
     }
@@ -674,7 +659,7 @@ static pii_err doc_labels(ner_doc *d, const int32_t *lab, size_t k)
     pii_err e;
     if (d->rec) {
         size_t c0 = d->rec_lcap;
-        if ((e = grow((void **)&d->rec->labels, &c0, d->sm.t + k, sizeof *d->rec->labels)))
+        if ((e = PII_VEC_RESERVE(d->rec->labels, c0, d->sm.t + k)))
             return e;
         d->rec_lcap = c0;
     }
@@ -685,7 +670,7 @@ static pii_err doc_labels(ner_doc *d, const int32_t *lab, size_t k)
         if (d->rec)
             d->rec->labels[t] = lab[i];
         ner_tsp out[2];
-        int m = ner_sm_push(&d->sm, lab[i], prob, out);
+        int m = pii_ner_sm_push(&d->sm, lab[i], prob, out);
         for (int j = 0; j < m; j++)
             if ((e = doc_add_tspan(d, &out[j])))
                 return e;
@@ -699,14 +684,14 @@ static pii_err doc_take_labels(ner_doc *d)
     if (!d->ov) {
         /* argmax: every row's label is final at once */
         size_t k = (size_t)(d->lg - d->sm.t);
-        if ((e = grow((void **)&d->lab, &d->labcap, k ? k : 1, sizeof *d->lab)))
+        if ((e = PII_VEC_RESERVE(d->lab, d->labcap, k ? k : 1)))
             return e;
         pii_ner_argmax(d->rows + (size_t)(d->sm.t - d->rbase) * d->n->C, k, d->n->C, d->lab);
         return doc_labels(d, d->lab, k);
     }
     size_t ready;
     while ((ready = pii_ner_online_ready(d->ov)) > 0) {
-        if ((e = grow((void **)&d->lab, &d->labcap, ready, sizeof *d->lab)))
+        if ((e = PII_VEC_RESERVE(d->lab, d->labcap, ready)))
             return e;
         size_t k = pii_ner_online_take(d->ov, d->lab, ready);
         if ((e = doc_labels(d, d->lab, k)))
@@ -782,16 +767,16 @@ static pii_err doc_flush(ner_doc *d, pii_spanvec *out)
                 return e;
         }
         ner_tsp t;
-        if (ner_sm_finish(&d->sm, &t) && (e = doc_add_tspan(d, &t)))
+        if (pii_ner_sm_finish(&d->sm, &t) && (e = doc_add_tspan(d, &t)))
             return e;
         if ((e = doc_release(d)))
             return e;
         d->finished = 1;
-        return ner_resolver_flush(&d->rs, UINT64_MAX, out);
+        return pii_ner_resolver_flush(&d->rs, UINT64_MAX, out);
     }
     if (d->finished)
         return PII_OK;
-    return ner_resolver_flush(&d->rs, doc_boundary(d), out);
+    return pii_ner_resolver_flush(&d->rs, doc_boundary(d), out);
 }
 
 /* ---- running windows ----------------------------------------------------------------- */
@@ -846,7 +831,7 @@ static pii_err run_init(const pii_ner *cn, ner_run *r)
 
 static pii_err run_push_job(ner_run *r, const ner_job *j)
 {
-    pii_err e = grow((void **)&r->jobs, &r->jcap, r->nj + 1, sizeof *r->jobs);
+    pii_err e = PII_VEC_RESERVE(r->jobs, r->jcap, r->nj + 1);
     if (e)
         return e;
     r->jobs[r->nj++] = *j;
@@ -861,9 +846,9 @@ static pii_err run_pack(const pii_ner *n, ner_run *r, const ner_job *jobs, size_
     for (size_t i = 0; i < nj; i++)
         total += jobs[i].wlen;
     pii_err e;
-    if ((e = grow((void **)&r->ids, &r->idcap, total, sizeof *r->ids)) ||
-        (e = grow((void **)&r->lens, &r->lcap, nj, sizeof *r->lens)) ||
-        (e = grow((void **)&r->logits, &r->lgcap, total * n->C, sizeof *r->logits)))
+    if ((e = PII_VEC_RESERVE(r->ids, r->idcap, total)) ||
+        (e = PII_VEC_RESERVE(r->lens, r->lcap, nj)) ||
+        (e = PII_VEC_RESERVE(r->logits, r->lgcap, total * n->C)))
         return e;
     size_t off = 0;
     for (size_t i = 0; i < nj; i++) {
@@ -1110,8 +1095,8 @@ static pii_err det_ahead(void *st, const uint8_t *const *docs, const size_t *len
         memmove(s->aq, s->aq + s->ah, s->an * sizeof *s->aq);
         s->ah = 0;
     }
-    if ((e = grow((void **)&s->aq, &s->acap, s->ah + s->an + nd, sizeof *s->aq)) ||
-        (e = grow((void **)&s->mdocs, &s->mcap, nd, sizeof *s->mdocs)))
+    if ((e = PII_VEC_RESERVE(s->aq, s->acap, s->ah + s->an + nd)) ||
+        (e = PII_VEC_RESERVE(s->mdocs, s->mcap, nd)))
         return e;
     size_t *ml = realloc(s->mlens, s->mcap * sizeof *ml);
     if (ml)

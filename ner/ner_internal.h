@@ -4,8 +4,8 @@
  * functions of pii_ner.h drive it with the whole document, so one-shot and
  * streaming results cannot drift apart:
  *   labels ─► ner_sm (§6.3 state machine) ─► token spans with prob sums
- *          ─► ner_byte_span (whole characters, trim) ─► threshold
- *          ─► ner_widen_left/right (opaque categories: whole ASCII runs)
+ *          ─► pii_ner_byte_span (whole characters, trim) ─► threshold
+ *          ─► pii_ner_widen_left/right (opaque categories: whole ASCII runs)
  *          ─► ner_resolver (§6.4 sort + non-overlap, final once no later
  *             span can start before them) ─► pii_spanvec
  */
@@ -35,12 +35,12 @@ typedef struct ner_sm {
     double psum;
 } ner_sm;
 
-void ner_sm_init(ner_sm *sm, const pii_ner_labels *L, size_t max_span);
+void pii_ner_sm_init(ner_sm *sm, const pii_ner_labels *L, size_t max_span);
 /* Consumes the label of token sm->t with its probability; writes 0..2
  * completed spans to out and returns how many. */
-int ner_sm_push(ner_sm *sm, int32_t label, double prob, ner_tsp out[2]);
+int pii_ner_sm_push(ner_sm *sm, int32_t label, double prob, ner_tsp out[2]);
 /* End of document: closes an open span (returns 0 or 1). */
-int ner_sm_finish(ner_sm *sm, ner_tsp out[1]);
+int pii_ner_sm_finish(ner_sm *sm, ner_tsp out[1]);
 /* First token of the open span, or sm->t when none is open. */
 static inline uint64_t ner_sm_pending_token(const ner_sm *sm)
 {
@@ -65,8 +65,8 @@ typedef struct ner_text {
  * "Trim").  Needs
  * the bytes from first_start - 3 to last_end + 3 (clipped to the text).
  * Returns 1 and sets [*s, *e), or 0 when the span is empty after trimming. */
-int ner_byte_span(const ner_text *tx, const char *cat, uint64_t first_start, uint64_t last_end,
-                  uint64_t *s, uint64_t *e);
+int pii_ner_byte_span(const ner_text *tx, const char *cat, uint64_t first_start, uint64_t last_end,
+                      uint64_t *s, uint64_t *e);
 
 /* Widening (docs/NER.md, "Widen").  A span of a category whose values are
  * opaque strings (secret, account_number, private_email, private_url,
@@ -75,16 +75,16 @@ int ner_byte_span(const ner_text *tx, const char *cat, uint64_t first_start, uin
  * stays in clear; a person, address or date span (NER_WIDEN_WORD) that
  * starts or ends inside a word (letters, marks, digits of a script written
  * with spaces) grows to the whole word ("Amy Wine|house").  At most
- * NER_WIDEN_MAX bytes each way.  ner_widens returns the kind (0: none).
- * ner_widen_left needs the bytes from s - NER_WIDEN_MAX (clipped to the
- * text); ner_widen_right moves *e towards lim and returns 1 when the end is
+ * NER_WIDEN_MAX bytes each way.  pii_ner_widens returns the kind (0: none).
+ * pii_ner_widen_left needs the bytes from s - NER_WIDEN_MAX (clipped to the
+ * text); pii_ner_widen_right moves *e towards lim and returns 1 when the end is
  * final, or 0 when the run reaches the last byte in view and more may
  * follow (eod == 0): call it again with more bytes. */
 #define NER_WIDEN_MAX 128
 enum { NER_WIDEN_OPAQUE = 1, NER_WIDEN_WORD = 2 };
-int ner_widens(const char *cat);
-uint64_t ner_widen_left(const ner_text *tx, const char *cat, uint64_t s);
-int ner_widen_right(const ner_text *tx, const char *cat, uint64_t *e, uint64_t lim, int eod);
+int pii_ner_widens(const char *cat);
+uint64_t pii_ner_widen_left(const ner_text *tx, const char *cat, uint64_t s);
+int pii_ner_widen_right(const ner_text *tx, const char *cat, uint64_t *e, uint64_t lim, int eod);
 
 /* §6.4 step 4, incrementally.  Spans are added as they are completed;
  * flush(boundary) makes final, in (start, -length, label) order, every
@@ -96,25 +96,25 @@ typedef struct ner_resolver {
     uint64_t last_end; /* end of the last kept span */
 } ner_resolver;
 
-pii_err ner_resolver_add(ner_resolver *r, const pii_span *s);
-pii_err ner_resolver_flush(ner_resolver *r, uint64_t boundary, pii_spanvec *out);
-void ner_resolver_reset(ner_resolver *r);
-void ner_resolver_free(ner_resolver *r);
+pii_err pii_ner_resolver_add(ner_resolver *r, const pii_span *s);
+pii_err pii_ner_resolver_flush(ner_resolver *r, uint64_t boundary, pii_spanvec *out);
+void pii_ner_resolver_reset(ner_resolver *r);
+void pii_ner_resolver_free(ner_resolver *r);
 /* Smallest start among pending spans, or UINT64_MAX. */
-uint64_t ner_resolver_min_start(const ner_resolver *r);
+uint64_t pii_ner_resolver_min_start(const ner_resolver *r);
 
 /* One Viterbi step (viterbi.c): out[c] = max_p (prev[p] + trans[p][c]) +
  * e[c], bp[c] = the first argmax p, then out shifted by its maximum.
- * ner_viterbi_step is the fast form (cv, cb: scratch of ner_viterbi_ncol
- * entries); ner_viterbi_step_ref the dense reference.  Identical results. */
-void ner_viterbi_step(const pii_ner_viterbi *v, const double *prev, const float *e, double *out,
-                      uint16_t *bp, double *cv, uint16_t *cb);
-void ner_viterbi_step_ref(const pii_ner_viterbi *v, const double *prev, const float *e, double *out,
-                          uint16_t *bp);
-size_t ner_viterbi_ncol(const pii_ner_viterbi *v);
+ * pii_ner_viterbi_step is the fast form (cv, cb: scratch of pii_ner_viterbi_ncol
+ * entries); pii_ner_viterbi_step_ref the dense reference.  Identical results. */
+void pii_ner_viterbi_step(const pii_ner_viterbi *v, const double *prev, const float *e, double *out,
+                          uint16_t *bp, double *cv, uint16_t *cb);
+void pii_ner_viterbi_step_ref(const pii_ner_viterbi *v, const double *prev, const float *e,
+                              double *out, uint16_t *bp);
+size_t pii_ner_viterbi_ncol(const pii_ner_viterbi *v);
 
 /* Hands the pii_ner an object to free with it (the backend adapter of
  * pii_ner_create). */
-void ner_set_owner(pii_ner *n, void *owner, void (*owner_free)(void *owner));
+void pii_ner_set_owner(pii_ner *n, void *owner, void (*owner_free)(void *owner));
 
 #endif

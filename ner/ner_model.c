@@ -16,7 +16,7 @@
  * unbalanced (a window beside a short tail), runs on all threads at once.
  * Either way the logits are the same bits: a sequence's logits depend
  * neither on the sequences packed beside it nor on the thread count
- * (ner/forward.c). */
+ * (model/forward.c). */
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -268,7 +268,7 @@ pii_ner *pii_ner_create(const pii_model *model, const pii_tok *tok, const pii_ne
     pii_ner *n = pii_ner_create_backend(&be, &p, &e, errbuf, errcap);
     if (!n)
         goto fail;
-    ner_set_owner(n, a, adapter_free);
+    pii_ner_set_owner(n, a, adapter_free);
     /* the largest pass: a window, or a pack of windows, per thread */
     size_t W = pii_ner_window(n);
     a->max_tokens = (p.pack_tokens > W ? p.pack_tokens : W) * (size_t)a->nth;

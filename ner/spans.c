@@ -16,40 +16,8 @@
  * of its own). */
 static size_t utf8_at(const uint8_t *p, size_t len, size_t i, uint32_t *cp)
 {
-    uint8_t b = p[i];
-    if (b < 0x80) {
-        *cp = b;
-        return 1;
-    }
-    size_t n;
-    uint32_t c, min;
-    if (b >= 0xC2 && b <= 0xDF) {
-        n = 2;
-        c = b & 0x1F;
-        min = 0x80;
-    } else if (b >= 0xE0 && b <= 0xEF) {
-        n = 3;
-        c = b & 0x0F;
-        min = 0x800;
-    } else if (b >= 0xF0 && b <= 0xF4) {
-        n = 4;
-        c = b & 0x07;
-        min = 0x10000;
-    } else {
-        return 0;
-    }
-    if (len - i < n)
-        return 0;
-    for (size_t k = 1; k < n; k++) {
-        uint8_t x = p[i + k];
-        if ((x & 0xC0) != 0x80)
-            return 0;
-        c = (c << 6) | (x & 0x3F);
-    }
-    if (c < min || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF))
-        return 0;
-    *cp = c;
-    return n;
+    int k = pii_utf8_decode(p + i, len - i, cp);
+    return k > 0 ? (size_t)k : 0;
 }
 
 size_t pii_ner_char_start(const uint8_t *p, size_t len, size_t pos)
@@ -89,7 +57,7 @@ int pii_ner_isspace(uint32_t c)
 
 /* ---- §6.3 state machine ------------------------------------------------- */
 
-void ner_sm_init(ner_sm *sm, const pii_ner_labels *L, size_t max_span)
+void pii_ner_sm_init(ner_sm *sm, const pii_ner_labels *L, size_t max_span)
 {
     memset(sm, 0, sizeof *sm);
     sm->L = L;
@@ -108,7 +76,7 @@ static int sm_close(ner_sm *sm, uint64_t end, ner_tsp *out)
     return 1;
 }
 
-int ner_sm_push(ner_sm *sm, int32_t label, double prob, ner_tsp out[2])
+int pii_ner_sm_push(ner_sm *sm, int32_t label, double prob, ner_tsp out[2])
 {
     uint64_t t = sm->t++;
     int k = 0;
@@ -168,7 +136,7 @@ int ner_sm_push(ner_sm *sm, int32_t label, double prob, ner_tsp out[2])
     return k;
 }
 
-int ner_sm_finish(ner_sm *sm, ner_tsp out[1])
+int pii_ner_sm_finish(ner_sm *sm, ner_tsp out[1])
 {
     return sm_close(sm, sm->t, out);
 }
@@ -177,11 +145,11 @@ size_t pii_ner_labels_to_spans(const pii_ner_labels *L, const int32_t *labels, s
                                pii_ner_tspan *out)
 {
     ner_sm sm;
-    ner_sm_init(&sm, L, 0);
+    pii_ner_sm_init(&sm, L, 0);
     ner_tsp tmp[2];
     size_t k = 0;
     for (size_t t = 0; t <= n; t++) {
-        int m = t < n ? ner_sm_push(&sm, labels[t], 0.0, tmp) : ner_sm_finish(&sm, tmp);
+        int m = t < n ? pii_ner_sm_push(&sm, labels[t], 0.0, tmp) : pii_ner_sm_finish(&sm, tmp);
         for (int i = 0; i < m; i++) {
             out[k].cat = tmp[i].cat;
             out[k].tok_start = tmp[i].ts;
@@ -413,8 +381,8 @@ static void trim_closing(const ner_text *tx, const char *cat, uint64_t s, uint64
     *ep = e;
 }
 
-int ner_byte_span(const ner_text *tx, const char *cat, uint64_t first_start, uint64_t last_end,
-                  uint64_t *sp, uint64_t *ep)
+int pii_ner_byte_span(const ner_text *tx, const char *cat, uint64_t first_start, uint64_t last_end,
+                      uint64_t *sp, uint64_t *ep)
 {
     if (last_end <= first_start)
         return 0;
@@ -446,7 +414,7 @@ int ner_byte_span(const ner_text *tx, const char *cat, uint64_t first_start, uin
     }
     if (words_trimmed(cat))
         trim_words(tx, &s, &e);
-    if (ner_widens(cat) == NER_WIDEN_WORD) {
+    if (pii_ner_widens(cat) == NER_WIDEN_WORD) {
         trim_closing(tx, cat, s, &e);
         if (!has_alnum(tx, s, e, strcmp(cat, "private_person") != 0))
             return 0;
@@ -458,7 +426,7 @@ int ner_byte_span(const ner_text *tx, const char *cat, uint64_t first_start, uin
     return 1;
 }
 
-int ner_widens(const char *cat)
+int pii_ner_widens(const char *cat)
 {
     static const char *const opaque[] = {"secret", "account_number", "private_email", "private_url",
                                          "private_phone"};
@@ -506,9 +474,9 @@ static int widen_at(const ner_text *tx, int kind, uint64_t pos, size_t *len)
     return word_cp(cp);
 }
 
-uint64_t ner_widen_left(const ner_text *tx, const char *cat, uint64_t s)
+uint64_t pii_ner_widen_left(const ner_text *tx, const char *cat, uint64_t s)
 {
-    int kind = ner_widens(cat);
+    int kind = pii_ner_widens(cat);
     uint64_t end = tx->base + tx->len, cs;
     size_t n;
     if (!kind || s <= tx->base || s >= end || widen_at(tx, kind, s, &n) != 1)
@@ -519,9 +487,9 @@ uint64_t ner_widen_left(const ner_text *tx, const char *cat, uint64_t s)
     return s;
 }
 
-int ner_widen_right(const ner_text *tx, const char *cat, uint64_t *e, uint64_t lim, int eod)
+int pii_ner_widen_right(const ner_text *tx, const char *cat, uint64_t *e, uint64_t lim, int eod)
 {
-    int kind = ner_widens(cat);
+    int kind = pii_ner_widens(cat);
     uint64_t end = tx->base + tx->len, x = *e, cs;
     if (!kind || x <= tx->base || x > end || !widen_before(tx, kind, x, &cs))
         return 1;
@@ -546,16 +514,10 @@ int ner_widen_right(const ner_text *tx, const char *cat, uint64_t *e, uint64_t l
 
 /* ---- §6.4 resolver ----------------------------------------------------------- */
 
-pii_err ner_resolver_add(ner_resolver *r, const pii_span *s)
+pii_err pii_ner_resolver_add(ner_resolver *r, const pii_span *s)
 {
-    if (r->n == r->cap) {
-        size_t nc = r->cap ? r->cap * 2 : 8;
-        pii_span *nv = realloc(r->v, nc * sizeof *nv);
-        if (!nv)
-            return PII_ENOMEM;
-        r->v = nv;
-        r->cap = nc;
-    }
+    if (PII_VEC_RESERVE(r->v, r->cap, r->n + 1))
+        return PII_ENOMEM;
     r->v[r->n++] = *s;
     return PII_OK;
 }
@@ -578,7 +540,7 @@ static int span_order(const void *a, const void *b)
     return 0;
 }
 
-pii_err ner_resolver_flush(ner_resolver *r, uint64_t boundary, pii_spanvec *out)
+pii_err pii_ner_resolver_flush(ner_resolver *r, uint64_t boundary, pii_spanvec *out)
 {
     if (r->n == 0)
         return PII_OK;
@@ -597,19 +559,19 @@ pii_err ner_resolver_flush(ner_resolver *r, uint64_t boundary, pii_spanvec *out)
     return PII_OK;
 }
 
-void ner_resolver_reset(ner_resolver *r)
+void pii_ner_resolver_reset(ner_resolver *r)
 {
     r->n = 0;
     r->last_end = 0;
 }
 
-void ner_resolver_free(ner_resolver *r)
+void pii_ner_resolver_free(ner_resolver *r)
 {
     free(r->v);
     memset(r, 0, sizeof *r);
 }
 
-uint64_t ner_resolver_min_start(const ner_resolver *r)
+uint64_t pii_ner_resolver_min_start(const ner_resolver *r)
 {
     uint64_t m = UINT64_MAX;
     for (size_t i = 0; i < r->n; i++)
@@ -627,7 +589,7 @@ pii_err pii_ner_extract_spans(const pii_ner_labels *L, const pii_ner_span_opts *
     size_t C = pii_ner_labels_count(L);
     ner_text tx = {text, 0, len};
     ner_sm sm;
-    ner_sm_init(&sm, L, opts ? opts->max_span_tokens : 0);
+    pii_ner_sm_init(&sm, L, opts ? opts->max_span_tokens : 0);
     ner_resolver rs = {0};
     pii_err err = PII_OK;
     for (size_t t = 0; t <= n && !err; t++) {
@@ -639,9 +601,9 @@ pii_err pii_ner_extract_spans(const pii_ner_labels *L, const pii_ner_span_opts *
                 break;
             }
             double prob = e ? exp((double)e[t * C + (size_t)labels[t]]) : 1.0;
-            m = ner_sm_push(&sm, labels[t], prob, ts);
+            m = pii_ner_sm_push(&sm, labels[t], prob, ts);
         } else {
-            m = ner_sm_finish(&sm, ts);
+            m = pii_ner_sm_finish(&sm, ts);
         }
         for (int i = 0; i < m && !err; i++) {
             uint64_t s, en;
@@ -649,22 +611,22 @@ pii_err pii_ner_extract_spans(const pii_ner_labels *L, const pii_ner_span_opts *
                 err = PII_EINVAL;
                 break;
             }
-            if (!ner_byte_span(&tx, pii_ner_labels_category(L, ts[i].cat), tok[ts[i].ts].start,
-                               tok[ts[i].te - 1].end, &s, &en))
+            if (!pii_ner_byte_span(&tx, pii_ner_labels_category(L, ts[i].cat), tok[ts[i].ts].start,
+                                   tok[ts[i].te - 1].end, &s, &en))
                 continue;
             float score = (float)(ts[i].psum / (double)(ts[i].te - ts[i].ts));
             if (opts && opts->cat_threshold && !(score >= opts->cat_threshold[ts[i].cat]))
                 continue;
             const char *cat = pii_ner_labels_category(L, ts[i].cat);
-            s = ner_widen_left(&tx, cat, s);
-            ner_widen_right(&tx, cat, &en, en + NER_WIDEN_MAX, 1);
+            s = pii_ner_widen_left(&tx, cat, s);
+            pii_ner_widen_right(&tx, cat, &en, en + NER_WIDEN_MAX, 1);
             pii_span sp = {s,    en,    pii_ner_labels_category(L, ts[i].cat),
                            NULL, score, PII_SRC_MODEL};
-            err = ner_resolver_add(&rs, &sp);
+            err = pii_ner_resolver_add(&rs, &sp);
         }
     }
     if (!err)
-        err = ner_resolver_flush(&rs, UINT64_MAX, out);
-    ner_resolver_free(&rs);
+        err = pii_ner_resolver_flush(&rs, UINT64_MAX, out);
+    pii_ner_resolver_free(&rs);
     return err;
 }

@@ -198,8 +198,8 @@ static void first(const pii_ner_viterbi *v, const float *e, double *s)
 
 /* out[c] = max_p (prev[p] + trans[p][c]) + e[c], bp[c] = first argmax p;
  * then shifted.  prev and out must differ.  The dense reference. */
-void ner_viterbi_step_ref(const pii_ner_viterbi *v, const double *prev, const float *e, double *out,
-                          uint16_t *bp)
+void pii_ner_viterbi_step_ref(const pii_ner_viterbi *v, const double *prev, const float *e,
+                              double *out, uint16_t *bp)
 {
     size_t C = v->C;
     const float *tr = v->trans;
@@ -225,8 +225,8 @@ void ner_viterbi_step_ref(const pii_ner_viterbi *v, const double *prev, const fl
 
 /* The same result through distinct and sparse columns (see the top).
  * cv, cb: scratch [ncol]. */
-void ner_viterbi_step(const pii_ner_viterbi *v, const double *prev, const float *e, double *out,
-                      uint16_t *bp, double *cv, uint16_t *cb)
+void pii_ner_viterbi_step(const pii_ner_viterbi *v, const double *prev, const float *e, double *out,
+                          uint16_t *bp, double *cv, uint16_t *cb)
 {
     size_t C = v->C;
     const float *tr = v->trans;
@@ -298,7 +298,7 @@ void ner_viterbi_step(const pii_ner_viterbi *v, const double *prev, const float 
     shift(out, C);
 }
 
-size_t ner_viterbi_ncol(const pii_ner_viterbi *v)
+size_t pii_ner_viterbi_ncol(const pii_ner_viterbi *v)
 {
     return v->ncol;
 }
@@ -337,7 +337,7 @@ pii_err pii_ner_viterbi_decode(const pii_ner_viterbi *v, const float *e, size_t 
     double *s0 = sbuf, *s1 = sbuf + C, *cv = sbuf + 2 * C;
     first(v, e, s0);
     for (size_t t = 1; t < n; t++) {
-        ner_viterbi_step(v, s0, e + t * C, s1, bp + t * C, cv, cb);
+        pii_ner_viterbi_step(v, s0, e + t * C, s1, bp + t * C, cv, cb);
         double *tmp = s0;
         s0 = s1;
         s1 = tmp;
@@ -596,7 +596,7 @@ pii_err pii_ner_online_push(pii_ner_online *o, const float *e, size_t n)
         if (cur == 0) {
             first(o->v, e, o->s);
         } else {
-            ner_viterbi_step(o->v, o->s, e, o->s2, row(o, cur), o->cv, o->cb);
+            pii_ner_viterbi_step(o->v, o->s, e, o->s2, row(o, cur), o->cv, o->cb);
             double *tmp = o->s;
             o->s = o->s2;
             o->s2 = tmp;

@@ -154,16 +154,10 @@ static pii_err read_entries(const char *path, int deny, entries *es, char *msg, 
                 break;
             }
         }
-        if (es->n == es->cap) {
-            size_t nc = es->cap ? es->cap * 2 : 16;
-            entry *v = realloc(es->v, nc * sizeof *v);
-            if (!v) {
-                free(label);
-                e = PII_ENOMEM;
-                break;
-            }
-            es->v = v;
-            es->cap = nc;
+        if (PII_VEC_RESERVE(es->v, es->cap, es->n + 1)) {
+            free(label);
+            e = PII_ENOMEM;
+            break;
         }
         entry *en = &es->v[es->n];
         en->label = label;
@@ -440,17 +434,9 @@ static void sb_add(sbuf *b, const char *s, size_t n)
 {
     if (b->oom)
         return;
-    if (b->n + n + 1 > b->cap) {
-        size_t c = b->cap ? b->cap * 2 : 1024;
-        while (c < b->n + n + 1)
-            c *= 2;
-        char *p = realloc(b->p, c);
-        if (!p) {
-            b->oom = 1;
-            return;
-        }
-        b->p = p;
-        b->cap = c;
+    if (PII_VEC_RESERVE(b->p, b->cap, b->n + n + 1)) {
+        b->oom = 1;
+        return;
     }
     memcpy(b->p + b->n, s, n);
     b->n += n;
@@ -478,14 +464,8 @@ typedef struct btrie {
 
 static size_t bt_node(btrie *t, uint8_t byte)
 {
-    if (t->n == t->cap) {
-        size_t c = t->cap ? t->cap * 2 : 256;
-        bnode *v = realloc(t->v, c * sizeof *v);
-        if (!v)
-            return 0;
-        t->v = v;
-        t->cap = c;
-    }
+    if (PII_VEC_RESERVE(t->v, t->cap, t->n + 1))
+        return 0;
     t->v[t->n] = (bnode){byte, 0, 0, 0};
     return t->n++;
 }

@@ -46,16 +46,8 @@ pii_err pii_buf_append(pii_buf *b, const void *data, size_t n)
         return PII_EINVAL;
     if (n > SIZE_MAX - b->n)
         return PII_ENOMEM;
-    if (b->n + n > b->cap) {
-        size_t c = b->cap ? b->cap : 64;
-        while (c < b->n + n)
-            c = c > SIZE_MAX / 2 ? b->n + n : c * 2;
-        uint8_t *p = realloc(b->p, c);
-        if (!p)
-            return PII_ENOMEM;
-        b->p = p;
-        b->cap = c;
-    }
+    if (PII_VEC_RESERVE(b->p, b->cap, b->n + n))
+        return PII_ENOMEM;
     memcpy(b->p + b->n, data, n);
     b->n += n;
     return PII_OK;
@@ -111,20 +103,9 @@ static size_t utf8_put(uint32_t cp, uint8_t out[4])
 /* Decodes one code point from s (NUL-terminated); returns its length or 0. */
 static size_t utf8_get(const char *s, uint32_t *cp)
 {
-    const uint8_t *p = (const uint8_t *)s;
-    size_t n = strlen(s), l = n ? utf8_len(p, n) : 0;
-    if (l == 0)
-        return 0;
-    if (l == 1)
-        *cp = p[0];
-    else if (l == 2)
-        *cp = (uint32_t)(p[0] & 0x1F) << 6 | (p[1] & 0x3F);
-    else if (l == 3)
-        *cp = (uint32_t)(p[0] & 0x0F) << 12 | (uint32_t)(p[1] & 0x3F) << 6 | (p[2] & 0x3F);
-    else
-        *cp = (uint32_t)(p[0] & 0x07) << 18 | (uint32_t)(p[1] & 0x3F) << 12 |
-              (uint32_t)(p[2] & 0x3F) << 6 | (p[3] & 0x3F);
-    return l;
+    size_t n = strlen(s);
+    int k = n ? pii_utf8_decode((const uint8_t *)s, n, cp) : 0;
+    return k > 0 ? (size_t)k : 0;
 }
 
 /* ---- parsing ------------------------------------------------------------ */

@@ -1,16 +1,11 @@
-/* cpu.c — CPU feature detection and the active kernel path.
- *
- * The only environment read of the library lives here: PII_ISA (see
- * pii_rt.h).  It can only lower the path, never raise it above what the CPU
- * supports; an unknown value is ignored. */
-#include <stdatomic.h>
-#include <stdlib.h>
+/* cpu.c — CPU feature detection and execution plans (pii_rt.h).  Nothing
+ * here is process-wide: a plan is a value its owner passes to the kernels. */
 #include <string.h>
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
 #endif
 
-#include "pii_rt.h"
+#include "kern.h"
 
 static const char *const isa_names[PII_RT_ISA_COUNT] = {"scalar", "avx2", "avx512"};
 
@@ -46,30 +41,30 @@ pii_rt_isa pii_rt_isa_detect(void)
     return PII_RT_ISA_SCALAR;
 }
 
-/* -1 until the first call decides. */
-static atomic_int active_isa = -1;
-
-pii_rt_isa pii_rt_isa_active(void)
+static int cpu_vnni(void)
 {
-    int v = atomic_load_explicit(&active_isa, memory_order_relaxed);
-    if (v >= 0)
-        return (pii_rt_isa)v;
-    pii_rt_isa best = pii_rt_isa_detect(), want = best;
-    const char *env = getenv("PII_ISA"); /* the documented dispatch override */
-    pii_rt_isa forced;
-    if (env && pii_rt_isa_parse(env, &forced) == PII_OK && forced < best)
-        want = forced;
-    int expect = -1;
-    atomic_compare_exchange_strong(&active_isa, &expect, (int)want);
-    return (pii_rt_isa)atomic_load(&active_isa);
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx512vnni") ? 1 : 0;
+#else
+    return 0;
+#endif
 }
 
-pii_err pii_rt_isa_set(pii_rt_isa isa)
+pii_err pii_rt_plan_init(pii_rt_plan *p, int isa, pii_rt_qact qact)
 {
-    if ((unsigned)isa >= PII_RT_ISA_COUNT)
+    static const rt_kernels *const tables[PII_RT_ISA_COUNT] = {
+        &pii_rt_kern_scalar, &pii_rt_kern_avx2, &pii_rt_kern_avx512};
+    memset(p, 0, sizeof *p);
+    if (isa >= PII_RT_ISA_COUNT ||
+        (qact != PII_RT_QACT_I16 && qact != PII_RT_QACT_I8 && qact != PII_RT_QACT_I16R8))
         return PII_EINVAL;
-    if (isa > pii_rt_isa_detect())
+    pii_rt_isa best = pii_rt_isa_detect();
+    if (isa > (int)best)
         return PII_EUNSUPPORTED;
-    atomic_store(&active_isa, (int)isa);
+    p->isa = isa < 0 ? best : (pii_rt_isa)isa;
+    p->vnni = p->isa == PII_RT_ISA_AVX512 && cpu_vnni();
+    p->qact = qact;
+    p->kern = tables[p->isa];
     return PII_OK;
 }

@@ -158,26 +158,26 @@ static int ggml_dtype(uint32_t g, pii_dtype *t)
     }
 }
 
-pii_err rt_gguf_parse(pii_rt_store *s, const rt_map *m, char *errbuf, size_t cap)
+pii_err pii_rt_gguf_parse(pii_rt_store *s, const rt_map *m, char *errbuf, size_t cap)
 {
     const char *f = m->path;
     cur c = {m->base, m->base + m->len};
     uint32_t magic, ver;
     uint64_t ntens, nkv;
     if (!rd_u32(&c, &magic) || magic != 0x46554747u)
-        return rt_fail(errbuf, cap, PII_EFORMAT, f, "not a GGUF file");
+        return pii_rt_fail(errbuf, cap, PII_EFORMAT, f, "not a GGUF file");
     if (!rd_u32(&c, &ver) || !rd_u64(&c, &ntens) || !rd_u64(&c, &nkv))
-        return rt_fail(errbuf, cap, PII_ETRUNC, f, "GGUF header truncated");
+        return pii_rt_fail(errbuf, cap, PII_ETRUNC, f, "GGUF header truncated");
     if (ver != 2 && ver != 3)
-        return rt_fail(errbuf, cap, PII_EUNSUPPORTED, f, "GGUF version %u (need 2 or 3)", ver);
+        return pii_rt_fail(errbuf, cap, PII_EUNSUPPORTED, f, "GGUF version %u (need 2 or 3)", ver);
     if (ntens > PII_RT_MAX_TENSORS || nkv > PII_RT_MAX_TENSORS)
-        return rt_fail(errbuf, cap, PII_ETOOBIG, f, "GGUF claims %llu tensors and %llu keys",
-                       (unsigned long long)ntens, (unsigned long long)nkv);
+        return pii_rt_fail(errbuf, cap, PII_ETOOBIG, f, "GGUF claims %llu tensors and %llu keys",
+                           (unsigned long long)ntens, (unsigned long long)nkv);
     /* A key takes >= 13 bytes, a tensor info >= 24: refuse lies early. */
     if (nkv * 13 + ntens * 24 > (uint64_t)(c.end - c.p))
-        return rt_fail(errbuf, cap, PII_ETRUNC, f,
-                       "GGUF claims %llu keys and %llu tensors; the file is too short",
-                       (unsigned long long)nkv, (unsigned long long)ntens);
+        return pii_rt_fail(errbuf, cap, PII_ETRUNC, f,
+                           "GGUF claims %llu keys and %llu tensors; the file is too short",
+                           (unsigned long long)nkv, (unsigned long long)ntens);
     s->kv = calloc(nkv ? nkv : 1, sizeof *s->kv);
     if (!s->kv)
         return PII_ENOMEM;
@@ -187,11 +187,11 @@ pii_err rt_gguf_parse(pii_rt_store *s, const rt_map *m, char *errbuf, size_t cap
         uint64_t kl;
         uint32_t t;
         if (!rd_str(&c, &k, &kl) || !rd_u32(&c, &t))
-            return rt_fail(errbuf, cap, PII_ETRUNC, f, "GGUF metadata entry %llu truncated",
-                           (unsigned long long)i);
+            return pii_rt_fail(errbuf, cap, PII_ETRUNC, f, "GGUF metadata entry %llu truncated",
+                               (unsigned long long)i);
         if (kl == 0 || kl > PII_RT_MAX_NAME || memchr(k, 0, kl))
-            return rt_fail(errbuf, cap, PII_EFORMAT, f, "GGUF metadata entry %llu: bad key",
-                           (unsigned long long)i);
+            return pii_rt_fail(errbuf, cap, PII_EFORMAT, f, "GGUF metadata entry %llu: bad key",
+                               (unsigned long long)i);
         rt_kv *kv = &s->kv[s->nkv];
         kv->key = malloc(kl + 1);
         if (!kv->key)
@@ -205,8 +205,8 @@ pii_err rt_gguf_parse(pii_rt_store *s, const rt_map *m, char *errbuf, size_t cap
             uint32_t et;
             uint64_t cnt;
             if (!rd_u32(&c2, &et) || !rd_u64(&c2, &cnt))
-                return rt_fail(errbuf, cap, PII_ETRUNC, f, "GGUF key '%s': array truncated",
-                               kv->key);
+                return pii_rt_fail(errbuf, cap, PII_ETRUNC, f, "GGUF key '%s': array truncated",
+                                   kv->key);
             kv->elem = (pii_rt_kvtype)et;
             kv->count = cnt;
             kv->val = c2.p;
@@ -214,15 +214,16 @@ pii_err rt_gguf_parse(pii_rt_store *s, const rt_map *m, char *errbuf, size_t cap
             kv->val = c.p;
         }
         if (!skip_value(&c, t, 0))
-            return rt_fail(errbuf, cap, PII_ETRUNC, f,
-                           "GGUF key '%s': value of type %u truncated or malformed", kv->key, t);
+            return pii_rt_fail(errbuf, cap, PII_ETRUNC, f,
+                               "GGUF key '%s': value of type %u truncated or malformed", kv->key,
+                               t);
         kv->vend = c.p;
         if (!strcmp(kv->key, "general.alignment")) {
             if (t != PII_KV_U32)
-                return rt_fail(errbuf, cap, PII_EFORMAT, f, "general.alignment is not u32");
+                return pii_rt_fail(errbuf, cap, PII_EFORMAT, f, "general.alignment is not u32");
             memcpy(&align, kv->val, 4);
             if (align == 0 || (align & (align - 1)) || align > 65536)
-                return rt_fail(errbuf, cap, PII_EFORMAT, f, "general.alignment %u", align);
+                return pii_rt_fail(errbuf, cap, PII_EFORMAT, f, "general.alignment %u", align);
         }
     }
     /* Tensor infos: offsets are checked once the data section is known. */
@@ -236,13 +237,13 @@ pii_err rt_gguf_parse(pii_rt_store *s, const rt_map *m, char *errbuf, size_t cap
         uint64_t nl, off;
         uint32_t nd, gt;
         if (!rd_str(&c, &nm, &nl) || !rd_u32(&c, &nd)) {
-            rc = rt_fail(errbuf, cap, PII_ETRUNC, f, "GGUF tensor info %llu truncated",
-                         (unsigned long long)i);
+            rc = pii_rt_fail(errbuf, cap, PII_ETRUNC, f, "GGUF tensor info %llu truncated",
+                             (unsigned long long)i);
             goto out;
         }
         if (nl == 0 || nl > PII_RT_MAX_NAME || memchr(nm, 0, nl)) {
-            rc = rt_fail(errbuf, cap, PII_EFORMAT, f, "GGUF tensor info %llu: bad name",
-                         (unsigned long long)i);
+            rc = pii_rt_fail(errbuf, cap, PII_EFORMAT, f, "GGUF tensor info %llu: bad name",
+                             (unsigned long long)i);
             goto out;
         }
         pii_rt_tensor t;
@@ -252,72 +253,74 @@ pii_err rt_gguf_parse(pii_rt_store *s, const rt_map *m, char *errbuf, size_t cap
         memcpy(name, nm, nl);
         name[nl] = 0;
         if (nd > PII_RT_MAXDIM) {
-            rc = rt_fail(errbuf, cap, PII_EUNSUPPORTED, f, "tensor '%s': %u dimensions", name, nd);
+            rc = pii_rt_fail(errbuf, cap, PII_EUNSUPPORTED, f, "tensor '%s': %u dimensions", name,
+                             nd);
             goto out;
         }
         t.ndim = (int)nd;
         for (uint32_t d = 0; d < nd; d++) {
             uint64_t ne;
             if (!rd_u64(&c, &ne)) {
-                rc = rt_fail(errbuf, cap, PII_ETRUNC, f, "tensor '%s': info truncated", name);
+                rc = pii_rt_fail(errbuf, cap, PII_ETRUNC, f, "tensor '%s': info truncated", name);
                 goto out;
             }
             if (ne > (uint64_t)INT64_MAX) {
-                rc = rt_fail(errbuf, cap, PII_EFORMAT, f, "tensor '%s': bad ne[%u]", name, d);
+                rc = pii_rt_fail(errbuf, cap, PII_EFORMAT, f, "tensor '%s': bad ne[%u]", name, d);
                 goto out;
             }
             t.shape[nd - 1 - d] = (int64_t)ne; /* ne[0] is innermost */
         }
         if (!rd_u32(&c, &gt) || !rd_u64(&c, &off)) {
-            rc = rt_fail(errbuf, cap, PII_ETRUNC, f, "tensor '%s': info truncated", name);
+            rc = pii_rt_fail(errbuf, cap, PII_ETRUNC, f, "tensor '%s': info truncated", name);
             goto out;
         }
         if (!ggml_dtype(gt, &t.dtype)) {
-            rc = rt_fail(errbuf, cap, PII_EDTYPE, f, "tensor '%s': unsupported ggml type %u", name,
-                         gt);
+            rc = pii_rt_fail(errbuf, cap, PII_EDTYPE, f, "tensor '%s': unsupported ggml type %u",
+                             name, gt);
             goto out;
         }
         int ok;
-        t.nelem = rt_nelem(t.shape, t.ndim, &ok);
+        t.nelem = pii_rt_nelem(t.shape, t.ndim, &ok);
         if (!ok) {
-            rc = rt_fail(errbuf, cap, PII_ETOOBIG, f, "tensor '%s': shape overflows", name);
+            rc = pii_rt_fail(errbuf, cap, PII_ETOOBIG, f, "tensor '%s': shape overflows", name);
             goto out;
         }
         pii_err de;
         uint64_t inner = nd ? (uint64_t)t.shape[nd - 1] : 1;
         t.nbytes = pii_dtype_nbytes(t.dtype, t.nelem, inner, &de);
         if (de) {
-            rc = rt_fail(errbuf, cap, de, f,
-                         de == PII_ESHAPE ? "tensor '%s': inner dimension not a multiple of "
-                                            "the %s block"
-                                          : "tensor '%s': size overflows (%s)",
-                         name, pii_dtype_name(t.dtype));
+            rc = pii_rt_fail(errbuf, cap, de, f,
+                             de == PII_ESHAPE ? "tensor '%s': inner dimension not a multiple of "
+                                                "the %s block"
+                                              : "tensor '%s': size overflows (%s)",
+                             name, pii_dtype_name(t.dtype));
             goto out;
         }
         offs[i] = off;
-        if ((rc = rt_store_add(s, name, nl, &t, errbuf, cap)))
+        if ((rc = pii_rt_store_add(s, name, nl, &t, errbuf, cap)))
             goto out;
     }
     uint64_t hdr = (uint64_t)(c.p - m->base);
     uint64_t dstart = (hdr + align - 1) / align * align;
     if (dstart > m->len) {
-        rc = rt_fail(errbuf, cap, PII_ETRUNC, f, "GGUF data section missing");
+        rc = pii_rt_fail(errbuf, cap, PII_ETRUNC, f, "GGUF data section missing");
         goto out;
     }
     uint64_t dlen = m->len - dstart;
     for (uint64_t i = 0; i < ntens; i++) {
         pii_rt_tensor *t = &s->t[first + i];
         if (offs[i] % align) {
-            rc = rt_fail(errbuf, cap, PII_EFORMAT, f, "tensor '%s': offset %llu not aligned to %u",
-                         t->name, (unsigned long long)offs[i], align);
+            rc = pii_rt_fail(errbuf, cap, PII_EFORMAT, f,
+                             "tensor '%s': offset %llu not aligned to %u", t->name,
+                             (unsigned long long)offs[i], align);
             goto out;
         }
         if (offs[i] > dlen || t->nbytes > dlen - offs[i]) {
-            rc = rt_fail(errbuf, cap, PII_ETRUNC, f,
-                         "tensor '%s': data [%llu, +%llu) beyond the end of the file (%llu "
-                         "data bytes)",
-                         t->name, (unsigned long long)offs[i], (unsigned long long)t->nbytes,
-                         (unsigned long long)dlen);
+            rc = pii_rt_fail(errbuf, cap, PII_ETRUNC, f,
+                             "tensor '%s': data [%llu, +%llu) beyond the end of the file (%llu "
+                             "data bytes)",
+                             t->name, (unsigned long long)offs[i], (unsigned long long)t->nbytes,
+                             (unsigned long long)dlen);
             goto out;
         }
         t->data = m->base + dstart + offs[i];
@@ -337,8 +340,8 @@ pii_err rt_gguf_parse(pii_rt_store *s, const rt_map *m, char *errbuf, size_t cap
         size_t far = 0; /* the tensor reaching furthest so far */
         for (uint64_t i = 1; i < ntens && !rc; i++) {
             if (sp[i].b < sp[far].e && sp[i].b < sp[i].e)
-                rc = rt_fail(errbuf, cap, PII_EFORMAT, f, "tensors '%s' and '%s' overlap",
-                             s->t[first + sp[far].ti].name, s->t[first + sp[i].ti].name);
+                rc = pii_rt_fail(errbuf, cap, PII_EFORMAT, f, "tensors '%s' and '%s' overlap",
+                                 s->t[first + sp[far].ti].name, s->t[first + sp[i].ti].name);
             if (sp[i].e > sp[far].e)
                 far = (size_t)i;
         }

@@ -8,24 +8,26 @@
 
 #include "pii_rt.h"
 
-/* y[t, o0..o1) (+)= x[t] . W(o) + bias, t < n. */
-typedef void (*rt_gemm_fn)(const pii_rt_mat *W, size_t n, const float *x, size_t ldx,
-                           const float *bias, float *y, size_t ldy, size_t o0, size_t o1, int acc);
+/* y[t, o0..o1) (+)= x[t] . W(o) + bias, t < n.  p: the plan of the call
+ * (the quantized kernels follow its qact and vnni). */
+typedef void (*rt_gemm_fn)(const pii_rt_plan *p, const pii_rt_mat *W, size_t n, const float *x,
+                           size_t ldx, const float *bias, float *y, size_t ldy, size_t o0,
+                           size_t o1, int acc);
 
-typedef struct rt_kernels {
+typedef struct pii_rt_kernels {
     rt_gemm_fn gemm[PII_DT_COUNT][2]; /* [dtype][layout] */
     void (*attn)(const pii_rt_attn *a, size_t d0, size_t d1, size_t i0, size_t i1, float *scratch);
     void (*rmsnorm)(size_t d, const float *x, const float *g, float eps, float *y);
     void (*swiglu)(float *g, const float *u, size_t m, float alpha, float limit);
 } rt_kernels;
 
-extern const rt_kernels rt_kern_scalar;
-extern const rt_kernels rt_kern_avx2;
-extern const rt_kernels rt_kern_avx512;
+extern const rt_kernels pii_rt_kern_scalar;
+extern const rt_kernels pii_rt_kern_avx2;
+extern const rt_kernels pii_rt_kern_avx512;
 
-/* The scalar GEMM for any supported dtype/layout (tails of SIMD kernels). */
-void rt_gemm_scalar(const pii_rt_mat *W, size_t n, const float *x, size_t ldx, const float *bias,
-                    float *y, size_t ldy, size_t o0, size_t o1, int acc);
+/* The scalar GEMM for any float dtype/layout (tails of SIMD kernels). */
+void pii_rt_gemm_scalar(const pii_rt_mat *W, size_t n, const float *x, size_t ldx,
+                        const float *bias, float *y, size_t ldy, size_t o0, size_t o1, int acc);
 
 /* Byte offset of element `c` along a stored row of dtype t. */
 static inline size_t rt_elem_off(pii_dtype t, size_t c)

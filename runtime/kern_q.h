@@ -98,22 +98,11 @@ static inline int8_t rt_q_one(float x, float inv)
 }
 
 /* Scalar kernels (reference; also the tails of the SIMD ones). */
-void rt_gemm_q8io_scalar(const pii_rt_mat *W, size_t n, const float *x, size_t ldx,
-                         const float *bias, float *y, size_t ldy, size_t o0, size_t o1, int acc);
-void rt_gemm_q4io_scalar(const pii_rt_mat *W, size_t n, const float *x, size_t ldx,
-                         const float *bias, float *y, size_t ldy, size_t o0, size_t o1, int acc);
-
-/* The activation mode in use (quant.c). */
-pii_rt_qact rt_qact(void);
-
-/* SIMD kernels (kern_q_avx512.c, kern_q_avx2.c); each follows rt_qact(). */
-void rt_gemm_q8io_avx512(const pii_rt_mat *W, size_t n, const float *x, size_t ldx,
-                         const float *bias, float *y, size_t ldy, size_t o0, size_t o1, int acc);
-void rt_gemm_q4io_avx512(const pii_rt_mat *W, size_t n, const float *x, size_t ldx,
-                         const float *bias, float *y, size_t ldy, size_t o0, size_t o1, int acc);
-void rt_gemm_q8io_avx2(const pii_rt_mat *W, size_t n, const float *x, size_t ldx, const float *bias,
-                       float *y, size_t ldy, size_t o0, size_t o1, int acc);
-void rt_gemm_q4io_avx2(const pii_rt_mat *W, size_t n, const float *x, size_t ldx, const float *bias,
-                       float *y, size_t ldy, size_t o0, size_t o1, int acc);
+void pii_rt_gemm_q8io_scalar(const pii_rt_plan *p, const pii_rt_mat *W, size_t n, const float *x,
+                             size_t ldx, const float *bias, float *y, size_t ldy, size_t o0,
+                             size_t o1, int acc);
+void pii_rt_gemm_q4io_scalar(const pii_rt_plan *p, const pii_rt_mat *W, size_t n, const float *x,
+                             size_t ldx, const float *bias, float *y, size_t ldy, size_t o0,
+                             size_t o1, int acc);
 
 #endif

@@ -81,13 +81,20 @@ static void gemm_io(const pii_rt_mat *W, size_t n, const float *x, size_t ldx, c
     }
 }
 
-void rt_gemm_scalar(const pii_rt_mat *W, size_t n, const float *x, size_t ldx, const float *bias,
-                    float *y, size_t ldy, size_t o0, size_t o1, int acc)
+void pii_rt_gemm_scalar(const pii_rt_mat *W, size_t n, const float *x, size_t ldx,
+                        const float *bias, float *y, size_t ldy, size_t o0, size_t o1, int acc)
 {
     if (W->layout == PII_RT_IO)
         gemm_io(W, n, x, ldx, bias, y, ldy, o0, o1, acc);
     else
         gemm_oi(W, n, x, ldx, bias, y, ldy, o0, o1, acc);
+}
+
+static void gemm_f(const pii_rt_plan *p, const pii_rt_mat *W, size_t n, const float *x, size_t ldx,
+                   const float *bias, float *y, size_t ldy, size_t o0, size_t o1, int acc)
+{
+    (void)p;
+    pii_rt_gemm_scalar(W, n, x, ldx, bias, y, ldy, o0, o1, acc);
 }
 
 /* ---- attention ------------------------------------------------------------ */
@@ -155,15 +162,15 @@ static void swiglu_scalar(float *g, const float *u, size_t m, float alpha, float
     }
 }
 
-const rt_kernels rt_kern_scalar = {
+const rt_kernels pii_rt_kern_scalar = {
     .gemm =
         {
-            [PII_DT_F32] = {rt_gemm_scalar, rt_gemm_scalar},
-            [PII_DT_F16] = {rt_gemm_scalar, rt_gemm_scalar},
-            [PII_DT_BF16] = {rt_gemm_scalar, rt_gemm_scalar},
-            [PII_DT_Q8_0] = {rt_gemm_scalar, NULL},
-            [PII_DT_Q8_ROW] = {rt_gemm_scalar, rt_gemm_q8io_scalar},
-            [PII_DT_Q4_G32] = {NULL, rt_gemm_q4io_scalar},
+            [PII_DT_F32] = {gemm_f, gemm_f},
+            [PII_DT_F16] = {gemm_f, gemm_f},
+            [PII_DT_BF16] = {gemm_f, gemm_f},
+            [PII_DT_Q8_0] = {gemm_f, NULL},
+            [PII_DT_Q8_ROW] = {gemm_f, pii_rt_gemm_q8io_scalar},
+            [PII_DT_Q4_G32] = {NULL, pii_rt_gemm_q4io_scalar},
         },
     .attn = attn_scalar,
     .rmsnorm = rmsnorm_scalar,

@@ -1,42 +1,28 @@
-/* kernels.c — public kernel entry points: dispatch to the active ISA's
- * table, plus the kernels that need no SIMD twin (RoPE tables, routing,
+/* kernels.c — public kernel entry points: dispatch to the table of the
+ * caller's plan, plus the kernels that need no SIMD twin (RoPE tables, routing,
  * grouping, transposes). */
 #include <math.h>
 #include <string.h>
 
 #include "kern.h"
 
-static const rt_kernels *const tables[PII_RT_ISA_COUNT] = {&rt_kern_scalar, &rt_kern_avx2,
-                                                           &rt_kern_avx512};
-
-static const rt_kernels *active(void)
-{
-    return tables[pii_rt_isa_active()];
-}
-
 /* ---- GEMM ------------------------------------------------------------------ */
 
 int pii_rt_gemm_supported(pii_dtype t, pii_rt_layout layout)
 {
     return (unsigned)t < PII_DT_COUNT && (unsigned)layout < 2 &&
-           rt_kern_scalar.gemm[t][layout] != NULL;
+           pii_rt_kern_scalar.gemm[t][layout] != NULL;
 }
 
-void pii_rt_gemm_isa(pii_rt_isa isa, const pii_rt_mat *W, size_t n, const float *x, size_t ldx,
-                     const float *bias, float *y, size_t ldy, size_t o0, size_t o1, int acc)
+void pii_rt_gemm(const pii_rt_plan *p, const pii_rt_mat *W, size_t n, const float *x, size_t ldx,
+                 const float *bias, float *y, size_t ldy, size_t o0, size_t o1, int acc)
 {
     if (n == 0 || o1 <= o0)
         return;
-    rt_gemm_fn f = tables[isa]->gemm[W->dtype][W->layout];
+    rt_gemm_fn f = p->kern->gemm[W->dtype][W->layout];
     if (!f)
-        f = rt_kern_scalar.gemm[W->dtype][W->layout];
-    f(W, n, x, ldx, bias, y, ldy, o0, o1, acc);
-}
-
-void pii_rt_gemm(const pii_rt_mat *W, size_t n, const float *x, size_t ldx, const float *bias,
-                 float *y, size_t ldy, size_t o0, size_t o1, int acc)
-{
-    pii_rt_gemm_isa(pii_rt_isa_active(), W, n, x, ldx, bias, y, ldy, o0, o1, acc);
+        f = pii_rt_kern_scalar.gemm[W->dtype][W->layout];
+    f(p, W, n, x, ldx, bias, y, ldy, o0, o1, acc);
 }
 
 pii_err pii_rt_mat_view(pii_rt_mat *m, const pii_rt_tensor *t, pii_rt_layout layout, int64_t index,
@@ -82,17 +68,18 @@ pii_err pii_rt_mat_view(pii_rt_mat *m, const pii_rt_tensor *t, pii_rt_layout lay
 
 /* ---- row kernels ------------------------------------------------------------ */
 
-void pii_rt_rmsnorm(size_t n, size_t d, const float *x, size_t ldx, const float *g, float eps,
-                    float *y, size_t ldy)
+void pii_rt_rmsnorm(const pii_rt_plan *p, size_t n, size_t d, const float *x, size_t ldx,
+                    const float *g, float eps, float *y, size_t ldy)
 {
-    const rt_kernels *k = active();
+    const rt_kernels *k = p->kern;
     for (size_t t = 0; t < n; t++)
         k->rmsnorm(d, x + t * ldx, g, eps, y + t * ldy);
 }
 
-void pii_rt_swiglu(float *g, const float *u, size_t m, float alpha, float limit)
+void pii_rt_swiglu(const pii_rt_plan *p, float *g, const float *u, size_t m, float alpha,
+                   float limit)
 {
-    active()->swiglu(g, u, m, alpha, limit);
+    p->kern->swiglu(g, u, m, alpha, limit);
 }
 
 size_t pii_rt_attn_scratch(int radius, int H, int Hkv)
@@ -101,13 +88,13 @@ size_t pii_rt_attn_scratch(int radius, int H, int Hkv)
     return (2 * (size_t)radius + 1 + 16) * (G < 8 ? 8 : G);
 }
 
-void pii_rt_attn_band(const pii_rt_attn *a, size_t d0, size_t d1, size_t i0, size_t i1,
-                      float *scratch)
+void pii_rt_attn_band(const pii_rt_plan *p, const pii_rt_attn *a, size_t d0, size_t d1, size_t i0,
+                      size_t i1, float *scratch)
 {
     if (i1 <= i0)
         return;
-    const rt_kernels *k = active();
-    (k->attn ? k->attn : rt_kern_scalar.attn)(a, d0, d1, i0, i1, scratch);
+    const rt_kernels *k = p->kern;
+    (k->attn ? k->attn : pii_rt_kern_scalar.attn)(a, d0, d1, i0, i1, scratch);
 }
 
 void pii_rt_transpose(const float *src, size_t lds, size_t rows, size_t cols, float *dst,

@@ -2,7 +2,6 @@
  * IO panel layout of kern_q.h): sizes, views, the quantizers that write
  * them, and the scalar reference kernels every SIMD path is tested
  * against. */
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,21 +10,6 @@
 #define QCH 256 /* activation chunk of the scalar kernels (multiple of 32) */
 
 /* ---- activation mode -------------------------------------------------------------- */
-
-static atomic_int qact_mode = PII_RT_QACT_I16;
-
-pii_err pii_rt_qact_set(pii_rt_qact a)
-{
-    if (a != PII_RT_QACT_I16 && a != PII_RT_QACT_I8 && a != PII_RT_QACT_I16R8)
-        return PII_EINVAL;
-    atomic_store(&qact_mode, (int)a);
-    return PII_OK;
-}
-
-pii_rt_qact pii_rt_qact_active(void)
-{
-    return (pii_rt_qact)atomic_load_explicit(&qact_mode, memory_order_relaxed);
-}
 
 const char *pii_rt_qact_name(pii_rt_qact a)
 {
@@ -44,18 +28,6 @@ pii_err pii_rt_qact_parse(const char *name, pii_rt_qact *out)
             return PII_OK;
         }
     return PII_EINVAL;
-}
-
-static _Thread_local int qact_thread = -1;
-
-void pii_rt_qact_thread(int a)
-{
-    qact_thread = a;
-}
-
-pii_rt_qact rt_qact(void)
-{
-    return qact_thread >= 0 ? (pii_rt_qact)qact_thread : pii_rt_qact_active();
 }
 
 /* ---- sizes and views ------------------------------------------------------------ */
@@ -357,87 +329,24 @@ static void finish(float *y, float v, const float *bias, size_t o, int acc)
     *y = acc ? *y + v : v;
 }
 
-static void q8a8(const pii_rt_mat *W, size_t n, const float *x, size_t ldx, const float *bias,
-                 float *y, size_t ldy, size_t o0, size_t o1, int acc)
+/* The activation rules of kern_q.h: int8 (Q = 127) or, with a16, int16
+ * (Q = 8191). */
+static void act_scale(int a16, float amax, float *s, float *inv)
 {
-    const size_t ni = W->n_in;
-    const uint8_t *base = W->data;
-    int8_t qb[QCH];
-    for (size_t t = 0; t < n; t++) {
-        const float *xr = x + t * ldx;
-        float s, inv;
-        rt_q_scale(row_amax(xr, ni), &s, &inv);
-        for (size_t ob = o0; ob < o1;) {
-            size_t p = ob / RT_QP, oe = (p + 1) * RT_QP < o1 ? (p + 1) * RT_QP : o1;
-            const uint8_t *pan = base + p * W->ld;
-            int32_t sum[RT_QP] = {0};
-            for (size_t ic = 0; ic < ni; ic += QCH) {
-                size_t m = ni - ic < QCH ? ni - ic : QCH;
-                for (size_t i = 0; i < m; i++)
-                    qb[i] = rt_q_one(xr[ic + i], inv);
-                for (size_t o = ob; o < oe; o++) {
-                    size_t c = o % RT_QP;
-                    int32_t a = 0;
-                    for (size_t i = 0; i < m; i++) {
-                        size_t ii = ic + i;
-                        a += qb[i] * (int8_t)pan[256 + ii / 4 * 256 + c * 4 + ii % 4];
-                    }
-                    sum[o - ob] += a;
-                }
-            }
-            for (size_t o = ob; o < oe; o++) {
-                float sc = get_f32(pan + (o % RT_QP) * 4);
-                finish(&y[t * ldy + o], (float)sum[o - ob] * (s * sc), bias, o, acc);
-            }
-            ob = oe;
-        }
-    }
+    if (a16)
+        rt_q16_scale(amax, s, inv);
+    else
+        rt_q_scale(amax, s, inv);
 }
 
-static void q4a8(const pii_rt_mat *W, size_t n, const float *x, size_t ldx, const float *bias,
-                 float *y, size_t ldy, size_t o0, size_t o1, int acc)
+static int16_t act_one(int a16, float x, float inv)
 {
-    const size_t ni = W->n_in, ng = ni / RT_Q4_GROUP;
-    const uint8_t *base = W->data;
-    int8_t qb[RT_Q4_GROUP];
-    for (size_t t = 0; t < n; t++) {
-        const float *xr = x + t * ldx;
-        float s, inv;
-        rt_q_scale(row_amax(xr, ni), &s, &inv);
-        for (size_t ob = o0; ob < o1;) {
-            size_t p = ob / RT_QP, oe = (p + 1) * RT_QP < o1 ? (p + 1) * RT_QP : o1;
-            const uint8_t *pan = base + p * W->ld;
-            float f[RT_QP] = {0};
-            for (size_t g = 0; g < ng; g++) {
-                const uint8_t *gb = pan + g * RT_Q4_GBYTES;
-                int32_t sq = 0;
-                for (int j = 0; j < RT_Q4_GROUP; j++) {
-                    qb[j] = rt_q_one(xr[g * RT_Q4_GROUP + (size_t)j], inv);
-                    sq += qb[j];
-                }
-                for (size_t o = ob; o < oe; o++) {
-                    size_t c = o % RT_QP;
-                    int32_t a = 0;
-                    for (int r = 0; r < 4; r++)
-                        for (int j = 0; j < 4; j++) {
-                            uint8_t b = gb[r * 256 + c * 4 + (size_t)j];
-                            a += qb[8 * r + j] * (b & 15) + qb[8 * r + 4 + j] * (b >> 4);
-                        }
-                    float d = get_f16(gb + 1024 + c * 2), m = get_f16(gb + 1152 + c * 2);
-                    float v = fmaf((float)a, d, f[o - ob]);
-                    f[o - ob] = fmaf(m, (float)sq, v);
-                }
-            }
-            for (size_t o = ob; o < oe; o++)
-                finish(&y[t * ldy + o], f[o - ob] * s, bias, o, acc);
-            ob = oe;
-        }
-    }
+    return a16 ? rt_q16_one(x, inv) : rt_q_one(x, inv);
 }
 
-/* int16 activations (kern_q.h): int64 sums, so any n_in is exact. */
-static void q8a16(const pii_rt_mat *W, size_t n, const float *x, size_t ldx, const float *bias,
-                  float *y, size_t ldy, size_t o0, size_t o1, int acc)
+/* Q8: exact integer sums (int64, so any n_in is exact), one rounding. */
+static void q8io(const pii_rt_mat *W, size_t n, const float *x, size_t ldx, const float *bias,
+                 float *y, size_t ldy, size_t o0, size_t o1, int acc, int a16)
 {
     const size_t ni = W->n_in;
     const uint8_t *base = W->data;
@@ -445,7 +354,7 @@ static void q8a16(const pii_rt_mat *W, size_t n, const float *x, size_t ldx, con
     for (size_t t = 0; t < n; t++) {
         const float *xr = x + t * ldx;
         float s, inv;
-        rt_q16_scale(row_amax(xr, ni), &s, &inv);
+        act_scale(a16, row_amax(xr, ni), &s, &inv);
         for (size_t ob = o0; ob < o1;) {
             size_t p = ob / RT_QP, oe = (p + 1) * RT_QP < o1 ? (p + 1) * RT_QP : o1;
             const uint8_t *pan = base + p * W->ld;
@@ -453,7 +362,7 @@ static void q8a16(const pii_rt_mat *W, size_t n, const float *x, size_t ldx, con
             for (size_t ic = 0; ic < ni; ic += QCH) {
                 size_t m = ni - ic < QCH ? ni - ic : QCH;
                 for (size_t i = 0; i < m; i++)
-                    qb[i] = rt_q16_one(xr[ic + i], inv);
+                    qb[i] = act_one(a16, xr[ic + i], inv);
                 for (size_t o = ob; o < oe; o++) {
                     size_t c = o % RT_QP;
                     int64_t a = 0;
@@ -473,8 +382,10 @@ static void q8a16(const pii_rt_mat *W, size_t n, const float *x, size_t ldx, con
     }
 }
 
-static void q4a16(const pii_rt_mat *W, size_t n, const float *x, size_t ldx, const float *bias,
-                  float *y, size_t ldy, size_t o0, size_t o1, int acc)
+/* Q4: per group of 32, exact integer sums folded in float; with int16
+ * activations the sums are split by input position (kern_q.h). */
+static void q4io(const pii_rt_mat *W, size_t n, const float *x, size_t ldx, const float *bias,
+                 float *y, size_t ldy, size_t o0, size_t o1, int acc, int a16)
 {
     const size_t ni = W->n_in, ng = ni / RT_Q4_GROUP;
     const uint8_t *base = W->data;
@@ -482,7 +393,7 @@ static void q4a16(const pii_rt_mat *W, size_t n, const float *x, size_t ldx, con
     for (size_t t = 0; t < n; t++) {
         const float *xr = x + t * ldx;
         float s, inv;
-        rt_q16_scale(row_amax(xr, ni), &s, &inv);
+        act_scale(a16, row_amax(xr, ni), &s, &inv);
         for (size_t ob = o0; ob < o1;) {
             size_t p = ob / RT_QP, oe = (p + 1) * RT_QP < o1 ? (p + 1) * RT_QP : o1;
             const uint8_t *pan = base + p * W->ld;
@@ -491,7 +402,7 @@ static void q4a16(const pii_rt_mat *W, size_t n, const float *x, size_t ldx, con
                 const uint8_t *gb = pan + g * RT_Q4_GBYTES;
                 int32_t sq = 0;
                 for (int j = 0; j < RT_Q4_GROUP; j++) {
-                    qb[j] = rt_q16_one(xr[g * RT_Q4_GROUP + (size_t)j], inv);
+                    qb[j] = act_one(a16, xr[g * RT_Q4_GROUP + (size_t)j], inv);
                     sq += qb[j];
                 }
                 for (size_t o = ob; o < oe; o++) {
@@ -508,27 +419,35 @@ static void q4a16(const pii_rt_mat *W, size_t n, const float *x, size_t ldx, con
                         }
                     float d = get_f16(gb + 1024 + c * 2), m = get_f16(gb + 1152 + c * 2);
                     size_t k = o - ob;
-                    f0[k] = fmaf((float)p0, d, f0[k]);
-                    f0[k] = fmaf(m, (float)sq, f0[k]);
-                    f1[k] = fmaf((float)p1, d, f1[k]);
-                    f1[k] = fmaf(0.0f, (float)sq, f1[k]);
+                    if (a16) {
+                        f0[k] = fmaf((float)p0, d, f0[k]);
+                        f0[k] = fmaf(m, (float)sq, f0[k]);
+                        f1[k] = fmaf((float)p1, d, f1[k]);
+                        f1[k] = fmaf(0.0f, (float)sq, f1[k]);
+                    } else {
+                        f0[k] = fmaf(m, (float)sq, fmaf((float)(p0 + p1), d, f0[k]));
+                    }
                 }
             }
-            for (size_t o = ob; o < oe; o++)
-                finish(&y[t * ldy + o], (f0[o - ob] + f1[o - ob]) * s, bias, o, acc);
+            for (size_t o = ob; o < oe; o++) {
+                float v = a16 ? f0[o - ob] + f1[o - ob] : f0[o - ob];
+                finish(&y[t * ldy + o], v * s, bias, o, acc);
+            }
             ob = oe;
         }
     }
 }
 
-void rt_gemm_q8io_scalar(const pii_rt_mat *W, size_t n, const float *x, size_t ldx,
-                         const float *bias, float *y, size_t ldy, size_t o0, size_t o1, int acc)
+void pii_rt_gemm_q8io_scalar(const pii_rt_plan *p, const pii_rt_mat *W, size_t n, const float *x,
+                             size_t ldx, const float *bias, float *y, size_t ldy, size_t o0,
+                             size_t o1, int acc)
 {
-    (rt_qact() == PII_RT_QACT_I8 ? q8a8 : q8a16)(W, n, x, ldx, bias, y, ldy, o0, o1, acc);
+    q8io(W, n, x, ldx, bias, y, ldy, o0, o1, acc, p->qact != PII_RT_QACT_I8);
 }
 
-void rt_gemm_q4io_scalar(const pii_rt_mat *W, size_t n, const float *x, size_t ldx,
-                         const float *bias, float *y, size_t ldy, size_t o0, size_t o1, int acc)
+void pii_rt_gemm_q4io_scalar(const pii_rt_plan *p, const pii_rt_mat *W, size_t n, const float *x,
+                             size_t ldx, const float *bias, float *y, size_t ldy, size_t o0,
+                             size_t o1, int acc)
 {
-    (rt_qact() == PII_RT_QACT_I8 ? q4a8 : q4a16)(W, n, x, ldx, bias, y, ldy, o0, o1, acc);
+    q4io(W, n, x, ldx, bias, y, ldy, o0, o1, acc, p->qact != PII_RT_QACT_I8);
 }

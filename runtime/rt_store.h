@@ -1,5 +1,5 @@
 /* rt_store.h — private: the tensor store shared by the safetensors and GGUF
- * readers (src/runtime only). */
+ * readers (runtime/ only). */
 #ifndef PII_RT_STORE_H
 #define PII_RT_STORE_H
 
@@ -37,20 +37,20 @@ struct pii_rt_store {
 };
 
 /* Formats "file: message" into errbuf; returns e. */
-pii_err rt_fail(char *errbuf, size_t cap, pii_err e, const char *file, const char *fmt, ...)
+pii_err pii_rt_fail(char *errbuf, size_t cap, pii_err e, const char *file, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
 
 /* Appends a tensor (name copied); PII_EFORMAT on a duplicate name. */
-pii_err rt_store_add(pii_rt_store *s, const char *name, size_t namelen, pii_rt_tensor *t,
-                     char *errbuf, size_t cap);
-pii_err rt_store_index(pii_rt_store *s, char *errbuf, size_t cap);
+pii_err pii_rt_store_add(pii_rt_store *s, const char *name, size_t namelen, pii_rt_tensor *t,
+                         char *errbuf, size_t cap);
+pii_err pii_rt_store_index(pii_rt_store *s, char *errbuf, size_t cap);
 
 /* Validates and appends the tensors of one safetensors image. */
-pii_err rt_st_parse(pii_rt_store *s, const rt_map *m, char *errbuf, size_t cap);
+pii_err pii_rt_st_parse(pii_rt_store *s, const rt_map *m, char *errbuf, size_t cap);
 /* Validates and loads one GGUF image (tensors and metadata). */
-pii_err rt_gguf_parse(pii_rt_store *s, const rt_map *m, char *errbuf, size_t cap);
+pii_err pii_rt_gguf_parse(pii_rt_store *s, const rt_map *m, char *errbuf, size_t cap);
 
 /* Checked product of dims (0 on overflow, with *ok = 0). */
-uint64_t rt_nelem(const int64_t *shape, int ndim, int *ok);
+uint64_t pii_rt_nelem(const int64_t *shape, int ndim, int *ok);
 
 #endif

@@ -1,5 +1,7 @@
 /* store.c — the tensor store: file mapping, safetensors (single and
- * sharded), lookup by name, metadata getters.  GGUF parsing is in gguf.c. */
+ * sharded), metadata getters.  GGUF parsing is in gguf.c; the tensor table
+ * (adding, the name index, lookup by name) in store_index.c, which both
+ * readers call. */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -14,114 +16,6 @@
 
 #include "rt_store.h"
 
-pii_err rt_fail(char *errbuf, size_t cap, pii_err e, const char *file, const char *fmt, ...)
-{
-    if (errbuf && cap) {
-        int k = snprintf(errbuf, cap, "%s: ", file ? file : "?");
-        if (k < 0)
-            k = 0;
-        if ((size_t)k < cap) {
-            va_list ap;
-            va_start(ap, fmt);
-            vsnprintf(errbuf + k, cap - (size_t)k, fmt, ap);
-            va_end(ap);
-        }
-    }
-    return e;
-}
-
-uint64_t rt_nelem(const int64_t *shape, int ndim, int *ok)
-{
-    uint64_t n = 1;
-    *ok = 1;
-    for (int i = 0; i < ndim; i++) {
-        if (shape[i] < 0) {
-            *ok = 0;
-            return 0;
-        }
-        uint64_t d = (uint64_t)shape[i];
-        if (d && n > UINT64_MAX / d) {
-            *ok = 0;
-            return 0;
-        }
-        n *= d;
-    }
-    return n;
-}
-
-/* ---- name index ---------------------------------------------------------- */
-
-static uint64_t hash_name(const char *s)
-{
-    uint64_t h = 1469598103934665603ull; /* FNV-1a */
-    while (*s) {
-        h ^= (uint8_t)*s++;
-        h *= 1099511628211ull;
-    }
-    return h;
-}
-
-pii_err rt_store_add(pii_rt_store *s, const char *name, size_t namelen, pii_rt_tensor *t,
-                     char *errbuf, size_t cap)
-{
-    if (s->nt >= PII_RT_MAX_TENSORS)
-        return rt_fail(errbuf, cap, PII_ETOOBIG, t->file, "more than %u tensors",
-                       PII_RT_MAX_TENSORS);
-    if (s->nt == s->tcap) {
-        size_t nc = s->tcap ? s->tcap * 2 : 64;
-        pii_rt_tensor *nt = realloc(s->t, nc * sizeof *nt);
-        if (!nt)
-            return PII_ENOMEM;
-        s->t = nt;
-        s->tcap = nc;
-    }
-    char *nm = malloc(namelen + 1);
-    if (!nm)
-        return PII_ENOMEM;
-    memcpy(nm, name, namelen);
-    nm[namelen] = 0;
-    t->name = nm;
-    s->t[s->nt++] = *t;
-    return PII_OK;
-}
-
-/* Builds the hash index; detects duplicate names. */
-pii_err rt_store_index(pii_rt_store *s, char *errbuf, size_t cap)
-{
-    free(s->hash);
-    s->hcap = 16;
-    while (s->hcap < s->nt * 2)
-        s->hcap *= 2;
-    s->hash = calloc(s->hcap, sizeof *s->hash);
-    if (!s->hash)
-        return PII_ENOMEM;
-    for (size_t i = 0; i < s->nt; i++) {
-        size_t h = hash_name(s->t[i].name) & (s->hcap - 1);
-        while (s->hash[h]) {
-            if (!strcmp(s->t[s->hash[h] - 1].name, s->t[i].name))
-                return rt_fail(errbuf, cap, PII_EFORMAT, s->t[i].file, "tensor '%s' appears twice",
-                               s->t[i].name);
-            h = (h + 1) & (s->hcap - 1);
-        }
-        s->hash[h] = (uint32_t)(i + 1);
-    }
-    return PII_OK;
-}
-
-const pii_rt_tensor *pii_rt_store_find(const pii_rt_store *s, const char *name)
-{
-    if (!s || !s->hash)
-        return NULL;
-    size_t h = hash_name(name) & (s->hcap - 1);
-    while (s->hash[h]) {
-        const pii_rt_tensor *t = &s->t[s->hash[h] - 1];
-        if (!strcmp(t->name, name))
-            return t;
-        h = (h + 1) & (s->hcap - 1);
-    }
-    return NULL;
-}
-
 /* ---- mapping ------------------------------------------------------------ */
 
 static pii_err map_file(const char *path, rt_map *m, char *errbuf, size_t cap)
@@ -134,32 +28,32 @@ static pii_err map_file(const char *path, rt_map *m, char *errbuf, size_t cap)
      * it is refused below (not a regular file) */
     int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0)
-        return rt_fail(errbuf, cap, errno == ENOENT ? PII_ENOTFOUND : PII_EIO, path, "%s",
-                       strerror(errno));
+        return pii_rt_fail(errbuf, cap, errno == ENOENT ? PII_ENOTFOUND : PII_EIO, path, "%s",
+                           strerror(errno));
     struct stat st;
     if (fstat(fd, &st) != 0) {
         int e = errno;
         close(fd);
-        return rt_fail(errbuf, cap, PII_EIO, path, "%s", strerror(e));
+        return pii_rt_fail(errbuf, cap, PII_EIO, path, "%s", strerror(e));
     }
     if (!S_ISREG(st.st_mode)) {
         close(fd);
-        return rt_fail(errbuf, cap, PII_EIO, path, "not a regular file");
+        return pii_rt_fail(errbuf, cap, PII_EIO, path, "not a regular file");
     }
     if (st.st_size < 8) {
         close(fd);
-        return rt_fail(errbuf, cap, PII_ETRUNC, path, "file too short (%lld bytes) for a header",
-                       (long long)st.st_size);
+        return pii_rt_fail(errbuf, cap, PII_ETRUNC, path,
+                           "file too short (%lld bytes) for a header", (long long)st.st_size);
     }
     if ((uint64_t)st.st_size > (uint64_t)SIZE_MAX) {
         close(fd);
-        return rt_fail(errbuf, cap, PII_ETOOBIG, path, "file too large to map");
+        return pii_rt_fail(errbuf, cap, PII_ETOOBIG, path, "file too large to map");
     }
     void *p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
     int e = errno;
     close(fd);
     if (p == MAP_FAILED)
-        return rt_fail(errbuf, cap, PII_EIO, path, "mmap: %s", strerror(e));
+        return pii_rt_fail(errbuf, cap, PII_EIO, path, "mmap: %s", strerror(e));
     m->base = p;
     m->len = (size_t)st.st_size;
     m->owned = 1;
@@ -293,32 +187,32 @@ static int cmp_span(const void *a, const void *b)
     return x->b < y->b ? -1 : x->b > y->b ? 1 : (x->e < y->e ? -1 : x->e > y->e);
 }
 
-pii_err rt_st_parse(pii_rt_store *s, const rt_map *m, char *errbuf, size_t cap)
+pii_err pii_rt_st_parse(pii_rt_store *s, const rt_map *m, char *errbuf, size_t cap)
 {
     const char *f = m->path;
     if (m->len < 8)
-        return rt_fail(errbuf, cap, PII_ETRUNC, f, "file too short for a safetensors header");
+        return pii_rt_fail(errbuf, cap, PII_ETRUNC, f, "file too short for a safetensors header");
     uint64_t hlen = 0;
     for (int i = 7; i >= 0; i--)
         hlen = hlen << 8 | m->base[i];
     if (hlen > PII_RT_MAX_HEADER)
-        return rt_fail(errbuf, cap, PII_ETOOBIG, f,
-                       "header claims %llu bytes (limit %u): not a safetensors file?",
-                       (unsigned long long)hlen, PII_RT_MAX_HEADER);
+        return pii_rt_fail(errbuf, cap, PII_ETOOBIG, f,
+                           "header claims %llu bytes (limit %u): not a safetensors file?",
+                           (unsigned long long)hlen, PII_RT_MAX_HEADER);
     if (hlen < 2 || hlen > m->len - 8)
-        return rt_fail(errbuf, cap, PII_ETRUNC, f,
-                       "header claims %llu bytes but the file has %zu after the length",
-                       (unsigned long long)hlen, m->len - 8);
+        return pii_rt_fail(errbuf, cap, PII_ETRUNC, f,
+                           "header claims %llu bytes but the file has %zu after the length",
+                           (unsigned long long)hlen, m->len - 8);
     const char *hp = (const char *)m->base + 8;
     if (hp[0] != '{')
-        return rt_fail(errbuf, cap, PII_EFORMAT, f, "header is not a JSON object");
+        return pii_rt_fail(errbuf, cap, PII_EFORMAT, f, "header is not a JSON object");
     const char *why = "";
     json_object *root = parse_json(hp, (size_t)hlen, &why);
     if (!root)
-        return rt_fail(errbuf, cap, PII_EJSON, f, "header: %s", why);
+        return pii_rt_fail(errbuf, cap, PII_EJSON, f, "header: %s", why);
     pii_err rc = PII_OK;
     if (!json_object_is_type(root, json_type_object)) {
-        rc = rt_fail(errbuf, cap, PII_EFORMAT, f, "header is not a JSON object");
+        rc = pii_rt_fail(errbuf, cap, PII_EFORMAT, f, "header is not a JSON object");
         goto out;
     }
     const uint8_t *data = m->base + 8 + hlen;
@@ -328,7 +222,7 @@ pii_err rt_st_parse(pii_rt_store *s, const rt_map *m, char *errbuf, size_t cap)
     {
         if (!strcmp(key, "__metadata__")) {
             if (!json_object_is_type(val, json_type_object)) {
-                rc = rt_fail(errbuf, cap, PII_EFORMAT, f, "__metadata__ is not an object");
+                rc = pii_rt_fail(errbuf, cap, PII_EFORMAT, f, "__metadata__ is not an object");
                 goto out;
             }
             json_object_object_foreach(val, mk, mv)
@@ -353,7 +247,7 @@ pii_err rt_st_parse(pii_rt_store *s, const rt_map *m, char *errbuf, size_t cap)
         }
         size_t klen = strlen(key);
         if (klen == 0 || klen > PII_RT_MAX_NAME) {
-            rc = rt_fail(errbuf, cap, PII_EFORMAT, f, "tensor name of %zu bytes", klen);
+            rc = pii_rt_fail(errbuf, cap, PII_EFORMAT, f, "tensor name of %zu bytes", klen);
             goto out;
         }
         json_object *jd, *js, *jo;
@@ -364,8 +258,8 @@ pii_err rt_st_parse(pii_rt_store *s, const rt_map *m, char *errbuf, size_t cap)
             !json_object_is_type(jd, json_type_string) ||
             !json_object_is_type(js, json_type_array) ||
             !json_object_is_type(jo, json_type_array) || json_object_array_length(jo) != 2) {
-            rc = rt_fail(errbuf, cap, PII_EFORMAT, f,
-                         "tensor '%s': entry needs dtype, shape and data_offsets[2]", key);
+            rc = pii_rt_fail(errbuf, cap, PII_EFORMAT, f,
+                             "tensor '%s': entry needs dtype, shape and data_offsets[2]", key);
             goto out;
         }
         pii_rt_tensor t;
@@ -373,60 +267,61 @@ pii_err rt_st_parse(pii_rt_store *s, const rt_map *m, char *errbuf, size_t cap)
         t.file = m->path;
         const char *ds = json_object_get_string(jd);
         if (!st_dtype(ds, &t.dtype)) {
-            rc = rt_fail(errbuf, cap, PII_EDTYPE, f, "tensor '%s': unsupported dtype '%.32s'", key,
-                         ds);
+            rc = pii_rt_fail(errbuf, cap, PII_EDTYPE, f, "tensor '%s': unsupported dtype '%.32s'",
+                             key, ds);
             goto out;
         }
         size_t nd = json_object_array_length(js);
         if (nd > PII_RT_MAXDIM) {
-            rc = rt_fail(errbuf, cap, PII_EUNSUPPORTED, f, "tensor '%s': %zu dimensions (max %d)",
-                         key, nd, PII_RT_MAXDIM);
+            rc = pii_rt_fail(errbuf, cap, PII_EUNSUPPORTED, f,
+                             "tensor '%s': %zu dimensions (max %d)", key, nd, PII_RT_MAXDIM);
             goto out;
         }
         t.ndim = (int)nd;
         for (size_t d = 0; d < nd; d++) {
             uint64_t v;
             if (!get_u64(json_object_array_get_idx(js, d), &v) || v > (uint64_t)INT64_MAX) {
-                rc = rt_fail(errbuf, cap, PII_EFORMAT, f, "tensor '%s': bad shape[%zu]", key, d);
+                rc =
+                    pii_rt_fail(errbuf, cap, PII_EFORMAT, f, "tensor '%s': bad shape[%zu]", key, d);
                 goto out;
             }
             t.shape[d] = (int64_t)v;
         }
         int ok;
-        t.nelem = rt_nelem(t.shape, t.ndim, &ok);
+        t.nelem = pii_rt_nelem(t.shape, t.ndim, &ok);
         if (!ok) {
-            rc = rt_fail(errbuf, cap, PII_ETOOBIG, f, "tensor '%s': shape overflows", key);
+            rc = pii_rt_fail(errbuf, cap, PII_ETOOBIG, f, "tensor '%s': shape overflows", key);
             goto out;
         }
         pii_err de;
         t.nbytes = pii_dtype_nbytes(t.dtype, t.nelem, 1, &de);
         if (de) {
-            rc = rt_fail(errbuf, cap, de, f, "tensor '%s': size overflows", key);
+            rc = pii_rt_fail(errbuf, cap, de, f, "tensor '%s': size overflows", key);
             goto out;
         }
         uint64_t b, e;
         if (!get_u64(json_object_array_get_idx(jo, 0), &b) ||
             !get_u64(json_object_array_get_idx(jo, 1), &e) || e < b) {
-            rc = rt_fail(errbuf, cap, PII_EFORMAT, f, "tensor '%s': bad data_offsets", key);
+            rc = pii_rt_fail(errbuf, cap, PII_EFORMAT, f, "tensor '%s': bad data_offsets", key);
             goto out;
         }
         if (e - b != t.nbytes) {
-            rc = rt_fail(errbuf, cap, PII_ESHAPE, f,
-                         "tensor '%s': data_offsets span %llu bytes but %s%s needs %llu", key,
-                         (unsigned long long)(e - b), pii_dtype_name(t.dtype),
-                         t.ndim ? " shape" : "", (unsigned long long)t.nbytes);
+            rc = pii_rt_fail(errbuf, cap, PII_ESHAPE, f,
+                             "tensor '%s': data_offsets span %llu bytes but %s%s needs %llu", key,
+                             (unsigned long long)(e - b), pii_dtype_name(t.dtype),
+                             t.ndim ? " shape" : "", (unsigned long long)t.nbytes);
             goto out;
         }
         if (e > dlen) {
-            rc = rt_fail(errbuf, cap, PII_ETRUNC, f,
-                         "tensor '%s': data [%llu, %llu) beyond the end of the file (%llu data "
-                         "bytes)",
-                         key, (unsigned long long)b, (unsigned long long)e,
-                         (unsigned long long)dlen);
+            rc = pii_rt_fail(errbuf, cap, PII_ETRUNC, f,
+                             "tensor '%s': data [%llu, %llu) beyond the end of the file (%llu data "
+                             "bytes)",
+                             key, (unsigned long long)b, (unsigned long long)e,
+                             (unsigned long long)dlen);
             goto out;
         }
         t.data = data + b;
-        if ((rc = rt_store_add(s, key, klen, &t, errbuf, cap)))
+        if ((rc = pii_rt_store_add(s, key, klen, &t, errbuf, cap)))
             goto out;
     }
     /* No two tensors may share bytes. */
@@ -446,8 +341,8 @@ pii_err rt_st_parse(pii_rt_store *s, const rt_map *m, char *errbuf, size_t cap)
         size_t far = 0; /* the non-empty tensor reaching furthest so far */
         for (size_t i = 1; i < cnt; i++) {
             if (sp[i].e > sp[i].b && sp[i].b < sp[far].e) {
-                rc = rt_fail(errbuf, cap, PII_EFORMAT, f, "tensors '%s' and '%s' overlap",
-                             s->t[sp[far].ti].name, s->t[sp[i].ti].name);
+                rc = pii_rt_fail(errbuf, cap, PII_EFORMAT, f, "tensors '%s' and '%s' overlap",
+                                 s->t[sp[far].ti].name, s->t[sp[i].ti].name);
                 break;
             }
             if (sp[i].e > sp[far].e)
@@ -514,16 +409,16 @@ static pii_err open_one(pii_rt_store *s, const char *path, char *errbuf, size_t 
     }
     const rt_map *mm = &s->maps[s->nmaps - 1];
     if (has_suffix(path, ".gguf") && (mm->len < 4 || memcmp(mm->base, "GGUF", 4) != 0))
-        return rt_fail(errbuf, cap, PII_EFORMAT, path,
-                       "not a GGUF file (the first 4 bytes are not \"GGUF\")");
+        return pii_rt_fail(errbuf, cap, PII_EFORMAT, path,
+                           "not a GGUF file (the first 4 bytes are not \"GGUF\")");
     if (mm->len >= 4 && !memcmp(mm->base, "GGUF", 4)) {
         if (s->nmaps > 1)
-            return rt_fail(errbuf, cap, PII_EFORMAT, path, "GGUF files cannot be sharded");
+            return pii_rt_fail(errbuf, cap, PII_EFORMAT, path, "GGUF files cannot be sharded");
         s->fmt = PII_RT_FMT_GGUF;
-        return rt_gguf_parse(s, mm, errbuf, cap);
+        return pii_rt_gguf_parse(s, mm, errbuf, cap);
     }
     s->fmt = PII_RT_FMT_SAFETENSORS;
-    return rt_st_parse(s, mm, errbuf, cap);
+    return pii_rt_st_parse(s, mm, errbuf, cap);
 }
 
 static pii_err read_small_file(const char *path, char **out, size_t *len, char *errbuf, size_t cap)
@@ -531,16 +426,16 @@ static pii_err read_small_file(const char *path, char **out, size_t *len, char *
     int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC); /* a FIFO must not hang */
     struct stat st;
     if (fd < 0)
-        return rt_fail(errbuf, cap, errno == ENOENT ? PII_ENOTFOUND : PII_EIO, path, "%s",
-                       strerror(errno));
+        return pii_rt_fail(errbuf, cap, errno == ENOENT ? PII_ENOTFOUND : PII_EIO, path, "%s",
+                           strerror(errno));
     if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
         close(fd);
-        return rt_fail(errbuf, cap, PII_EIO, path, "not a regular file");
+        return pii_rt_fail(errbuf, cap, PII_EIO, path, "not a regular file");
     }
     FILE *fp = fdopen(fd, "rb");
     if (!fp) {
         close(fd);
-        return rt_fail(errbuf, cap, PII_ENOMEM, path, "%s", strerror(errno));
+        return pii_rt_fail(errbuf, cap, PII_ENOMEM, path, "%s", strerror(errno));
     }
     size_t n = 0, c = 4096;
     char *b = malloc(c);
@@ -549,8 +444,8 @@ static pii_err read_small_file(const char *path, char **out, size_t *len, char *
             if (c >= PII_RT_MAX_HEADER) {
                 free(b);
                 fclose(fp);
-                return rt_fail(errbuf, cap, PII_ETOOBIG, path, "file larger than %u bytes",
-                               PII_RT_MAX_HEADER);
+                return pii_rt_fail(errbuf, cap, PII_ETOOBIG, path, "file larger than %u bytes",
+                                   PII_RT_MAX_HEADER);
             }
             char *nb = realloc(b, c * 2);
             if (!nb)
@@ -569,7 +464,7 @@ static pii_err read_small_file(const char *path, char **out, size_t *len, char *
         return PII_ENOMEM;
     if (bad) {
         free(b);
-        return rt_fail(errbuf, cap, PII_EIO, path, "read error");
+        return pii_rt_fail(errbuf, cap, PII_EIO, path, "read error");
     }
     *out = b;
     *len = n;
@@ -587,10 +482,10 @@ static pii_err open_index(pii_rt_store *s, const char *ipath, char *errbuf, size
     json_object *root = parse_json(txt, len, &why), *wm = NULL;
     free(txt);
     if (!root)
-        return rt_fail(errbuf, cap, PII_EJSON, ipath, "%s", why);
+        return pii_rt_fail(errbuf, cap, PII_EJSON, ipath, "%s", why);
     if (!json_object_object_get_ex(root, "weight_map", &wm) ||
         !json_object_is_type(wm, json_type_object)) {
-        rc = rt_fail(errbuf, cap, PII_EFORMAT, ipath, "no \"weight_map\" object");
+        rc = pii_rt_fail(errbuf, cap, PII_EFORMAT, ipath, "no \"weight_map\" object");
         goto out;
     }
     dir = dir_of(ipath);
@@ -603,13 +498,14 @@ static pii_err open_index(pii_rt_store *s, const char *ipath, char *errbuf, size
     {
         (void)tn;
         if (!json_object_is_type(fv, json_type_string)) {
-            rc = rt_fail(errbuf, cap, PII_EFORMAT, ipath, "weight_map['%s'] is not a string", tn);
+            rc = pii_rt_fail(errbuf, cap, PII_EFORMAT, ipath, "weight_map['%s'] is not a string",
+                             tn);
             goto out;
         }
         const char *fn = json_object_get_string(fv);
         if (!*fn || strchr(fn, '/') || !strcmp(fn, "..") || !strcmp(fn, ".")) {
-            rc = rt_fail(errbuf, cap, PII_EFORMAT, ipath,
-                         "weight_map['%s']: shard name must be a plain file name", tn);
+            rc = pii_rt_fail(errbuf, cap, PII_EFORMAT, ipath,
+                             "weight_map['%s']: shard name must be a plain file name", tn);
             goto out;
         }
         char *sp = path_join(dir, fn);
@@ -626,15 +522,15 @@ static pii_err open_index(pii_rt_store *s, const char *ipath, char *errbuf, size
         if (rc)
             goto out;
         if (s->fmt != PII_RT_FMT_SAFETENSORS) {
-            rc = rt_fail(errbuf, cap, PII_EFORMAT, ipath, "shard '%s' is not safetensors", fn);
+            rc = pii_rt_fail(errbuf, cap, PII_EFORMAT, ipath, "shard '%s' is not safetensors", fn);
             goto out;
         }
     }
     if (s->nmaps == 0) {
-        rc = rt_fail(errbuf, cap, PII_EFORMAT, ipath, "empty weight_map");
+        rc = pii_rt_fail(errbuf, cap, PII_EFORMAT, ipath, "empty weight_map");
         goto out;
     }
-    if ((rc = rt_store_index(s, errbuf, cap)))
+    if ((rc = pii_rt_store_index(s, errbuf, cap)))
         goto out;
     /* Every mapped tensor must be found in the shard the index names. */
     json_object_object_foreach(wm, tn2, fv2)
@@ -644,8 +540,8 @@ static pii_err open_index(pii_rt_store *s, const char *ipath, char *errbuf, size
         const char *base = t ? strrchr(t->file, '/') : NULL;
         base = base ? base + 1 : t ? t->file : NULL;
         if (!t || strcmp(base, fn)) {
-            rc = rt_fail(errbuf, cap, PII_ENOTFOUND, ipath, "tensor '%s' is not in shard '%s'", tn2,
-                         fn);
+            rc = pii_rt_fail(errbuf, cap, PII_ENOTFOUND, ipath, "tensor '%s' is not in shard '%s'",
+                             tn2, fn);
             goto out;
         }
     }
@@ -673,8 +569,8 @@ pii_err pii_rt_store_open(const char *path, pii_rt_store **out, char *errbuf, si
     pii_err rc;
     struct stat st;
     if (stat(path, &st) != 0) {
-        rc = rt_fail(errbuf, cap, errno == ENOENT ? PII_ENOTFOUND : PII_EIO, path, "%s",
-                     strerror(errno));
+        rc = pii_rt_fail(errbuf, cap, errno == ENOENT ? PII_ENOTFOUND : PII_EIO, path, "%s",
+                         strerror(errno));
     } else if (S_ISDIR(st.st_mode)) {
         char *ip = path_join(path, "model.safetensors.index.json");
         char *sp = path_join(path, "model.safetensors");
@@ -685,8 +581,8 @@ pii_err pii_rt_store_open(const char *path, pii_rt_store **out, char *errbuf, si
         else if (access(sp, F_OK) == 0)
             rc = open_one(s, sp, errbuf, cap);
         else
-            rc = rt_fail(errbuf, cap, PII_ENOTFOUND, path,
-                         "no model.safetensors or model.safetensors.index.json");
+            rc = pii_rt_fail(errbuf, cap, PII_ENOTFOUND, path,
+                             "no model.safetensors or model.safetensors.index.json");
         free(ip);
         free(sp);
     } else if (has_suffix(path, ".json")) {
@@ -695,7 +591,7 @@ pii_err pii_rt_store_open(const char *path, pii_rt_store **out, char *errbuf, si
         rc = open_one(s, path, errbuf, cap);
     }
     if (!rc && !s->hash)
-        rc = rt_store_index(s, errbuf, cap);
+        rc = pii_rt_store_index(s, errbuf, cap);
     if (rc) {
         pii_rt_store_free(s);
         return rc;
@@ -713,7 +609,7 @@ pii_err pii_rt_store_open_mem(const void *bytes, size_t len, const char *label, 
     if (!label)
         label = "<memory>";
     if (!bytes || len < 8)
-        return rt_fail(errbuf, cap, PII_ETRUNC, label, "image too short (%zu bytes)", len);
+        return pii_rt_fail(errbuf, cap, PII_ETRUNC, label, "image too short (%zu bytes)", len);
     pii_rt_store *s = store_new();
     if (!s)
         return PII_ENOMEM;
@@ -726,13 +622,13 @@ pii_err pii_rt_store_open_mem(const void *bytes, size_t len, const char *label, 
     }
     if (!memcmp(bytes, "GGUF", 4)) {
         s->fmt = PII_RT_FMT_GGUF;
-        rc = rt_gguf_parse(s, &s->maps[0], errbuf, cap);
+        rc = pii_rt_gguf_parse(s, &s->maps[0], errbuf, cap);
     } else {
         s->fmt = PII_RT_FMT_SAFETENSORS;
-        rc = rt_st_parse(s, &s->maps[0], errbuf, cap);
+        rc = pii_rt_st_parse(s, &s->maps[0], errbuf, cap);
     }
     if (!rc && !s->hash)
-        rc = rt_store_index(s, errbuf, cap);
+        rc = pii_rt_store_index(s, errbuf, cap);
     if (rc) {
         pii_rt_store_free(s);
         return rc;

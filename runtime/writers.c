@@ -10,7 +10,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "pii_core.h"
 #include "pii_rt.h"
+#include "runtime/pii_rt_write.h"
 
 /* ---- temporary files ------------------------------------------------------ */
 
@@ -83,16 +85,8 @@ typedef struct wbuf {
 
 static int wb_put(wbuf *b, const void *d, size_t n)
 {
-    if (b->n + n > b->cap) {
-        size_t nc = b->cap ? b->cap : 1024;
-        while (nc < b->n + n)
-            nc *= 2;
-        char *np = realloc(b->p, nc);
-        if (!np)
-            return 0;
-        b->p = np;
-        b->cap = nc;
-    }
+    if (PII_VEC_RESERVE(b->p, b->cap, b->n + n))
+        return 0;
     memcpy(b->p + b->n, d, n);
     b->n += n;
     return 1;

@@ -158,6 +158,21 @@ typedef struct worker {
     scan_state sc;   /* --check */
 } worker;
 
+#define CHUNK (64u * 1024u)     /* a worker's read block */
+#define IOBUF (64u * 1024u)     /* a worker's output buffer */
+#define LARGE_INPUT (16u << 20) /* one input this large shows the progress line too */
+
+/* batch.c: the temporary-file registry that SIGINT, SIGTERM and SIGHUP
+ * clean up: one slot per worker (-1: out of memory), slot i (NULL when
+ * there is no registry), and its release. */
+int batch_slots_init(unsigned n);
+tslot *batch_slot(unsigned i);
+void batch_slots_free(void);
+/* mkdir -p: 0, or -1 with errno. */
+int batch_mkdir_p(const char *dir);
+/* (Re)opens the worker's stream or record stream on the run's redactor. */
+pii_err batch_open_streams(worker *w);
+
 /* One input opened and its first block read (batch.c). */
 typedef struct batch_input {
     int fd;           /* -1 when closed */
@@ -185,10 +200,8 @@ void batch_process(worker *w, bitem *it);
 /* Marks `it` failed with a message (printed, kept for the report). */
 void batch_fail(worker *w, bitem *it, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void batch_finish(batch *b, bitem *it);
-/* A fresh stream for the worker (after a failure). */
-pii_err batch_reopen(worker *w);
 
-/* batch_pack.c */
+/* batch_pack.c (called by batch_run.c) */
 int batch_pack_init(worker *w); /* -1, or an exit status */
 void batch_pack_free(worker *w);
 int batch_pack_candidate(const worker *w, const bitem *it);

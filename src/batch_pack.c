@@ -111,7 +111,7 @@ void batch_pack_run(worker *w, size_t first)
             }
             batch_finish(b, it);
         }
-        if (e && batch_reopen(w) != PII_OK)
+        if (e && batch_open_streams(w) != PII_OK)
             w->dead = 1;
     }
     if (hold != SIZE_MAX) {

@@ -7,7 +7,9 @@
 #include <time.h>
 
 #include "batch_int.h"
+#include "pii_core.h"
 #include "pii_rt.h"
+#include "runtime/pii_rt_write.h"
 
 double batch_now(void)
 {
@@ -167,26 +169,7 @@ void batch_summary(batch *b, double wall)
 
 static size_t u8len(const unsigned char *p, const unsigned char *end)
 {
-    unsigned c = p[0], k;
-    if (c < 0x80)
-        return 1;
-    if (c >= 0xC2 && c <= 0xDF)
-        k = 2;
-    else if (c >= 0xE0 && c <= 0xEF)
-        k = 3;
-    else if (c >= 0xF0 && c <= 0xF4)
-        k = 4;
-    else
-        return 0;
-    if ((size_t)(end - p) < k)
-        return 0;
-    for (unsigned i = 1; i < k; i++)
-        if ((p[i] & 0xC0) != 0x80)
-            return 0;
-    if ((c == 0xE0 && p[1] < 0xA0) || (c == 0xED && p[1] > 0x9F) || (c == 0xF0 && p[1] < 0x90) ||
-        (c == 0xF4 && p[1] > 0x8F))
-        return 0;
-    return k;
+    return pii_utf8_valid(p, end);
 }
 
 /* A JSON string; bytes that are not UTF-8 become U+FFFD. */

@@ -24,6 +24,7 @@
 
 #include "batch_int.h"
 #include "cli.h"
+#include "pii_core.h"
 #include "redact/sha256.h"
 
 #define MARKER "pii-redact:allow"
@@ -31,14 +32,8 @@
 
 static int push_u64(uint64_t **v, size_t *n, size_t *cap, uint64_t x)
 {
-    if (*n == *cap) {
-        size_t c = *cap ? 2 * *cap : 64;
-        uint64_t *nv = realloc(*v, c * sizeof *nv);
-        if (!nv)
-            return -1;
-        *v = nv;
-        *cap = c;
-    }
+    if (PII_VEC_RESERVE(*v, *cap, *n + 1))
+        return -1;
     (*v)[(*n)++] = x;
     return 0;
 }
@@ -170,15 +165,9 @@ pii_err batch_scan_span(worker *w, const pii_span *sp, const uint8_t *v, size_t 
         f.value[len] = '\0';
         f.vlen = len;
     }
-    if (it->nfnd == it->capfnd) {
-        size_t cap = it->capfnd ? 2 * it->capfnd : 16;
-        finding *nv = realloc(it->fnd, cap * sizeof *nv);
-        if (!nv) {
-            free(f.value);
-            return PII_ENOMEM;
-        }
-        it->fnd = nv;
-        it->capfnd = cap;
+    if (PII_VEC_RESERVE(it->fnd, it->capfnd, it->nfnd + 1)) {
+        free(f.value);
+        return PII_ENOMEM;
     }
     it->fnd[it->nfnd++] = f;
     return s->oom ? PII_ENOMEM : PII_OK;
@@ -210,14 +199,9 @@ static int baseline_read(const char *path, fpset *s)
         if (line[0] == '#' || n != 16)
             continue;
         line[n] = '\0';
-        if (s->n == cap) {
-            cap = cap ? 2 * cap : 64;
-            char **v = realloc(s->v, cap * sizeof *v);
-            if (!v) {
-                rc = -1;
-                break;
-            }
-            s->v = v;
+        if (PII_VEC_RESERVE(s->v, cap, s->n + 1)) {
+            rc = -1;
+            break;
         }
         if (!(s->v[s->n] = strdup(line))) {
             rc = -1;

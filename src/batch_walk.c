@@ -24,6 +24,7 @@
 
 #include "batch_int.h"
 #include "cli.h"
+#include "pii_core.h"
 #include "ignore.h"
 #include "staged.h"
 
@@ -35,14 +36,8 @@ typedef struct anc {
 
 static bitem *add(batch *b, const char *path, const char *root, int is_root)
 {
-    if (b->nitems == b->capitems) {
-        size_t cap = b->capitems ? 2 * b->capitems : 64;
-        bitem *v = realloc(b->items, cap * sizeof *v);
-        if (!v)
-            return NULL;
-        b->items = v;
-        b->capitems = cap;
-    }
+    if (PII_VEC_RESERVE(b->items, b->capitems, b->nitems + 1))
+        return NULL;
     bitem *it = &b->items[b->nitems];
     memset(it, 0, sizeof *it);
     if (!(it->path = strdup(path)))
@@ -123,14 +118,9 @@ static int walk(batch *b, const char *dir, const char *root, const struct stat *
     while ((de = readdir(d))) {
         if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
             continue;
-        if (n == cap) {
-            cap = cap ? 2 * cap : 32;
-            char **v = realloc(names, cap * sizeof *v);
-            if (!v) {
-                rc = -1;
-                break;
-            }
-            names = v;
+        if (PII_VEC_RESERVE(names, cap, n + 1)) {
+            rc = -1;
+            break;
         }
         if (!(names[n] = strdup(de->d_name))) {
             rc = -1;

@@ -86,7 +86,7 @@ int pii_exit_for(pii_err e);
 
 /* --version: the version, the built-in model (size and sha256 prefix of its
  * model.safetensors, or "none built in") and the kernel path this CPU runs
- * (pii_rt_isa_active: $PII_ISA or the best the CPU has), one per line:
+ * (mc_isa_active: $PII_ISA or the best the CPU has), one per line:
  *   pii-redact 0.1.0
  *   model:   built-in, 33446596 bytes, sha256 1f2e3d4c5b6a
  *   kernels: avx2
@@ -97,6 +97,7 @@ void pii_cli_print_version(void);
  * and arms the library's fault-injection counters; with "count" in it the
  * event counts are printed to stderr at exit.  Non-zero (after a message)
  * when the variable is malformed. */
+#ifdef PII_FAULT_INJECTION /* the fault, san and fuzz variants (pii_fault.h) */
 int pii_cli_testhook_init(void);
 /* Test hook for races (docs/HARDENING.md): when $PII_REDACT_PAUSE is
  * "POINT:FIFO" and `point` is POINT, opens FIFO for reading and reads one
@@ -106,5 +107,9 @@ int pii_cli_testhook_init(void);
  * listed, before any is opened), "commit" (batch: an output is complete,
  * before it replaces anything).  Otherwise does nothing. */
 void pii_cli_testhook_pause(const char *point);
+#else /* release: no test hooks, nothing read from the environment */
+#define pii_cli_testhook_init() 0
+#define pii_cli_testhook_pause(point) ((void)(point))
+#endif
 
 #endif

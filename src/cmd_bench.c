@@ -153,7 +153,7 @@ __attribute__((target("avx512f,avx512bw,avx512vnni"))) static void peak_vnni512(
 static int have_avx512(void)
 {
 #if defined(__x86_64__)
-    return pii_rt_isa_active() >= PII_RT_ISA_AVX512;
+    return mc_isa_active() >= PII_RT_ISA_AVX512;
 #else
     return 0;
 #endif
@@ -178,7 +178,7 @@ static void peak_task(void *vctx, int ith, int nth)
     if (c->kind == 0) {
         if (have_avx512())
             peak_fma512(c);
-        else if (pii_rt_isa_active() >= PII_RT_ISA_AVX2)
+        else if (mc_isa_active() >= PII_RT_ISA_AVX2)
             peak_fma256(c);
     } else if (have_vnni()) {
         peak_vnni512(c);
@@ -193,7 +193,7 @@ static double peak_rate(pii_rt_pool *pool, int kind)
 {
     double lanes;
     if (kind == 0)
-        lanes = have_avx512() ? 16 : pii_rt_isa_active() >= PII_RT_ISA_AVX2 ? 8 : 0;
+        lanes = have_avx512() ? 16 : mc_isa_active() >= PII_RT_ISA_AVX2 ? 8 : 0;
     else
         lanes = have_vnni() ? 64 : 0;
     if (lanes == 0)
@@ -553,7 +553,7 @@ static int parse(int argc, char **argv, bench_opts *o)
                 fprintf(stderr, "pii-redact bench: --act: expected int16, int8 or int16+8\n");
                 return PII_EXIT_USAGE;
             }
-            pii_rt_qact_set(a);
+            mc_qact(a);
         } else if (!strcmp(nm, "isa")) {
             if (mc_isa(CMD, val))
                 return PII_EXIT_USAGE;
@@ -665,7 +665,9 @@ int pii_cmd_bench(int argc, char **argv)
             goto out;
     } else {
         char msg[512];
-        if (!(m = pii_default_model_load(NULL, &e, msg, sizeof msg))) {
+        pii_model_params mp;
+        mc_params(&mp);
+        if (!(m = pii_default_model_load(&mp, &e, msg, sizeof msg))) {
             fprintf(stderr, "pii-redact bench: default model: %s\n",
                     msg[0] ? msg : pii_strerror(e));
             status = PII_EXIT_MODEL;
@@ -674,8 +676,15 @@ int pii_cmd_bench(int argc, char **argv)
         o.model = "(default, built in)";
     }
     t_load = now_s() - t_load;
-    if (o.compare && !(ref = mc_load(CMD, o.compare, 0, &status)))
-        goto out;
+    if (o.compare) { /* the reference runs on --ref-isa (default: the same path) */
+        int keep = mc_isa_choice();
+        if (o.ref_isa)
+            mc_isa(CMD, o.ref_isa);
+        ref = mc_load(CMD, o.compare, 0, &status);
+        mc_isa_choice_set(keep);
+        if (!ref)
+            goto out;
+    }
 
     /* tokenize once: lengths for planning, and the --length chunks */
     pii_tok_enc *enc0 = pii_tok_enc_create(pii_tok_o200k());
@@ -771,12 +780,7 @@ int pii_cmd_bench(int argc, char **argv)
                 (e = pii_model_forward(m, r.ws, r.ids, n, lens, d1 - d0, r.logits, NULL)))
                 break;
             memcpy(rr.ids, r.ids, n * sizeof *r.ids);
-            pii_rt_isa cur = pii_rt_isa_active(), ri = cur;
-            if (o.ref_isa)
-                pii_rt_isa_parse(o.ref_isa, &ri);
-            pii_rt_isa_set(ri);
             e = pii_model_forward(ref, rr.ws, rr.ids, n, lens, d1 - d0, rr.logits, NULL);
-            pii_rt_isa_set(cur);
             if (e)
                 break;
             for (size_t t = 0; t < n; t++) {
@@ -819,7 +823,7 @@ int pii_cmd_bench(int argc, char **argv)
             json_num("tokens", (double)f.tokens, 0);
             printf("\"weights_dtype\":\"%s\",\"ref_dtype\":\"%s\",\"act\":\"%s\"}\n",
                    dtype_label(pii_model_expert_dtype(m)), dtype_label(pii_model_expert_dtype(ref)),
-                   pii_rt_qact_name(pii_rt_qact_active()));
+                   pii_rt_qact_name(pii_model_plan(m)->qact));
         } else {
             printf("fidelity:    %s (%s) against %s (%s)\n", o.model,
                    dtype_label(pii_model_expert_dtype(m)), o.compare,
@@ -944,8 +948,8 @@ int pii_cmd_bench(int argc, char **argv)
     int cpu_short = !o.latency && cpu_share < 0.85;
     int contended = peak_disagree || cpu_short;
     char isa[32];
-    snprintf(isa, sizeof isa, "%s%s", pii_rt_isa_name(pii_rt_isa_active()),
-             qint && have_vnni() ? "+vnni" : "");
+    snprintf(isa, sizeof isa, "%s%s", pii_rt_isa_name(pii_model_plan(m)->isa),
+             qint && pii_model_plan(m)->vnni ? "+vnni" : "");
     double rss = peak_rss_mb();
     if (o.json) {
         printf("{");
@@ -968,7 +972,7 @@ int pii_cmd_bench(int argc, char **argv)
         json_num("cpu_share", cpu_share, 0);
         printf("\"contended\":%s,", contended ? "true" : "false");
         printf("\"mode\":\"%s\",\"act\":\"%s\",", o.latency ? "latency" : "throughput",
-               qint ? pii_rt_qact_name(pii_rt_qact_active()) : "f32");
+               qint ? pii_rt_qact_name(pii_model_plan(m)->qact) : "f32");
         json_num("length", (double)o.length, 0);
         json_num("pack", (double)(o.latency ? 0 : pack), 0);
         json_num("sentences", (double)docs, 0);
@@ -991,7 +995,7 @@ int pii_cmd_bench(int argc, char **argv)
         else
             printf("inputs:       %s, %zu sentences\n", o.corpus, cp.n);
         printf("threads:      %d, isa %s%s%s\n", nth, isa, qint ? ", activations " : "",
-               qint ? pii_rt_qact_name(pii_rt_qact_active()) : "");
+               qint ? pii_rt_qact_name(pii_model_plan(m)->qact) : "");
         printf("measured:     %llu inputs, %llu tokens, %llu passes in %.2f s\n",
                (unsigned long long)docs, (unsigned long long)toks, (unsigned long long)passes, el);
         printf("throughput:   %.1f inputs/s, %.0f tokens/s (%.0f tokens per CPU-second)\n",

@@ -17,6 +17,7 @@
 #include "cli.h"
 #include "eval.h"
 #include "opts.h"
+#include "pii_core.h"
 #include "pipeline.h"
 
 /* The option table (cli.h): getopt's tables and --help come from it;
@@ -73,14 +74,8 @@ typedef struct spanlist {
 
 static int spanlist_push(spanlist *l, uint64_t s, uint64_t e, int label, float score)
 {
-    if (l->n == l->cap) {
-        size_t cap = l->cap ? 2 * l->cap : 16;
-        pii_eval_span *v = realloc(l->v, cap * sizeof *v);
-        if (!v)
-            return -1;
-        l->v = v;
-        l->cap = cap;
-    }
+    if (PII_VEC_RESERVE(l->v, l->cap, l->n + 1))
+        return -1;
     l->v[l->n++] = (pii_eval_span){s, e, label, score};
     return 0;
 }

@@ -70,7 +70,7 @@ void pii_cli_print_version(void)
     } else {
         printf("model:   none built in\n");
     }
-    printf("kernels: %s\n", pii_rt_isa_name(pii_rt_isa_active()));
+    printf("kernels: %s\n", pii_rt_isa_name(mc_isa_active()));
 }
 
 int pii_cmd_info(int argc, char **argv)
@@ -193,7 +193,7 @@ int pii_cmd_info(int argc, char **argv)
     printf("\n");
     printf("window:      %zu tokens, receptive field +-%zu\n", pii_ner_window(p.ner),
            pii_ner_halo(p.ner));
-    printf("isa:         %s\n", pii_rt_isa_name(pii_rt_isa_active()));
+    printf("isa:         %s\n", pii_rt_isa_name(pii_model_plan(p.model)->isa));
     if (tensors)
         for (size_t t = 0; t < pii_rt_store_count(st); t++) {
             const pii_rt_tensor *tt = pii_rt_store_at(st, t);

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "ignore.h"
+#include "pii_core.h"
 
 #define IGNORE_FILE_MAX (4u * 1024u * 1024u) /* larger ignore files are skipped */
 
@@ -279,15 +280,9 @@ static int push(pii_ignore_ctx *c, pii_ignore_list *l)
 {
     if (!l)
         return 0;
-    if (c->n == c->cap) {
-        size_t cap = c->cap ? 2 * c->cap : 16;
-        frame *v = realloc(c->v, cap * sizeof *v);
-        if (!v) {
-            pii_ignore_list_free(l);
-            return -1;
-        }
-        c->v = v;
-        c->cap = cap;
+    if (PII_VEC_RESERVE(c->v, c->cap, c->n + 1)) {
+        pii_ignore_list_free(l);
+        return -1;
     }
     c->v[c->n++].l = l;
     return 0;

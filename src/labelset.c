@@ -57,14 +57,8 @@ int pii_labelset_add(pii_labelset *ls, const char *label, const char *source)
 {
     entry *e = find(ls, label, strlen(label));
     if (!e) {
-        if (ls->n == ls->cap) {
-            size_t cap = ls->cap ? 2 * ls->cap : 16;
-            entry *v = realloc(ls->v, cap * sizeof *v);
-            if (!v)
-                return -1;
-            ls->v = v;
-            ls->cap = cap;
-        }
+        if (PII_VEC_RESERVE(ls->v, ls->cap, ls->n + 1))
+            return -1;
         e = &ls->v[ls->n];
         memset(e, 0, sizeof *e);
         if (!(e->label = strdup(label)))

@@ -80,11 +80,53 @@ int mc_uint(const char *cmd, const char *opt, const char *s, unsigned long long 
     return 0;
 }
 
+/* The command's kernel choice (the library has no process-wide one): -2
+ * until $PII_ISA is read, -1 for the best path, else a pii_rt_isa. */
+static int isa_choice = -2;
+static pii_rt_qact qact_choice = PII_RT_QACT_I16;
+
+int mc_isa_choice(void)
+{
+    if (isa_choice == -2) {
+        /* PII_ISA=scalar|avx2|avx512, the documented test hook: it can
+         * only lower the path; an unknown or unsupported value is ignored */
+        const char *env = getenv("PII_ISA");
+        pii_rt_isa forced;
+        isa_choice = -1;
+        if (env && pii_rt_isa_parse(env, &forced) == PII_OK && forced < pii_rt_isa_detect())
+            isa_choice = (int)forced;
+    }
+    return isa_choice;
+}
+
+void mc_isa_choice_set(int c)
+{
+    isa_choice = c;
+}
+
+pii_rt_isa mc_isa_active(void)
+{
+    int c = mc_isa_choice();
+    return c < 0 ? pii_rt_isa_detect() : (pii_rt_isa)c;
+}
+
+void mc_qact(pii_rt_qact a)
+{
+    qact_choice = a;
+}
+
+pii_rt_qact mc_qact_active(void)
+{
+    return qact_choice;
+}
+
 void mc_params(pii_model_params *p)
 {
     pii_model_default_params(p);
     const char *q = getenv("PII_GGUF_Q8_0"); /* documented in pii-redact(1) */
     p->gguf_q8_0_exact = q && !strcmp(q, "exact");
+    p->isa = mc_isa_choice();
+    p->qact = (int)qact_choice;
 }
 
 pii_model *mc_load(const char *cmd, const char *path, int rope_f32, int *status)
@@ -109,10 +151,12 @@ int mc_isa(const char *cmd, const char *name)
         fprintf(stderr, "pii-redact %s: --isa: expected scalar, avx2 or avx512\n", cmd);
         return -1;
     }
-    if (pii_rt_isa_set(isa)) {
+    if (isa > pii_rt_isa_detect()) {
         fprintf(stderr, "pii-redact %s: --isa %s: not supported by this CPU\n", cmd, name);
         return -1;
     }
+    mc_isa_choice(); /* $PII_ISA first, so that --isa wins */
+    isa_choice = (int)isa;
     return 0;
 }
 

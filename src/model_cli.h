@@ -25,8 +25,19 @@ int mc_uint(const char *cmd, const char *opt, const char *s, unsigned long long 
             unsigned long long *out);
 
 /* Default load parameters plus the environment's PII_GGUF_Q8_0 ("exact":
- * keep Q8_0 GGUF experts as stored instead of repacking them to int8). */
+ * keep Q8_0 GGUF experts as stored instead of repacking them to int8) and
+ * the command's kernel choice: isa from mc_isa_choice, qact from mc_qact. */
 void mc_params(pii_model_params *p);
+/* The kernel path the command asks for: --isa, else $PII_ISA (read here and
+ * nowhere else: the library takes the path as a parameter; a value the CPU
+ * cannot run, or an unknown one, is ignored), else -1 (the best). */
+int mc_isa_choice(void);
+void mc_isa_choice_set(int c); /* back to a value mc_isa_choice returned */
+/* The same resolved to a path (what the models of this process run). */
+pii_rt_isa mc_isa_active(void);
+/* Activation precision of quantized models loaded after this (--act). */
+void mc_qact(pii_rt_qact a);
+pii_rt_qact mc_qact_active(void);
 /* Loads a model, printing "pii-redact CMD: message" on failure. */
 pii_model *mc_load(const char *cmd, const char *path, int rope_f32, int *status);
 /* The tokenizer for a model: tokenizer.json beside it, else the GGUF's
@@ -37,7 +48,8 @@ struct pii_tok;
 const struct pii_tok *mc_tokenizer(const char *cmd, const pii_model *m, struct pii_tok **owned,
                                    const char **source, int *status);
 
-/* Applies --isa NAME; prints on error.  Returns 0 on success. */
+/* Applies --isa NAME to models loaded after it; prints on error.  Returns 0
+ * on success. */
 int mc_isa(const char *cmd, const char *name);
 
 #endif

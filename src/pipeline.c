@@ -281,9 +281,9 @@ static int ner_params(const pii_opts *o, pii_ner_params *np)
     const char *nc = getenv("PII_REDACT_NO_CACHE");
     if (nc && *nc && strcmp(nc, "0") != 0)
         np->no_cache = 1;
-    /* process-wide: the int8/int4 kernels read it per call */
-    if (o->act >= 0 && pii_rt_qact_set((pii_rt_qact)o->act) != PII_OK)
-        return PII_EXIT_USAGE;
+    /* the int8/int4 kernels' activations: a load parameter (mc_params) */
+    if (o->act >= 0)
+        mc_qact((pii_rt_qact)o->act);
     for (size_t i = 0; i < o->n_thresholds; i++)
         if (pii_ner_params_threshold(np, o->thresholds[i])) {
             fprintf(stderr, "pii-redact: --threshold: bad value '%s' (X or LABEL=X, 0 <= X <= 1)\n",
@@ -384,12 +384,12 @@ static int build_model(const pii_opts *o, pii_pipeline *p)
     const char *mpath;
     if ((rc = pii_settings_model(o->model_path, o->quiet, mbuf, sizeof mbuf, &mpath)) >= 0)
         return rc;
+    pii_model_params mp;
+    mc_params(&mp);
     if (mpath) {
-        pii_model_params mp;
-        mc_params(&mp);
         p->model = pii_model_load(mpath, &mp, &e, msg, sizeof msg);
     } else {
-        p->model = pii_default_model_load(NULL, &e, msg, sizeof msg);
+        p->model = pii_default_model_load(&mp, &e, msg, sizeof msg);
         if (!p->model && e == PII_ENOTFOUND && !o->model_only) {
             if (!o->quiet)
                 fprintf(stderr, "pii-redact: note: this build has no default model; "

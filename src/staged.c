@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "pii_core.h"
 #include "staged.h"
 
 extern char **environ;
@@ -146,14 +147,9 @@ static pii_err parse(const char *b, size_t len, pii_staged_file **files, size_t 
             e = PII_EFORMAT;
             break;
         }
-        if (n == cap) {
-            cap = cap ? 2 * cap : 16;
-            pii_staged_file *nv = realloc(v, cap * sizeof *nv);
-            if (!nv) {
-                e = PII_ENOMEM;
-                break;
-            }
-            v = nv;
+        if (PII_VEC_RESERVE(v, cap, n + 1)) {
+            e = PII_ENOMEM;
+            break;
         }
         if (!(v[n].path = strdup(path))) {
             e = PII_ENOMEM;

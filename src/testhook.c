@@ -3,7 +3,7 @@
  *
  * The library never reads the environment; the command reads this variable
  * once, at start-up, and hands it to pii_fault_parse.  Syntax (see
- * include/pii_fault.h): "SITE:N" makes the N-th event at SITE fail,
+ * core/include/pii_fault.h): "SITE:N" makes the N-th event at SITE fail,
  * "SITE:N+" the N-th and every later one, "count" prints how many events
  * each site saw when the command exits (tests use it to walk every
  * injection point).  Sites: alloc, scan, forward, write, read. */

@@ -47,6 +47,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "pii_core.h"
 #include "pii_error.h"
 #include "pii_tok.h"
 
@@ -69,57 +70,7 @@ static inline unsigned tok_ucls(uint32_t cp)
     return pii_tok__ucls2[(size_t)pii_tok__ucls1[cp >> 7] * 128 + (cp & 127)];
 }
 
-/* ---- UTF-8 --------------------------------------------------------------
- * Well-formed UTF-8 per RFC 3629 / Unicode table 3-7: no overlongs, no
- * surrogates, nothing above U+10FFFF.  Returns the sequence length (1..4)
- * and the code point, 0 for an invalid lead or continuation byte (within
- * the avail bytes), and -k when the avail bytes are a valid but incomplete
- * prefix of a k-byte sequence. */
-static inline int tok_utf8_decode(const uint8_t *p, size_t avail, uint32_t *cp)
-{
-    uint8_t b0 = p[0];
-    if (b0 < 0x80) {
-        *cp = b0;
-        return 1;
-    }
-    int need;
-    uint8_t lo = 0x80, hi = 0xBF;
-    uint32_t c;
-    if (b0 < 0xC2) {
-        return 0;
-    } else if (b0 < 0xE0) {
-        need = 2;
-        c = b0 & 0x1F;
-    } else if (b0 < 0xF0) {
-        need = 3;
-        c = b0 & 0x0F;
-        if (b0 == 0xE0)
-            lo = 0xA0;
-        else if (b0 == 0xED)
-            hi = 0x9F;
-    } else if (b0 < 0xF5) {
-        need = 4;
-        c = b0 & 0x07;
-        if (b0 == 0xF0)
-            lo = 0x90;
-        else if (b0 == 0xF4)
-            hi = 0x8F;
-    } else {
-        return 0;
-    }
-    for (int k = 1; k < need; k++) {
-        if ((size_t)k >= avail)
-            return -need;
-        uint8_t b = p[k];
-        if (b < lo || b > hi)
-            return 0;
-        lo = 0x80;
-        hi = 0xBF;
-        c = (c << 6) | (b & 0x3F);
-    }
-    *cp = c;
-    return need;
-}
+/* UTF-8: pii_utf8_decode (pii_core.h), the project's one decoder. */
 
 /* ---- hashing --------------------------------------------------------------
  * Fixed (unseeded) hash: the built-in table is hashed at build time. */

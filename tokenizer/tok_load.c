@@ -95,7 +95,7 @@ static long byte_decode(const uint16_t *ub, const char *s, size_t n, uint8_t *ou
     size_t i = 0, o = 0;
     while (i < n) {
         uint32_t cp;
-        int k = tok_utf8_decode((const uint8_t *)s + i, n - i, &cp);
+        int k = pii_utf8_decode((const uint8_t *)s + i, n - i, &cp);
         if (k <= 0 || cp >= 324 || !ub[cp])
             return -1;
         out[o++] = (uint8_t)(ub[cp] - 1);

@@ -16,7 +16,7 @@ typedef struct cursor {
 static unsigned char_len(const uint8_t *t, size_t len, size_t pos)
 {
     uint32_t cp;
-    int k = tok_utf8_decode(t + pos, len - pos, &cp);
+    int k = pii_utf8_decode(t + pos, len - pos, &cp);
     return k > 0 ? (unsigned)k : 1;
 }
 

@@ -41,7 +41,7 @@
 static unsigned cls_multi(tok_scan *sc, size_t p, unsigned *n)
 {
     uint32_t cp = 0;
-    int k = tok_utf8_decode(sc->t + p, sc->len - p, &cp);
+    int k = pii_utf8_decode(sc->t + p, sc->len - p, &cp);
     if (k > 0) {
         if (p + (size_t)k > sc->lim)
             return TOK_C_END; /* does not fit the window */
@@ -299,7 +299,7 @@ static unsigned ws_before(const tok_scan *sc, size_t lo, size_t e)
     while (b > lo && e - b < 4 && (sc->t[b] & 0xC0) == 0x80)
         b--;
     uint32_t cp = 0;
-    if (tok_utf8_decode(sc->t + b, e - b, &cp) != (int)(e - b))
+    if (pii_utf8_decode(sc->t + b, e - b, &cp) != (int)(e - b))
         return 0;
     unsigned c = tok_ucls(cp);
     return (c & TOK_C_WS) ? c : 0;
@@ -323,7 +323,7 @@ size_t pii_tok__stable_back(const tok_scan *sc, size_t a, size_t m, size_t s)
         return s;
     /* [m, s) must be that single character */
     uint32_t cp = 0;
-    if (tok_utf8_decode(sc->t + m, s - m, &cp) != (int)(s - m))
+    if (pii_utf8_decode(sc->t + m, s - m, &cp) != (int)(s - m))
         return s;
     return a;
 }

@@ -74,6 +74,9 @@ typedef struct pii_easy_options {
     const char *allow_file, *deny_file; /* --allow-file, --deny-file         */
     const void *key;                    /* the hash key, 16..4096 bytes, copied */
     size_t key_len;
+    int isa; /* kernel path: -1 (default) the best the CPU has, else a pii_rt_isa
+                not above it (what the command's $PII_ISA does; the library reads
+                no environment)                                                   */
 } pii_easy_options;
 
 void pii_easy_options_init(pii_easy_options *o);

@@ -33,6 +33,59 @@ int pii_category_index(const char *label);
  * untruncated length. */
 size_t pii_label_upper(const char *label, char *buf, size_t cap);
 
+/* ---- UTF-8 ----------------------------------------------------------
+ * The project's one UTF-8 decoder.  Well-formed UTF-8 per RFC 3629 /
+ * Unicode table 3-7: no overlongs, no surrogates, nothing above U+10FFFF.
+ * Returns the sequence length (1..4) with the code point in *cp, 0 for an
+ * invalid lead or continuation byte within the avail bytes (avail >= 1),
+ * and -k when the avail bytes are a valid but incomplete prefix of a k-byte
+ * sequence.  Inline: the tokenizer's pre-tokenizer calls it per character. */
+static inline int pii_utf8_decode(const uint8_t *p, size_t avail, uint32_t *cp)
+{
+    uint8_t b0 = p[0];
+    if (b0 < 0x80) {
+        *cp = b0;
+        return 1;
+    }
+    int need;
+    uint8_t lo = 0x80, hi = 0xBF;
+    uint32_t c;
+    if (b0 < 0xC2) {
+        return 0;
+    } else if (b0 < 0xE0) {
+        need = 2;
+        c = b0 & 0x1F;
+    } else if (b0 < 0xF0) {
+        need = 3;
+        c = b0 & 0x0F;
+        if (b0 == 0xE0)
+            lo = 0xA0;
+        else if (b0 == 0xED)
+            hi = 0x9F;
+    } else if (b0 < 0xF5) {
+        need = 4;
+        c = b0 & 0x07;
+        if (b0 == 0xF0)
+            lo = 0x90;
+        else if (b0 == 0xF4)
+            hi = 0x8F;
+    } else {
+        return 0;
+    }
+    for (int k = 1; k < need; k++) {
+        if ((size_t)k >= avail)
+            return -need;
+        uint8_t b = p[k];
+        if (b < lo || b > hi)
+            return 0;
+        lo = 0x80;
+        hi = 0xBF;
+        c = (c << 6) | (uint32_t)(b & 0x3F);
+    }
+    *cp = c;
+    return need;
+}
+
 /* Length (1..4) of the valid, complete UTF-8 sequence at p; 1 for a byte
  * that starts no valid sequence; 0 when [p, end) holds only the valid start
  * of a sequence cut by end (p < end).  The project's character rule: a valid
@@ -43,6 +96,21 @@ size_t pii_utf8_seq(const uint8_t *p, const uint8_t *end);
  * overlongs, surrogates or code points above U+10FFFF) within [p, end), or
  * 0 when the bytes there start none (invalid or cut by end; p < end). */
 size_t pii_utf8_valid(const uint8_t *p, const uint8_t *end);
+/* (Both are pii_utf8_decode read two ways.) */
+
+/* ---- growable arrays ------------------------------------------------
+ * The project's one "grow the array" helper.  PII_VEC_RESERVE(p, cap, need)
+ * makes the array p (a T * lvalue, NULL at first) with capacity cap (a
+ * size_t lvalue, in elements) hold at least need elements: the capacity
+ * doubles from 16 (or from cap) until it does and the contents are kept
+ * (realloc).  PII_OK, or PII_ENOMEM (also on size overflow) with p and cap
+ * unchanged.  Usage:
+ *     if (PII_VEC_RESERVE(v->p, v->cap, v->n + 1))
+ *         return PII_ENOMEM;
+ *     v->p[v->n++] = x; */
+pii_err pii_vec_grow(void *pp, size_t *cap, size_t need, size_t esz);
+#define PII_VEC_RESERVE(p, cap, need)                                                              \
+    ((need) <= (cap) ? PII_OK : pii_vec_grow(&(p), &(cap), (need), sizeof *(p)))
 
 /* ---- spans ----------------------------------------------------------- */
 

@@ -14,7 +14,7 @@
  * binary linked with the wrap flags (FAULT_WRAP in mk/fuzz.mk:
  * -Wl,--wrap=malloc,... ) routes every malloc, calloc, realloc, strdup,
  * strndup, posix_memalign and aligned_alloc call made by its own objects
- * and by libpiiredact.a through redact/fault_alloc.c, which asks the
+ * and by libpiiredact.a through core/fault_alloc.c, which asks the
  * PII_FAULT_ALLOC site first.  Allocations inside shared libraries
  * (libc internals, PCRE2, json-c) are not counted.  The pii-redact binary
  * and the tests/unit/test_fault_* suites are linked this way.
@@ -26,6 +26,14 @@
  * Threads and cost.  Counters are C11 atomics, so "the n-th event" is well
  * defined across threads.  While nothing is armed or counting, a site costs
  * one relaxed atomic load.
+ *
+ * Builds.  The rig exists only where PII_FAULT_INJECTION is defined: the
+ * fault, san and fuzz variants (`make FAULT=1`, `make SAN=1`, `make fuzz`),
+ * which the tests that inject faults use.  In a release (or debug) build
+ * every function below is a macro that does nothing (pii_fault_hit is the
+ * constant 0, so a site compiles to nothing), core/fault.c and
+ * core/fault_alloc.c are not compiled, no binary is linked with --wrap,
+ * and the command does not read $PII_REDACT_FAULT.
  */
 #ifndef PII_FAULT_H
 #define PII_FAULT_H
@@ -49,6 +57,8 @@ typedef enum pii_fault_site {
     PII_FAULT_READ,      /* one input read of the CLI (src/main.c)      */
     PII_FAULT_NSITES
 } pii_fault_site;
+
+#ifdef PII_FAULT_INJECTION
 
 /* "alloc", "scan", "forward", "write", "read"; "?" for anything else. */
 const char *pii_fault_site_name(pii_fault_site site);
@@ -83,6 +93,20 @@ uint64_t pii_fault_max_alloc(void);
  * "alloc:17,write:3+".  PII_EINVAL on a malformed spec (nothing applied).
  * NULL or "" does nothing. */
 pii_err pii_fault_parse(const char *spec);
+
+#else /* the release build: no rig */
+
+#define pii_fault_site_name(site) ((void)(site), "?")
+#define pii_fault_set(site, n, sticky) ((void)(site), (void)(n), (void)(sticky))
+#define pii_fault_count_all() ((void)0)
+#define pii_fault_reset() ((void)0)
+#define pii_fault_count(site) ((void)(site), (uint64_t)0)
+#define pii_fault_hit(site) ((void)(site), 0)
+#define pii_fault_alloc_size(bytes) ((void)(bytes))
+#define pii_fault_max_alloc() ((uint64_t)0)
+#define pii_fault_parse(spec) ((void)(spec), PII_OK)
+
+#endif /* PII_FAULT_INJECTION */
 
 #if defined(__GNUC__)
 #pragma GCC visibility pop

@@ -10,7 +10,7 @@
  * and literals).  Caps are sized to real files with a wide margin: the
  * largest real tokenizer.json (o200k) is 28 MB and about 1 M values
  * (200 K vocabulary entries, key and id, and 200 K merges of 3 values).
- * Thread-safe: pure functions.  (tokenizer/json_bounds.c) */
+ * Thread-safe: pure functions.  (core/json_bounds.c) */
 #ifndef PII_JSON_H
 #define PII_JSON_H
 

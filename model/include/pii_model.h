@@ -29,7 +29,7 @@
  * a time.  The thread pool given to a workspace is borrowed (NULL: run on
  * the calling thread).  *_free(NULL) is a no-op.
  *
- * Limits.  Configuration values are bounded (see ner/config.c) and refused
+ * Limits.  Configuration values are bounded (see model/config.c) and refused
  * before anything is allocated for them; token ids must be < vocab_size.
  */
 #ifndef PII_MODEL_H
@@ -75,6 +75,13 @@ typedef struct pii_model_params {
      * the size of the first); 1 keeps them as stored and computes with the
      * exact values in f32 (slower; what parity tests compare). */
     int gguf_q8_0_exact;
+    /* The execution plan (pii_rt_plan_init) of the model's workspaces:
+     * isa -1 (default) is the best path the CPU has, else a pii_rt_isa at
+     * most that (tests and the command's $PII_ISA force slower paths);
+     * qact a pii_rt_qact (default int16), the activation precision of
+     * quantized experts.  Loading fails on a value the CPU cannot run. */
+    int isa;
+    int qact;
 } pii_model_params;
 
 void pii_model_default_params(pii_model_params *p);
@@ -96,13 +103,16 @@ pii_model *pii_model_load_mem(const char *config_json, size_t config_len, const 
 void pii_model_free(pii_model *m);
 
 const pii_model_config *pii_model_cfg(const pii_model *m);
+/* The execution plan built from the load parameters (ISA, VNNI,
+ * activation precision); new workspaces start with a copy of it. */
+const pii_rt_plan *pii_model_plan(const pii_model *m);
 const char *pii_model_label(const pii_model *m, int id); /* NULL if out of range */
 const pii_rt_store *pii_model_store(const pii_model *m);
 /* Checks that every stored weight is finite (pii_rt_tensor_finite over the
  * store): a NaN or infinity is PII_EMODEL with the tensor and element
  * named in errbuf.  Callers that redact run it once after loading, so a
  * poisoned weight fails closed at once instead of silencing the model.
- * (ner/model_check.c) */
+ * (model/model_check.c) */
 pii_err pii_model_check_finite(const pii_model *m, char *errbuf, size_t cap);
 /* The directory the model came from (NULL for memory images); for an opf
  * download given by its top directory, its original/ folder. */
@@ -131,6 +141,11 @@ pii_model_ws *pii_model_ws_create(const pii_model *m, size_t max_tokens, pii_rt_
                                   pii_err *err);
 void pii_model_ws_free(pii_model_ws *ws);
 size_t pii_model_ws_max_tokens(const pii_model_ws *ws);
+/* Replaces the workspace's plan (a copy of the model's) for the passes
+ * that follow: tests run one model on every ISA this way.  Not while a
+ * pass runs on the workspace. */
+void pii_model_ws_set_plan(pii_model_ws *ws, const pii_rt_plan *p);
+const pii_rt_plan *pii_model_ws_plan(const pii_model_ws *ws);
 /* Bytes the workspace holds (planning, RSS reports). */
 size_t pii_model_ws_bytes(const pii_model_ws *ws);
 
@@ -155,45 +170,6 @@ typedef struct pii_model_trace {
 pii_err pii_model_forward(const pii_model *m, pii_model_ws *ws, const int32_t *ids, size_t n,
                           const size_t *doc_lens, size_t ndocs, float *logits,
                           const pii_model_trace *trace);
-
-/* ---- random models (mkmodel, tests) ------------------------------------- */
-
-/* A random-weight model of the real layout, deterministic for a seed on
- * every machine: each value is a small integer k (|k| <= 127) times a
- * per-tensor power of two, drawn from a counter-based generator
- * (splitmix64 of seed, tensor and element index), so F32, BF16 and F16
- * files hold identical values and Q8_0 GGUF blocks (scale = that power of
- * two) are lossless too.  Scales keep activations finite and routing
- * spread over the experts. */
-typedef struct pii_model_synth {
-    pii_model_config cfg; /* shapes; rope and labels as in the real model */
-    uint64_t seed;
-    pii_dtype dtype;        /* F32, BF16 or F16 (safetensors bulk); sinks F32 */
-    pii_dtype gguf_experts; /* GGUF only: F16 or Q8_0 for expert weights     */
-    int embed_rows;         /* 0: vocab_size; else a compact table + row map */
-    int opf_copy;           /* HF layout: the weights of the opf-layout
-                               model of this seed as transformers' converter
-                               writes them: sinks = f32(native x ln 2) (the
-                               opf file stores the drawn value in log2
-                               units), score.bias all zeros               */
-} pii_model_synth;
-
-/* Fills the full-size configuration (spec §1) and seed 1, BF16. */
-void pii_model_synth_default(pii_model_synth *s);
-/* Writes dir/config.json and dir/model.safetensors (dir is created if
- * missing), streaming: memory use does not grow with the model. */
-pii_err pii_model_synth_write_hf(const pii_model_synth *s, const char *dir, char *errbuf,
-                                 size_t cap);
-/* The same model in OpenAI opf's native layout: dir/config.json (opf's
- * keys) and dir/model.safetensors (embedding.weight, block.N.attn.qkv.*,
- * ...) and no head bias; the sinks hold the drawn values, read as log2
- * units (x ln 2 at load).  Its HF copy: write_hf with opf_copy set
- * (docs/FORMATS.md).  embed_rows must be 0. */
-pii_err pii_model_synth_write_opf(const pii_model_synth *s, const char *dir, char *errbuf,
-                                  size_t cap);
-/* Writes one GGUF file in LocalAI's layout (spec §2.3). */
-pii_err pii_model_synth_write_gguf(const pii_model_synth *s, const char *path, char *errbuf,
-                                   size_t cap);
 
 #if defined(__GNUC__)
 #pragma GCC visibility pop

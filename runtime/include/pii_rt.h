@@ -11,8 +11,10 @@
  *    YaRN, banded bidirectional attention with per-head sinks, top-k MoE
  *    routing and grouping of tokens by expert, clamped SwiGLU);
  *  - dispatches each kernel at run time to AVX-512, AVX2 or portable scalar
- *    code (pii_rt_isa_*), and runs work on a thread pool with explicit
- *    (ith, nth) splitting.
+ *    code through an execution plan (pii_rt_plan: ISA, VNNI, activation
+ *    precision, kernel table) that the caller builds and passes to every
+ *    kernel, and runs work on a thread pool with explicit (ith, nth)
+ *    splitting.
  *
  * Ownership.  A pii_rt_store owns its mappings; pii_rt_tensor views and every
  * pointer they hold stay valid until pii_rt_store_free.  A store opened on a
@@ -23,10 +25,10 @@
  * naming the file and, when relevant, the tensor or key is written to it
  * (NUL-terminated, truncated to cap; errbuf may be NULL).
  *
- * Environment.  The library reads exactly one environment variable, in one
- * place (pii_rt_isa_active's first call): PII_ISA=scalar|avx2|avx512 forces
- * a CPU path (a slower one than the hardware supports, never a faster one).
- * It is the documented test hook that lets CI run the scalar kernels.
+ * Environment.  None is read, and there is no process-wide kernel state:
+ * which path runs is a plan's, built from parameters (the command maps its
+ * $PII_ISA, the documented test hook that lets CI run the scalar kernels,
+ * to one).
  *
  * Limits.  At most PII_RT_MAXDIM dimensions per tensor; headers larger than
  * PII_RT_MAX_HEADER bytes, more than PII_RT_MAX_TENSORS tensors or metadata
@@ -238,7 +240,7 @@ pii_err pii_rt_gguf_writer_begin(pii_rt_gguf_writer *w, FILE *f);
 pii_err pii_rt_gguf_writer_data(pii_rt_gguf_writer *w, const void *p, size_t n);
 pii_err pii_rt_gguf_writer_end(pii_rt_gguf_writer *w);
 
-/* ---- CPU dispatch ------------------------------------------------------ */
+/* ---- CPU dispatch: execution plans ------------------------------------- */
 
 typedef enum pii_rt_isa {
     PII_RT_ISA_SCALAR = 0,
@@ -247,14 +249,46 @@ typedef enum pii_rt_isa {
     PII_RT_ISA_COUNT
 } pii_rt_isa;
 
-pii_rt_isa pii_rt_isa_detect(void); /* the best the CPU supports */
-/* The path in use.  First call: detect, then apply PII_ISA (see top). */
-pii_rt_isa pii_rt_isa_active(void);
-/* Selects a path (tests, --isa); PII_EUNSUPPORTED when the CPU lacks it.
- * Not thread-safe with running kernels: set it between forward passes. */
-pii_err pii_rt_isa_set(pii_rt_isa isa);
+pii_rt_isa pii_rt_isa_detect(void);          /* the best the CPU supports */
 const char *pii_rt_isa_name(pii_rt_isa isa); /* "scalar", "avx2", "avx512" */
 pii_err pii_rt_isa_parse(const char *s, pii_rt_isa *out);
+
+/* Activation precision of the quantized GEMMs (see "quantized weights"
+ * below): int16 (default: 14-bit per-token scale, vpdpwssd; logits within
+ * about 1e-5 of f32 activations) or int8 (vpdpbusd: about twice the
+ * arithmetic rate, about 1e-2 relative error per product).  int16+8: the
+ * kernels run as int16, and the encoder's expert layers (model/forward.c)
+ * add a second pass, with int8 activations, over each input's int16
+ * rounding residue (pii_rt_q16_residue): about 2^-22 of max |x| of
+ * activation error instead of 2^-15, for about 1.7x the expert integer
+ * time. */
+typedef enum pii_rt_qact {
+    PII_RT_QACT_I16 = 0,
+    PII_RT_QACT_I8 = 1,
+    PII_RT_QACT_I16R8 = 2
+} pii_rt_qact;
+const char *pii_rt_qact_name(pii_rt_qact a); /* "int16", "int8", "int16+8" */
+/* Parses "int16", "int8" or "int16+8"; PII_EINVAL for anything else. */
+pii_err pii_rt_qact_parse(const char *name, pii_rt_qact *out);
+
+/* An execution plan: everything that decides which kernel code runs.  It is
+ * a plain value built once (per model or workspace) by pii_rt_plan_init and
+ * passed to every kernel; kernels read nothing else, so two plans (a test
+ * comparing paths, a reference model on the scalar path) can run side by
+ * side in one process.  Read the fields; do not write them. */
+struct pii_rt_kernels; /* private: the kernel table of one ISA */
+typedef struct pii_rt_plan {
+    pii_rt_isa isa;                    /* kernel path                              */
+    int vnni;                          /* 1: AVX-512 VNNI quantized kernels        */
+    pii_rt_qact qact;                  /* activation precision (quantized GEMMs)   */
+    const struct pii_rt_kernels *kern; /* the path's kernel table                 */
+} pii_rt_plan;
+
+/* isa < 0: the best the CPU supports (pii_rt_isa_detect); else that path,
+ * which must not be above it (PII_EUNSUPPORTED) -- tests and --isa force
+ * the scalar or AVX2 kernels this way.  VNNI is used when the path is
+ * AVX-512 and the CPU has it.  PII_EINVAL for an unknown isa or qact. */
+pii_err pii_rt_plan_init(pii_rt_plan *p, int isa, pii_rt_qact qact);
 
 /* ---- thread pool -------------------------------------------------------- */
 
@@ -317,20 +351,17 @@ static inline pii_rt_mat pii_rt_mat_offset(const pii_rt_mat *m, size_t bytes)
  *   x: [n][ldx] floats, y: [n][ldy] floats, bias: [n_out] or NULL.
  *   accumulate != 0 adds into y (residual), else overwrites.
  * Converts weights to f32 inside the micro-kernel; no allocation. */
-void pii_rt_gemm(const pii_rt_mat *W, size_t n, const float *x, size_t ldx, const float *bias,
-                 float *y, size_t ldy, size_t o0, size_t o1, int accumulate);
-/* The same on a given path (tests compare paths). */
-void pii_rt_gemm_isa(pii_rt_isa isa, const pii_rt_mat *W, size_t n, const float *x, size_t ldx,
-                     const float *bias, float *y, size_t ldy, size_t o0, size_t o1, int accumulate);
+void pii_rt_gemm(const pii_rt_plan *p, const pii_rt_mat *W, size_t n, const float *x, size_t ldx,
+                 const float *bias, float *y, size_t ldy, size_t o0, size_t o1, int accumulate);
 /* Whether a dtype/layout has a kernel (else pii_rt_gemm must not be called). */
 int pii_rt_gemm_supported(pii_dtype t, pii_rt_layout layout);
 
-/* ---- other kernels (each has a scalar twin selected by the active ISA) ---- */
+/* ---- other kernels (each has a scalar twin selected by the plan's ISA) ---- */
 
 /* y[t] = g * x[t] / sqrt(mean(x[t]^2) + eps), t < n; rows of d floats with
  * strides ldx / ldy; g: [d].  y may equal x. */
-void pii_rt_rmsnorm(size_t n, size_t d, const float *x, size_t ldx, const float *g, float eps,
-                    float *y, size_t ldy);
+void pii_rt_rmsnorm(const pii_rt_plan *p, size_t n, size_t d, const float *x, size_t ldx,
+                    const float *g, float eps, float *y, size_t ldy);
 
 /* YaRN / default RoPE frequencies (HF _compute_yarn_parameters semantics).
  * rope_type "yarn": factor, beta_fast, beta_slow, orig_ctx, truncate,
@@ -372,8 +403,8 @@ typedef struct pii_rt_attn {
     int H, Hkv, hd, radius;
 } pii_rt_attn;
 size_t pii_rt_attn_scratch(int radius, int H, int Hkv);
-void pii_rt_attn_band(const pii_rt_attn *a, size_t d0, size_t d1, size_t i0, size_t i1,
-                      float *scratch);
+void pii_rt_attn_band(const pii_rt_plan *p, const pii_rt_attn *a, size_t d0, size_t d1, size_t i0,
+                      size_t i1, float *scratch);
 
 /* dst[c][r] = src[r][c] for r < rows, c < cols. */
 void pii_rt_transpose(const float *src, size_t lds, size_t rows, size_t cols, float *dst,
@@ -392,9 +423,10 @@ void pii_rt_moe_group(size_t n, int E, int k, const int32_t *idx, uint32_t *cnt,
 
 /* Clamped SwiGLU in place: g <- min(g, limit) * sigmoid(alpha * min(g,
  * limit)) * (clamp(u, -limit, limit) + 1), m values. */
-void pii_rt_swiglu(float *g, const float *u, size_t m, float alpha, float limit);
+void pii_rt_swiglu(const pii_rt_plan *p, float *g, const float *u, size_t m, float alpha,
+                   float limit);
 
-/* ---- quantized weights (src/runtime/quant.c, kern_q_*.c) ------------------
+/* ---- quantized weights (runtime/quant.c, kern_q.inc) ------------------
  *
  * An IO matrix of type Q8_ROW or Q4_G32 is a stream of ceil(n_out/64)
  * panels of 64 output columns (the last zero-padded), pii_rt_mat.ld bytes
@@ -408,35 +440,10 @@ void pii_rt_swiglu(float *g, const float *u, size_t m, float alpha, float limit)
  *     f16 m[64]; weight = d * q + m with q in 0..15.
  * An expert stack is E such streams back to back (pii_rt_mat_offset).
  * pii_rt_gemm on these quantizes each token row of x to int16 or int8
- * (pii_rt_qact; one scale per token: max |x| / 8191 or / 127, round to
+ * (the plan's pii_rt_qact; one scale per token: max |x| / 8191 or / 127, round to
  * nearest even) and sums products in integers: AVX-512 VNNI, AVX2 or
  * scalar, with identical results on every path (src/runtime/kern_q.h has
  * the exact arithmetic).  Any column range [o0, o1) is allowed. */
-
-/* Activation precision of the quantized GEMMs, process-wide like the ISA:
- * int16 (default: 14-bit per-token scale, vpdpwssd; logits within about
- * 1e-5 of f32 activations) or int8 (vpdpbusd: about twice the arithmetic
- * rate, about 1e-2 relative error per product).  int16+8: the kernels run
- * as int16, and the encoder's expert layers (ner/forward.c) add a second
- * pass, with int8 activations, over each input's int16 rounding residue
- * (pii_rt_q16_residue): about 2^-22 of max |x| of activation error instead
- * of 2^-15, for about 1.7x the expert integer time.  Not thread-safe with
- * running kernels: set it between forward passes. */
-typedef enum pii_rt_qact {
-    PII_RT_QACT_I16 = 0,
-    PII_RT_QACT_I8 = 1,
-    PII_RT_QACT_I16R8 = 2
-} pii_rt_qact;
-pii_err pii_rt_qact_set(pii_rt_qact a);
-pii_rt_qact pii_rt_qact_active(void);
-const char *pii_rt_qact_name(pii_rt_qact a); /* "int16", "int8", "int16+8" */
-/* Parses "int16", "int8" or "int16+8"; PII_EINVAL for anything else. */
-pii_err pii_rt_qact_parse(const char *name, pii_rt_qact *out);
-/* Overrides the mode for the kernels called by this thread only (a
- * pii_rt_qact value), or clears the override (-1): how a forward pass runs
- * one GEMM in another mode without touching the process-wide setting.  The
- * kernels treat int16+8 itself as int16. */
-void pii_rt_qact_thread(int a);
 
 /* Replaces x[0..n) by what the int16 activation quantization of the
  * kernels leaves out: x_i - q_i * s with (q, s) exactly as the kernels

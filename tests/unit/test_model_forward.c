@@ -23,6 +23,7 @@
 #include <cmocka.h>
 
 #include "pii_model.h"
+#include "model/pii_model_synth.h"
 
 static char tmpdir[64];
 
@@ -73,12 +74,27 @@ static pii_model *load(const char *p)
     return load_p(p, 0);
 }
 
+/* The path run() uses: -1 the model's own plan, else this ISA's. */
+static int g_isa = -1;
+
+static void set_isa(int isa)
+{
+    pii_rt_plan p;
+    assert_int_equal(pii_rt_plan_init(&p, isa, PII_RT_QACT_I16), PII_OK);
+    g_isa = isa;
+}
+
 static float *run(const pii_model *m, const int32_t *ids, size_t n, const size_t *lens, size_t nd,
                   pii_rt_pool *pool, pii_model_trace *tr)
 {
     pii_err e;
     pii_model_ws *ws = pii_model_ws_create(m, n, pool, &e);
     assert_non_null(ws);
+    if (g_isa >= 0) {
+        pii_rt_plan p;
+        assert_int_equal(pii_rt_plan_init(&p, g_isa, pii_model_plan(m)->qact), PII_OK);
+        pii_model_ws_set_plan(ws, &p);
+    }
     float *lg = malloc(n * (size_t)pii_model_cfg(m)->n_labels * sizeof *lg);
     assert_int_equal(pii_model_forward(m, ws, ids, n, lens, nd, lg, tr), PII_OK);
     pii_model_ws_free(ws);
@@ -230,10 +246,10 @@ static void test_isa_paths(void **state)
         const size_t C = (size_t)c->n_labels, EK = (size_t)c->n_layers * N * (size_t)c->top_k;
         int32_t *ex0 = malloc(EK * sizeof *ex0), *ex = malloc(EK * sizeof *ex);
         pii_model_trace t0 = {ex0, NULL, NULL, NULL}, t1 = {ex, NULL, NULL, NULL};
-        assert_int_equal(pii_rt_isa_set(PII_RT_ISA_SCALAR), PII_OK);
+        set_isa(PII_RT_ISA_SCALAR);
         float *ref = run(m, ids, N, NULL, 0, NULL, &t0);
         for (int isa = 1; isa <= (int)pii_rt_isa_detect(); isa++) {
-            assert_int_equal(pii_rt_isa_set((pii_rt_isa)isa), PII_OK);
+            set_isa(isa);
             float *lg = run(m, ids, N, NULL, 0, NULL, &t1);
             double d = maxdiff(ref, lg, N * C);
             if (d > 1e-4)
@@ -242,7 +258,7 @@ static void test_isa_paths(void **state)
             assert_memory_equal(ex0, ex, EK * sizeof *ex);
             free(lg);
         }
-        assert_int_equal(pii_rt_isa_set(pii_rt_isa_detect()), PII_OK);
+        set_isa(-1);
         free(ref);
         free(ex0);
         free(ex);
@@ -384,9 +400,9 @@ static void test_gguf_q8_0_repack(void **state)
         fail_msg("load_mem: %s", msg);
     float *c = run(mm, ids, N, NULL, 0, NULL, NULL);
     assert_memory_equal(b, c, N * C * sizeof *b);
-    assert_int_equal(pii_rt_isa_set(PII_RT_ISA_SCALAR), PII_OK);
+    set_isa(PII_RT_ISA_SCALAR);
     float *s = run(mr, ids, N, NULL, 0, NULL, NULL);
-    assert_int_equal(pii_rt_isa_set(pii_rt_isa_detect()), PII_OK);
+    set_isa(-1);
     double d = maxdiff(b, s, N * C); /* the f32 parts sum in another order */
     if (d > 1e-4)
         fail_msg("repacked Q8_0: scalar differs by %g", d);

@@ -25,6 +25,7 @@
 #include <cmocka.h>
 
 #include "pii_model.h"
+#include "model/pii_model_synth.h"
 
 #define FIX "tests/fixtures/parity/"
 
@@ -243,23 +244,23 @@ static void run_case(const char *name)
             fail_msg("load %s: %s", path, msg);
         for (int isa = 0; isa <= (int)pii_rt_isa_detect() + 1; isa++) {
             int threads = isa > (int)pii_rt_isa_detect(); /* last round: best ISA, 2 threads */
-            assert_int_equal(pii_rt_isa_set(threads ? pii_rt_isa_detect() : (pii_rt_isa)isa),
-                             PII_OK);
+            pii_rt_plan pl;
+            assert_int_equal(pii_rt_plan_init(&pl, threads ? -1 : isa, PII_RT_QACT_I16), PII_OK);
             pii_rt_pool *pool = threads ? pii_rt_pool_create(2, &e) : NULL;
             pii_model_ws *ws = pii_model_ws_create(m, n, pool, &e);
             assert_non_null(ws);
+            pii_model_ws_set_plan(ws, &pl);
             pii_model_trace tr = {ex, NULL, NULL, NULL};
             assert_int_equal(pii_model_forward(m, ws, pc.ids, n, NULL, 0, lg, &tr), PII_OK);
             char what[64];
             snprintf(what, sizeof what, "%s %s%s", fmts[f].tag,
-                     pii_rt_isa_name(pii_rt_isa_active()), threads ? " x2" : "");
+                     pii_rt_isa_name(pii_model_ws_plan(ws)->isa), threads ? " x2" : "");
             compare(what, &pc, lg, ex);
             pii_model_ws_free(ws);
             pii_rt_pool_free(pool);
         }
         pii_model_free(m);
     }
-    assert_int_equal(pii_rt_isa_set(pii_rt_isa_detect()), PII_OK);
     free(lg);
     free(ex);
     free_case(&pc);

@@ -393,7 +393,7 @@ static void check_step_twins(const pii_ner_labels *L, const pii_ner_biases *b, i
 {
     pii_ner_viterbi *v = pii_ner_viterbi_create(L, b, NULL);
     assert_non_null(v);
-    size_t C = pii_ner_labels_count(L), nc = ner_viterbi_ncol(v);
+    size_t C = pii_ner_labels_count(L), nc = pii_ner_viterbi_ncol(v);
     double *prev = malloc(C * sizeof *prev), *o1 = malloc(C * sizeof *o1),
            *o2 = malloc(C * sizeof *o2), *cv = malloc(nc * sizeof *cv);
     uint16_t *b1 = malloc(C * sizeof *b1), *b2 = malloc(C * sizeof *b2),
@@ -413,8 +413,8 @@ static void check_step_twins(const pii_ner_labels *L, const pii_ner_biases *b, i
             prev[c] = x;
             e[c] = mode == 1 ? 0.0f : (float)(urand() * -3);
         }
-        ner_viterbi_step_ref(v, prev, e, o1, b1);
-        ner_viterbi_step(v, prev, e, o2, b2, cv, cb);
+        pii_ner_viterbi_step_ref(v, prev, e, o1, b1);
+        pii_ner_viterbi_step(v, prev, e, o2, b2, cv, cb);
         assert_memory_equal(b1, b2, C * sizeof *b1);
         for (size_t c = 0; c < C; c++)
             assert_true(o1[c] == o2[c] || (isnan(o1[c]) && isnan(o2[c])));

@@ -192,6 +192,30 @@ static void test_quantizers(void **st)
 }
 
 /* Double evaluation of the documented semantics. */
+/* The activation mode under test (each call builds its plan from it). */
+static pii_rt_qact g_act = PII_RT_QACT_I16;
+
+static void gemm_on(int isa, pii_rt_qact act, const pii_rt_mat *W, size_t n, const float *x,
+                    size_t ldx, const float *bias, float *y, size_t ldy, size_t o0, size_t o1,
+                    int acc)
+{
+    pii_rt_plan p;
+    /* isa PII_RT_ISA_COUNT: the AVX-512 path of a CPU without VNNI */
+    int novnni = isa == PII_RT_ISA_COUNT;
+    assert_int_equal(pii_rt_plan_init(&p, novnni ? PII_RT_ISA_AVX512 : isa, act), PII_OK);
+    if (novnni)
+        p.vnni = 0;
+    pii_rt_gemm(&p, W, n, x, ldx, bias, y, ldy, o0, o1, acc);
+}
+
+/* The paths to compare with scalar: each ISA the CPU has, and AVX-512
+ * without VNNI where it has AVX-512. */
+static int last_path(void)
+{
+    int best = (int)pii_rt_isa_detect();
+    return best == PII_RT_ISA_AVX512 ? PII_RT_ISA_COUNT : best;
+}
+
 static void reference(pii_dtype qt, const uint8_t *b, size_t ni, size_t no, size_t n,
                       const float *x, const float *bias, double *y, double *mag)
 {
@@ -202,7 +226,7 @@ static void reference(pii_dtype qt, const uint8_t *b, size_t ni, size_t no, size
         float amax = 0;
         for (size_t i = 0; i < ni; i++)
             amax = fmaxf(amax, fabsf(x[t * ni + i]));
-        const float Q = pii_rt_qact_active() == PII_RT_QACT_I8 ? 127.0f : 8191.0f;
+        const float Q = g_act == PII_RT_QACT_I8 ? 127.0f : 8191.0f;
         float s = amax > 0 ? amax / Q : 0, inv = amax > 0 ? Q / amax : 0;
         for (size_t i = 0; i < ni; i++) {
             float v = rintf(x[t * ni + i] * inv);
@@ -247,7 +271,7 @@ static void check_paths(pii_dtype qt, size_t ni, size_t no, size_t n)
             const float *bi = rgi & 1 ? NULL : bias;
             for (size_t k = 0; k < n * no; k++)
                 ys[k] = yv[k] = (float)k * 0.001f;
-            pii_rt_gemm_isa(PII_RT_ISA_SCALAR, &m, n, x, ni, bi, ys, no, o0, o1, acc);
+            gemm_on(PII_RT_ISA_SCALAR, g_act, &m, n, x, ni, bi, ys, no, o0, o1, acc);
             /* scalar against the double semantics */
             for (size_t t = 0; t < n; t++)
                 for (size_t o = 0; o < no; o++) {
@@ -262,25 +286,26 @@ static void check_paths(pii_dtype qt, size_t ni, size_t no, size_t n)
                         fail_msg("qt %d ni %zu no %zu t %zu o %zu: %g vs %g", qt, ni, no, t, o,
                                  (double)ys[t * no + o], want);
                 }
-            for (int isa = 1; isa <= (int)pii_rt_isa_detect(); isa++) {
+            for (int isa = 1; isa <= last_path(); isa++) {
                 for (size_t k = 0; k < n * no; k++)
                     yv[k] = (float)k * 0.001f;
-                pii_rt_gemm_isa((pii_rt_isa)isa, &m, n, x, ni, bi, yv, no, o0, o1, acc);
+                gemm_on(isa, g_act, &m, n, x, ni, bi, yv, no, o0, o1, acc);
                 if (memcmp(ys, yv, n * no * 4)) {
                     for (size_t k = 0; k < n * no; k++)
                         if (ys[k] != yv[k])
                             fail_msg("isa %s act %s qt %d ni %zu no %zu n %zu [%zu,%zu) acc %d: "
                                      "y[%zu] %.9g vs scalar %.9g",
-                                     pii_rt_isa_name((pii_rt_isa)isa),
-                                     pii_rt_qact_name(pii_rt_qact_active()), qt, ni, no, n, o0, o1,
-                                     acc, k, (double)yv[k], (double)ys[k]);
+                                     isa == PII_RT_ISA_COUNT ? "avx512-novnni"
+                                                             : pii_rt_isa_name((pii_rt_isa)isa),
+                                     pii_rt_qact_name(g_act), qt, ni, no, n, o0, o1, acc, k,
+                                     (double)yv[k], (double)ys[k]);
                 }
             }
         }
     /* fidelity against the unquantized product */
     pii_rt_mat src = {w0, NULL, no * 4, (uint32_t)no, (uint32_t)ni, PII_DT_F32, PII_RT_IO};
-    pii_rt_gemm_isa(PII_RT_ISA_SCALAR, &src, n, x, ni, NULL, yf, no, 0, no, 0);
-    pii_rt_gemm(&m, n, x, ni, NULL, yv, no, 0, no, 0);
+    gemm_on(PII_RT_ISA_SCALAR, g_act, &src, n, x, ni, NULL, yf, no, 0, no, 0);
+    gemm_on(-1, g_act, &m, n, x, ni, NULL, yv, no, 0, no, 0);
     for (size_t t = 0; t < n; t++) {
         double ab = 0, aa = 0, bb = 0;
         for (size_t o = 0; o < no; o++) {
@@ -312,12 +337,12 @@ static void test_q8_paths(void **st)
     const size_t shapes[][2] = {{4, 1},     {36, 17},   {64, 64},  {96, 100},
                                 {640, 200}, {128, 640}, {2052, 70}};
     for (int a = 0; a < 2; a++) {
-        assert_int_equal(pii_rt_qact_set(a ? PII_RT_QACT_I8 : PII_RT_QACT_I16), PII_OK);
+        g_act = a ? PII_RT_QACT_I8 : PII_RT_QACT_I16;
         for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
             for (size_t n = 1; n <= 13; n += 3)
                 check_paths(PII_DT_Q8_ROW, shapes[s][0], shapes[s][1], n);
     }
-    pii_rt_qact_set(PII_RT_QACT_I16);
+    g_act = PII_RT_QACT_I16;
 }
 
 static void test_q4_paths(void **st)
@@ -326,13 +351,21 @@ static void test_q4_paths(void **st)
     const size_t shapes[][2] = {{32, 1},    {32, 17},   {64, 64},  {96, 100},
                                 {640, 200}, {128, 640}, {2080, 70}};
     for (int a = 0; a < 2; a++) {
-        assert_int_equal(pii_rt_qact_set(a ? PII_RT_QACT_I8 : PII_RT_QACT_I16), PII_OK);
+        g_act = a ? PII_RT_QACT_I8 : PII_RT_QACT_I16;
         for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
             for (size_t n = 1; n <= 13; n += 3)
                 check_paths(PII_DT_Q4_G32, shapes[s][0], shapes[s][1], n);
     }
-    pii_rt_qact_set(PII_RT_QACT_I16);
-    assert_int_equal(pii_rt_qact_set((pii_rt_qact)7), PII_EINVAL);
+    g_act = PII_RT_QACT_I16;
+    pii_rt_plan pl;
+    assert_int_equal(pii_rt_plan_init(&pl, -1, (pii_rt_qact)7), PII_EINVAL);
+    assert_int_equal(pii_rt_plan_init(&pl, PII_RT_ISA_COUNT, PII_RT_QACT_I16), PII_EINVAL);
+    if (pii_rt_isa_detect() < PII_RT_ISA_AVX512)
+        assert_int_equal(pii_rt_plan_init(&pl, PII_RT_ISA_AVX512, PII_RT_QACT_I16),
+                         PII_EUNSUPPORTED);
+    assert_int_equal(pii_rt_plan_init(&pl, -1, PII_RT_QACT_I8), PII_OK);
+    assert_int_equal(pl.isa, pii_rt_isa_detect());
+    assert_int_equal(pl.qact, PII_RT_QACT_I8);
     assert_string_equal(pii_rt_qact_name(PII_RT_QACT_I8), "int8");
 }
 
@@ -340,8 +373,8 @@ static void test_q4_paths(void **st)
  * rounding residue (no bias, acc) against the f32-exact product, relative to
  * sum |w x|: within 1e-7 with an int16 residue pass and 2e-6 with an int8
  * one (int16+8), at least 100x / 20x closer than one int16 pass, and the
- * same on every ISA path.  The residue pass runs in int8 through the
- * per-thread override, which must not touch the process-wide mode. */
+ * same on every ISA path.  The residue pass runs with int8 activations
+ * through a second plan, as the encoder's workspace does. */
 static void test_residue(void **st)
 {
     (void)st;
@@ -361,12 +394,10 @@ static void test_residue(void **st)
     const int best = (int)pii_rt_isa_detect();
     for (int ra = 0; ra < 2; ra++)
         for (int isa = best; isa >= 0; isa--) {
-            pii_rt_gemm_isa((pii_rt_isa)isa, &m, n, x, ni, NULL, y1, no, 0, no, 0);
-            pii_rt_gemm_isa((pii_rt_isa)isa, &m, n, x, ni, NULL, y2, no, 0, no, 0);
-            pii_rt_qact_thread(ra ? PII_RT_QACT_I8 : PII_RT_QACT_I16);
-            pii_rt_gemm_isa((pii_rt_isa)isa, &m, n, r, ni, NULL, y2, no, 0, no, 1);
-            pii_rt_qact_thread(-1);
-            assert_int_equal(pii_rt_qact_active(), PII_RT_QACT_I16);
+            gemm_on(isa, PII_RT_QACT_I16, &m, n, x, ni, NULL, y1, no, 0, no, 0);
+            gemm_on(isa, PII_RT_QACT_I16, &m, n, x, ni, NULL, y2, no, 0, no, 0);
+            gemm_on(isa, ra ? PII_RT_QACT_I8 : PII_RT_QACT_I16, &m, n, r, ni, NULL, y2, no, 0, no,
+                    1);
             if (isa != best) {
                 assert_memory_equal(y2, y3, n * no * 4);
                 continue;
@@ -403,9 +434,7 @@ static void test_residue(void **st)
     assert_int_equal(a, PII_RT_QACT_I8);
     assert_int_equal(pii_rt_qact_parse("int4", &a), PII_EINVAL);
     assert_int_equal(pii_rt_qact_parse(NULL, &a), PII_EINVAL);
-    assert_int_equal(pii_rt_qact_set(PII_RT_QACT_I16R8), PII_OK);
-    assert_string_equal(pii_rt_qact_name(pii_rt_qact_active()), "int16+8");
-    pii_rt_qact_set(PII_RT_QACT_I16);
+    assert_string_equal(pii_rt_qact_name(PII_RT_QACT_I16R8), "int16+8");
     free(w0);
     free(w);
     free(b);
@@ -431,11 +460,11 @@ static void test_stack(void **st)
         pii_rt_mat m;
         uint8_t *b = make_q(PII_DT_Q8_ROW, ni, no, w0, &m);
         memcpy(stack + e * nb, b, nb);
-        pii_rt_gemm(&m, n, x, ni, NULL, y1, no, 0, no, 0);
+        gemm_on(-1, g_act, &m, n, x, ni, NULL, y1, no, 0, no, 0);
         pii_rt_mat s0;
         assert_int_equal(pii_rt_qmat_view(&s0, PII_DT_Q8_ROW, stack, E * nb, ni, no), PII_OK);
         pii_rt_mat se = pii_rt_mat_offset(&s0, e * nb);
-        pii_rt_gemm(&se, n, x, ni, NULL, y2, no, 0, no, 0);
+        gemm_on(-1, g_act, &se, n, x, ni, NULL, y2, no, 0, no, 0);
         assert_memory_equal(y1, y2, n * no * 4);
         free(b);
     }

@@ -37,6 +37,14 @@ static int nisa(void)
     return (int)pii_rt_isa_detect() + 1;
 }
 
+/* The plan of one path (every path the CPU has is tested). */
+static pii_rt_plan plan_of(int isa)
+{
+    pii_rt_plan p;
+    assert_int_equal(pii_rt_plan_init(&p, isa, PII_RT_QACT_I16), PII_OK);
+    return p;
+}
+
 /* Builds a weight buffer of dtype dt holding values vals [rows][cols]
  * (stored rows), returns the bytes and fills the exact dequantized values. */
 static uint8_t *make_weights(pii_dtype dt, size_t rows, size_t cols, float *vals, size_t *ld)
@@ -98,8 +106,8 @@ static void check_gemm(pii_dtype dt, pii_rt_layout lay, size_t n, size_t n_in, s
     size_t o0 = n_out > 40 ? 3 : 0, o1 = n_out > 40 ? n_out - 1 : n_out;
     for (int isa = 0; isa < nisa(); isa++) {
         memcpy(y, y0, n * ldy * sizeof *y);
-        pii_rt_gemm_isa((pii_rt_isa)isa, &W, n, x, ldx, use_bias ? bias : NULL, y, ldy, o0, o1,
-                        acc);
+        pii_rt_plan pl = plan_of(isa);
+        pii_rt_gemm(&pl, &W, n, x, ldx, use_bias ? bias : NULL, y, ldy, o0, o1, acc);
         for (size_t t = 0; t < n; t++)
             for (size_t o = 0; o < n_out; o++) {
                 float got = y[t * ldy + o];
@@ -200,10 +208,10 @@ static void check_attn(int H, int Hkv, int hd, int R, size_t n, size_t d0, size_
     pii_rt_attn a = {q, kt, v, o, sinks, qw, n, kw, qw, H, Hkv, hd, R};
     double *p = malloc((size_t)(2 * R + 1) * sizeof *p);
     for (int isa = 0; isa < nisa(); isa++) {
-        assert_int_equal(pii_rt_isa_set((pii_rt_isa)isa), PII_OK);
+        pii_rt_plan pl = plan_of(isa);
         for (size_t i = 0; i < n * qw; i++)
             o[i] = NAN;
-        pii_rt_attn_band(&a, d0, d1, d0, d1, scratch);
+        pii_rt_attn_band(&pl, &a, d0, d1, d0, d1, scratch);
         for (size_t i = d0; i < d1; i++)
             for (int h = 0; h < H; h++) {
                 int g = h / (H / Hkv);
@@ -232,7 +240,6 @@ static void check_attn(int H, int Hkv, int hd, int R, size_t n, size_t d0, size_
                 }
             }
     }
-    assert_int_equal(pii_rt_isa_set(pii_rt_isa_detect()), PII_OK);
     free(q);
     free(k);
     free(v);
@@ -267,9 +274,9 @@ static void test_rmsnorm_swiglu(void **state)
         gg[j] = frand() * 12;
     }
     for (int isa = 0; isa < nisa(); isa++) {
-        assert_int_equal(pii_rt_isa_set((pii_rt_isa)isa), PII_OK);
+        pii_rt_plan pl = plan_of(isa);
         for (size_t d = 640; d <= D; d += 8) {
-            pii_rt_rmsnorm(1, d, x, d, g, 1e-5f, y, d);
+            pii_rt_rmsnorm(&pl, 1, d, x, d, g, 1e-5f, y, d);
             double ss = 0;
             for (size_t j = 0; j < d; j++)
                 ss += (double)x[j] * x[j];
@@ -278,7 +285,7 @@ static void test_rmsnorm_swiglu(void **state)
                 assert_true(fabs(y[j] - g[j] * x[j] * r) <= 1e-5 * (fabs(g[j] * x[j] * r) + 1));
         }
         memcpy(gs, gg, sizeof gs);
-        pii_rt_swiglu(gs, u, D - 3, 1.702f, 7.0f);
+        pii_rt_swiglu(&pl, gs, u, D - 3, 1.702f, 7.0f);
         for (int j = 0; j < D - 3; j++) {
             double a = gg[j] < 7 ? gg[j] : 7, b = u[j] < -7 ? -7 : u[j] > 7 ? 7 : u[j];
             double ref = a / (1 + exp(-1.702 * a)) * (b + 1);
@@ -286,7 +293,6 @@ static void test_rmsnorm_swiglu(void **state)
                 fail_msg("swiglu isa %d j=%d got %.9g ref %.9g", isa, j, gs[j], ref);
         }
     }
-    assert_int_equal(pii_rt_isa_set(pii_rt_isa_detect()), PII_OK);
 }
 
 /* ---- RoPE, routing ------------------------------------------------------------- */

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """int4_schemes.py — weight reconstruction error of the two int4 schemes of
 issue 8 on groups of 32: scale + offset (f16 d, m; min/max start refined by
-least squares, as src/runtime/quant.c) and a 16-entry lookup table per group
+least squares, as runtime/quant.c) and a 16-entry lookup table per group
 (k-means, f16 entries).  Data: the random model's distribution (integers
 uniform in [-127, 127]) and a Gaussian (trained-weight-like).  Prints the
 relative RMS error and the bytes per weight."""

@@ -24,10 +24,12 @@ int main(int argc, char **argv)
            nout = argc > 4 ? atoi(argv[4]) : 1280, E = argc > 5 ? atoi(argv[5]) : 1;
     pii_dtype t = !strcmp(dt, "f32") ? PII_DT_F32 : PII_DT_BF16;
     pii_dtype qt = !strcmp(dt, "q8") ? PII_DT_Q8_ROW : !strcmp(dt, "q4") ? PII_DT_Q4_G32 : 0;
-    if (argc > 6)
-        pii_rt_isa_set((pii_rt_isa)atoi(argv[6]));
-    if (getenv("KB_A8"))
-        pii_rt_qact_set(PII_RT_QACT_I8);
+    pii_rt_plan plan;
+    if (pii_rt_plan_init(&plan, argc > 6 ? atoi(argv[6]) : -1,
+                         getenv("KB_A8") ? PII_RT_QACT_I8 : PII_RT_QACT_I16)) {
+        fprintf(stderr, "kbench: unsupported isa\n");
+        return 2;
+    }
     size_t es = t == PII_DT_F32 ? 4 : 2;
     uint8_t *w = malloc(E * nin * nout * es);
     for (size_t i = 0; i < E * nin * nout * es; i++)
@@ -55,7 +57,7 @@ int main(int argc, char **argv)
         do {
             for (size_t e = 0; e < E; e++) {
                 pii_rt_mat me = pii_rt_mat_offset(&m, qt ? e * es : e * nin * nout * es);
-                pii_rt_gemm(&me, rows, x, nin, NULL, y, nout, 0, nout, 0);
+                pii_rt_gemm(&plan, &me, rows, x, nin, NULL, y, nout, 0, nout, 0);
             }
             it++;
         } while (cpu() - t0 < 0.3);
@@ -65,6 +67,6 @@ int main(int argc, char **argv)
             best = g;
     }
     printf("%s(%s) rows=%zu %zux%zu E=%zu: %.1f GFLOP/s per CPU-second\n", dt,
-           pii_rt_qact_name(pii_rt_qact_active()), rows, nin, nout, E, best);
+           pii_rt_qact_name(plan.qact), rows, nin, nout, E, best);
     return 0;
 }

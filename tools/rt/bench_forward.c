@@ -25,6 +25,8 @@ int main(int argc, char **argv)
 {
     const char *model = NULL, *ns = "16,128,512,2048";
     int threads = 1, reps = 3;
+    pii_model_params prm;
+    pii_model_default_params(&prm);
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "-m") && i + 1 < argc)
             model = argv[++i];
@@ -36,10 +38,11 @@ int main(int argc, char **argv)
             reps = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--isa") && i + 1 < argc) {
             pii_rt_isa isa;
-            if (pii_rt_isa_parse(argv[++i], &isa) || pii_rt_isa_set(isa)) {
+            if (pii_rt_isa_parse(argv[++i], &isa) || isa > pii_rt_isa_detect()) {
                 fprintf(stderr, "bad or unsupported --isa\n");
                 return 2;
             }
+            prm.isa = (int)isa;
         } else {
             fprintf(stderr, "usage: %s -m MODEL [-n N,...] [-t THREADS] [-r REPS] [--isa NAME]\n",
                     argv[0]);
@@ -53,7 +56,7 @@ int main(int argc, char **argv)
     pii_err e;
     char msg[512];
     double t0 = clk(CLOCK_MONOTONIC);
-    pii_model *m = pii_model_load(model, NULL, &e, msg, sizeof msg);
+    pii_model *m = pii_model_load(model, &prm, &e, msg, sizeof msg);
     double tload = clk(CLOCK_MONOTONIC) - t0;
     if (!m) {
         fprintf(stderr, "%s\n", msg);
@@ -62,7 +65,7 @@ int main(int argc, char **argv)
     pii_rt_pool *pool = threads != 1 ? pii_rt_pool_create(threads, &e) : NULL;
     const pii_model_config *c = pii_model_cfg(m);
     printf("model %s: experts %s, isa %s, threads %d, load %.3f s\n", model,
-           pii_dtype_name(pii_model_expert_dtype(m)), pii_rt_isa_name(pii_rt_isa_active()),
+           pii_dtype_name(pii_model_expert_dtype(m)), pii_rt_isa_name(pii_model_plan(m)->isa),
            pii_rt_pool_size(pool), tload);
     printf("%8s %10s %10s %10s %12s %10s\n", "tokens", "wall_s", "tok/s", "GFLOP/s", "cpu_s",
            "tok/cpu_s");

@@ -21,6 +21,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "pii_core.h"
 #include "pii_tok.h"
 
 static char *slurp(const char *path, size_t *len)
@@ -51,38 +52,7 @@ static char *slurp(const char *path, size_t *len)
 /* Length of the well-formed UTF-8 sequence at p (1..4), 0 if invalid. */
 static int utf8_ok(const unsigned char *p, size_t n)
 {
-    unsigned char b = p[0];
-    int need;
-    unsigned char lo = 0x80, hi = 0xBF;
-    if (b < 0x80)
-        return 1;
-    if (b < 0xC2)
-        return 0;
-    if (b < 0xE0)
-        need = 2;
-    else if (b < 0xF0) {
-        need = 3;
-        if (b == 0xE0)
-            lo = 0xA0;
-        if (b == 0xED)
-            hi = 0x9F;
-    } else if (b < 0xF5) {
-        need = 4;
-        if (b == 0xF0)
-            lo = 0x90;
-        if (b == 0xF4)
-            hi = 0x8F;
-    } else
-        return 0;
-    if ((size_t)need > n)
-        return 0;
-    for (int k = 1; k < need; k++) {
-        if (p[k] < lo || p[k] > hi)
-            return 0;
-        lo = 0x80;
-        hi = 0xBF;
-    }
-    return need;
+    return (int)pii_utf8_valid(p, p + n);
 }
 
 /* Appends the valid UTF-8 of s[0..n) (NULs dropped) to out, up to max. */

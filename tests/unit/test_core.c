@@ -1,0 +1,146 @@
+/* test_core.c — core/: the one UTF-8 decoder (pii_utf8_decode and its two
+ * readings pii_utf8_seq / pii_utf8_valid) and the growable-array helper
+ * (PII_VEC_RESERVE). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "pii_core.h"
+
+/* Reference: decode by the code point's ranges (RFC 3629), the way the
+ * span code used to: length and code point, or 0. */
+static int ref_decode(const uint8_t *p, size_t n, uint32_t *cp)
+{
+    uint8_t b = p[0];
+    if (b < 0x80) {
+        *cp = b;
+        return 1;
+    }
+    int k;
+    uint32_t c, min;
+    if (b >= 0xC2 && b <= 0xDF) {
+        k = 2;
+        c = b & 0x1F;
+        min = 0x80;
+    } else if (b >= 0xE0 && b <= 0xEF) {
+        k = 3;
+        c = b & 0x0F;
+        min = 0x800;
+    } else if (b >= 0xF0 && b <= 0xF4) {
+        k = 4;
+        c = b & 0x07;
+        min = 0x10000;
+    } else {
+        return 0;
+    }
+    if (n < (size_t)k)
+        return 0;
+    for (int i = 1; i < k; i++) {
+        if ((p[i] & 0xC0) != 0x80)
+            return 0;
+        c = c << 6 | (p[i] & 0x3F);
+    }
+    if (c < min || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF))
+        return 0;
+    *cp = c;
+    return k;
+}
+
+static void check_seq(const uint8_t *p, size_t n)
+{
+    uint32_t a = 0, b = 0;
+    int got = pii_utf8_decode(p, n, &a), want = ref_decode(p, n, &b);
+    if (got > 0) {
+        assert_int_equal(got, want);
+        assert_int_equal(a, b);
+    } else {
+        assert_int_equal(want, 0);
+    }
+    /* -k only for a valid prefix cut by n: the full sequence would decode */
+    if (got < 0) {
+        assert_true(n < (size_t)-got);
+        uint8_t full[4] = {p[0], 0x80, 0x80, 0x80};
+        for (size_t i = 1; i < n; i++)
+            full[i] = p[i];
+        if (p[0] == 0xE0 || p[0] == 0xF0) /* the lowest valid second byte */
+            full[1] = n > 1 ? p[1] : (p[0] == 0xE0 ? 0xA0 : 0x90);
+        uint32_t c;
+        assert_int_equal(pii_utf8_decode(full, 4, &c), -got);
+    }
+    /* the character rule and the validity test read the same decoder */
+    size_t seq = pii_utf8_seq(p, p + n), val = pii_utf8_valid(p, p + n);
+    assert_int_equal(seq, got > 0 ? (size_t)got : got < 0 ? 0 : 1);
+    assert_int_equal(val, got > 0 ? (size_t)got : 0);
+}
+
+static void test_utf8(void **state)
+{
+    (void)state;
+    uint8_t p[4];
+    for (unsigned a = 0; a < 256; a++) {
+        p[0] = (uint8_t)a;
+        check_seq(p, 1);
+        for (unsigned b = 0; b < 256; b++) {
+            p[1] = (uint8_t)b;
+            check_seq(p, 2);
+            if (a < 0xE0 || a > 0xF4)
+                continue;
+            for (unsigned c = 0; c < 256; c += (a >= 0xF0 ? 5 : 1)) {
+                p[2] = (uint8_t)c;
+                check_seq(p, 3);
+                if (a >= 0xF0)
+                    for (unsigned d = 0x70; d < 0xD0; d += 7) {
+                        p[3] = (uint8_t)d;
+                        check_seq(p, 4);
+                    }
+            }
+        }
+    }
+    uint32_t cp;
+    const uint8_t euro[] = {0xE2, 0x82, 0xAC}, emoji[] = {0xF0, 0x9F, 0x98, 0x80};
+    assert_int_equal(pii_utf8_decode(euro, 3, &cp), 3);
+    assert_int_equal(cp, 0x20AC);
+    assert_int_equal(pii_utf8_decode(emoji, 4, &cp), 4);
+    assert_int_equal(cp, 0x1F600);
+    assert_int_equal(pii_utf8_decode(emoji, 2, &cp), -4);
+}
+
+static void test_vec(void **state)
+{
+    (void)state;
+    int *v = NULL;
+    size_t n = 0, cap = 0;
+    for (int i = 0; i < 1000; i++) {
+        assert_int_equal(PII_VEC_RESERVE(v, cap, n + 1), PII_OK);
+        assert_true(cap >= n + 1);
+        v[n++] = i;
+    }
+    assert_int_equal(cap, 1024); /* 16, doubled */
+    for (int i = 0; i < 1000; i++)
+        assert_int_equal(v[i], i);
+    assert_int_equal(PII_VEC_RESERVE(v, cap, 10), PII_OK); /* no shrink */
+    assert_int_equal(cap, 1024);
+    assert_int_equal(PII_VEC_RESERVE(v, cap, 1025), PII_OK);
+    assert_int_equal(cap, 2048);
+    /* overflow: refused, the array left as it was */
+    int *keep = v;
+    assert_int_equal(PII_VEC_RESERVE(v, cap, SIZE_MAX / 2), PII_ENOMEM);
+    assert_ptr_equal(v, keep);
+    assert_int_equal(cap, 2048);
+    assert_int_equal(v[999], 999);
+    free(v);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_utf8),
+        cmocka_unit_test(test_vec),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
