@@ -35,6 +35,7 @@ struct pii_ner {
     size_t C, K;
     size_t W, H, stride, pack;
     size_t max_lag, max_span;
+    int no_cache;
     pii_ner_decode_mode decode;
     float *thr; /* [K] */
     /* One spare backend context, so repeated one-shot calls do not rebuild
@@ -292,6 +293,7 @@ pii_ner *pii_ner_create_backend(const pii_ner_backend *be, const pii_ner_params 
         goto fail;
     }
     n->stride = n->W - 2 * n->H;
+    n->no_cache = p->no_cache;
     n->pack = (p->pack_tokens ? p->pack_tokens : n->W) * (be->par > 1 ? be->par : 1);
     n->decode = p->decode;
     n->max_lag = p->max_lag;
@@ -893,14 +895,62 @@ static pii_err run_queue(const pii_ner *n, ner_run *r, int all, size_t *ran)
     return e;
 }
 
+static pii_err batch_on(const pii_ner *n, ner_run *rp, const uint8_t *const *docs,
+                        const size_t *lens, size_t ndocs, pii_spanvec *out, pii_ner_result *rec);
+
 /* ---- the streaming detector ------------------------------------------------------------- */
+
+/* A document computed ahead (pii_detector_class.ahead): its length and
+ * spans, reported as the stream reaches them. */
+typedef struct ner_ahead {
+    uint64_t len;
+    pii_span *v;
+    size_t n;
+} ner_ahead;
+
+/* The per-stream result cache: documents up to CACHE_DOC_MAX bytes met
+ * through the lookahead, keyed by their bytes (the model is deterministic
+ * and a document's spans depend on its bytes alone), CACHE_SLOTS entries
+ * in an open-addressed table probed CACHE_PROBE slots deep; a full probe
+ * run evicts its first slot.  Bound: CACHE_SLOTS x (CACHE_DOC_MAX + spans),
+ * at most 8 MiB of keys. */
+#define CACHE_SLOTS 4096u
+#define CACHE_PROBE 8u
+#define CACHE_DOC_MAX 2048u
+typedef struct ner_centry {
+    uint64_t hash;
+    uint8_t *key; /* NULL: empty */
+    size_t klen;
+    pii_span *v;
+    size_t n;
+    size_t pending; /* SIZE_MAX, or the miss index while being computed */
+} ner_centry;
 
 typedef struct ner_state {
     const pii_ner *n;
     ner_run run;
     ner_doc doc;
     uint64_t keep; /* the last keep returned */
+    /* documents computed ahead, FIFO [ah, ah + an) */
+    ner_ahead *aq;
+    size_t ah, an, acap;
+    ner_ahead cur; /* the current document's, when mode == 1 */
+    int mode;      /* 0: not started, 1: computed ahead, 2: live */
+    size_t next;   /* cur's spans reported */
+    ner_centry *cache;
+    /* scratch of det_ahead */
+    const uint8_t **mdocs;
+    size_t *mlens, *src, mcap;
+    pii_spanvec *mout;
+    size_t moutcap;
 } ner_state;
+
+static void ahead_clear(ner_state *s)
+{
+    for (size_t i = 0; i < s->an; i++)
+        free(s->aq[s->ah + i].v);
+    s->ah = s->an = 0;
+}
 
 static void det_close(void *st)
 {
@@ -909,6 +959,21 @@ static void det_close(void *st)
         return;
     doc_free(&s->doc);
     run_free(s->n, &s->run);
+    ahead_clear(s);
+    free(s->aq);
+    free(s->cur.v);
+    if (s->cache)
+        for (size_t i = 0; i < CACHE_SLOTS; i++) {
+            free(s->cache[i].key);
+            free(s->cache[i].v);
+        }
+    free(s->cache);
+    free(s->mdocs);
+    free(s->mlens);
+    free(s->src);
+    for (size_t i = 0; i < s->moutcap; i++)
+        pii_spanvec_free(&s->mout[i]);
+    free(s->mout);
     free(s);
 }
 
@@ -940,6 +1005,189 @@ static void det_reset(void *st)
     doc_reset(&s->doc);
     s->run.nj = 0;
     s->keep = 0;
+    free(s->cur.v);
+    memset(&s->cur, 0, sizeof s->cur);
+    s->mode = 0;
+    s->next = 0;
+}
+
+/* A document computed ahead: its spans as the stream reaches them. */
+static pii_err ahead_scan(ner_state *s, size_t len, uint64_t base, int eod, pii_spanvec *out,
+                          uint64_t *done, uint64_t *keep)
+{
+    uint64_t end = base + len;
+    if (end > s->cur.len || (eod && end != s->cur.len))
+        return PII_EINTERNAL; /* not the document announced */
+    pii_err e;
+    while (s->next < s->cur.n && s->cur.v[s->next].end <= end)
+        if ((e = pii_spanvec_push(out, &s->cur.v[s->next++])))
+            return e;
+    *done = s->next < s->cur.n && s->cur.v[s->next].start < end ? s->cur.v[s->next].start : end;
+    *keep = *done;
+    s->keep = *keep;
+    return PII_OK;
+}
+
+static uint64_t key_hash(const uint8_t *p, size_t n)
+{
+    uint64_t h = 0x9e3779b97f4a7c15ull ^ (n * 0xff51afd7ed558ccdull);
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w;
+        memcpy(&w, p + i, 8);
+        h = (h ^ w) * 0xbf58476d1ce4e5b9ull;
+        h ^= h >> 29;
+    }
+    uint64_t w = 0;
+    memcpy(&w, p + i, n - i);
+    h = (h ^ w) * 0x94d049bb133111ebull;
+    return h ^ (h >> 31);
+}
+
+/* The entry holding key, or NULL; *slot: where to insert it (NULL when
+ * every candidate is being computed). */
+static ner_centry *cache_find(ner_state *s, uint64_t h, const uint8_t *p, size_t n,
+                              ner_centry **slot)
+{
+    ner_centry *free_slot = NULL, *first = NULL;
+    for (size_t k = 0; k < CACHE_PROBE; k++) {
+        ner_centry *c = &s->cache[(h + k) & (CACHE_SLOTS - 1)];
+        if (!c->key) {
+            if (!free_slot)
+                free_slot = c;
+            continue;
+        }
+        if (c->hash == h && c->klen == n && memcmp(c->key, p, n) == 0)
+            return c;
+        if (!first && c->pending == SIZE_MAX)
+            first = c;
+    }
+    *slot = free_slot ? free_slot : first;
+    return NULL;
+}
+
+static pii_err copy_spans(pii_span **dst, size_t *dn, const pii_span *v, size_t n)
+{
+    *dst = NULL;
+    *dn = 0;
+    if (!n)
+        return PII_OK;
+    if (!(*dst = malloc(n * sizeof *v)))
+        return PII_ENOMEM;
+    memcpy(*dst, v, n * sizeof *v);
+    *dn = n;
+    return PII_OK;
+}
+
+/* The lookahead (pii_detector_class.ahead): documents not in the cache are
+ * computed together in shared forward passes over the pool (batch_on, the
+ * same windows and decoding as pii_ner_detect_batch); every document's
+ * spans join the FIFO the scans take from. */
+static pii_err det_ahead(void *st, const uint8_t *const *docs, const size_t *lens, size_t nd)
+{
+    ner_state *s = st;
+    pii_err e;
+    if (nd == 0) {
+        ahead_clear(s);
+        return PII_OK;
+    }
+    if (s->ah && s->ah + s->an + nd > s->acap) {
+        memmove(s->aq, s->aq + s->ah, s->an * sizeof *s->aq);
+        s->ah = 0;
+    }
+    if ((e = PII_VEC_RESERVE(s->aq, s->acap, s->ah + s->an + nd)) ||
+        (e = PII_VEC_RESERVE(s->mdocs, s->mcap, nd)))
+        return e;
+    size_t *ml = realloc(s->mlens, s->mcap * sizeof *ml);
+    if (ml)
+        s->mlens = ml;
+    size_t *sr = ml ? realloc(s->src, s->mcap * sizeof *sr) : NULL;
+    if (sr)
+        s->src = sr;
+    if (!ml || !sr)
+        return PII_ENOMEM;
+    if (!s->n->no_cache && !s->cache) {
+        if (!(s->cache = calloc(CACHE_SLOTS, sizeof *s->cache)))
+            return PII_ENOMEM;
+        for (size_t i = 0; i < CACHE_SLOTS; i++)
+            s->cache[i].pending = SIZE_MAX;
+    }
+    ner_ahead *aq = s->aq + s->ah + s->an; /* this call's entries */
+    for (size_t i = 0; i < nd; i++)
+        aq[i] = (ner_ahead){lens[i], NULL, 0};
+    /* src[i]: SIZE_MAX for a cache hit (copied now: a later claim in this
+     * call may evict the entry), else the index of the miss computing it */
+    size_t nm = 0;
+    for (size_t i = 0; i < nd && !e; i++) {
+        ner_centry *c = NULL, *slot = NULL;
+        uint64_t h = 0;
+        if (s->cache && lens[i] <= CACHE_DOC_MAX) {
+            h = key_hash(docs[i], lens[i]);
+            c = cache_find(s, h, docs[i], lens[i], &slot);
+        }
+        if (c && c->pending != SIZE_MAX) {
+            s->src[i] = c->pending; /* the same bytes earlier in this call */
+            continue;
+        }
+        if (c) {
+            s->src[i] = SIZE_MAX;
+            e = copy_spans(&aq[i].v, &aq[i].n, c->v, c->n);
+            continue;
+        }
+        if (slot) { /* claim it: later copies in this call share the miss */
+            free(slot->key);
+            free(slot->v);
+            slot->v = NULL;
+            slot->n = 0;
+            if ((slot->key = malloc(lens[i] ? lens[i] : 1))) {
+                memcpy(slot->key, docs[i], lens[i]);
+                slot->klen = lens[i];
+                slot->hash = h;
+                slot->pending = nm;
+            }
+        }
+        s->mdocs[nm] = docs[i];
+        s->mlens[nm] = lens[i];
+        s->src[i] = nm++;
+    }
+    if (!e && nm > s->moutcap) {
+        pii_spanvec *m = realloc(s->mout, nm * sizeof *m);
+        if (m) {
+            memset(m + s->moutcap, 0, (nm - s->moutcap) * sizeof *m);
+            s->mout = m;
+            s->moutcap = nm;
+        } else {
+            e = PII_ENOMEM;
+        }
+    }
+    if (!e) {
+        for (size_t i = 0; i < nm; i++)
+            pii_spanvec_clear(&s->mout[i]);
+        if (nm)
+            e = batch_on(s->n, &s->run, s->mdocs, s->mlens, nm, s->mout, NULL);
+    }
+    /* settle this call's claims (dropped on failure) */
+    for (size_t i = 0; s->cache && i < CACHE_SLOTS; i++) {
+        ner_centry *c = &s->cache[i];
+        if (!c->key || c->pending == SIZE_MAX)
+            continue;
+        size_t m = c->pending;
+        c->pending = SIZE_MAX;
+        if (e || m >= nm || copy_spans(&c->v, &c->n, s->mout[m].v, s->mout[m].n)) {
+            free(c->key);
+            c->key = NULL;
+        }
+    }
+    for (size_t i = 0; i < nd && !e; i++)
+        if (s->src[i] < nm)
+            e = copy_spans(&aq[i].v, &aq[i].n, s->mout[s->src[i]].v, s->mout[s->src[i]].n);
+    if (e) {
+        for (size_t i = 0; i < nd; i++)
+            free(aq[i].v);
+        return e;
+    }
+    s->an += nd;
+    return PII_OK;
 }
 
 static pii_err det_scan(void *st, const uint8_t *buf, size_t len, uint64_t base, int eod,
@@ -948,6 +1196,17 @@ static pii_err det_scan(void *st, const uint8_t *buf, size_t len, uint64_t base,
     ner_state *s = st;
     ner_doc *d = &s->doc;
     pii_err e;
+    if (s->mode == 0) { /* the document starts */
+        s->mode = 2;
+        if (s->an) {
+            s->cur = s->aq[s->ah++];
+            s->mode = 1;
+            if (--s->an == 0)
+                s->ah = 0;
+        }
+    }
+    if (s->mode == 1)
+        return ahead_scan(s, len, base, eod, out, done, keep);
     if (base > s->keep || d->tf > base + len)
         return PII_EINVAL; /* the buffer must start at or before our keep */
     d->tx.p = buf;
@@ -975,7 +1234,7 @@ static pii_err det_scan(void *st, const uint8_t *buf, size_t len, uint64_t base,
 }
 
 static const pii_detector_class ner_detector_class = {
-    "model", det_open, det_scan, det_reset, det_close,
+    "model", det_open, det_scan, det_reset, det_close, det_ahead,
 };
 
 pii_detector pii_ner_detector(const pii_ner *n)
@@ -986,20 +1245,16 @@ pii_detector pii_ner_detector(const pii_ner *n)
 
 /* ---- whole documents and batches ------------------------------------------------------ */
 
-static pii_err batch(const pii_ner *n, const uint8_t *const *docs, const size_t *lens, size_t ndocs,
-                     pii_spanvec *out, pii_ner_result *rec)
+static pii_err batch_on(const pii_ner *n, ner_run *rp, const uint8_t *const *docs,
+                        const size_t *lens, size_t ndocs, pii_spanvec *out, pii_ner_result *rec)
 {
-    ner_run r;
-    pii_err e = run_init(n, &r);
-    if (e)
-        return e;
+    ner_run r = *rp; /* copied back at the end: its buffers grow */
+    pii_err e = PII_OK;
     /* documents in flight: [first, next) */
     ner_doc *ds = calloc(ndocs ? ndocs : 1, sizeof *ds);
     size_t first = 0, next = 0;
-    if (!ds) {
-        run_free(n, &r);
+    if (!ds)
         return PII_ENOMEM;
-    }
     size_t queued = 0; /* tokens in queued jobs */
     while (!e && first < ndocs) {
         /* start documents until a pack is full or none are left */
@@ -1040,6 +1295,18 @@ static pii_err batch(const pii_ner *n, const uint8_t *const *docs, const size_t 
     for (size_t i = first; i < next; i++)
         doc_free(&ds[i]);
     free(ds);
+    r.nj = 0;
+    *rp = r;
+    return e;
+}
+
+static pii_err batch(const pii_ner *n, const uint8_t *const *docs, const size_t *lens, size_t ndocs,
+                     pii_spanvec *out, pii_ner_result *rec)
+{
+    ner_run r;
+    pii_err e = run_init(n, &r);
+    if (!e)
+        e = batch_on(n, &r, docs, lens, ndocs, out, rec);
     run_free(n, &r);
     return e;
 }
@@ -1077,186 +1344,4 @@ void pii_ner_result_free(pii_ner_result *r)
     free(r->labels);
     free(r->spans.v);
     memset(r, 0, sizeof *r);
-}
-
-/* ---- prepared documents: packing for stream users ------------------------------ */
-
-typedef struct prep_doc {
-    uint64_t len, hash; /* FNV-1a of the document's bytes */
-    pii_span *spans;
-    size_t n;
-} prep_doc;
-
-struct pii_ner_prepared {
-    const pii_ner *n;
-    prep_doc *q; /* FIFO [qh, qh + qn) */
-    size_t qh, qn, qcap;
-};
-
-static uint64_t fnv1a(uint64_t h, const uint8_t *p, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ p[i]) * 0x100000001b3ull;
-    return h;
-}
-#define FNV_INIT 0xcbf29ce484222325ull
-
-pii_ner_prepared *pii_ner_prepared_create(const pii_ner *n, pii_err *err)
-{
-    pii_ner_prepared *pp = calloc(1, sizeof *pp);
-    if (err)
-        *err = pp ? PII_OK : PII_ENOMEM;
-    if (pp)
-        pp->n = n;
-    return pp;
-}
-
-void pii_ner_prepared_free(pii_ner_prepared *pp)
-{
-    if (!pp)
-        return;
-    for (size_t i = 0; i < pp->qn; i++)
-        free(pp->q[pp->qh + i].spans);
-    free(pp->q);
-    free(pp);
-}
-
-size_t pii_ner_prepared_pending(const pii_ner_prepared *pp)
-{
-    return pp->qn;
-}
-
-pii_err pii_ner_prepared_run(pii_ner_prepared *pp, const uint8_t *const *docs, const size_t *lens,
-                             size_t ndocs)
-{
-    if (!pp || (ndocs && (!docs || !lens)))
-        return PII_EINVAL;
-    if (ndocs == 0)
-        return PII_OK;
-    if (pp->qh && pp->qh + pp->qn + ndocs > pp->qcap) {
-        memmove(pp->q, pp->q + pp->qh, pp->qn * sizeof *pp->q);
-        pp->qh = 0;
-    }
-    pii_err e = PII_VEC_RESERVE(pp->q, pp->qcap, pp->qh + pp->qn + ndocs);
-    if (e)
-        return e;
-    pii_spanvec *out = calloc(ndocs, sizeof *out);
-    if (!out)
-        return PII_ENOMEM;
-    e = pii_ner_detect_batch(pp->n, docs, lens, ndocs, out);
-    for (size_t i = 0; i < ndocs; i++) {
-        if (e) {
-            free(out[i].v);
-            continue;
-        }
-        prep_doc *d = &pp->q[pp->qh + pp->qn + i];
-        d->len = lens[i];
-        d->hash = fnv1a(FNV_INIT, docs[i], lens[i]);
-        d->spans = out[i].v;
-        d->n = out[i].n;
-    }
-    free(out);
-    if (!e)
-        pp->qn += ndocs;
-    return e;
-}
-
-/* The prepared detector: a document that starts while documents are
- * queued is the next queued one (its length and hash are checked at its
- * end; a mismatch fails the stream); otherwise it is detected live. */
-typedef struct prep_state {
-    pii_ner_prepared *pp;
-    ner_state *live;
-    int mode; /* 0: not started, 1: prepared, 2: live */
-    prep_doc cur;
-    size_t next;     /* spans reported */
-    uint64_t hashed; /* bytes hashed */
-    uint64_t hash;
-} prep_state;
-
-static void prep_close(void *st)
-{
-    prep_state *s = st;
-    if (!s)
-        return;
-    free(s->cur.spans);
-    det_close(s->live);
-    free(s);
-}
-
-static void *prep_open(const void *shared, pii_err *err)
-{
-    pii_ner_prepared *pp = (pii_ner_prepared *)shared;
-    prep_state *s = calloc(1, sizeof *s);
-    if (!s) {
-        if (err)
-            *err = PII_ENOMEM;
-        return NULL;
-    }
-    s->pp = pp;
-    if (!(s->live = det_open(pp->n, err))) {
-        free(s);
-        return NULL;
-    }
-    if (err)
-        *err = PII_OK;
-    return s;
-}
-
-static void prep_reset(void *st)
-{
-    prep_state *s = st;
-    free(s->cur.spans);
-    memset(&s->cur, 0, sizeof s->cur);
-    s->mode = 0;
-    s->next = 0;
-    s->hashed = 0;
-    s->hash = FNV_INIT;
-    det_reset(s->live);
-}
-
-static pii_err prep_scan(void *st, const uint8_t *buf, size_t len, uint64_t base, int eod,
-                         pii_spanvec *out, uint64_t *done, uint64_t *keep)
-{
-    prep_state *s = st;
-    if (s->mode == 0) {
-        pii_ner_prepared *pp = s->pp;
-        if (pp->qn) {
-            s->cur = pp->q[pp->qh++];
-            pp->qn--;
-            if (pp->qn == 0)
-                pp->qh = 0;
-            s->mode = 1;
-            s->hash = FNV_INIT;
-        } else {
-            s->mode = 2;
-        }
-    }
-    if (s->mode == 2)
-        return det_scan(s->live, buf, len, base, eod, out, done, keep);
-    uint64_t end = base + len;
-    if (s->hashed < base || s->hashed > end)
-        return PII_EINVAL;
-    s->hash = fnv1a(s->hash, buf + (s->hashed - base), (size_t)(end - s->hashed));
-    s->hashed = end;
-    if (end > s->cur.len || (eod && (end != s->cur.len || s->hash != s->cur.hash)))
-        return PII_EINTERNAL; /* not the document that was prepared */
-    pii_err e;
-    while (s->next < s->cur.n && s->cur.spans[s->next].end <= end)
-        if ((e = pii_spanvec_push(out, &s->cur.spans[s->next++])))
-            return e;
-    *done =
-        s->next < s->cur.n && s->cur.spans[s->next].start < end ? s->cur.spans[s->next].start : end;
-    *keep = *done;
-    return PII_OK;
-}
-
-static const pii_detector_class prep_detector_class = {
-    "model", prep_open, prep_scan, prep_reset, prep_close,
-};
-
-pii_detector pii_ner_prepared_detector(pii_ner_prepared *pp)
-{
-    pii_detector d = {&prep_detector_class, pp};
-    return d;
 }

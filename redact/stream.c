@@ -28,6 +28,9 @@
 #define PII_MAX_DETECTORS 8
 #define PII_FEED_SLICE (64u * 1024u)
 #define PII_STREAM_MAX_HOLD (32u * 1024u * 1024u)
+/* pii_stream_put's queue (pii_redact.h, docs/DESIGN.md "Many documents"). */
+#define PII_QUEUE_DOCS ((size_t)PII_STREAM_QUEUE_DOCS)
+#define PII_QUEUE_BYTES ((size_t)PII_STREAM_QUEUE_BYTES)
 
 struct pii_redactor {
     pii_detector det[PII_MAX_DETECTORS];
@@ -117,36 +120,6 @@ pii_err pii_redactor_select_labels(pii_redactor *r, const char *const *labels, s
     return PII_OK;
 }
 
-pii_redactor *pii_redactor_derive(const pii_redactor *r, const void *shared, pii_detector with,
-                                  pii_err *err)
-{
-    pii_err e = PII_OK;
-    size_t k = 0;
-    while (k < r->ndet && r->det[k].shared != shared)
-        k++;
-    pii_redactor *d = NULL;
-    if (k == r->ndet || !with.cls || !with.cls->scan || !with.cls->open)
-        e = k == r->ndet ? PII_ENOTFOUND : PII_EINVAL;
-    else if (!(d = calloc(1, sizeof *d)))
-        e = PII_ENOMEM;
-    else {
-        memcpy(d->det, r->det, sizeof d->det);
-        d->ndet = r->ndet;
-        d->det[k] = with;
-        d->ops = r->ops;
-        d->allow = r->allow;
-        d->no_wide = r->no_wide;
-        if (r->select && (e = pii_redactor_select_labels(d, (const char *const *)r->labels,
-                                                         r->nlabels, r->exclude))) {
-            pii_redactor_free(d);
-            d = NULL;
-        }
-    }
-    if (err)
-        *err = e;
-    return d;
-}
-
 static int label_selected(const pii_redactor *r, const char *label)
 {
     if (!r->select)
@@ -180,6 +153,20 @@ struct pii_stream {
     pii_buf rep;               /* operator output scratch */
     pii_err failed;            /* sticky: the stream fails closed */
     pii_wide wide;             /* the wide-text guard over the input */
+    int lookahead;             /* some detector has an ahead hook */
+    uint64_t fed;              /* bytes of the current document fed */
+    uint64_t doc;              /* the current document's number */
+    /* documents announced (pii_stream_ahead), FIFO [ah, ah + an) */
+    const uint8_t **adoc;
+    size_t *alen;
+    size_t ah, an, acap;
+    /* pii_stream_put's queue: qn complete documents (lengths qlen), then
+     * the open one's first qopen bytes, in q; live: the open document is
+     * being fed to the engine directly */
+    pii_buf q;
+    size_t *qlen;
+    size_t qn, qopen;
+    int live;
 };
 
 pii_stream *pii_stream_create(const pii_redactor *r, const pii_sink *sink, pii_err *err)
@@ -206,7 +193,19 @@ pii_stream *pii_stream_create(const pii_redactor *r, const pii_sink *sink, pii_e
             goto out;
         }
         s->nd = i + 1;
+        if (d->cls->ahead)
+            s->lookahead = 1;
     }
+    if (s->lookahead && (!(s->qlen = malloc(PII_QUEUE_DOCS * sizeof *s->qlen)) ||
+                         !(s->adoc = malloc(PII_QUEUE_DOCS * sizeof *s->adoc)) ||
+                         !(s->alen = malloc(PII_QUEUE_DOCS * sizeof *s->alen)))) {
+        e = PII_ENOMEM;
+        pii_stream_free(s);
+        s = NULL;
+        goto out;
+    }
+    if (s->lookahead)
+        s->acap = PII_QUEUE_DOCS;
 out:
     if (err)
         *err = e;
@@ -224,6 +223,10 @@ void pii_stream_free(pii_stream *s)
     pii_spanvec_free(&s->pending);
     pii_spanvec_free(&s->fresh);
     free(s->rep.p);
+    free(s->q.p);
+    free(s->qlen);
+    free(s->adoc);
+    free(s->alen);
     free(s);
 }
 
@@ -480,11 +483,36 @@ static pii_err append(pii_stream *s, const uint8_t *p, size_t n)
     return PII_OK;
 }
 
-pii_err pii_stream_feed(pii_stream *s, const void *data, size_t len)
+/* Withdraws every announcement (the caller fed another document). */
+static pii_err withdraw(pii_stream *s)
 {
-    const uint8_t *p = data;
-    if (s->failed)
-        return s->failed;
+    for (size_t i = 0; i < s->nd; i++)
+        if (s->d[i].cls->ahead) {
+            pii_err e = s->d[i].cls->ahead(s->d[i].st, NULL, NULL, 0);
+            if (e)
+                return e;
+        }
+    s->ah = s->an = 0;
+    return PII_OK;
+}
+
+/* Bytes of the current document, checked against its announcement. */
+static pii_err feed_doc(pii_stream *s, const uint8_t *p, size_t len)
+{
+    if (len == 0)
+        return PII_OK;
+    if (s->an) {
+        const uint8_t *a = s->adoc[s->ah];
+        size_t alen = s->alen[s->ah];
+        if (s->fed == 0 && (p != a || len > alen)) {
+            pii_err e = withdraw(s); /* not the document announced */
+            if (e)
+                return e;
+        } else if (p != a + s->fed || len > alen - s->fed) {
+            return PII_EINVAL; /* began as announced, went on elsewhere */
+        }
+    }
+    s->fed += len;
     while (len) {
         size_t n = len < PII_FEED_SLICE ? len : PII_FEED_SLICE;
         pii_err e = s->r->no_wide ? PII_OK : pii_wide_feed(&s->wide, p, n);
@@ -493,24 +521,35 @@ pii_err pii_stream_feed(pii_stream *s, const void *data, size_t len)
         if (!e)
             e = process(s, 0);
         if (e)
-            return s->failed = e;
+            return e;
         p += n;
         len -= n;
     }
     return PII_OK;
 }
 
-pii_err pii_stream_end_doc(pii_stream *s)
+static pii_err end_doc(pii_stream *s)
 {
-    if (s->failed)
-        return s->failed;
-    pii_err e = process(s, 1);
+    pii_err e;
+    if (s->an) {
+        if (s->fed != s->alen[s->ah]) {
+            if (s->fed)
+                return PII_EINVAL; /* shorter than announced */
+            if ((e = withdraw(s)))
+                return e;
+        } else if (--s->an == 0) {
+            s->ah = 0;
+        } else {
+            s->ah++;
+        }
+    }
+    e = process(s, 1);
     if (!e && s->pending.n)
         e = PII_EINTERNAL;
     if (!e && s->sink.end_doc)
         e = s->sink.end_doc(s->sink.ud);
     if (e)
-        return s->failed = e;
+        return e;
     for (size_t i = 0; i < s->nd; i++) {
         if (s->d[i].cls->reset)
             s->d[i].cls->reset(s->d[i].st);
@@ -518,5 +557,136 @@ pii_err pii_stream_end_doc(pii_stream *s)
     }
     s->blen = 0;
     s->bbase = s->wpos = s->cp_pos = s->cp_count = 0;
+    s->fed = 0;
+    s->doc++;
     return PII_OK;
+}
+
+pii_err pii_stream_ahead(pii_stream *s, const uint8_t *const *docs, const size_t *lens, size_t n)
+{
+    if (s->failed)
+        return s->failed;
+    if (n && (!docs || !lens))
+        return PII_EINVAL;
+    if (!s->lookahead || n == 0)
+        return PII_OK;
+    if (s->fed || s->an)
+        return PII_EINVAL; /* only between documents, one group at a time */
+    for (size_t i = 0; i < s->nd; i++)
+        if (s->d[i].cls->ahead) {
+            pii_err e = s->d[i].cls->ahead(s->d[i].st, docs, lens, n);
+            if (e)
+                return s->failed = e;
+        }
+    if (n > s->acap) {
+        const uint8_t **a = realloc(s->adoc, n * sizeof *a);
+        if (a)
+            s->adoc = a;
+        size_t *l = a ? realloc(s->alen, n * sizeof *l) : NULL;
+        if (l)
+            s->alen = l;
+        if (!a || !l)
+            return s->failed = PII_ENOMEM;
+        s->acap = n;
+    }
+    memcpy(s->adoc, docs, n * sizeof *docs);
+    memcpy(s->alen, lens, n * sizeof *lens);
+    s->ah = 0;
+    s->an = n;
+    return PII_OK;
+}
+
+/* Redacts the queued complete documents (announced together) and feeds
+ * the open one's bytes so far, which then goes on live. */
+static pii_err drain(pii_stream *s)
+{
+    pii_err e = PII_OK;
+    if (s->qn) {
+        const uint8_t *docs[PII_QUEUE_DOCS];
+        size_t off = 0;
+        for (size_t i = 0; i < s->qn; i++) {
+            docs[i] = s->q.p + off;
+            off += s->qlen[i];
+        }
+        if ((e = pii_stream_ahead(s, docs, s->qlen, s->qn)))
+            return e;
+        for (size_t i = 0; i < s->qn; i++)
+            if ((e = feed_doc(s, docs[i], s->qlen[i])) || (e = end_doc(s)))
+                return e;
+    }
+    if (s->qopen) {
+        e = feed_doc(s, s->q.p + s->q.n - s->qopen, s->qopen);
+        s->live = 1;
+    }
+    s->q.n = 0;
+    s->qn = 0;
+    s->qopen = 0;
+    return e;
+}
+
+pii_err pii_stream_put(pii_stream *s, const void *data, size_t len, pii_stream_directive how)
+{
+    const uint8_t *p = data;
+    pii_err e = PII_OK;
+    if (s->failed)
+        return s->failed;
+    if (how != PII_STREAM_CONTINUE && how != PII_STREAM_END_DOC && how != PII_STREAM_FLUSH)
+        return PII_EINVAL;
+    if (!s->lookahead || s->live) { /* straight through */
+        if (len)
+            e = feed_doc(s, p, len);
+        if (!e && how == PII_STREAM_END_DOC) {
+            e = end_doc(s);
+            s->live = 0;
+        }
+        return e ? (s->failed = e) : PII_OK;
+    }
+    if (s->qopen + len > PII_QUEUE_BYTES) { /* a long document: live from here */
+        if ((e = drain(s)) || (len && (e = feed_doc(s, p, len))))
+            return s->failed = e;
+        s->live = 1;
+        if (how == PII_STREAM_END_DOC) {
+            s->live = 0;
+            if ((e = end_doc(s)))
+                return s->failed = e;
+        }
+        return PII_OK;
+    }
+    if (len && (e = pii_buf_append(&s->q, p, len)))
+        return s->failed = e;
+    s->qopen += len;
+    if (how == PII_STREAM_END_DOC) {
+        s->qlen[s->qn++] = s->qopen;
+        s->qopen = 0;
+    }
+    if (how == PII_STREAM_FLUSH || s->qn == PII_QUEUE_DOCS || s->q.n >= PII_QUEUE_BYTES)
+        if ((e = drain(s)))
+            return s->failed = e;
+    return PII_OK;
+}
+
+uint64_t pii_stream_doc(const pii_stream *s)
+{
+    return s->doc;
+}
+
+pii_err pii_stream_feed(pii_stream *s, const void *data, size_t len)
+{
+    if (s->failed)
+        return s->failed;
+    pii_err e = s->q.n ? drain(s) : PII_OK;
+    if (!e)
+        e = feed_doc(s, data, len);
+    return e ? (s->failed = e) : PII_OK;
+}
+
+pii_err pii_stream_end_doc(pii_stream *s)
+{
+    if (s->failed)
+        return s->failed;
+    pii_err e = s->q.n ? drain(s) : PII_OK;
+    if (!e)
+        e = end_doc(s);
+    s->live = 0;
+    return e ? (s->failed = e) : PII_OK;
 }

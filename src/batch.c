@@ -371,23 +371,8 @@ pii_err batch_open_streams(worker *w)
     else
         w->st = pii_stream_create(b->p->red, &s, &e);
     w->cur = w->st;
+    w->sc.docs_started = 0; /* a new stream numbers its documents from 0 */
     return e;
-}
-
-pii_sink batch_worker_sink(worker *w)
-{
-    pii_sink s = {w->b->dest == DEST_NONE ? NULL : w_write, w_span, w_end, w};
-    return s;
-}
-
-/* The packed passes' stream again after a failure (batch_pack.c). */
-pii_err batch_pack_reopen(worker *w)
-{
-    pii_sink s = batch_worker_sink(w);
-    pii_err e;
-    pii_stream_free(w->pack.st);
-    w->pack.st = pii_stream_create(w->pack.red, &s, &e);
-    return w->pack.st ? PII_OK : e;
 }
 
 void batch_fail(worker *w, bitem *it, const char *fmt, ...)
@@ -424,23 +409,23 @@ static pii_err feed(worker *w, const uint8_t *p, size_t n, int *pending)
     size_t off = 0;
     const uint8_t *nl;
     pii_err e;
+    /* each line a document, queued (pii_stream_put); the block ends with a
+     * flush, so the lines of one block share forward passes and a line read
+     * from a pipe is still written at once */
     while ((nl = memchr(p + off, '\n', n - off))) {
         size_t len = (size_t)(nl - (p + off)) + 1;
         if (!*pending)
-            w->sc.doc_base = at + off;
-        if ((e = pii_stream_feed(w->cur, p + off, len)) || (e = pii_stream_end_doc(w->cur)))
+            w->sc.doc_base[w->sc.docs_started++ % BATCH_DOC_RING] = at + off;
+        if ((e = pii_stream_put(w->cur, p + off, len, PII_STREAM_END_DOC)))
             return e;
         off += len;
         *pending = 0;
     }
-    if (off < n) {
-        if (!*pending)
-            w->sc.doc_base = at + off;
-        if ((e = pii_stream_feed(w->cur, p + off, n - off)))
-            return e;
+    if (off < n && !*pending)
+        w->sc.doc_base[w->sc.docs_started++ % BATCH_DOC_RING] = at + off;
+    if (off < n)
         *pending = 1;
-    }
-    return PII_OK;
+    return pii_stream_put(w->cur, p + off, n - off, PII_STREAM_FLUSH);
 }
 
 static pii_err finish_input(worker *w, int pending)
@@ -851,7 +836,7 @@ void batch_redact(worker *w, bitem *it, batch_input *in, pii_stream *st)
         batch_fail(w, it, "redaction stopped: %s", pii_strerror(e));
     }
     if (it->status == ST_FAILED) {
-        if ((st == w->st ? batch_open_streams(w) : batch_pack_reopen(w)) != PII_OK)
+        if (batch_open_streams(w) != PII_OK)
             w->dead = 1;
         goto out;
     }

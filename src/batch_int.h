@@ -50,11 +50,19 @@ typedef struct finding {
     size_t vlen;
 } finding;
 
+/* More than the documents a stream queues (PII_STREAM_QUEUE_DOCS) plus the
+ * open one. */
+#define BATCH_DOC_RING 512
+
 /* A worker's view of the file in hand for --check (batch_scan.c). */
 typedef struct scan_state {
-    uint64_t fed;      /* bytes of the file observed */
-    uint64_t doc_base; /* file offset of the current document (--lines) */
-    uint64_t *nl;      /* offsets of the line ends seen */
+    uint64_t fed; /* bytes of the file observed */
+    /* --lines: the file offset of each document in flight, by its number
+     * in the worker's stream (pii_stream_doc) modulo BATCH_DOC_RING: lines
+     * are queued (pii_stream_put) and their spans come at the flush */
+    uint64_t doc_base[BATCH_DOC_RING];
+    uint64_t docs_started; /* documents begun in the worker's stream */
+    uint64_t *nl;          /* offsets of the line ends seen */
     size_t nnl, capnl;
     uint64_t *allow; /* 0-based lines holding the marker, ascending */
     size_t nallow, capallow;
@@ -123,16 +131,12 @@ typedef struct batch {
 typedef struct tslot tslot; /* a temporary file to remove on a signal (batch.c) */
 
 /* Packed model passes over small files (batch_pack.c): a worker gathers
- * consecutive small files, runs the model over all of them in shared
- * forward passes (pii_ner_detect_batch), then redacts each through a
- * stream whose model detector replays the spans found (a derived
- * redactor: same rules, lists, operators and label selection). */
+ * consecutive small files, reads them whole and announces them to its
+ * stream (pii_stream_ahead), so the model computes them in shared forward
+ * passes; each is then redacted through the worker's stream. */
 typedef struct batch_pack {
     int on;
-    pii_redactor *red; /* p->red with the model detector replaced */
-    pii_stream *st;
-    struct preset *preset; /* the spans the replaying detector reports */
-    uint8_t *arena;        /* PACK_MAX slots of PACK_FILE_MAX bytes */
+    uint8_t *arena; /* PACK_MAX slots of PACK_FILE_MAX bytes */
 } batch_pack;
 
 typedef struct worker {
@@ -140,7 +144,7 @@ typedef struct worker {
     pthread_t th;
     pii_stream *st;     /* the configured redactor */
     pii_rec_stream *rs; /* records mode */
-    pii_stream *cur;    /* the stream of the file in hand: st or pack.st */
+    pii_stream *cur;    /* the stream of the file in hand: st */
     batch_pack pack;    /* packed model passes (batch_pack.c) */
     uint8_t *buf;
     char *iobuf;
@@ -186,7 +190,7 @@ typedef struct batch_input {
  * 1 when it is ready for batch_redact, 0 when it is finished (skipped or
  * failed, reported). */
 int batch_prepare(worker *w, bitem *it, uint8_t *buf, size_t cap, batch_input *in);
-/* Writes, redacts through st (w->st or the pack stream) and commits. */
+/* Writes, redacts through st (w->st) and commits. */
 void batch_redact(worker *w, bitem *it, batch_input *in, pii_stream *st);
 /* Closes the input (and reaps its git, if any).  -1 when that git failed:
  * the bytes read may not be the whole blob. */
@@ -196,9 +200,6 @@ void batch_process(worker *w, bitem *it);
 /* Marks `it` failed with a message (printed, kept for the report). */
 void batch_fail(worker *w, bitem *it, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void batch_finish(batch *b, bitem *it);
-pii_sink batch_worker_sink(worker *w);
-/* The packed passes' stream (w->pack.st) again on w->pack.red. */
-pii_err batch_pack_reopen(worker *w);
 
 /* batch_pack.c (called by batch_run.c) */
 int batch_pack_init(worker *w); /* -1, or an exit status */

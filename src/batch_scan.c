@@ -41,7 +41,7 @@ static int push_u64(uint64_t **v, size_t *n, size_t *cap, uint64_t x)
 void batch_scan_begin(worker *w)
 {
     scan_state *s = &w->sc;
-    s->fed = s->doc_base = 0;
+    s->fed = 0;
     s->nnl = s->nallow = s->ntail = 0;
     s->oom = 0;
 }
@@ -129,7 +129,8 @@ pii_err batch_scan_span(worker *w, const pii_span *sp, const uint8_t *v, size_t 
         f.col = sp->start + 1;
         f.allowed = 0;
     } else {
-        uint64_t off = s->doc_base + sp->start;
+        uint64_t base = w->b->o->lines ? s->doc_base[pii_stream_doc(w->cur) % BATCH_DOC_RING] : 0;
+        uint64_t off = base + sp->start;
         size_t li = line_of(s, off);
         f.line = li + 1;
         f.col = off - (li ? s->nl[li - 1] + 1 : 0) + 1;

@@ -21,8 +21,6 @@
 
 #define READ_CHUNK (64u * 1024u)
 
-#define MAX_PACK_LINES 256
-
 /* Reads until buf holds want bytes or the input ends (EINTR retried). */
 static ssize_t fill(int fd, uint8_t *buf, size_t want)
 {
@@ -40,22 +38,20 @@ static ssize_t fill(int fd, uint8_t *buf, size_t want)
     return (ssize_t)n;
 }
 
-/* Feeds one input to the stream: the whole input is one document, or each
- * line is (--lines).  In --lines mode with a model (pp != NULL), the lines
- * that lie whole inside one read are detected together in packed forward
- * passes first (pii_ner_prepared_run), then streamed one by one: the output
- * is the same as line by line, and each line is still written and flushed as
- * soon as it is complete.  A line that spans reads is detected live.
+/* Puts one input into the stream (pii_stream_put): the whole input is one
+ * document, or each line is (--lines).  Each read's complete lines are put
+ * as documents and the read ends with a flush, so the model detector packs
+ * them into shared forward passes and each line is still written as soon as
+ * its read is done; a line that spans reads goes on unqueued.
  * With `sniff`, the first PII_SNIFF_BYTES are read first and a binary input
  * (sniff.h; not UTF-16/32 text, which the stream refuses) sets *binary and
  * is not fed at all.  pg counts the bytes read.
  * Returns PII_EIO for read errors, else the stream's error. */
-static pii_err run_fd(int fd, pii_stream *st, int lines, pii_ner_prepared *pp, uint8_t *buf,
-                      int sniff, int *binary, pii_progress *pg)
+static pii_err run_fd(int fd, pii_stream *st, int lines, uint8_t *buf, int sniff, int *binary,
+                      pii_progress *pg)
 {
-    int pending = 0; /* bytes fed to the current document */
-    const uint8_t *docs[MAX_PACK_LINES];
-    size_t lens[MAX_PACK_LINES];
+    int pending = 0; /* bytes put to the current document */
+    pii_err e;
     for (;;) {
         ssize_t r;
         if (sniff) {
@@ -82,38 +78,18 @@ static pii_err run_fd(int fd, pii_stream *st, int lines, pii_ner_prepared *pp, u
             break;
         pii_progress_add(pg, (uint64_t)r);
         size_t n = (size_t)r, off = 0;
-        pii_err e;
-        while (lines && off < n) {
-            const uint8_t *nl = memchr(buf + off, '\n', n - off);
-            if (!nl)
-                break;
-            size_t k = 0, at = off;
-            if (pp && !pending) /* queue the whole lines of this read */
-                for (const uint8_t *q = nl; q && k < MAX_PACK_LINES;
-                     q = memchr(buf + at, '\n', n - at)) {
-                    docs[k] = buf + at;
-                    lens[k] = (size_t)(q - (buf + at)) + 1;
-                    at += lens[k++];
-                }
-            if (k > 1 && (e = pii_ner_prepared_run(pp, docs, lens, k)))
+        const uint8_t *nl;
+        while (lines && off < n && (nl = memchr(buf + off, '\n', n - off))) {
+            size_t k = (size_t)(nl - (buf + off)) + 1;
+            if ((e = pii_stream_put(st, buf + off, k, PII_STREAM_END_DOC)))
                 return e;
-            if (k <= 1) { /* one line: finish it (it may have started earlier) */
-                docs[0] = buf + off;
-                lens[0] = (size_t)(nl - (buf + off)) + 1;
-                k = 1;
-            }
-            for (size_t i = 0; i < k; i++) {
-                if ((e = pii_stream_feed(st, docs[i], lens[i])) || (e = pii_stream_end_doc(st)))
-                    return e;
-                off += lens[i];
-            }
+            off += k;
             pending = 0;
         }
-        if (off < n) {
-            if ((e = pii_stream_feed(st, buf + off, n - off)))
-                return e;
+        if ((e = pii_stream_put(st, buf + off, n - off, PII_STREAM_FLUSH)))
+            return e;
+        if (off < n)
             pending = 1;
-        }
     }
     if (lines && !pending)
         return PII_OK;
@@ -194,19 +170,12 @@ static int redact_main(int argc0, char **argv0)
     pii_err e = PII_OK;
     pii_sink sink;
     pii_stream *st = NULL;
-    pii_ner_prepared *pp = NULL;
-    pii_redactor *red = NULL;
     if (!out || !buf) {
         e = PII_ENOMEM;
         goto stream_done;
     }
     sink = pii_out_sink(out);
-    if (o.lines && p.ner) { /* pack lines into shared forward passes */
-        if (!(pp = pii_ner_prepared_create(p.ner, &e)) ||
-            !(red = pii_redactor_derive(p.red, p.ner, pii_ner_prepared_detector(pp), &e)))
-            goto stream_done;
-    }
-    if (!(st = pii_stream_create(red ? red : p.red, &sink, &e)))
+    if (!(st = pii_stream_create(p.red, &sink, &e)))
         goto stream_done;
     rc = PII_EXIT_OK;
     int pmode = pii_progress_mode(o.progress, o.quiet);
@@ -232,7 +201,7 @@ static int redact_main(int argc0, char **argv0)
         int binary = 0;
         pii_progress_start(&pg, pmode, is_stdin ? "standard input" : name, total);
         /* binary files: skipped as in batch mode (sniff.h); stdin never */
-        e = run_fd(fd, st, o.lines, pp, buf, !is_stdin && !o.binary, &binary, &pg);
+        e = run_fd(fd, st, o.lines, buf, !is_stdin && !o.binary, &binary, &pg);
         int rerr = errno;
         pii_progress_end(&pg);
         if (!is_stdin)
@@ -279,8 +248,6 @@ stream_done:
     if (rc == PII_EXIT_OK && o.check && out && pii_out_found(out))
         rc = PII_EXIT_FOUND;
     pii_stream_free(st);
-    pii_redactor_free(red);
-    pii_ner_prepared_free(pp);
     pii_out_free(out);
     free(buf);
 done:

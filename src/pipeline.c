@@ -277,6 +277,10 @@ static int ner_params(const pii_opts *o, pii_ner_params *np)
             return PII_EXIT_USAGE;
         np->threads = (int)v;
     }
+    /* documented in pii-redact(1): measurements and tests compare with it */
+    const char *nc = getenv("PII_REDACT_NO_CACHE");
+    if (nc && *nc && strcmp(nc, "0") != 0)
+        np->no_cache = 1;
     /* the int8/int4 kernels' activations: a load parameter (mc_params) */
     if (o->act >= 0)
         mc_qact((pii_rt_qact)o->act);

@@ -163,6 +163,15 @@ typedef struct pii_detector_class {
                     pii_spanvec *out, uint64_t *done, uint64_t *keep);
     void (*reset)(void *state);
     void (*close)(void *state);
+    /* Optional (NULL: not used).  Lookahead: the next n documents this
+     * state will scan, after any announced earlier and not yet scanned, are
+     * docs[0..n), complete (borrowed for the call only).  A detector that
+     * gains by seeing several documents at once (the model: shared forward
+     * passes) may compute them now; what it then reports for each must equal
+     * what it reports without the call.  n == 0 (docs NULL) withdraws every
+     * announcement not yet started.  The stream guarantees the documents it
+     * then scans are exactly these bytes, in order. */
+    pii_err (*ahead)(void *state, const uint8_t *const *docs, const size_t *lens, size_t n);
 } pii_detector_class;
 
 typedef struct pii_detector {

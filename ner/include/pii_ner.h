@@ -316,6 +316,9 @@ typedef struct pii_ner_params {
     size_t max_lag;             /* online Viterbi bound in tokens, default 4096 */
     size_t max_span_tokens;     /* longest token span before a split, 4096  */
     int threads;                /* forward-pass threads; 0: the model's default */
+    int no_cache;               /* 1: documents announced to the detector (the stream's
+                                   lookahead, pii_stream_put) are never answered from its
+                                   result cache of identical short documents          */
 } pii_ner_params;
 
 pii_ner_params pii_ner_default_params(void);
@@ -418,37 +421,13 @@ pii_err pii_ner_detect(const pii_ner *n, const uint8_t *text, size_t len, pii_sp
 pii_err pii_ner_detect_batch(const pii_ner *n, const uint8_t *const *docs, const size_t *lens,
                              size_t ndocs, pii_spanvec *out);
 
-/* ---- packing for stream users ------------------------------------------------
- *
- * A pii_stream redacts one document at a time.  To pack several complete
- * documents (lines in --lines mode, records) into shared forward passes,
- * detect them first, then let the stream report exactly those spans:
- *
- *   pii_ner_prepared *pp = pii_ner_prepared_create(ner, &err);
- *   pii_redactor_add_detector(red, pii_ner_prepared_detector(pp));
- *       (instead of pii_ner_detector(ner); one pp per stream/thread)
- *   pii_ner_prepared_run(pp, docs, lens, k);       packed forward passes
- *   for each i < k: pii_stream_feed(st, docs[i], lens[i]); pii_stream_end_doc(st);
- *
- * Each document the stream starts while documents are queued is taken to
- * be the next queued one: its spans are reported as the stream reaches
- * them, and at its end its length and a hash of its bytes are checked (a
- * mismatch fails the stream with PII_EINTERNAL: spans are never applied to
- * other text).  A document that starts with nothing queued (e.g. a last
- * line without a newline) is detected live, exactly as pii_ner_detector
- * does.  The spans equal pii_ner_detector's for the same document.  Not
- * thread-safe: a pii_ner_prepared and the streams using it belong to one
- * thread. */
-typedef struct pii_ner_prepared pii_ner_prepared;
-pii_ner_prepared *pii_ner_prepared_create(const pii_ner *n, pii_err *err);
-void pii_ner_prepared_free(pii_ner_prepared *pp);
-/* Appends docs[0..ndocs) to the queue (their spans computed in packed
- * passes).  The documents need not outlive the call. */
-pii_err pii_ner_prepared_run(pii_ner_prepared *pp, const uint8_t *const *docs, const size_t *lens,
-                             size_t ndocs);
-/* Documents queued and not yet started by a stream. */
-size_t pii_ner_prepared_pending(const pii_ner_prepared *pp);
-pii_detector pii_ner_prepared_detector(pii_ner_prepared *pp);
+/* Packing for stream users: the detector implements the lookahead of
+ * pii_detector_class (pii_core.h).  Documents a pii_stream queues
+ * (pii_stream_put, pii_stream_ahead) are computed together in shared
+ * forward passes, exactly as pii_ner_detect_batch; each stream's detector
+ * state also keeps a bounded cache of identical short documents (up to
+ * 2 KiB each, 4,096 entries: at most 8 MiB of keys), unless
+ * params.no_cache. */
 
 /* Everything about one document (tests, `logits`-style tools). */
 typedef struct pii_ner_result {

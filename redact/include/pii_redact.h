@@ -218,14 +218,6 @@ int pii_redactor_wide_guard(const pii_redactor *r);
 /* Keep only spans whose label is (exclude=0) or is not (exclude=1) listed. */
 pii_err pii_redactor_select_labels(pii_redactor *r, const char *const *labels, size_t n,
                                    int exclude);
-/* A new redactor with r's configuration (detectors, operators, allow list,
- * label selection) in which the detector whose shared object is `shared`
- * is replaced by `with` (PII_ENOTFOUND if r has none).  Used to run
- * precomputed spans (e.g. packed model passes) through the same merging,
- * filters and operators.  Borrowed objects must outlive both. */
-pii_redactor *pii_redactor_derive(const pii_redactor *r, const void *shared, pii_detector with,
-                                  pii_err *err);
-
 /* Where a stream's results go.  Any callback may be NULL.
  *  write: redacted text, in order, progressively.
  *  span:  each final span after merging and filtering, in order, with its
@@ -257,6 +249,51 @@ pii_err pii_stream_end_doc(pii_stream *s);
 void pii_stream_new_input(pii_stream *s);
 /* Bytes currently held back (for memory tests and diagnostics). */
 size_t pii_stream_buffered(const pii_stream *s);
+
+/* ---- many documents through one stream --------------------------------------
+ *
+ * In the style of zstd's compressStream2: the caller puts bytes with a
+ * directive, and the stream decides when to run them.
+ *   PII_STREAM_CONTINUE  the bytes continue the current document;
+ *   PII_STREAM_END_DOC   the bytes end it (the next put starts a new one);
+ *   PII_STREAM_FLUSH     the bytes continue it, then everything put so far is
+ *                        redacted and written (documents queued, and the
+ *                        open document as far as it is decided).
+ * When a detector has a lookahead (pii_detector_class.ahead: the model),
+ * complete documents are queued, at most PII_STREAM_QUEUE_DOCS of them and
+ * PII_STREAM_QUEUE_BYTES in all, and announced to the detectors together
+ * (the model packs their windows into shared forward passes over its thread
+ * pool), then written in order, each exactly as pii_stream_feed +
+ * pii_stream_end_doc would write it.  A document that outgrows the queue,
+ * or is still open at a flush, goes on unqueued (its bytes are fed as they
+ * come).  Without a lookahead detector every put is fed at once.  The sink
+ * sees documents in the order they were put: pii_stream_doc numbers them
+ * (0, 1, ... per stream), so a sink callback can tell whose output it is.
+ * Memory: the queue's PII_STREAM_QUEUE_BYTES plus the stream's own bound.
+ * pii_stream_feed and pii_stream_end_doc first run whatever is queued;
+ * call pii_stream_new_input only after a flush. */
+#define PII_STREAM_QUEUE_DOCS 256
+#define PII_STREAM_QUEUE_BYTES (1024 * 1024)
+typedef enum pii_stream_directive {
+    PII_STREAM_CONTINUE = 0,
+    PII_STREAM_END_DOC = 1,
+    PII_STREAM_FLUSH = 2,
+} pii_stream_directive;
+pii_err pii_stream_put(pii_stream *s, const void *data, size_t len, pii_stream_directive how);
+/* The number of the document being written (documents ended so far). */
+uint64_t pii_stream_doc(const pii_stream *s);
+/* Lookahead for callers that hold several whole documents already (batch
+ * mode's small files): the next n documents will be docs[0..n), fed each in
+ * one or more pii_stream_feed calls over exactly those bytes (the same
+ * pointers, in order: the stream checks pointer and length, never the
+ * bytes) and ended with pii_stream_end_doc.  The detectors compute them
+ * now (the model in shared passes).  A document fed from another pointer
+ * withdraws the announcement (it is then detected live, so skipping an
+ * announced document is safe); one that starts as announced and goes on
+ * elsewhere or ends short fails the stream (PII_EINVAL).  Between documents
+ * only, with nothing announced pending; the documents must stay valid
+ * until fed. */
+pii_err pii_stream_ahead(pii_stream *s, const uint8_t *const *docs, const size_t *lens, size_t n);
 
 #if defined(__GNUC__)
 #pragma GCC visibility pop

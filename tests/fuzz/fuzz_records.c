@@ -62,7 +62,7 @@ static pii_err hi_scan(void *st, const uint8_t *buf, size_t len, uint64_t base, 
     return PII_OK;
 }
 
-static const pii_detector_class hi_cls = {"hi", hi_open, hi_scan, NULL, NULL};
+static const pii_detector_class hi_cls = {"hi", hi_open, hi_scan, NULL, NULL, NULL};
 static const int hi_shared = 0;
 
 typedef struct out {

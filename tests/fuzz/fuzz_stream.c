@@ -182,7 +182,7 @@ hold:
     return e;
 }
 
-static const pii_detector_class syn_cls = {"syn", syn_open, syn_scan, syn_reset, free};
+static const pii_detector_class syn_cls = {"syn", syn_open, syn_scan, syn_reset, free, NULL};
 
 /* ---- shared objects ------------------------------------------------------- */
 

@@ -72,7 +72,7 @@ static pii_err fake_scan(void *st, const uint8_t *buf, size_t len, uint64_t base
     return PII_OK;
 }
 
-static const pii_detector_class fake_cls = {"fake", fake_open, fake_scan, NULL, free};
+static const pii_detector_class fake_cls = {"fake", fake_open, fake_scan, NULL, free, NULL};
 static const int fake_shared = 0;
 
 /* ---- capture ------------------------------------------------------------- */

@@ -216,7 +216,7 @@ static pii_err scan_lazy(void *st, const uint8_t *buf, size_t len, uint64_t base
 static void test_stream_hold_limit(void **state)
 {
     (void)state;
-    static const pii_detector_class lazy = {"lazy", open_lazy, scan_lazy, NULL, free};
+    static const pii_detector_class lazy = {"lazy", open_lazy, scan_lazy, NULL, free, NULL};
     pii_err e;
     pii_redactor *r = pii_redactor_create(&e);
     pii_detector d = {&lazy, NULL};

@@ -107,7 +107,7 @@ static pii_err syn_scan(void *st, const uint8_t *buf, size_t len, uint64_t base,
     return PII_OK;
 }
 
-static const pii_detector_class syn_cls = {"syn", syn_open, syn_scan, syn_reset, free};
+static const pii_detector_class syn_cls = {"syn", syn_open, syn_scan, syn_reset, free, NULL};
 
 /* ---- the model detector on a tiny random model ------------------------------- */
 
@@ -521,7 +521,7 @@ static void *bad_open(const void *shared, pii_err *err)
 static void test_detector_open_fails(void **state)
 {
     (void)state;
-    static const pii_detector_class bad = {"bad", bad_open, syn_scan, NULL, free};
+    static const pii_detector_class bad = {"bad", bad_open, syn_scan, NULL, free, NULL};
     pii_err e;
     pii_redactor *r = pii_redactor_create(&e);
     pii_detector d0 = {&syn_cls, &kind0}, d1 = {&bad, NULL};

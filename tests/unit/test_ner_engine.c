@@ -775,7 +775,7 @@ static void test_forward_error(void **st)
     free(text);
 }
 
-/* ---- prepared documents through the real stream ------------------------------ */
+/* ---- announced and queued documents through the real stream ------------------------------ */
 
 typedef struct sink_buf {
     pii_buf text;
@@ -813,7 +813,7 @@ static pii_stream *make_stream(pii_detector det, pii_redactor **red, pii_ops **o
     return st;
 }
 
-static void test_prepared(void **st)
+static void test_ahead(void **st)
 {
     (void)st;
     enum { ND = 30 };
@@ -830,43 +830,47 @@ static void test_prepared(void **st)
     pii_redactor *reda, *redb;
     pii_ops *opsa, *opsb;
     pii_stream *sa = make_stream(pii_ner_detector(live), &reda, &opsa, &ra);
-    pii_err e;
-    pii_ner_prepared *pp = pii_ner_prepared_create(packed, &e);
-    assert_non_null(pp);
-    pii_stream *sb = make_stream(pii_ner_prepared_detector(pp), &redb, &opsb, &rb);
+    pii_stream *sb = make_stream(pii_ner_detector(packed), &redb, &opsb, &rb);
     for (int i = 0; i < ND; i++) {
         assert_int_equal(pii_stream_feed(sa, docs[i], lens[i]), PII_OK);
         assert_int_equal(pii_stream_end_doc(sa), PII_OK);
     }
-    /* 20 documents prepared in packed passes (in two runs), 10 live */
-    assert_int_equal(pii_ner_prepared_run(pp, (const uint8_t *const *)docs, lens, 12), PII_OK);
-    assert_int_equal(pii_ner_prepared_run(pp, (const uint8_t *const *)docs + 12, lens + 12, 8),
-                     PII_OK);
-    assert_int_equal(pii_ner_prepared_pending(pp), 20);
-    size_t fw = fb.forwards;
+    /* 20 documents announced (in two groups), 10 live */
+    size_t fw = 0;
     for (int i = 0; i < ND; i++) {
+        if (i == 0 || i == 12) {
+            size_t k = i ? 8 : 12;
+            assert_int_equal(pii_stream_ahead(sb, (const uint8_t *const *)docs + i, lens + i, k),
+                             PII_OK);
+            fw = fb.forwards;
+        }
         /* feed in two pieces to exercise partial reporting */
         size_t h = lens[i] / 2;
         assert_int_equal(pii_stream_feed(sb, docs[i], h), PII_OK);
         assert_int_equal(pii_stream_feed(sb, docs[i] + h, lens[i] - h), PII_OK);
         assert_int_equal(pii_stream_end_doc(sb), PII_OK);
-        if (i == 19) {
-            assert_int_equal(pii_ner_prepared_pending(pp), 0);
-            assert_int_equal(fb.forwards, fw); /* nothing ran while prepared */
-        }
+        if (i < 20)
+            assert_int_equal(fb.forwards, fw); /* nothing ran while announced */
     }
     assert_true(fb.forwards < fa.forwards);
     assert_true(ra.spans > 0);
     assert_int_equal(ra.spans, rb.spans);
     assert_int_equal(ra.text.n, rb.text.n);
     assert_memory_equal(ra.text.p, rb.text.p, ra.text.n);
-    /* a stream that feeds other text than was prepared fails closed */
-    assert_int_equal(pii_ner_prepared_run(pp, (const uint8_t *const *)docs + 1, lens + 1, 1),
-                     PII_OK);
+    /* other bytes than announced: the announcement is withdrawn, the
+     * document detected live (same output as the live stream) */
+    size_t was = rb.text.n;
+    assert_int_equal(pii_stream_ahead(sb, (const uint8_t *const *)docs + 1, lens + 1, 1), PII_OK);
     char *other = strdup(docs[1]);
-    other[lens[1] / 2] ^= 1;
     assert_int_equal(pii_stream_feed(sb, other, lens[1]), PII_OK);
-    assert_int_equal(pii_stream_end_doc(sb), PII_EINTERNAL);
+    assert_int_equal(pii_stream_end_doc(sb), PII_OK);
+    assert_true(rb.text.n > was);
+    /* ... but a document that starts as announced and goes on elsewhere
+     * fails closed */
+    assert_int_equal(pii_stream_ahead(sb, (const uint8_t *const *)docs + 1, lens + 1, 1), PII_OK);
+    size_t h = lens[1] / 2;
+    assert_int_equal(pii_stream_feed(sb, docs[1], h), PII_OK);
+    assert_int_equal(pii_stream_feed(sb, other + h, lens[1] - h), PII_EINVAL);
     free(other);
     pii_stream_free(sa);
     pii_stream_free(sb);
@@ -876,11 +880,102 @@ static void test_prepared(void **st)
     pii_ops_free(opsb);
     pii_buf_free(&ra.text);
     pii_buf_free(&rb.text);
-    pii_ner_prepared_free(pp);
     pii_ner_free(live);
     pii_ner_free(packed);
     for (int i = 0; i < ND; i++)
         free(docs[i]);
+}
+
+/* pii_stream_put: documents (with repeats, some long enough to outgrow the
+ * queue, pieces cut anywhere, flushes now and then) give byte for byte the
+ * output of feeding them one by one live, with the result cache and
+ * without, and with 1 and 3 pool threads.  The cache saves forward passes. */
+static void put_run(pii_ner *n, char **docs, const size_t *lens, size_t nd, sink_buf *out)
+{
+    pii_redactor *red;
+    pii_ops *ops;
+    pii_stream *st = make_stream(pii_ner_detector(n), &red, &ops, out);
+    uint32_t r = 7;
+    for (size_t i = 0; i < nd; i++) {
+        size_t off = 0;
+        while (off < lens[i]) {
+            r = r * 1103515245u + 12345u;
+            size_t k = 1 + (r >> 8) % (lens[i] - off);
+            if ((r >> 20) % 3)
+                k = lens[i] - off;
+            pii_stream_directive how = off + k == lens[i]   ? PII_STREAM_END_DOC
+                                       : (r >> 24) % 5 == 0 ? PII_STREAM_FLUSH
+                                                            : PII_STREAM_CONTINUE;
+            assert_int_equal(pii_stream_put(st, docs[i] + off, k, how), PII_OK);
+            off += k;
+        }
+        if (i % 37 == 36)
+            assert_int_equal(pii_stream_put(st, NULL, 0, PII_STREAM_FLUSH), PII_OK);
+    }
+    assert_int_equal(pii_stream_put(st, NULL, 0, PII_STREAM_FLUSH), PII_OK);
+    assert_int_equal(pii_stream_doc(st), nd);
+    pii_stream_free(st);
+    pii_redactor_free(red);
+    pii_ops_free(ops);
+}
+
+static void test_put_cache(void **st)
+{
+    (void)st;
+    enum { ND = 700, NU = 60 };
+    char *uniq[NU];
+    char *docs[ND];
+    size_t lens[ND];
+    for (int i = 0; i < NU; i++)
+        uniq[i] = random_text(i == 5 ? 3000 : i == 9 ? 1100000 : 20 + rng() % 200);
+    for (int i = 0; i < ND; i++) {
+        int u = i < NU ? i : (int)(rng() % NU);
+        if (u == 9 && i >= NU)
+            u = 8; /* the 1 MB document once */
+        docs[i] = uniq[u];
+        lens[i] = strlen(docs[i]);
+    }
+    fake fl;
+    pii_ner *live = make_ner(&fl, 8, 8, 100, NULL);
+    sink_buf ref = {{0}, 0};
+    {
+        pii_redactor *red;
+        pii_ops *ops;
+        pii_stream *s = make_stream(pii_ner_detector(live), &red, &ops, &ref);
+        for (int i = 0; i < ND; i++) {
+            assert_int_equal(pii_stream_feed(s, docs[i], lens[i]), PII_OK);
+            assert_int_equal(pii_stream_end_doc(s), PII_OK);
+        }
+        pii_stream_free(s);
+        pii_redactor_free(red);
+        pii_ops_free(ops);
+    }
+    size_t fw[2][2];
+    for (int cache = 0; cache < 2; cache++)
+        for (int th = 0; th < 2; th++) {
+            pii_ner_params p = pii_ner_default_params();
+            p.no_cache = !cache;
+            p.window = 100;
+            fake f;
+            pii_ner_backend be = fake_backend(&f, 8);
+            be.par = th ? 3 : 1; /* passes spread over 3 pool threads */
+            pii_err err;
+            pii_ner *n = pii_ner_create_backend(&be, &p, &err, NULL, 0);
+            assert_non_null(n);
+            sink_buf out = {{0}, 0};
+            put_run(n, docs, lens, ND, &out);
+            assert_int_equal(out.spans, ref.spans);
+            assert_int_equal(out.text.n, ref.text.n);
+            assert_memory_equal(out.text.p, ref.text.p, ref.text.n);
+            fw[cache][th] = f.seqs;
+            pii_buf_free(&out.text);
+            pii_ner_free(n);
+        }
+    assert_true(fw[1][0] < fw[0][0]); /* the cache skipped repeated documents */
+    pii_buf_free(&ref.text);
+    pii_ner_free(live);
+    for (int i = 0; i < NU; i++)
+        free(uniq[i]);
 }
 
 int main(void)
@@ -891,7 +986,8 @@ int main(void)
         cmocka_unit_test(test_stream_modes),  cmocka_unit_test(test_packing),
         cmocka_unit_test(test_params),        cmocka_unit_test(test_calibration_dir),
         cmocka_unit_test(test_thresholds),    cmocka_unit_test(test_forward_error),
-        cmocka_unit_test(test_prepared),      cmocka_unit_test(test_stream_parallel_passes),
+        cmocka_unit_test(test_ahead),         cmocka_unit_test(test_stream_parallel_passes),
+        cmocka_unit_test(test_put_cache),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -88,7 +88,7 @@ static void fake_reset(void *st)
     ((fake *)st)->calls = 0;
 }
 
-static const pii_detector_class fake_cls = {"fake", fake_open, fake_scan, fake_reset, free};
+static const pii_detector_class fake_cls = {"fake", fake_open, fake_scan, fake_reset, free, NULL};
 
 /* ---- a capturing sink ---------------------------------------------------- */
 typedef struct cap {

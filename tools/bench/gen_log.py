@@ -6,7 +6,14 @@ with made-up PII in about a third of them: emails, phone numbers, person
 names, IPv4 addresses, URLs, account numbers.  Fixed seed; every value is
 invented here.
 
-usage: /usr/bin/python3 tools/bench/gen_log.py [LINES] > FILE
+With --traces, each ERROR line is followed by a Java-style stack trace
+(an exception line and 6-18 "\tat ..." frames drawn from a fixed set of
+call paths), as application servers write them: the frame lines repeat
+byte for byte across the log, the way real traces do (the --lines result
+cache is measured on both shapes, docs/PERFORMANCE.md).  LINES counts
+entries; trace lines come on top.
+
+usage: /usr/bin/python3 tools/bench/gen_log.py [--traces] [LINES] > FILE
 """
 import random
 import sys
@@ -54,12 +61,44 @@ def line(r, i):
     return f"{ts} {lvl:5} [{svc}] req={rid} {msg}"
 
 
+PKG = "com.example.shop"
+CLASSES = "OrderService PaymentGateway UserRepository MailerJob SearchIndex InvoiceWriter SessionFilter".split()
+METHODS = "handle process load save send lookup validate render commit".split()
+FRAMES = [f"\tat {PKG}.{c}.{m}({c}.java:{17 + 13 * i + 7 * j})" for i, c in enumerate(CLASSES) for j, m in enumerate(METHODS)]
+FRAMES += [
+    "\tat org.springframework.web.servlet.FrameworkServlet.service(FrameworkServlet.java:897)",
+    "\tat javax.servlet.http.HttpServlet.service(HttpServlet.java:750)",
+    "\tat org.apache.catalina.core.ApplicationFilterChain.doFilter(ApplicationFilterChain.java:166)",
+    "\tat java.base/java.lang.Thread.run(Thread.java:833)",
+]
+EXC = [
+    "java.lang.IllegalStateException: order already settled",
+    "java.sql.SQLTransientConnectionException: pool timeout after 30000ms",
+    "java.lang.NullPointerException",
+    "java.net.SocketTimeoutException: Read timed out",
+]
+
+
+def trace(r):
+    # a handful of call paths, so whole traces repeat as well
+    path = random.Random(r.randint(0, 11))
+    frames = [path.choice(FRAMES[:-4]) for _ in range(path.randint(3, 14))] + FRAMES[-4:]
+    return [r.choice(EXC)] + frames
+
+
 def main():
-    n = int(sys.argv[1]) if len(sys.argv) > 1 else 2000
+    args = sys.argv[1:]
+    traces = "--traces" in args
+    args = [a for a in args if a != "--traces"]
+    n = int(args[0]) if args else 2000
     r = random.Random(20)
     out = sys.stdout
     for i in range(n):
-        out.write(line(r, i) + "\n")
+        s = line(r, i)
+        out.write(s + "\n")
+        if traces and " ERROR " in s:
+            for t in trace(r):
+                out.write(t + "\n")
 
 
 if __name__ == "__main__":
