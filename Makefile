@@ -26,8 +26,8 @@ PKGS    := libpcre2-8 libutf8proc json-c
 PREFIX  ?= /usr/local
 LIBDIR  ?= $(PREFIX)/lib
 DESTDIR ?=
-VERSION := 0.1.0
-SOMAJOR := 0
+VERSION := 0.2.0
+SOMAJOR := 1
 
 # Build variants by name; each has its own object tree so they never mix.
 ifeq ($(SAN),1)

@@ -51,11 +51,11 @@ if cc -std=c11 -Wall -Wextra -Werror $xflags $cflags -o "$work/redact_c" "$root/
     "$work/redact_c" >"$work/c.out" 2>&1
     same "examples/redact.c" "$work/c.exp" "$work/c.out"
     # it runs on the installed shared object, not on a static copy
-    ldd "$work/redact_c" | grep -q "libpiiredact.so.0 => $lib/" && ok || bad "redact_c is not linked to $lib/libpiiredact.so.0"
+    ldd "$work/redact_c" | grep -q "libpiiredact.so.1 => $lib/" && ok || bad "redact_c is not linked to $lib/libpiiredact.so.1"
 else bad "examples/redact.c does not build"; fi
 
 # ---- C++: the example and every header --------------------------------
-printf 'libpiiredact 0.1.0: Mail *****************.com or call 1560b16e today.\n' >"$work/cpp.exp"
+printf 'libpiiredact 0.2.0: Mail *****************.com or call 1560b16e today.\n' >"$work/cpp.exp"
 if g++ -std=c++11 -Wall -Wextra -Werror $xflags $cflags -o "$work/redact_cpp" "$root/examples/redact.cpp" $libs; then
     "$work/redact_cpp" >"$work/cpp.out" 2>&1
     same "examples/redact.cpp" "$work/cpp.exp" "$work/cpp.out"
@@ -72,7 +72,7 @@ if [ -n "$xflags" ]; then
     echo "lib: ctypes test skipped under the sanitizers"
 else
     printf 'Mail <PRIVATE_EMAIL> or call <PRIVATE_PHONE> today.\nprivate_email [5, 26) rule\nprivate_phone [35, 50) rule\n' >"$work/py.exp"
-    PIIREDACT_LIB="$lib/libpiiredact.so.0" /usr/bin/python3 "$root/examples/piiredact.py" >"$work/py.out" 2>&1
+    PIIREDACT_LIB="$lib/libpiiredact.so.1" /usr/bin/python3 "$root/examples/piiredact.py" >"$work/py.out" 2>&1
     same "examples/piiredact.py" "$work/py.exp" "$work/py.out"
 fi
 
@@ -108,10 +108,10 @@ if cc -std=c11 -Wall -Wextra -Werror $xflags $cflags -o "$work/easy_cli" "$root/
 else bad "tests/lib/easy_cli.c does not build"; fi
 
 # ---- the exported symbols ------------------------------------------------
-so=$lib/libpiiredact.so.0
-[ "$(readlink "$lib/libpiiredact.so")" = libpiiredact.so.0 ] &&
-    [ "$(readlink "$so")" = libpiiredact.so.0.1.0 ] && ok || bad "symlinks libpiiredact.so -> .so.0 -> .so.0.1.0"
-objdump -p "$so" | grep -q 'SONAME *libpiiredact.so.0$' && ok || bad "SONAME"
+so=$lib/libpiiredact.so.1
+[ "$(readlink "$lib/libpiiredact.so")" = libpiiredact.so.1 ] &&
+    [ "$(readlink "$so")" = libpiiredact.so.0.2.0 ] && ok || bad "symlinks libpiiredact.so -> .so.1 -> .so.0.2.0"
+objdump -p "$so" | grep -q 'SONAME *libpiiredact.so.1$' && ok || bad "SONAME"
 nm -D --defined-only "$so" | awk '{print $NF}' >"$work/syms"
 [ -s "$work/syms" ] && ok || bad "nm -D lists nothing"
 grep -v '^pii_' "$work/syms" >"$work/nonpii"
@@ -122,7 +122,7 @@ grep -qx pii_easy_redact_buffer "$work/syms" && ok || bad "pii_easy_redact_buffe
 
 # ---- the installed command ----------------------------------------------
 "$bin" -V >"$work/v.out" 2>&1
-head -1 "$work/v.out" | grep -qx 'pii-redact 0.1.0' && ok || bad "-V first line: $(head -1 "$work/v.out")"
+head -1 "$work/v.out" | grep -qx 'pii-redact 0.2.0' && ok || bad "-V first line: $(head -1 "$work/v.out")"
 grep -Eq '^model: +built-in, [0-9]+ bytes, sha256 [0-9a-f]{12}$|^model: +none built in$' "$work/v.out" && ok || bad "-V model line: $(cat "$work/v.out")"
 grep -Eq '^kernels: +(scalar|avx2|avx512)$' "$work/v.out" && ok || bad "-V kernels line"
 (cd "$work" && "$bin" bench --seconds 0.2 --limit 20 --json) >"$work/bench.out" 2>&1 && ok || bad "bench from another folder: $(tail -3 "$work/bench.out")"
