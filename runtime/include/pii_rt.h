@@ -103,19 +103,6 @@ uint16_t pii_rt_f32_to_f16(float f);
 float pii_rt_bf16_to_f32(uint16_t h);
 float pii_rt_f16_to_f32(uint16_t h);
 
-/* ---- temporary files (writers.c) ----------------------------------------- */
-
-/* Creates a new, empty file "DEST.tmp-XXXXXXXXXX" (10 random characters
- * from getrandom) beside dest, with O_CREAT | O_EXCL | O_NOFOLLOW, mode
- * 0600: a name planted in advance (a file or a symbolic link) is never
- * opened or followed, another name is drawn.  Returns the descriptor and
- * *tmp_out (malloc'd; the caller renames or unlinks it, then frees it), or
- * -1 with errno.  Every temporary file of the project is made here or by
- * the batch driver's own variant (src/batch.c, same flags). */
-int pii_rt_temp_create(const char *dest, char **tmp_out);
-/* The same as a stdio stream ("wb"); NULL with errno on failure. */
-FILE *pii_rt_temp_fopen(const char *dest, char **tmp_out);
-
 /* ---- the tensor store ------------------------------------------------- */
 
 typedef enum pii_rt_format {
@@ -205,40 +192,6 @@ pii_err pii_rt_store_kv_arr(const pii_rt_store *s, const char *key, pii_rt_kvtyp
  * of a string array; count must equal the array's count. */
 pii_err pii_rt_store_kv_strings(const pii_rt_store *s, const char *key, const char **ptr,
                                 uint32_t *len, uint64_t count);
-
-/* ---- writers (mkmodel, tests) ----------------------------------------- */
-
-/* Streaming safetensors writer: declare every tensor, then write their data
- * in declaration order (any chunking).  Nothing is buffered beyond the
- * header, so multi-GB files need no memory. */
-typedef struct pii_rt_st_writer pii_rt_st_writer;
-pii_rt_st_writer *pii_rt_st_writer_create(pii_err *err);
-void pii_rt_st_writer_free(pii_rt_st_writer *w);
-pii_err pii_rt_st_writer_meta(pii_rt_st_writer *w, const char *key, const char *value);
-pii_err pii_rt_st_writer_add(pii_rt_st_writer *w, const char *name, pii_dtype t, int ndim,
-                             const int64_t *shape);
-/* Writes the header to f (8-byte aligned data section). */
-pii_err pii_rt_st_writer_begin(pii_rt_st_writer *w, FILE *f);
-pii_err pii_rt_st_writer_data(pii_rt_st_writer *w, const void *p, size_t n);
-/* Checks that exactly the declared bytes were written. */
-pii_err pii_rt_st_writer_end(pii_rt_st_writer *w);
-
-/* Streaming GGUF v3 writer, same protocol; alignment 32. */
-typedef struct pii_rt_gguf_writer pii_rt_gguf_writer;
-pii_rt_gguf_writer *pii_rt_gguf_writer_create(pii_err *err);
-void pii_rt_gguf_writer_free(pii_rt_gguf_writer *w);
-pii_err pii_rt_gguf_writer_kv_u32(pii_rt_gguf_writer *w, const char *key, uint32_t v);
-pii_err pii_rt_gguf_writer_kv_f32(pii_rt_gguf_writer *w, const char *key, float v);
-pii_err pii_rt_gguf_writer_kv_bool(pii_rt_gguf_writer *w, const char *key, int v);
-pii_err pii_rt_gguf_writer_kv_str(pii_rt_gguf_writer *w, const char *key, const char *v);
-pii_err pii_rt_gguf_writer_kv_strs(pii_rt_gguf_writer *w, const char *key, const char *const *v,
-                                   size_t n);
-/* shape outermost first (numpy order); dtype F32, F16, BF16 or Q8_0. */
-pii_err pii_rt_gguf_writer_add(pii_rt_gguf_writer *w, const char *name, pii_dtype t, int ndim,
-                               const int64_t *shape);
-pii_err pii_rt_gguf_writer_begin(pii_rt_gguf_writer *w, FILE *f);
-pii_err pii_rt_gguf_writer_data(pii_rt_gguf_writer *w, const void *p, size_t n);
-pii_err pii_rt_gguf_writer_end(pii_rt_gguf_writer *w);
 
 /* ---- CPU dispatch: execution plans ------------------------------------- */
 
