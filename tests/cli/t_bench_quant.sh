@@ -16,7 +16,7 @@
 set -eu
 d="$TMPDIR"
 "$PII_REDACT" mkmodel -o "$d/m" --layers 1 --d-model 128 --heads 4 --kv-heads 2 --head-dim 32 \
-    --experts 16 --top-k 4 --vocab 1000 --labels 5 --seed 5 > /dev/null
+    --experts 16 --top-k 4 --vocab 200064 --labels 5 --seed 5 > /dev/null
 "$PII_REDACT" bench -m "$d/m" --json --seconds 0.2 --limit 200 --threads 2 > "$d/b.json"
 for k in sentences_per_s tokens_per_s gflops p50_ms p90_ms p99_ms load_s peak_rss_mb threads \
          isa weights_dtype peak_gflops peak_gops pct_of_peak peak_gflops_after \
