@@ -721,11 +721,14 @@ int pii_cmd_bench(int argc, char **argv)
             goto engine_fail;
         pii_stream_free(sm);
         sm = NULL;
-        if (out && (fclose(out) != 0 || (out = NULL))) {
+        if (out) {
+            int bad = fclose(out) != 0;
             out = NULL;
-            fprintf(stderr, "pii-redact bench: %s: write error\n", o.output);
-            status = PII_EXIT_IO;
-            goto out;
+            if (bad) {
+                fprintf(stderr, "pii-redact bench: %s: write error\n", o.output);
+                status = PII_EXIT_IO;
+                goto out;
+            }
         }
     }
     t_first = bench_now_s() - t_first + t_load;
