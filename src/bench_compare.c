@@ -57,8 +57,8 @@ typedef struct lines {
 } lines;
 
 /* Cosine of every token's logits rows over the packed passes. */
-static pii_err cosines(const pii_model *m, const pii_model *ref, pii_rt_pool *pool,
-                       const lines *ln, fid *f)
+static pii_err cosines(const pii_model *m, const pii_model *ref, pii_rt_pool *pool, const lines *ln,
+                       fid *f)
 {
     const size_t C = (size_t)pii_model_cfg(m)->n_labels;
     const int vm = pii_model_cfg(m)->vocab_size, vr = pii_model_cfg(ref)->vocab_size;
@@ -82,9 +82,10 @@ static pii_err cosines(const pii_model *m, const pii_model *ref, pii_rt_pool *po
                 break;
             for (size_t j = 0; j < tb.n; j++) {
                 if (tb.ids[j] >= vm || tb.ids[j] >= vr) {
-                    fprintf(stderr, "pii-redact bench: --compare: a model's vocabulary (%d) is "
-                                    "smaller than the tokenizer's\n",
-                                    vm < vr ? vm : vr);
+                    fprintf(stderr,
+                            "pii-redact bench: --compare: a model's vocabulary (%d) is "
+                            "smaller than the tokenizer's\n",
+                            vm < vr ? vm : vr);
                     e = PII_ERANGE;
                     break;
                 }
@@ -233,10 +234,10 @@ int bench_compare(const bench_compare_args *a, pii_rt_pool *pool, const pii_mode
         printf("sentences:   %zu (%zu tokens)\n", f.docs, f.tokens);
         printf("cosine:      min %.6f, mean %.6f; tokens >= 0.999: %.3f%%, >= 0.99: %.3f%%\n",
                f.cos_min, cmean, share_pct(f.ge999, f.tokens), share_pct(f.ge99, f.tokens));
-        printf("spans:       identical on %.2f%% of sentences (the engine's detector)\n",
-               same_pct);
+        printf("spans:       identical on %.2f%% of sentences (the engine's detector)\n", same_pct);
     }
-    if ((a->min_cos > 0 && f.cos_min < a->min_cos) || (a->min_spans > 0 && same_pct < a->min_spans)) {
+    if ((a->min_cos > 0 && f.cos_min < a->min_cos) ||
+        (a->min_spans > 0 && same_pct < a->min_spans)) {
         fprintf(stderr,
                 "pii-redact bench: fidelity below the gate (cos_min %.6f < %g or "
                 "spans %.2f%% < %g%%)\n",
