@@ -766,7 +766,8 @@ int pii_cmd_bench(int argc, char **argv)
         peak_i2 = bench_peak_rate(pool, 1);
     }
     const double cpu_share = el > 0 ? cpu / (el * nth) : NAN;
-    qsort(lg.ms, lg.n, sizeof *lg.ms, cmp_d);
+    if (lg.n) /* throughput mode has no samples (lg.ms NULL) */
+        qsort(lg.ms, lg.n, sizeof *lg.ms, cmp_d);
     double p50 = o.latency ? pct(lg.ms, lg.n, 50) : NAN,
            p90 = o.latency ? pct(lg.ms, lg.n, 90) : NAN,
            p99 = o.latency ? pct(lg.ms, lg.n, 99) : NAN;
