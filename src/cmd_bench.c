@@ -71,7 +71,9 @@ static const mc_opt opts[] = {
     {"mode", 0, "MODE",
      "throughput (lines queued and flushed as --lines does, default) or latency (one "
      "line per flush, each timed)"},
-    {"seconds", 0, "S", "measure for about S seconds (default 10)"},
+    {"seconds", 0, "S",
+     "measure for about S seconds (default 10): no line is put after S, and what is "
+     "queued then is flushed and counted"},
     {"rounds", 0, "N", "measure exactly N rounds over the corpus instead of --seconds"},
     {"length", 0, "N", "inputs of N tokens cut from the corpus (one a line)"},
     {"pack", 0, "N",
