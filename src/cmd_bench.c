@@ -1,41 +1,66 @@
-/* cmd_bench.c — `pii-redact bench`: encoder speed on a corpus, the
+/* cmd_bench.c — `pii-redact bench`: the speed of the engine users run, the
  * machine's own peak measured in the same run, and quantization fidelity.
  *
- * Modes (see --help and docs/PERFORMANCE.md):
- *   throughput  sentences packed back to back into forward passes of at
- *               most --pack tokens (positions restart and attention stays
- *               inside each sentence); per pass: tokenize, forward,
- *               log-softmax, Viterbi, token spans.
- *   latency     one sentence per forward pass, the same steps, each timed.
- *   --length N  inputs of exactly N tokens cut from the tokenized corpus
- *               (tokens/s against input length; no tokenizing in the loop).
- *   --compare REF  fidelity: runs MODEL and REF on every sentence and
- *               reports the per-token logits cosine and the share of
- *               sentences with identical Viterbi spans.
+ * Design (issue 20: bench measures exactly what users run).  The timed
+ * modes build the redactor the command builds (pii_pipeline_build, the
+ * same options: the model detector and, unless --model-only, the rule
+ * tier) and feed it through a pii_stream, as the command does:
+ *   throughput  one round = `pii-redact --lines CORPUS` without the model
+ *               load: the corpus bytes in 64 KiB reads, each read's
+ *               complete lines put as documents (PII_STREAM_END_DOC) and
+ *               the read ended with a flush (src/main.c run_fd), so the
+ *               model detector packs the queued lines into shared forward
+ *               passes of up to --pack tokens per thread (the engine's
+ *               pack_tokens; default: its window).
+ *   latency     one line per document, put and flushed (one forward pass
+ *               for a sentence), each timed from put to written.
+ * Every round has a fresh stream (the model detector's cache of identical
+ * short documents lives in a stream: a second round in the same stream
+ * would be answered from it), created and freed inside the timed region.
+ * The redacted text goes to a sink that counts bytes, spans and documents
+ * (--output FILE also keeps the text of the untimed warm-up round, which
+ * then covers the whole corpus: it equals `pii-redact --lines CORPUS`).
+ * Tokens are the engine tokenizer's tokens of each document as put (the
+ * line with its '\n'), counted once before the timed region; a document
+ * counts when the sink has seen its end.  GFLOP/s = the model's FLOPs per
+ * token at each document's length x tokens / time.
+ *   --length N  inputs of N tokens: the corpus lines joined by spaces and
+ *               tokenized, cut every N tokens, and each cut's bytes made a
+ *               line of its own, fed as above; the engine may tokenize a
+ *               cut differently at its edges and the newline adds a token,
+ *               so mean_tokens reports the real length.
+ *   --compare REF  fidelity (bench_compare.c): logits cosine on the
+ *               encoder (pii_model_forward), span agreement through the
+ *               engine's detector (pii_ner_detect_batch).
+ * There is no decoding here: Viterbi, spans and operators are the engine's.
  *
- * Peak: a register-only loop on every pool thread — f32 FMA (AVX-512 or
- * AVX2) and int8 dot products (AVX-512 VNNI vpdpbusd) — timed around the
- * pool run; FLOPs = 2 per multiply-add.
+ * Peak (bench_peak.c): a register-only loop on every pool thread, before
+ * and after the run; the two disagreeing by over 10%, or a throughput run
+ * getting under 85% of its threads' CPU time, marks the run contended.
  *
- * Timings start after a warm-up pass (all experts' pages mapped), so they
- * are steady-state figures; load_s is the model load alone and first_s
- * load plus the warm-up. */
+ * Timings start after the warm-up round (all experts' pages mapped), so
+ * they are steady-state figures; load_s is the pipeline build (model load,
+ * rule compile) alone and first_s load plus the warm-up. */
 #include <math.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "bench.h"
 #include "cli.h"
 #include "model_cli.h"
+#include "opts.h"
 #include "pii_default_model.h"
 #include "pii_ner.h"
+#include "pii_redact.h"
 #include "pii_tok.h"
+#include "pipeline.h"
 
-#if defined(__x86_64__)
-#include <immintrin.h>
-#endif
+#define READ_CHUNK (64u * 1024u) /* src/main.c's reads */
+#define WARM_TOKENS 2048         /* warm-up: enough tokens to touch every expert */
 
 static const mc_opt opts[] = {
     {"model", 'm', "PATH", "model directory, .safetensors, index .json or .gguf"},
@@ -43,11 +68,20 @@ static const mc_opt opts[] = {
      "one sentence per line (default samples/sentences.txt, else the installed "
      "share/pii-redact/sentences.txt)"},
     {"threads", 't', "N", "worker threads (default: all cores)"},
-    {"mode", 0, "MODE", "throughput (packed passes, default) or latency (one at a time)"},
-    {"seconds", 0, "S", "measure for about S seconds (default 10)"},
-    {"length", 0, "N", "inputs of exactly N tokens cut from the corpus"},
-    {"pack", 0, "N", "throughput: tokens per packed forward pass (default 2048)"},
-    {"limit", 0, "N", "use only the first N sentences of the corpus"},
+    {"mode", 0, "MODE",
+     "throughput (lines queued and flushed as --lines does, default) or latency (one "
+     "line per flush, each timed)"},
+    {"seconds", 0, "S",
+     "measure for about S seconds (default 10): no line is put after S, and what is "
+     "queued then is flushed and counted"},
+    {"rounds", 0, "N", "measure exactly N rounds over the corpus instead of --seconds"},
+    {"length", 0, "N", "inputs of N tokens cut from the corpus (one a line)"},
+    {"pack", 0, "N",
+     "tokens per packed forward pass and thread (the engine's pack_tokens; default: "
+     "its window)"},
+    {"limit", 0, "N", "use only the first N lines of the corpus"},
+    {"model-only", 0, NULL, "time the model detector alone (default: model and rule tier)"},
+    {"output", 'o', "FILE", "write the redacted text of one whole round to FILE"},
     {"compare", 0, "REF", "fidelity: logits cosine and span agreement against REF"},
     {"min-cos", 0, "X", "with --compare: exit 1 when a token's cosine is below X"},
     {"min-spans", 0, "P", "with --compare: exit 1 when under P% of sentences agree"},
@@ -63,164 +97,6 @@ static const mc_opt opts[] = {
 };
 #define NOPTS (sizeof opts / sizeof opts[0])
 #define CMD "bench"
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-/* CPU time of the whole process (all threads): on a shared machine,
- * tokens per CPU-second shows what the code does when it gets the cores. */
-static double cpu_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-/* ---- peak loops -------------------------------------------------------------- */
-
-typedef struct peak_ctx {
-    long iters;
-    int kind; /* 0 f32 FMA, 1 int8 VNNI */
-    volatile float sinkf;
-    volatile int sinki;
-} peak_ctx;
-
-#define PEAK_CHAINS 16
-
-#if defined(__x86_64__)
-__attribute__((target("avx512f"))) static void peak_fma512(peak_ctx *c)
-{
-    __m512 a[PEAK_CHAINS];
-    volatile float vb = 0.999999f, vc = 1e-3f;
-    __m512 b = _mm512_set1_ps(vb), cc = _mm512_set1_ps(vc);
-    for (int k = 0; k < PEAK_CHAINS; k++)
-        a[k] = _mm512_set1_ps((float)k);
-    for (long it = 0; it < c->iters; it++)
-#pragma GCC unroll 16
-        for (int k = 0; k < PEAK_CHAINS; k++)
-            a[k] = _mm512_fmadd_ps(a[k], b, cc);
-    __m512 s = a[0];
-    for (int k = 1; k < PEAK_CHAINS; k++)
-        s = _mm512_add_ps(s, a[k]);
-    c->sinkf = _mm512_reduce_add_ps(s);
-}
-
-__attribute__((target("avx2,fma"))) static void peak_fma256(peak_ctx *c)
-{
-    __m256 a[PEAK_CHAINS];
-    volatile float vb = 0.999999f, vc = 1e-3f;
-    __m256 b = _mm256_set1_ps(vb), cc = _mm256_set1_ps(vc);
-    for (int k = 0; k < PEAK_CHAINS; k++)
-        a[k] = _mm256_set1_ps((float)k);
-    for (long it = 0; it < c->iters; it++)
-#pragma GCC unroll 16
-        for (int k = 0; k < PEAK_CHAINS; k++)
-            a[k] = _mm256_fmadd_ps(a[k], b, cc);
-    __m256 s = a[0];
-    for (int k = 1; k < PEAK_CHAINS; k++)
-        s = _mm256_add_ps(s, a[k]);
-    float f[8];
-    _mm256_storeu_ps(f, s);
-    c->sinkf = f[0] + f[7];
-}
-
-__attribute__((target("avx512f,avx512bw,avx512vnni"))) static void peak_vnni512(peak_ctx *c)
-{
-    __m512i a[PEAK_CHAINS];
-    volatile int vb = 0x01020304, vc = 0x05060708;
-    __m512i b = _mm512_set1_epi32(vb), cc = _mm512_set1_epi32(vc);
-    for (int k = 0; k < PEAK_CHAINS; k++)
-        a[k] = _mm512_set1_epi32(k);
-    for (long it = 0; it < c->iters; it++)
-#pragma GCC unroll 16
-        for (int k = 0; k < PEAK_CHAINS; k++)
-            a[k] = _mm512_dpbusd_epi32(a[k], b, cc);
-    __m512i s = a[0];
-    for (int k = 1; k < PEAK_CHAINS; k++)
-        s = _mm512_add_epi32(s, a[k]);
-    uint32_t lane[16], sum = 0; /* wrapping sum: the value is only a sink */
-    _mm512_storeu_si512(lane, s);
-    for (int k = 0; k < 16; k++)
-        sum += lane[k];
-    c->sinki = (int)(sum & 0x7fffffff);
-}
-#endif
-
-static int have_avx512(void)
-{
-#if defined(__x86_64__)
-    return mc_isa_active() >= PII_RT_ISA_AVX512;
-#else
-    return 0;
-#endif
-}
-
-static int have_vnni(void)
-{
-#if defined(__x86_64__)
-    __builtin_cpu_init();
-    return have_avx512() && __builtin_cpu_supports("avx512vnni");
-#else
-    return 0;
-#endif
-}
-
-static void peak_task(void *vctx, int ith, int nth)
-{
-    (void)ith;
-    (void)nth;
-    peak_ctx *c = vctx;
-#if defined(__x86_64__)
-    if (c->kind == 0) {
-        if (have_avx512())
-            peak_fma512(c);
-        else if (mc_isa_active() >= PII_RT_ISA_AVX2)
-            peak_fma256(c);
-    } else if (have_vnni()) {
-        peak_vnni512(c);
-    }
-#else
-    (void)c;
-#endif
-}
-
-/* Operations per second of all pool threads together (best of 3). */
-static double peak_rate(pii_rt_pool *pool, int kind)
-{
-    double lanes;
-    if (kind == 0)
-        lanes = have_avx512() ? 16 : mc_isa_active() >= PII_RT_ISA_AVX2 ? 8 : 0;
-    else
-        lanes = have_vnni() ? 64 : 0;
-    if (lanes == 0)
-        return 0;
-    peak_ctx c = {.iters = 1000, .kind = kind};
-    double best = 0;
-    /* calibrate to ~0.15 s per run */
-    for (;;) {
-        double t0 = now_s();
-        pii_rt_pool_run(pool, peak_task, &c);
-        double dt = now_s() - t0;
-        if (dt > 0.05 || c.iters > (1L << 40)) {
-            c.iters = (long)((double)c.iters * 0.15 / dt) + 1;
-            break;
-        }
-        c.iters *= 4;
-    }
-    for (int r = 0; r < 3; r++) {
-        double t0 = now_s();
-        pii_rt_pool_run(pool, peak_task, &c);
-        double dt = now_s() - t0;
-        double ops = (double)c.iters * PEAK_CHAINS * lanes * 2 * pii_rt_pool_size(pool);
-        if (ops / dt > best)
-            best = ops / dt;
-    }
-    return best;
-}
 
 /* ---- corpus ---------------------------------------------------------------------- */
 
@@ -245,14 +121,7 @@ static const char *default_corpus(char *buf, size_t cap)
     return rel;
 }
 
-typedef struct corpus {
-    char *buf;
-    const char **line;
-    size_t *len;
-    size_t n;
-} corpus;
-
-static int corpus_load(const char *path, size_t limit, corpus *c)
+static int corpus_load(const char *path, size_t limit, bench_corpus *c)
 {
     memset(c, 0, sizeof *c);
     FILE *f = fopen(path, "rb");
@@ -276,129 +145,274 @@ static int corpus_load(const char *path, size_t limit, corpus *c)
             break;
         n += k;
     }
+    int bad = ferror(f);
     fclose(f);
-    if (!b)
+    if (!b || bad) {
+        free(b);
         return -1;
+    }
     b[n] = 0;
+    c->buf = b;
     size_t nl = 0;
     for (size_t i = 0; i < n; i++)
         nl += b[i] == '\n';
-    c->buf = b;
-    c->line = malloc((nl + 1) * sizeof *c->line);
-    c->len = malloc((nl + 1) * sizeof *c->len);
-    if (!c->line || !c->len)
+    if (!(c->start = malloc((nl + 2) * sizeof *c->start)))
         return -1;
-    for (size_t s = 0; s < n;) {
-        size_t e = s;
-        while (e < n && b[e] != '\n')
-            e++;
-        size_t l = e;
-        if (l > s && b[l - 1] == '\r')
-            l--;
-        if (l > s && (!limit || c->n < limit)) {
-            c->line[c->n] = b + s;
-            c->len[c->n] = l - s;
-            c->n++;
-        }
-        s = e + 1;
+    /* lines as --lines splits them: up to and with each '\n', then the rest */
+    size_t s = 0;
+    while (s < n && (!limit || c->n < limit)) {
+        const char *e = memchr(b + s, '\n', n - s);
+        c->start[c->n++] = s;
+        s = e ? (size_t)(e - b) + 1 : n;
     }
+    c->start[c->n] = s;
+    c->len = s;
     return 0;
 }
 
-static void corpus_free(corpus *c)
+static void corpus_free(bench_corpus *c)
 {
     free(c->buf);
-    free(c->line);
-    free(c->len);
+    free(c->start);
 }
 
-/* ---- the runner ---------------------------------------------------------------------- */
-
-typedef struct runner {
-    const pii_model *m;
-    pii_model_ws *ws;
-    pii_tok_enc *enc;
-    pii_ner_labels *L;
-    pii_ner_viterbi *V;
-    int32_t *ids, *labels;
-    float *logits;
-    pii_ner_tspan *spans;
-    size_t cap; /* tokens */
-    size_t C;
-    int vocab;
-    uint64_t nspans;
-} runner;
-
-static pii_err runner_init(runner *r, const pii_model *m, pii_rt_pool *pool, size_t cap)
+void bench_corpus_text(const bench_corpus *c, size_t i, const char **text, size_t *len)
 {
-    memset(r, 0, sizeof *r);
-    r->m = m;
-    const pii_model_config *c = pii_model_cfg(m);
-    r->C = (size_t)c->n_labels;
-    r->vocab = c->vocab_size;
-    r->cap = cap;
+    size_t s = c->start[i], e = c->start[i + 1];
+    if (e > s && c->buf[e - 1] == '\n')
+        e--;
+    if (e > s && c->buf[e - 1] == '\r')
+        e--;
+    *text = c->buf + s;
+    *len = e - s;
+}
+
+/* ---- what the engine is fed ---------------------------------------------------------- */
+
+/* Documents back to back, each a line with its '\n' (the last may have
+ * none): document i is buf[start[i], start[i+1]). */
+typedef struct feed {
+    const uint8_t *buf;
+    const size_t *start; /* [ndocs + 1] */
+    size_t ndocs;
+    size_t *tok;      /* [ndocs] the engine tokenizer's tokens of each document */
+    double *flops;    /* [ndocs] the model's FLOPs for it                       */
+    uint64_t tokens;  /* all documents' */
+    uint8_t *own_buf; /* --length: the cuts (else NULL, buf is the corpus's) */
+    size_t *own_start;
+} feed;
+
+static void feed_free(feed *f)
+{
+    free(f->tok);
+    free(f->flops);
+    free(f->own_buf);
+    free(f->own_start);
+}
+
+/* --length N: the corpus lines joined by spaces, tokenized, cut every n
+ * tokens; each cut's bytes and a '\n' make one document. */
+static pii_err feed_cut(feed *f, const bench_corpus *c, pii_tok_enc *enc, size_t n)
+{
     pii_err e = PII_OK;
-    const char **names = malloc(r->C * sizeof *names);
-    if (!names)
+    pii_tok_buf tb = PII_TOK_BUF_INIT;
+    uint8_t *text = malloc(c->len + 1);
+    size_t tl = 0;
+    if (!text)
         return PII_ENOMEM;
-    for (size_t i = 0; i < r->C; i++)
-        names[i] = pii_model_label(m, (int)i);
-    r->L = pii_ner_labels_create(names, r->C, &e, NULL, 0);
-    free(names);
-    if (!r->L)
-        return e;
-    if (!(r->V = pii_ner_viterbi_create(r->L, NULL, &e)))
-        return e;
-    if (!(r->ws = pii_model_ws_create(m, cap, pool, &e)))
-        return e;
-    r->enc = pii_tok_enc_create(pii_tok_o200k());
-    r->ids = malloc(cap * sizeof *r->ids);
-    r->labels = malloc(cap * sizeof *r->labels);
-    r->logits = malloc(cap * r->C * sizeof *r->logits);
-    r->spans = malloc(cap * sizeof *r->spans);
-    if (!r->enc || !r->ids || !r->labels || !r->logits || !r->spans)
+    for (size_t i = 0; i < c->n; i++) {
+        const char *t;
+        size_t l;
+        bench_corpus_text(c, i, &t, &l);
+        if (!l)
+            continue;
+        if (tl)
+            text[tl++] = ' ';
+        memcpy(text + tl, t, l);
+        tl += l;
+    }
+    if ((e = pii_tok_encode(enc, text, tl, &tb)))
+        goto out;
+    size_t nch = tb.n / n;
+    if (nch == 0) {
+        fprintf(stderr, "pii-redact bench: the corpus has fewer than %zu tokens\n", n);
+        e = PII_EINVAL;
+        goto out;
+    }
+    if (!(f->own_buf = malloc(tl + nch)) || !(f->own_start = malloc((nch + 1) * sizeof(size_t)))) {
+        e = PII_ENOMEM;
+        goto out;
+    }
+    size_t o = 0;
+    for (size_t k = 0; k < nch; k++) {
+        size_t b0 = tb.offs[k * n].start, b1 = tb.offs[k * n + n - 1].end;
+        f->own_start[k] = o;
+        memcpy(f->own_buf + o, text + b0, b1 - b0);
+        o += b1 - b0;
+        f->own_buf[o++] = '\n';
+    }
+    f->own_start[nch] = o;
+    f->buf = f->own_buf;
+    f->start = f->own_start;
+    f->ndocs = nch;
+out:
+    pii_tok_buf_free(&tb);
+    free(text);
+    return e;
+}
+
+/* Tokens and FLOPs of each document, with the engine's tokenizer. */
+static pii_err feed_count(feed *f, pii_tok_enc *enc, const pii_model *m)
+{
+    pii_tok_buf tb = PII_TOK_BUF_INIT;
+    pii_err e = PII_OK;
+    f->tok = malloc((f->ndocs + 1) * sizeof *f->tok);
+    f->flops = malloc((f->ndocs + 1) * sizeof *f->flops);
+    if (!f->tok || !f->flops)
         return PII_ENOMEM;
+    for (size_t d = 0; d < f->ndocs && !e; d++) {
+        tb.n = 0;
+        e = pii_tok_encode(enc, f->buf + f->start[d], f->start[d + 1] - f->start[d], &tb);
+        f->tok[d] = tb.n;
+        f->flops[d] = (double)tb.n * pii_model_flops_per_token(m, tb.n);
+        f->tokens += tb.n;
+    }
+    pii_tok_buf_free(&tb);
+    return e;
+}
+
+/* ---- the sink: counts what the engine writes ---------------------------------------- */
+
+typedef struct tally {
+    const feed *in;
+    size_t next; /* the round's next document to end */
+    uint64_t bytes, spans, docs, tokens;
+    double flops;
+    FILE *out; /* --output, warm-up round only */
+} tally;
+
+static pii_err t_write(void *ud, const uint8_t *p, size_t n)
+{
+    tally *t = ud;
+    t->bytes += n;
+    if (t->out && fwrite(p, 1, n, t->out) != n)
+        return PII_EWRITE;
     return PII_OK;
 }
 
-static void runner_free(runner *r)
+static pii_err t_span(void *ud, const pii_span *s, const uint8_t *value, size_t len,
+                      uint64_t cp_start, uint64_t cp_end)
 {
-    pii_model_ws_free(r->ws);
-    pii_tok_enc_free(r->enc);
-    pii_ner_viterbi_free(r->V);
-    pii_ner_labels_free(r->L);
-    free(r->ids);
-    free(r->labels);
-    free(r->logits);
-    free(r->spans);
-}
-
-/* Token ids of a text (built-in o200k), folded into the model's vocabulary
- * (small test models have tiny vocabularies). */
-static pii_err tokenize(runner *r, const char *text, size_t len, pii_tok_buf *tb)
-{
-    tb->n = 0;
-    pii_err e = pii_tok_encode(r->enc, text, len, tb);
-    if (e)
-        return e;
-    for (size_t i = 0; i < tb->n; i++)
-        if (tb->ids[i] >= r->vocab)
-            tb->ids[i] %= r->vocab;
+    (void)s;
+    (void)value;
+    (void)len;
+    (void)cp_start;
+    (void)cp_end;
+    ((tally *)ud)->spans++;
     return PII_OK;
 }
 
-/* Decodes rows [t0, t0+n) of r->logits (in place to log-probs): Viterbi,
- * then token spans (counted, and returned in r->spans at t0). */
-static size_t decode_doc(runner *r, size_t t0, size_t n)
+static pii_err t_end_doc(void *ud)
 {
-    if (!n)
-        return 0;
-    float *lg = r->logits + t0 * r->C;
-    pii_ner_log_softmax(lg, n, r->C, lg);
-    pii_ner_viterbi_decode(r->V, lg, n, r->labels + t0);
-    size_t ns = pii_ner_labels_to_spans(r->L, r->labels + t0, n, r->spans + t0);
-    r->nspans += ns;
-    return ns;
+    tally *t = ud;
+    if (t->next < t->in->ndocs) {
+        t->tokens += t->in->tok[t->next];
+        t->flops += t->in->flops[t->next];
+    }
+    t->next++;
+    t->docs++;
+    return PII_OK;
+}
+
+/* ---- rounds ---------------------------------------------------------------------------- */
+
+/* Documents [0, d1) as `pii-redact --lines` puts a file (src/main.c run_fd):
+ * READ_CHUNK-byte reads, each read's complete lines put with END_DOC, the
+ * rest of the read put with FLUSH, an unfinished last line ended at the
+ * end.  Stops after the first put at or past `deadline` (then flushes).
+ * Returns 1 when it stopped early, 0 at the end, -1 on an error (*err). */
+static int round_lines(pii_stream *st, const feed *f, size_t d1, double deadline, uint64_t *flushes,
+                       pii_err *err)
+{
+    const uint8_t *buf = f->buf;
+    const size_t end = f->start[d1];
+    int pending = 0;
+    pii_err e = PII_OK;
+    for (size_t off = f->start[0]; off < end;) {
+        size_t n = end - off < READ_CHUNK ? end - off : READ_CHUNK, o = 0;
+        const uint8_t *b = buf + off, *nl;
+        int stop = 0;
+        while (o < n && (nl = memchr(b + o, '\n', n - o))) {
+            size_t k = (size_t)(nl - (b + o)) + 1;
+            if ((e = pii_stream_put(st, b + o, k, PII_STREAM_END_DOC)))
+                goto fail;
+            o += k;
+            pending = 0;
+            if (bench_now_s() >= deadline) {
+                stop = 1;
+                break;
+            }
+        }
+        if (stop) {
+            if ((e = pii_stream_put(st, b + o, 0, PII_STREAM_FLUSH)))
+                goto fail;
+            ++*flushes;
+            return 1;
+        }
+        if ((e = pii_stream_put(st, b + o, n - o, PII_STREAM_FLUSH)))
+            goto fail;
+        ++*flushes;
+        if (o < n)
+            pending = 1;
+        off += n;
+    }
+    if (pending && (e = pii_stream_end_doc(st)))
+        goto fail;
+    return 0;
+fail:
+    *err = e;
+    return -1;
+}
+
+typedef struct lat_log {
+    double *ms;
+    size_t n, cap;
+} lat_log;
+
+/* One document per flush, each timed from its put to its last byte
+ * written.  Returns as round_lines. */
+static int round_latency(pii_stream *st, const feed *f, double deadline, lat_log *lg,
+                         uint64_t *flushes, pii_err *err)
+{
+    for (size_t d = 0; d < f->ndocs; d++) {
+        const uint8_t *p = f->buf + f->start[d];
+        size_t n = f->start[d + 1] - f->start[d];
+        if (lg->n == lg->cap) {
+            size_t nc = lg->cap ? 2 * lg->cap : 1024;
+            double *nm = realloc(lg->ms, nc * sizeof *nm);
+            if (!nm) {
+                *err = PII_ENOMEM;
+                return -1;
+            }
+            lg->ms = nm;
+            lg->cap = nc;
+        }
+        double ta = bench_now_s();
+        pii_err e = pii_stream_put(st, p, n, PII_STREAM_END_DOC);
+        if (!e)
+            e = pii_stream_put(st, p + n, 0, PII_STREAM_FLUSH);
+        if (e) {
+            *err = e;
+            return -1;
+        }
+        double tb = bench_now_s();
+        ++*flushes;
+        lg->ms[lg->n++] = (tb - ta) * 1e3;
+        if (tb >= deadline)
+            return 1;
+    }
+    /* a last line without '\n' was put whole and ended by END_DOC */
+    return 0;
 }
 
 /* ---- statistics ----------------------------------------------------------------------- */
@@ -426,66 +440,14 @@ static double peak_rss_mb(void)
     return (double)ru.ru_maxrss / 1024.0;
 }
 
-static const char *dtype_label(pii_dtype t)
-{
-    switch (t) {
-    case PII_DT_F32:
-        return "f32";
-    case PII_DT_F16:
-        return "f16";
-    case PII_DT_BF16:
-        return "bf16";
-    case PII_DT_Q8_0:
-        return "q8_0";
-    case PII_DT_Q8_ROW:
-        return "int8";
-    case PII_DT_Q4_G32:
-        return "int4";
-    default:
-        return pii_dtype_name(t);
-    }
-}
-
-static void json_num(const char *key, double v, int last)
-{
-    if (isfinite(v))
-        printf("\"%s\":%.6g%s", key, v, last ? "" : ",");
-    else
-        printf("\"%s\":null%s", key, last ? "" : ",");
-}
-
-/* ---- fidelity ---------------------------------------------------------------------------- */
-
-static double share_pct(size_t k, size_t n)
-{
-    return n ? 100.0 * (double)k / (double)n : 0;
-}
-
-typedef struct fid {
-    double cos_min, cos_sum;
-    size_t tokens, docs, same;
-    size_t ge999, ge99; /* tokens with cosine >= 0.999, >= 0.99 */
-} fid;
-
-static int spans_equal(const pii_ner_tspan *a, size_t na, const pii_ner_tspan *b, size_t nb)
-{
-    if (na != nb)
-        return 0;
-    for (size_t i = 0; i < na; i++)
-        if (a[i].cat != b[i].cat || a[i].tok_start != b[i].tok_start ||
-            a[i].tok_end != b[i].tok_end)
-            return 0;
-    return 1;
-}
-
-/* ---- main -------------------------------------------------------------------------------------
- */
+/* ---- options ---------------------------------------------------------------------------- */
 
 typedef struct bench_opts {
-    const char *model, *corpus, *compare, *ref_isa;
-    int threads, latency, json, peak;
+    const char *model, *corpus, *compare, *ref_isa, *output;
+    const char *threads_arg, *pack_arg; /* as given: the pipeline parses them */
+    int threads, latency, json, peak, model_only;
     double seconds, min_cos, min_spans;
-    size_t length, pack, limit;
+    size_t length, pack, limit, rounds;
 } bench_opts;
 
 static int parse(int argc, char **argv, bench_opts *o)
@@ -505,19 +467,24 @@ static int parse(int argc, char **argv, bench_opts *o)
             mc_usage(stdout,
                      "pii-redact bench [-m MODEL] [--corpus FILE] [--threads N] "
                      "[--mode MODE] [--seconds S] [--json]",
-                     "Measures the encoder: sentences/s, tokens/s, effective GFLOP/s (model\n"
-                     "FLOPs per token x tokens / time), latency percentiles per sentence in\n"
-                     "latency mode, load time, peak RSS, and the machine's own f32 FMA and int8\n"
-                     "VNNI peak on the same threads, before and after the run (pct_of_peak:\n"
+                     "Times the engine users run: the redactor `pii-redact` builds (the model\n"
+                     "detector and the rule tier; --model-only: the model alone) fed through a\n"
+                     "stream.  throughput: each round is `pii-redact --lines CORPUS` without the\n"
+                     "load (lines queued, packed into shared forward passes, flushed every 64 KiB\n"
+                     "read), in a fresh stream; latency: one line per flush, each timed.  Reports\n"
+                     "sentences/s, tokens/s (the engine tokenizer's tokens of the lines, with\n"
+                     "their newlines), effective GFLOP/s (model FLOPs per token x tokens / time),\n"
+                     "latency percentiles, load time, peak RSS, and the machine's own f32 FMA and\n"
+                     "int8 VNNI peak on the same threads, before and after the run (pct_of_peak:\n"
                      "against the better of the two int8 peaks for int8/int4 weights, else of\n"
-                     "the f32 peaks; contended: the two differ by over 10%, or a throughput\n"
-                     "run got under 85% of its threads' CPU time).  Each pass covers tokenizing,\n"
-                     "the forward pass, log-softmax, Viterbi and token spans.  --compare REF\n"
-                     "reports logits cosine and Viterbi span agreement against a reference\n"
-                     "model instead.  JSON keys: sentences_per_s tokens_per_s gflops p50_ms\n"
-                     "p90_ms p99_ms load_s peak_rss_mb threads isa weights_dtype peak_gflops\n"
-                     "peak_gops pct_of_peak peak_gflops_after peak_gops_after cpu_share\n"
-                     "contended (and more).",
+                     "the f32 peaks; contended: the two differ by over 10%, or a throughput run\n"
+                     "got under 85% of its threads' CPU time).  --compare REF reports logits\n"
+                     "cosine (encoder) and the engine's span agreement against a reference model\n"
+                     "instead.  JSON keys: pipeline (model+rules or model) sentences_per_s\n"
+                     "tokens_per_s gflops p50_ms p90_ms p99_ms load_s peak_rss_mb threads isa\n"
+                     "weights_dtype peak_gflops peak_gops pct_of_peak peak_gflops_after\n"
+                     "peak_gops_after cpu_share contended sentences tokens corpus_sentences\n"
+                     "corpus_tokens (and more).",
                      opts, NOPTS);
             return -1;
         }
@@ -527,6 +494,10 @@ static int parse(int argc, char **argv, bench_opts *o)
             o->corpus = val;
         else if (!strcmp(nm, "compare"))
             o->compare = val;
+        else if (!strcmp(nm, "output"))
+            o->output = val;
+        else if (!strcmp(nm, "model-only"))
+            o->model_only = 1;
         else if (!strcmp(nm, "ref-isa")) {
             pii_rt_isa ri;
             if (pii_rt_isa_parse(val, &ri) || ri > pii_rt_isa_detect()) {
@@ -573,53 +544,74 @@ static int parse(int argc, char **argv, bench_opts *o)
         } else {
             if (mc_uint(CMD, nm, val, 1u << 24, &u))
                 return PII_EXIT_USAGE;
-            if (!strcmp(nm, "threads"))
+            if (!strcmp(nm, "threads")) {
                 o->threads = (int)(u > 1024 ? 1024 : u);
-            else if (!strcmp(nm, "length"))
+                o->threads_arg = val;
+            } else if (!strcmp(nm, "length"))
                 o->length = (size_t)u;
-            else if (!strcmp(nm, "pack"))
+            else if (!strcmp(nm, "pack")) {
+                if (!u) {
+                    fprintf(stderr, "pii-redact bench: --pack: expected at least 1\n");
+                    return PII_EXIT_USAGE;
+                }
                 o->pack = (size_t)u;
-            else if (!strcmp(nm, "limit"))
+                o->pack_arg = val;
+            } else if (!strcmp(nm, "limit"))
                 o->limit = (size_t)u;
+            else if (!strcmp(nm, "rounds"))
+                o->rounds = (size_t)u;
         }
     }
     return 0;
 }
 
-/* A unit of work: documents [d0, d1) of the input list. */
-typedef struct input {
-    /* text documents (corpus lines) or pre-tokenized chunks (--length) */
-    const corpus *cp;
-    int32_t *chunk_ids; /* --length: nchunks * length ids */
-    size_t length, ndocs;
-} input;
+/* ---- fidelity: two models on the encoder and the detector ------------------------------ */
 
-/* Fills r->ids with documents [d0, d1); lens[] gets their lengths.
- * Returns the total or (size_t)-1 on a tokenizer error. */
-static size_t fill(runner *r, const input *in, size_t d0, size_t d1, size_t *lens, pii_tok_buf *tb)
+static int run_compare(const bench_opts *o, const bench_corpus *cp)
 {
-    size_t t = 0;
-    for (size_t d = d0; d < d1; d++) {
-        size_t n;
-        if (in->chunk_ids) {
-            n = in->length;
-            memcpy(r->ids + t, in->chunk_ids + d * n, n * sizeof *r->ids);
-        } else {
-            if (tokenize(r, in->cp->line[d], in->cp->len[d], tb))
-                return (size_t)-1;
-            n = tb->n < r->cap - t ? tb->n : r->cap - t; /* passes were planned to fit */
-            memcpy(r->ids + t, tb->ids, n * sizeof *r->ids);
+    int status = PII_EXIT_OK;
+    pii_err e = PII_OK;
+    pii_model *m = NULL, *ref = NULL;
+    pii_rt_pool *pool = NULL;
+    const char *name = o->model;
+    if (o->threads != 1 && !(pool = pii_rt_pool_create(o->threads, &e)))
+        return PII_EXIT_FAIL;
+    if (o->model) {
+        m = mc_load(CMD, o->model, 0, &status);
+    } else {
+        char msg[512];
+        pii_model_params mp;
+        mc_params(&mp);
+        if (!(m = pii_default_model_load(&mp, &e, msg, sizeof msg))) {
+            fprintf(stderr, "pii-redact bench: default model: %s\n",
+                    msg[0] ? msg : pii_strerror(e));
+            status = PII_EXIT_MODEL;
         }
-        lens[d - d0] = n;
-        t += n;
+        name = "(default, built in)";
     }
-    return t;
+    if (m) { /* the reference runs on --ref-isa (default: the same path) */
+        int keep = mc_isa_choice();
+        if (o->ref_isa)
+            mc_isa(CMD, o->ref_isa);
+        ref = mc_load(CMD, o->compare, 0, &status);
+        mc_isa_choice_set(keep);
+    }
+    if (m && ref) {
+        bench_compare_args a = {name, o->compare, o->threads, o->json, o->min_cos, o->min_spans};
+        status = bench_compare(&a, pool, m, ref, cp);
+    }
+    pii_model_free(m);
+    pii_model_free(ref);
+    pii_rt_pool_free(pool);
+    return status;
 }
+
+/* ---- main -------------------------------------------------------------------------------- */
 
 int pii_cmd_bench(int argc, char **argv)
 {
     char corpus_path[4200];
-    bench_opts o = {.seconds = 10, .peak = 1, .pack = 2048};
+    bench_opts o = {.seconds = 10, .peak = 1};
     int st = parse(argc, argv, &o);
     if (st)
         return st < 0 ? PII_EXIT_OK : st;
@@ -632,372 +624,227 @@ int pii_cmd_bench(int argc, char **argv)
         fprintf(stderr, "pii-redact bench: no default model is built in; pass -m MODEL\n");
         return PII_EXIT_USAGE;
     }
-    corpus cp;
+    bench_corpus cp;
     if (corpus_load(o.corpus, o.limit, &cp) || cp.n == 0) {
         fprintf(stderr, "pii-redact bench: %s: cannot read sentences\n", o.corpus);
         corpus_free(&cp);
         return PII_EXIT_IO;
     }
+    if (o.compare) {
+        st = run_compare(&o, &cp);
+        corpus_free(&cp);
+        return st;
+    }
+
     pii_err e = PII_OK;
     int status = PII_EXIT_OK;
     pii_rt_pool *pool = NULL;
-    pii_model *m = NULL, *ref = NULL;
-    runner r, rr;
-    memset(&r, 0, sizeof r);
-    memset(&rr, 0, sizeof rr);
-    pii_tok_buf tb = PII_TOK_BUF_INIT;
-    input in = {&cp, NULL, 0, cp.n};
-    size_t *lens = NULL, *pass_d0 = NULL;
-    double *lat = NULL;
+    pii_pipeline pl;
+    memset(&pl, 0, sizeof pl);
+    feed fd;
+    memset(&fd, 0, sizeof fd);
+    pii_tok_enc *enc = NULL;
+    pii_stream *sm = NULL;
+    lat_log lg = {0};
+    FILE *out = NULL;
     if (o.threads != 1 && !(pool = pii_rt_pool_create(o.threads, &e))) {
         status = PII_EXIT_FAIL;
         goto out;
     }
     const int nth = pii_rt_pool_size(pool);
     double peak_f = 0, peak_i = 0;
-    if (o.peak && !o.compare) {
-        peak_f = peak_rate(pool, 0);
-        peak_i = peak_rate(pool, 1);
+    if (o.peak) {
+        peak_f = bench_peak_rate(pool, 0);
+        peak_i = bench_peak_rate(pool, 1);
     }
-    double t_load = now_s();
-    if (o.model) {
-        if (!(m = mc_load(CMD, o.model, 0, &status)))
-            goto out;
-    } else {
-        char msg[512];
-        pii_model_params mp;
-        mc_params(&mp);
-        if (!(m = pii_default_model_load(&mp, &e, msg, sizeof msg))) {
-            fprintf(stderr, "pii-redact bench: default model: %s\n",
-                    msg[0] ? msg : pii_strerror(e));
-            status = PII_EXIT_MODEL;
-            goto out;
-        }
+
+    /* the redactor of `pii-redact [--model-only] --lines [-m MODEL]
+     * [--threads N]`, plus the engine's pack_tokens for --pack */
+    pii_opts po;
+    memset(&po, 0, sizeof po);
+    po.act = -1; /* --act went to mc_qact already */
+    po.lines = 1;
+    po.model_path = o.model;
+    po.model_only = o.model_only;
+    po.threads = o.threads_arg;
+    po.pack = o.pack_arg;
+    double t_load = bench_now_s();
+    if ((st = pii_pipeline_build(&po, &pl)) >= 0) {
+        status = st;
+        goto out;
+    }
+    t_load = bench_now_s() - t_load;
+    if (!pl.model || !pl.ner) {
+        fprintf(stderr, "pii-redact bench: no model to time\n");
+        status = PII_EXIT_MODEL;
+        goto out;
+    }
+    const pii_model *m = pl.model;
+    if (!o.model)
         o.model = "(default, built in)";
-    }
-    t_load = now_s() - t_load;
-    if (o.compare) { /* the reference runs on --ref-isa (default: the same path) */
-        int keep = mc_isa_choice();
-        if (o.ref_isa)
-            mc_isa(CMD, o.ref_isa);
-        ref = mc_load(CMD, o.compare, 0, &status);
-        mc_isa_choice_set(keep);
-        if (!ref)
-            goto out;
-    }
+    const size_t pack = o.pack ? o.pack : pii_ner_window(pl.ner);
 
-    /* tokenize once: lengths for planning, and the --length chunks */
-    pii_tok_enc *enc0 = pii_tok_enc_create(pii_tok_o200k());
-    size_t *toklen = malloc(cp.n * sizeof *toklen);
-    size_t total_tok = 0, maxlen = 1;
-    if (!enc0 || !toklen) {
-        pii_tok_enc_free(enc0);
-        free(toklen);
+    /* the documents and their tokens (the engine's tokenizer) */
+    if (!(enc = pii_tok_enc_create(pl.tok ? pl.tok : pii_tok_o200k()))) {
         status = PII_EXIT_FAIL;
         goto out;
     }
-    for (size_t d = 0; d < cp.n; d++) {
-        tb.n = 0;
-        if ((e = pii_tok_encode(enc0, cp.line[d], cp.len[d], &tb)))
-            break;
-        toklen[d] = tb.n;
-        total_tok += tb.n;
-        maxlen = tb.n > maxlen ? tb.n : maxlen;
+    if (o.length) {
+        e = feed_cut(&fd, &cp, enc, o.length);
+    } else {
+        fd.buf = (const uint8_t *)cp.buf;
+        fd.start = cp.start;
+        fd.ndocs = cp.n;
     }
-    if (!e && o.length) {
-        size_t nch = total_tok / o.length;
-        if (nch == 0) {
-            fprintf(stderr, "pii-redact bench: the corpus has fewer than %zu tokens\n", o.length);
-            e = PII_EINVAL;
-        } else if (!(in.chunk_ids = malloc(nch * o.length * sizeof(int32_t)))) {
-            e = PII_ENOMEM;
-        } else {
-            size_t t = 0;
-            int vocab = pii_model_cfg(m)->vocab_size;
-            for (size_t d = 0; d < cp.n && t < nch * o.length && !e; d++) {
-                tb.n = 0;
-                e = pii_tok_encode(enc0, cp.line[d], cp.len[d], &tb);
-                for (size_t j = 0; j < tb.n && t < nch * o.length; j++)
-                    in.chunk_ids[t++] = tb.ids[j] % vocab;
-            }
-            in.length = o.length;
-            in.ndocs = nch;
-            maxlen = o.length;
-        }
-    }
-    pii_tok_enc_free(enc0);
-    if (e) {
-        free(toklen);
-        if (status == PII_EXIT_OK)
-            status = pii_exit_for(e);
-        goto out;
-    }
-
-    /* passes: consecutive documents up to `pack` tokens (latency: one each) */
-    size_t pack = o.latency ? maxlen : (o.pack > maxlen ? o.pack : maxlen);
-    size_t npass = 0;
-    pass_d0 = malloc((in.ndocs + 1) * sizeof *pass_d0);
-    lens = malloc((in.ndocs + 1) * sizeof *lens);
-    if (!pass_d0 || !lens) {
-        free(toklen);
-        status = PII_EXIT_FAIL;
-        goto out;
-    }
-    for (size_t d = 0, acc = 0; d < in.ndocs; d++) {
-        size_t n = in.chunk_ids ? in.length : toklen[d];
-        if (npass == 0 || o.latency || acc + n > pack) {
-            pass_d0[npass++] = d;
-            acc = 0;
-        }
-        acc += n;
-    }
-    pass_d0[npass] = in.ndocs;
-    free(toklen);
-    /* warm-up size: enough tokens to touch every expert */
-    size_t warm = pack > 2048 ? pack : 2048;
-    if (warm > total_tok && !in.chunk_ids)
-        warm = total_tok > maxlen ? total_tok : maxlen;
-    if ((e = runner_init(&r, m, pool, warm)) || (ref && (e = runner_init(&rr, ref, pool, warm)))) {
-        fprintf(stderr, "pii-redact bench: %s\n", pii_strerror(e));
+    if (e || (e = feed_count(&fd, enc, m))) {
+        if (e != PII_EINVAL)
+            fprintf(stderr, "pii-redact bench: %s\n", pii_strerror(e));
         status = pii_exit_for(e);
         goto out;
     }
-
-    if (o.compare) {
-        /* fidelity: every document once, packed; cosine per token and
-         * identical span lists per document */
-        fid f = {.cos_min = 1};
-        const size_t C = r.C;
-        if (rr.C != C) {
-            fprintf(stderr, "pii-redact bench: the models have different label counts\n");
-            status = PII_EXIT_USAGE;
-            goto out;
-        }
-        for (size_t p = 0; p < npass; p++) {
-            size_t d0 = pass_d0[p], d1 = pass_d0[p + 1];
-            size_t n = fill(&r, &in, d0, d1, lens, &tb);
-            if (n == (size_t)-1 ||
-                (e = pii_model_forward(m, r.ws, r.ids, n, lens, d1 - d0, r.logits, NULL)))
-                break;
-            memcpy(rr.ids, r.ids, n * sizeof *r.ids);
-            e = pii_model_forward(ref, rr.ws, rr.ids, n, lens, d1 - d0, rr.logits, NULL);
-            if (e)
-                break;
-            for (size_t t = 0; t < n; t++) {
-                const float *a = r.logits + t * C, *b = rr.logits + t * C;
-                double ab = 0, aa = 0, bb = 0;
-                for (size_t c = 0; c < C; c++) {
-                    ab += (double)a[c] * b[c];
-                    aa += (double)a[c] * a[c];
-                    bb += (double)b[c] * b[c];
-                }
-                double cs = aa > 0 && bb > 0 ? ab / sqrt(aa * bb) : (aa == bb ? 1 : 0);
-                f.cos_min = cs < f.cos_min ? cs : f.cos_min;
-                f.cos_sum += cs;
-                f.ge999 += cs >= 0.999;
-                f.ge99 += cs >= 0.99;
-                f.tokens++;
-            }
-            for (size_t d = d0, t = 0; d < d1; t += lens[d - d0], d++) {
-                size_t na = decode_doc(&r, t, lens[d - d0]);
-                size_t nb = decode_doc(&rr, t, lens[d - d0]);
-                f.same += spans_equal(r.spans + t, na, rr.spans + t, nb);
-                f.docs++;
-            }
-        }
-        if (e) {
-            fprintf(stderr, "pii-redact bench: forward pass: %s\n", pii_strerror(e));
-            status = pii_exit_for(e);
-            goto out;
-        }
-        double same_pct = f.docs ? 100.0 * (double)f.same / (double)f.docs : 0;
-        double cmean = f.tokens ? f.cos_sum / (double)f.tokens : 0;
-        if (o.json) {
-            printf("{");
-            json_num("cos_min", f.cos_min, 0);
-            json_num("cos_mean", cmean, 0);
-            json_num("tokens_cos_ge_0999_pct", share_pct(f.ge999, f.tokens), 0);
-            json_num("tokens_cos_ge_099_pct", share_pct(f.ge99, f.tokens), 0);
-            json_num("spans_identical_pct", same_pct, 0);
-            json_num("sentences", (double)f.docs, 0);
-            json_num("tokens", (double)f.tokens, 0);
-            printf("\"weights_dtype\":\"%s\",\"ref_dtype\":\"%s\",\"act\":\"%s\"}\n",
-                   dtype_label(pii_model_expert_dtype(m)), dtype_label(pii_model_expert_dtype(ref)),
-                   pii_rt_qact_name(pii_model_plan(m)->qact));
-        } else {
-            printf("fidelity:    %s (%s) against %s (%s)\n", o.model,
-                   dtype_label(pii_model_expert_dtype(m)), o.compare,
-                   dtype_label(pii_model_expert_dtype(ref)));
-            printf("sentences:   %zu (%zu tokens)\n", f.docs, f.tokens);
-            printf("cosine:      min %.6f, mean %.6f; tokens >= 0.999: %.3f%%, >= 0.99: %.3f%%\n",
-                   f.cos_min, cmean, share_pct(f.ge999, f.tokens), share_pct(f.ge99, f.tokens));
-            printf("spans:       identical on %.2f%% of sentences\n", same_pct);
-        }
-        if ((o.min_cos > 0 && f.cos_min < o.min_cos) ||
-            (o.min_spans > 0 && same_pct < o.min_spans)) {
-            fprintf(stderr,
-                    "pii-redact bench: fidelity below the gate (cos_min %.6f < %g or "
-                    "spans %.2f%% < %g%%)\n",
-                    f.cos_min, o.min_cos, same_pct, o.min_spans);
-            status = 1;
-        }
+    if (o.output && !(out = fopen(o.output, "wb"))) {
+        fprintf(stderr, "pii-redact bench: %s: cannot write\n", o.output);
+        status = PII_EXIT_IO;
         goto out;
     }
 
-    /* warm-up: one pass over the first `warm` tokens, documents packed */
-    double t_first = now_s();
+    /* warm-up: the first WARM_TOKENS (at least one document), or with
+     * --output the whole corpus, written to it */
+    double t_first = bench_now_s();
+    tally tl = {.in = &fd, .out = out};
+    pii_sink sink = {t_write, t_span, t_end_doc, &tl};
+    uint64_t flushes = 0;
     {
-        size_t d1 = 0, n = 0;
-        while (d1 < in.ndocs &&
-               n + (in.chunk_ids ? in.length : (size_t)1) <= warm) { /* plan by real lengths */
-            size_t l = in.chunk_ids ? in.length : 0;
-            if (!in.chunk_ids) {
-                tokenize(&r, cp.line[d1], cp.len[d1], &tb);
-                l = tb.n;
+        size_t dw = 0, tw = 0;
+        while (dw < fd.ndocs && (out || dw == 0 || tw < WARM_TOKENS))
+            tw += fd.tok[dw++];
+        if (!(sm = pii_stream_create(pl.red, &sink, &e)) ||
+            round_lines(sm, &fd, dw, INFINITY, &flushes, &e) < 0)
+            goto engine_fail;
+        pii_stream_free(sm);
+        sm = NULL;
+        if (out) {
+            int bad = fclose(out) != 0;
+            out = NULL;
+            if (bad) {
+                fprintf(stderr, "pii-redact bench: %s: write error\n", o.output);
+                status = PII_EXIT_IO;
+                goto out;
             }
-            if (n + l > warm)
-                break;
-            n += l;
-            d1++;
-        }
-        if (d1 == 0)
-            d1 = 1;
-        n = fill(&r, &in, 0, d1, lens, &tb);
-        if (n == (size_t)-1 ||
-            (e = pii_model_forward(m, r.ws, r.ids, n, lens, d1, r.logits, NULL))) {
-            fprintf(stderr, "pii-redact bench: forward pass: %s\n",
-                    pii_strerror(e ? e : PII_ETOKENIZER));
-            status = PII_EXIT_MODEL;
-            goto out;
         }
     }
-    t_first = now_s() - t_first + t_load;
+    t_first = bench_now_s() - t_first + t_load;
 
-    /* the timed loop */
-    size_t latcap = 1024, nlat = 0;
-    lat = malloc(latcap * sizeof *lat);
-    if (!lat) {
-        status = PII_EXIT_FAIL;
-        goto out;
-    }
-    uint64_t docs = 0, toks = 0, passes = 0;
-    double flops = 0;
-    const double t0 = now_s(), c0 = cpu_s();
-    double el = 0;
-    for (size_t p = 0;; p = (p + 1) % npass) {
-        double ta = now_s();
-        size_t d0 = pass_d0[p], d1 = pass_d0[p + 1];
-        size_t n = fill(&r, &in, d0, d1, lens, &tb);
-        if (n == (size_t)-1) {
-            e = PII_ETOKENIZER;
-            break;
-        }
-        if ((e = pii_model_forward(m, r.ws, r.ids, n, lens, d1 - d0, r.logits, NULL)))
-            break;
-        for (size_t d = d0, t = 0; d < d1; t += lens[d - d0], d++) {
-            decode_doc(&r, t, lens[d - d0]);
-            flops += (double)lens[d - d0] * pii_model_flops_per_token(m, lens[d - d0]);
-        }
-        double tb_ = now_s();
-        if (o.latency) {
-            if (nlat == latcap) {
-                double *nl = realloc(lat, 2 * latcap * sizeof *lat);
-                if (!nl) {
-                    e = PII_ENOMEM;
-                    break;
-                }
-                lat = nl;
-                latcap *= 2;
-            }
-            lat[nlat++] = (tb_ - ta) * 1e3;
-        }
-        docs += d1 - d0;
-        toks += n;
-        passes++;
-        el = tb_ - t0;
-        if (el >= o.seconds)
+    /* the timed rounds */
+    tally tt = {.in = &fd};
+    sink.ud = &tt;
+    flushes = 0;
+    uint64_t rounds = 0;
+    const double t0 = bench_now_s(), c0 = bench_cpu_s();
+    const double deadline = o.rounds ? INFINITY : t0 + o.seconds;
+    for (;;) {
+        tt.next = 0;
+        if (!(sm = pii_stream_create(pl.red, &sink, &e)))
+            goto engine_fail;
+        int r = o.latency ? round_latency(sm, &fd, deadline, &lg, &flushes, &e)
+                          : round_lines(sm, &fd, fd.ndocs, deadline, &flushes, &e);
+        pii_stream_free(sm);
+        sm = NULL;
+        if (r < 0)
+            goto engine_fail;
+        rounds += r == 0;
+        if (r > 0 || (o.rounds && rounds >= o.rounds) || (!o.rounds && bench_now_s() >= deadline))
             break;
     }
-    if (e) {
-        fprintf(stderr, "pii-redact bench: forward pass: %s\n", pii_strerror(e));
-        status = pii_exit_for(e);
-        goto out;
-    }
-    const double cpu = cpu_s() - c0;
+    const double el = bench_now_s() - t0;
+    const double cpu = bench_cpu_s() - c0;
     /* The peak again right after the run: a process that took a core
      * during the run shows as a disagreement between the two (or as a CPU
      * share under the threads' worth).  The share of peak is taken against
      * the better of the two, and the run is flagged as contended. */
     double peak_f2 = 0, peak_i2 = 0;
-    if (o.peak && !o.compare) {
-        peak_f2 = peak_rate(pool, 0);
-        peak_i2 = peak_rate(pool, 1);
+    if (o.peak) {
+        peak_f2 = bench_peak_rate(pool, 0);
+        peak_i2 = bench_peak_rate(pool, 1);
     }
     const double cpu_share = el > 0 ? cpu / (el * nth) : NAN;
-    qsort(lat, nlat, sizeof *lat, cmp_d);
-    double p50 = o.latency ? pct(lat, nlat, 50) : NAN, p90 = o.latency ? pct(lat, nlat, 90) : NAN,
-           p99 = o.latency ? pct(lat, nlat, 99) : NAN;
-    double gfl = flops / el / 1e9;
+    if (lg.n) /* throughput mode has no samples (lg.ms NULL) */
+        qsort(lg.ms, lg.n, sizeof *lg.ms, cmp_d);
+    double p50 = o.latency ? pct(lg.ms, lg.n, 50) : NAN,
+           p90 = o.latency ? pct(lg.ms, lg.n, 90) : NAN,
+           p99 = o.latency ? pct(lg.ms, lg.n, 99) : NAN;
+    const uint64_t docs = tt.docs, toks = tt.tokens;
+    double gfl = tt.flops / el / 1e9;
     pii_dtype wdt = pii_model_expert_dtype(m);
     int qint = wdt == PII_DT_Q8_ROW || wdt == PII_DT_Q4_G32;
     double pk1 = qint ? peak_i : peak_f, pk2 = qint ? peak_i2 : peak_f2;
     double ref_peak = pk1 > pk2 ? pk1 : pk2;
-    double pctp = ref_peak > 0 ? 100.0 * flops / el / ref_peak : NAN;
+    double pctp = ref_peak > 0 ? 100.0 * tt.flops / el / ref_peak : NAN;
     double pk_lo = pk1 < pk2 ? pk1 : pk2;
     int peak_disagree = ref_peak > 0 && pk_lo < 0.9 * ref_peak;
     int cpu_short = !o.latency && cpu_share < 0.85;
     int contended = peak_disagree || cpu_short;
+    const char *pipe = pl.rules ? "model+rules" : "model";
     char isa[32];
     snprintf(isa, sizeof isa, "%s%s", pii_rt_isa_name(pii_model_plan(m)->isa),
              qint && pii_model_plan(m)->vnni ? "+vnni" : "");
     double rss = peak_rss_mb();
     if (o.json) {
-        printf("{");
-        json_num("sentences_per_s", (double)docs / el, 0);
-        json_num("tokens_per_s", (double)toks / el, 0);
-        json_num("gflops", gfl, 0);
-        json_num("p50_ms", p50, 0);
-        json_num("p90_ms", p90, 0);
-        json_num("p99_ms", p99, 0);
-        json_num("load_s", t_load, 0);
-        json_num("first_s", t_first, 0);
-        json_num("peak_rss_mb", rss, 0);
-        json_num("threads", nth, 0);
-        printf("\"isa\":\"%s\",\"weights_dtype\":\"%s\",", isa, dtype_label(wdt));
-        json_num("peak_gflops", peak_f / 1e9, 0);
-        json_num("peak_gops", peak_i / 1e9, 0);
-        json_num("pct_of_peak", pctp, 0);
-        json_num("peak_gflops_after", peak_f2 / 1e9, 0);
-        json_num("peak_gops_after", peak_i2 / 1e9, 0);
-        json_num("cpu_share", cpu_share, 0);
+        printf("{\"pipeline\":\"%s\",", pipe);
+        bench_json_num("sentences_per_s", (double)docs / el, 0);
+        bench_json_num("tokens_per_s", (double)toks / el, 0);
+        bench_json_num("gflops", gfl, 0);
+        bench_json_num("p50_ms", p50, 0);
+        bench_json_num("p90_ms", p90, 0);
+        bench_json_num("p99_ms", p99, 0);
+        bench_json_num("load_s", t_load, 0);
+        bench_json_num("first_s", t_first, 0);
+        bench_json_num("peak_rss_mb", rss, 0);
+        bench_json_num("threads", nth, 0);
+        printf("\"isa\":\"%s\",\"weights_dtype\":\"%s\",", isa, bench_dtype_label(wdt));
+        bench_json_num("peak_gflops", peak_f / 1e9, 0);
+        bench_json_num("peak_gops", peak_i / 1e9, 0);
+        bench_json_num("pct_of_peak", pctp, 0);
+        bench_json_num("peak_gflops_after", peak_f2 / 1e9, 0);
+        bench_json_num("peak_gops_after", peak_i2 / 1e9, 0);
+        bench_json_num("cpu_share", cpu_share, 0);
         printf("\"contended\":%s,", contended ? "true" : "false");
         printf("\"mode\":\"%s\",\"act\":\"%s\",", o.latency ? "latency" : "throughput",
                qint ? pii_rt_qact_name(pii_model_plan(m)->qact) : "f32");
-        json_num("length", (double)o.length, 0);
-        json_num("pack", (double)(o.latency ? 0 : pack), 0);
-        json_num("sentences", (double)docs, 0);
-        json_num("tokens", (double)toks, 0);
-        json_num("passes", (double)passes, 0);
-        json_num("seconds", el, 0);
-        json_num("cpu_s", cpu, 0);
-        json_num("mean_tokens", docs ? (double)toks / (double)docs : 0, 0);
-        json_num("spans", (double)r.nspans, 1);
+        bench_json_num("length", (double)o.length, 0);
+        bench_json_num("pack", (double)(o.latency ? 0 : pack), 0);
+        bench_json_num("sentences", (double)docs, 0);
+        bench_json_num("tokens", (double)toks, 0);
+        bench_json_num("corpus_sentences", (double)fd.ndocs, 0);
+        bench_json_num("corpus_tokens", (double)fd.tokens, 0);
+        bench_json_num("rounds", (double)rounds, 0);
+        bench_json_num("flushes", (double)flushes, 0);
+        bench_json_num("output_bytes", (double)tt.bytes, 0);
+        bench_json_num("seconds", el, 0);
+        bench_json_num("cpu_s", cpu, 0);
+        bench_json_num("mean_tokens", docs ? (double)toks / (double)docs : 0, 0);
+        bench_json_num("spans", (double)tt.spans, 1);
         printf("}\n");
     } else {
-        printf("model:        %s (%s weights)\n", o.model, dtype_label(wdt));
-        printf("mode:         %s%s", o.latency ? "latency (one input per pass)" : "throughput",
-               o.latency ? "" : " (packed passes)");
+        printf("model:        %s (%s weights)\n", o.model, bench_dtype_label(wdt));
+        printf("pipeline:     %s, the stream engine of pii-redact --lines\n",
+               pl.rules ? "model detector and rule tier" : "model detector alone");
+        printf("mode:         %s", o.latency ? "latency (one input per flush)" : "throughput");
         if (!o.latency)
-            printf(", up to %zu tokens per pass", pack);
+            printf(" (lines queued, packed up to %zu tokens per pass and thread)", pack);
         printf("\n");
         if (o.length)
-            printf("inputs:       %zu tokens each (cut from %s)\n", o.length, o.corpus);
+            printf("inputs:       %zu cuts of %zu tokens from %s (%.1f tokens each as fed)\n",
+                   fd.ndocs, o.length, o.corpus,
+                   fd.ndocs ? (double)fd.tokens / (double)fd.ndocs : 0.0);
         else
-            printf("inputs:       %s, %zu sentences\n", o.corpus, cp.n);
+            printf("inputs:       %s, %zu lines, %llu tokens\n", o.corpus, fd.ndocs,
+                   (unsigned long long)fd.tokens);
         printf("threads:      %d, isa %s%s%s\n", nth, isa, qint ? ", activations " : "",
                qint ? pii_rt_qact_name(pii_model_plan(m)->qact) : "");
-        printf("measured:     %llu inputs, %llu tokens, %llu passes in %.2f s\n",
-               (unsigned long long)docs, (unsigned long long)toks, (unsigned long long)passes, el);
+        printf("measured:     %llu inputs, %llu tokens, %llu rounds, %llu flushes in %.2f s\n",
+               (unsigned long long)docs, (unsigned long long)toks, (unsigned long long)rounds,
+               (unsigned long long)flushes, el);
         printf("throughput:   %.1f inputs/s, %.0f tokens/s (%.0f tokens per CPU-second)\n",
                (double)docs / el, (double)toks / el, (double)toks / cpu);
         printf("compute:      %.1f GFLOP/s effective", gfl);
@@ -1017,20 +864,22 @@ int pii_cmd_bench(int argc, char **argv)
                    peak_disagree ? "the peak before and after the run differ by over 10%" : "",
                    peak_disagree && cpu_short ? ", and " : "",
                    cpu_short ? "the run got under 85% of its threads' CPU time" : "");
-        printf("load:         %.3f s (first logits after %.3f s)\n", t_load, t_first);
+        printf("load:         %.3f s (first round after %.3f s)\n", t_load, t_first);
         printf("peak RSS:     %.0f MB\n", rss);
     }
+    goto out;
+engine_fail:
+    fprintf(stderr, "pii-redact bench: redaction stopped: %s\n", pii_strerror(e));
+    status = pii_exit_for(e);
 out:
-    runner_free(&r);
-    runner_free(&rr);
-    pii_tok_buf_free(&tb);
-    pii_model_free(m);
-    pii_model_free(ref);
+    pii_stream_free(sm);
+    if (out)
+        fclose(out);
+    pii_tok_enc_free(enc);
+    feed_free(&fd);
+    free(lg.ms);
+    pii_pipeline_free(&pl);
     pii_rt_pool_free(pool);
-    free(in.chunk_ids);
-    free(lens);
-    free(pass_d0);
-    free(lat);
     corpus_free(&cp);
     return status;
 }

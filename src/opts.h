@@ -34,8 +34,9 @@ typedef struct pii_opts {
     const char *model_path;
     /* model tier: raw option strings, applied by pii_pipeline_build */
     const char *window, *operating_point, *calibration, *decode, *threads;
-    int act;                           /* --act: a pii_rt_qact value, or -1 when not given */
-    int no_calibration;                /* --no-calibration */
+    const char *pack;   /* pack_tokens (no option of its own: `bench --pack`); NULL: the window */
+    int act;            /* --act: a pii_rt_qact value, or -1 when not given */
+    int no_calibration; /* --no-calibration */
     const char **thresholds, **biases; /* repeatable, borrowed from argv */
     size_t n_thresholds, n_biases;
     const char *key_file;

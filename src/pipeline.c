@@ -272,6 +272,11 @@ static int ner_params(const pii_opts *o, pii_ner_params *np)
         np->window = v;
         np->pack_tokens = v;
     }
+    if (o->pack) {
+        if (parse_count("--pack", o->pack, 1ul << 24, &v))
+            return PII_EXIT_USAGE;
+        np->pack_tokens = v;
+    }
     if (o->threads) {
         if (parse_count("--threads", o->threads, 1024, &v))
             return PII_EXIT_USAGE;
