@@ -1468,14 +1468,14 @@ static pii_err one_record(pii_rec_stream *rs, size_t end)
 }
 
 /* First pass over the record in[a, b), which will be record number
- * rs->record + 1: collects its selected values unless it would fail
+ * recno (the second pass counts them): collects its selected values unless it would fail
  * (the second pass then fails on it).  Returns 1 to go on with the next
  * record, 0 to end the batch after this one, -1 to end it before this one
  * (its values would pass a cap: they go to the next batch whole, unless
  * they are the batch's first, which then takes as many as fit).  w: the
  * wide-text guard's state before the record (a copy: the second pass
  * guards for real). */
-static int gather_record(pii_rec_stream *rs, size_t a, size_t b, pii_wide *w)
+static int gather_record(pii_rec_stream *rs, size_t a, size_t b, uint64_t recno, pii_wide *w)
 {
     const uint8_t *rec = rs->in.p + a;
     size_t n = b - a;
@@ -1487,8 +1487,8 @@ static int gather_record(pii_rec_stream *rs, size_t a, size_t b, pii_wide *w)
     size_t gn = rs->gn, gbytes = rs->gbytes, gbn = rs->gbuf.n;
     char detail[sizeof rs->detail];
     memcpy(detail, rs->detail, sizeof detail);
-    size_t skip = (record == 0 && rs->bom == 1) ? 3 : 0;
-    rs->record++;
+    size_t skip = (recno == 1 && rs->bom == 1) ? 3 : 0;
+    rs->record = recno;
     rs->gathering = 1;
     pii_err e = rs->spec->fmt == PII_REC_JSONL ? jsonl_record(rs, rec, n, skip)
                                                : csv_record(rs, rec, n, skip);
@@ -1530,7 +1530,7 @@ static size_t batch(pii_rec_stream *rs, int eof)
             rs->gend[nr++] = end;
             break;
         }
-        int go = gather ? gather_record(rs, a, end, &w) : 1;
+        int go = gather ? gather_record(rs, a, end, rs->record + nr + 1, &w) : 1;
         if (go < 0) { /* rescan it in the next batch (a record starts in CS_START) */
             rs->scan = a;
             rs->cstate = CS_START;
