@@ -17,17 +17,20 @@
  * time.  A first pass parses them without writing anything (`gathering`:
  * emit, selector marks and the record counters are left alone) and
  * collects their non-empty selected values, decoded, in order, at most
- * PII_STREAM_QUEUE_DOCS of them and PII_STREAM_QUEUE_BYTES in all; they are
- * announced with pii_stream_ahead (the model computes them together over
- * its thread pool).  The second pass is the one-record-at-a-time processing
- * above, unchanged, except that each value is fed from its announced copy
- * (the bytes are compared first; the two passes parse the same bytes the
- * same way, so a difference is an internal error).  The first pass stops
- * before nothing: a record it cannot parse, one over the size limit or one
- * the wide-text guard refuses (on a copy of its state) ends the batch, and
- * the second pass meets the same error in the same record after writing
- * the earlier ones, exactly as before.  Output, errors and their order are
- * those of the unbatched processing; only the cost changes.
+ * PII_STREAM_QUEUE_DOCS of them and PII_STREAM_QUEUE_BYTES in all, of whole
+ * records (a record that would pass a cap starts the next batch, unless it
+ * is the first: it then announces what fits and feeds the rest live); they
+ * are announced with pii_stream_ahead (the model computes them together
+ * over its thread pool).  The second pass is the one-record-at-a-time
+ * processing above, unchanged, except that each value is fed from its
+ * announced copy (the bytes are compared first; the two passes parse the
+ * same bytes the same way, so a difference is an internal error).  A record
+ * the first pass finds failing (it does not parse, passes the size limit,
+ * or the wide-text guard, run on a copy of its state, refuses it) is the
+ * last of the batch: the second pass meets the same error in the same
+ * record after writing the earlier ones, exactly as before.  Output, spans,
+ * errors and their order are those of the unbatched processing; only the
+ * cost changes.
  */
 #include <stdio.h>
 #include <stdlib.h>

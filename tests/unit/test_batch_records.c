@@ -699,6 +699,11 @@ static void test_ahead_batches(void **state)
                     i);
     }
     run_all_steps(js, &g, PII_OK, 4000, 18); /* 256 values a group */
+    /* a selector that matches nothing: PII_ENOTFOUND at record 1000,
+     * nothing written (the first pass marks no selector) */
+    pii_rec_spec *nope = spec(PII_REC_JSONL, (const char *const[]){"m", "nope", NULL});
+    run_all_steps(nope, &g, PII_ENOTFOUND, 0, 1);
+    pii_rec_spec_free(nope);
     /* a value longer than the byte cap, between short ones */
     gen big = {0};
     gput_lines(&big, g.p, g.n / 3);
