@@ -11,6 +11,26 @@
  * output `out` is the raw record with those raw ranges replaced.  Memory
  * is the record, its output and small buffers, whatever the number of
  * spans.  A record with no span is written straight from `in`.
+ *
+ * Values share forward passes: when the inner stream has a lookahead (the
+ * model), drain() takes the complete records held in `in` a batch at a
+ * time.  A first pass parses them without writing anything (`gathering`:
+ * emit, selector marks and the record counters are left alone) and
+ * collects their non-empty selected values, decoded, in order, at most
+ * PII_STREAM_QUEUE_DOCS of them and PII_STREAM_QUEUE_BYTES in all, of whole
+ * records (a record that would pass a cap starts the next batch, unless it
+ * is the first: it then announces what fits and feeds the rest live); they
+ * are announced with pii_stream_ahead (the model computes them together
+ * over its thread pool).  The second pass is the one-record-at-a-time
+ * processing above, unchanged, except that each value is fed from its
+ * announced copy (the bytes are compared first; the two passes parse the
+ * same bytes the same way, so a difference is an internal error).  A record
+ * the first pass finds failing (it does not parse, passes the size limit,
+ * or the wide-text guard, run on a copy of its state, refuses it) is the
+ * last of the batch: the second pass meets the same error in the same
+ * record after writing the earlier ones, exactly as before.  Output, spans,
+ * errors and their order are those of the unbatched processing; only the
+ * cost changes.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +39,7 @@
 #include "pii_records.h"
 
 #define MAX_DEPTH 512
+#define GATHER_RECORDS 1024u                   /* records per batch of drain() */
 #define PII_REC_HOLD_MAX (16u * 1024u * 1024u) /* output held for the selector check */
 
 /* ---- selectors -------------------------------------------------------- */
@@ -281,6 +302,15 @@ struct pii_rec_stream {
     pii_err failed;
     char detail[160];
     pii_wide wide; /* the wide-text guard over the raw input */
+    /* values announced to `st` (pii_stream_ahead), see the top comment */
+    int lookahead;        /* `st` has a lookahead: gather values ahead */
+    int gathering;        /* first pass: parse, collect values, write nothing */
+    int gfull;            /* the batch's value cap is reached */
+    pii_buf gbuf;         /* decoded copies of gathered values */
+    const uint8_t **gdoc; /* announced values [0, gn), the next fed is gnext */
+    size_t *glen, *goff;  /* goff: offset in gbuf, or SIZE_MAX (gdoc set) */
+    size_t gn, gnext, gbytes;
+    size_t gend[GATHER_RECORDS]; /* ends (in `in`) of the batch's records */
 };
 
 static pii_err collect(void *ud, const pii_span *s, const uint8_t *v, size_t n, uint64_t c0,
@@ -292,6 +322,8 @@ static pii_err open_inner(pii_rec_stream *rs)
     pii_err e;
     pii_stream_free(rs->st);
     rs->st = pii_stream_create(rs->r, &in, &e);
+    rs->lookahead = rs->st && pii_stream_lookahead(rs->st);
+    rs->gn = rs->gnext = 0;
     return rs->st ? PII_OK : e;
 }
 
@@ -348,7 +380,11 @@ pii_rec_stream *pii_rec_stream_create(const pii_rec_spec *spec, const pii_redact
     rs->ops = ops;
     if (sink)
         rs->sink = *sink;
-    if ((e = open_inner(rs)) || (e = begin_input(rs))) {
+    if (!(rs->gdoc = malloc(PII_STREAM_QUEUE_DOCS * sizeof *rs->gdoc)) ||
+        !(rs->glen = malloc(PII_STREAM_QUEUE_DOCS * sizeof *rs->glen)) ||
+        !(rs->goff = malloc(PII_STREAM_QUEUE_DOCS * sizeof *rs->goff)))
+        e = PII_ENOMEM;
+    if (e || (e = open_inner(rs)) || (e = begin_input(rs))) {
         pii_rec_stream_free(rs);
         rs = NULL;
     }
@@ -374,6 +410,10 @@ void pii_rec_stream_free(pii_rec_stream *rs)
     free(rs->kshow.p);
     free(rs->kso);
     free(rs->colsel);
+    free(rs->gbuf.p);
+    free(rs->gdoc);
+    free(rs->glen);
+    free(rs->goff);
     free(rs);
 }
 
@@ -678,6 +718,35 @@ static pii_err collect(void *ud, const pii_span *s, const uint8_t *val, size_t l
     return PII_OK;
 }
 
+/* First pass (rs->gathering): notes the decoded value v->dec[0..dn) of
+ * the raw value raw for the announcement, a pointer to it when it is the
+ * raw value itself (in `in`, which does not move during a batch), else a
+ * copy.  A value past the caps ends the batch's gathering; so does a copy
+ * that cannot be allocated (the values so far are still announced). */
+static pii_err gather_value(pii_rec_stream *rs, const uint8_t *raw)
+{
+    const vctx *v = &rs->v;
+    if (rs->gfull)
+        return PII_OK;
+    if (rs->gn == PII_STREAM_QUEUE_DOCS || v->dn > PII_STREAM_QUEUE_BYTES - rs->gbytes) {
+        rs->gfull = 1;
+        return PII_OK;
+    }
+    size_t off = SIZE_MAX;
+    if (v->dec != raw) {
+        off = rs->gbuf.n;
+        if (pii_buf_append(&rs->gbuf, v->dec, v->dn)) {
+            rs->gfull = 1;
+            return PII_OK;
+        }
+    }
+    rs->gdoc[rs->gn] = v->dec;
+    rs->goff[rs->gn] = off;
+    rs->glen[rs->gn++] = v->dn;
+    rs->gbytes += v->dn;
+    return PII_OK;
+}
+
 /* Redacts the value rec[a, a + n) of the given kind.  When it has a span,
  * rs->out receives rec[*copied, a) and the value's rebuilt raw form (raw
  * bytes between spans, escaped replacements in them), *copied becomes
@@ -701,8 +770,17 @@ static pii_err redact_value(pii_rec_stream *rs, int kind, const uint8_t *rec, si
     }
     if (v->dn == 0)
         return PII_OK;
+    if (rs->gathering)
+        return gather_value(rs, raw);
+    const uint8_t *feed = v->dec;
+    if (rs->gnext < rs->gn) { /* announced: feed its copy, the same bytes */
+        feed = rs->gdoc[rs->gnext];
+        if (rs->glen[rs->gnext] != v->dn || memcmp(feed, v->dec, v->dn) != 0)
+            return PII_EINTERNAL;
+        rs->gnext++;
+    }
     pii_stream_new_input(rs->st); /* the guard sees each decoded value alone */
-    if ((e = pii_stream_feed(rs->st, v->dec, v->dn)) || (e = pii_stream_end_doc(rs->st)))
+    if ((e = pii_stream_feed(rs->st, feed, v->dn)) || (e = pii_stream_end_doc(rs->st)))
         return e;
     if (v->have && (e = flush_span(rs)))
         return e;
@@ -817,6 +895,8 @@ static int j_selected(const pii_rec_stream *rs)
 /* Notes which selectors match the key just entered (any kind of value). */
 static void j_mark(pii_rec_stream *rs)
 {
+    if (rs->gathering)
+        return; /* the second pass marks */
     for (size_t p = 0; p < rs->spec->npaths; p++)
         if (!rs->pmatch[p] && j_path_hit(rs, &rs->spec->paths[p]))
             rs->pmatch[p] = 1;
@@ -850,6 +930,8 @@ static pii_err j_unmatched(pii_rec_stream *rs)
  * be checked (a file whose selector matches nothing writes nothing). */
 static pii_err emit(pii_rec_stream *rs, const uint8_t *p, size_t n)
 {
+    if (rs->gathering)
+        return PII_OK; /* the second pass writes */
     if (rs->holding) {
         int all = 1;
         for (size_t i = 0; i < rs->spec->npaths; i++)
@@ -1388,6 +1470,93 @@ static pii_err one_record(pii_rec_stream *rs, size_t end)
     return e;
 }
 
+/* First pass over the record in[a, b), which will be record number
+ * recno (the second pass counts them): collects its selected values unless it would fail
+ * (the second pass then fails on it).  Returns 1 to go on with the next
+ * record, 0 to end the batch after this one, -1 to end it before this one
+ * (its values would pass a cap: they go to the next batch whole, unless
+ * they are the batch's first, which then takes as many as fit).  w: the
+ * wide-text guard's state before the record (a copy: the second pass
+ * guards for real). */
+static int gather_record(pii_rec_stream *rs, size_t a, size_t b, uint64_t recno, pii_wide *w)
+{
+    const uint8_t *rec = rs->in.p + a;
+    size_t n = b - a;
+    if ((n && rec[n - 1] == '\n' ? n - 1 : n) > PII_REC_MAX_RECORD)
+        return 0;
+    if (pii_redactor_wide_guard(rs->r) && pii_wide_feed(w, rec, n))
+        return 0;
+    uint64_t record = rs->record, values = rs->values;
+    size_t gn = rs->gn, gbytes = rs->gbytes, gbn = rs->gbuf.n;
+    char detail[sizeof rs->detail];
+    memcpy(detail, rs->detail, sizeof detail);
+    size_t skip = (recno == 1 && rs->bom == 1) ? 3 : 0;
+    rs->record = recno;
+    rs->gathering = 1;
+    pii_err e = rs->spec->fmt == PII_REC_JSONL ? jsonl_record(rs, rec, n, skip)
+                                               : csv_record(rs, rec, n, skip);
+    rs->gathering = 0;
+    rs->record = record;
+    rs->values = values;
+    memcpy(rs->detail, detail, sizeof detail);
+    if (e)
+        return 0;
+    if (rs->gfull && gn) {
+        rs->gn = gn; /* drop this record's values */
+        rs->gbytes = gbytes;
+        rs->gbuf.n = gbn;
+        return -1;
+    }
+    return !rs->gfull;
+}
+
+/* Finds the next batch of complete records (at most GATHER_RECORDS; at
+ * the end of the input also the last one without a line end), their ends
+ * in rs->gend, and with a lookahead announces their values.  Returns the
+ * number of records.  The CSV header is a batch of its own (the columns
+ * it selects are known once it is processed). */
+static size_t batch(pii_rec_stream *rs, int eof)
+{
+    size_t nr = 0, a = rs->start, end;
+    int gather = rs->lookahead;
+    pii_wide w = rs->wide;
+    rs->gn = rs->gnext = rs->gbytes = 0;
+    rs->gbuf.n = 0;
+    rs->gfull = 0;
+    while (nr < GATHER_RECORDS) {
+        if (!record_end(rs, &end)) {
+            if (!eof || a >= rs->in.n)
+                break;
+            rs->scan = end = rs->in.n;
+        }
+        if (rs->header_pending) {
+            rs->gend[nr++] = end;
+            break;
+        }
+        int go = gather ? gather_record(rs, a, end, rs->record + nr + 1, &w) : 1;
+        if (go < 0) { /* rescan it in the next batch (a record starts in CS_START) */
+            rs->scan = a;
+            rs->cstate = CS_START;
+            break;
+        }
+        rs->gend[nr++] = end;
+        if (!go || end == rs->in.n)
+            break;
+        a = end;
+    }
+    if (rs->gn) {
+        for (size_t i = 0; i < rs->gn; i++)
+            if (rs->goff[i] != SIZE_MAX)
+                rs->gdoc[i] = rs->gbuf.p + rs->goff[i];
+        /* on failure nothing is announced: the values are fed live (a
+         * detector's failure is sticky in the stream and comes back from
+         * the first feed, in record order) */
+        if (pii_stream_ahead(rs->st, rs->gdoc, rs->glen, rs->gn))
+            rs->gn = 0;
+    }
+    return nr;
+}
+
 static pii_err drain(pii_rec_stream *rs, int eof)
 {
     pii_err e = PII_OK;
@@ -1398,15 +1567,13 @@ static pii_err drain(pii_rec_stream *rs, int eof)
     }
     if (rs->bom < 0)
         return PII_OK;
-    size_t end;
-    while (!e && record_end(rs, &end))
-        e = one_record(rs, end);
-    if (!e && eof && rs->start < rs->in.n) {
-        rs->scan = rs->in.n;
-        e = one_record(rs, rs->in.n);
+    for (size_t nr; (nr = batch(rs, eof));) {
+        for (size_t i = 0; i < nr; i++)
+            if ((e = one_record(rs, rs->gend[i])))
+                return e;
+        if (rs->gnext != rs->gn)
+            return PII_EINTERNAL; /* the passes disagree */
     }
-    if (e)
-        return e;
     if (rs->in.n - rs->start > PII_REC_MAX_RECORD) {
         rs->record++;
         return too_big(rs);

@@ -670,6 +670,11 @@ uint64_t pii_stream_doc(const pii_stream *s)
     return s->doc;
 }
 
+int pii_stream_lookahead(const pii_stream *s)
+{
+    return s->lookahead;
+}
+
 pii_err pii_stream_feed(pii_stream *s, const void *data, size_t len)
 {
     if (s->failed)

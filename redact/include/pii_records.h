@@ -59,6 +59,17 @@
  * kept; a quote inside an unquoted CSV field is literal text; CSV records
  * end at LF or CRLF.
  *
+ * Shared forward passes: when the redactor has a detector with a
+ * lookahead (pii_stream_lookahead: the model), the stream announces the
+ * non-empty selected values of the complete records it holds, up to 1024
+ * records, PII_STREAM_QUEUE_DOCS values and PII_STREAM_QUEUE_BYTES at a
+ * time (pii_stream_ahead; whole records, but one whose values alone pass
+ * the caps), before redacting them one by one, so the model computes them
+ * together.  Output, spans, errors, their order and record numbers are
+ * exactly those of redacting each value alone; a feed holding many records
+ * gains most.  Memory: up to PII_STREAM_QUEUE_BYTES of decoded values
+ * besides the record buffer.
+ *
  * Threads: a pii_rec_spec is immutable once built and may be shared; a
  * pii_rec_stream belongs to one thread (it owns one pii_stream).
  */

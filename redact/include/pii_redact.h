@@ -292,8 +292,15 @@ uint64_t pii_stream_doc(const pii_stream *s);
  * announced document is safe); one that starts as announced and goes on
  * elsewhere or ends short fails the stream (PII_EINVAL).  Between documents
  * only, with nothing announced pending; the documents must stay valid
- * until fed. */
+ * until fed.  pii_stream_new_input may come between announced documents
+ * (it only restarts the wide-text guard for the next byte fed; a record
+ * stream of pii_records.h guards each value alone that way). */
 pii_err pii_stream_ahead(pii_stream *s, const uint8_t *const *docs, const size_t *lens, size_t n);
+/* Non-zero when some detector of the stream has a lookahead, i.e. when
+ * pii_stream_ahead and pii_stream_put's queue do anything: a caller can
+ * skip gathering documents to announce when it is 0 (the rule tier and
+ * deny list alone). */
+int pii_stream_lookahead(const pii_stream *s);
 
 #if defined(__GNUC__)
 #pragma GCC visibility pop

@@ -9,8 +9,12 @@
  * PII_REC_SCAN_KEYS.  Each input is redacted
  *   1. in one feed (the reference), then
  *   2. in random chunks,
+ *   3. in random chunks with a detector that finds nothing but has a
+ *      lookahead (as the model has: the record stream then announces the
+ *      values of the records it holds, pii_stream_ahead, and feeds them
+ *      from the announced copies),
  * by the rule tier (plus the synthetic detector).  Checked:
- *  - both runs give the same result, output bytes and record number;
+ *  - the runs give the same result, output bytes, spans and record number;
  *  - on success, the output parses again with a selector and no detector
  *    (JSONL "*", CSV column 1 with ',' set explicitly), gives the same
  *    number of records, and is copied through unchanged (so every output record is as valid as the
@@ -64,6 +68,26 @@ static pii_err hi_scan(void *st, const uint8_t *buf, size_t len, uint64_t base, 
 
 static const pii_detector_class hi_cls = {"hi", hi_open, hi_scan, NULL, NULL, NULL};
 static const int hi_shared = 0;
+
+/* Finds nothing; has a lookahead (the stream checks that the documents fed
+ * are the ones announced). */
+static pii_err la_scan(void *st, const uint8_t *buf, size_t len, uint64_t base, int eod,
+                       pii_spanvec *out, uint64_t *done, uint64_t *keep)
+{
+    (void)st, (void)buf, (void)eod, (void)out;
+    *done = *keep = base + len;
+    return PII_OK;
+}
+
+static pii_err la_ahead(void *st, const uint8_t *const *docs, const size_t *lens, size_t n)
+{
+    (void)st;
+    for (size_t i = 0; i < n; i++)
+        FUZZ_CHECK(docs[i] && lens[i] > 0);
+    return PII_OK;
+}
+
+static const pii_detector_class la_cls = {"la", hi_open, la_scan, NULL, NULL, la_ahead};
 
 typedef struct out {
     uint8_t *p;
@@ -149,11 +173,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     FUZZ_CHECK(pii_redactor_add_detector(r, pii_rules_detector(g_rules)) == PII_OK);
     if (flags & 8)
         FUZZ_CHECK(pii_redactor_add_detector(r, (pii_detector){&hi_cls, &hi_shared}) == PII_OK);
+    pii_redactor *ra = pii_redactor_create(&e);
+    FUZZ_CHECK(ra);
+    FUZZ_CHECK(pii_redactor_add_detector(ra, pii_rules_detector(g_rules)) == PII_OK);
+    if (flags & 8)
+        FUZZ_CHECK(pii_redactor_add_detector(ra, (pii_detector){&hi_cls, &hi_shared}) == PII_OK);
+    FUZZ_CHECK(pii_redactor_add_detector(ra, (pii_detector){&la_cls, &hi_shared}) == PII_OK);
 
-    out one, two;
-    uint64_t rec1, rec2;
+    out one, two, three;
+    uint64_t rec1, rec2, rec3a;
     pii_err e1 = run(spec, r, data, size, NULL, &one, &rec1);
     pii_err e2 = run(spec, r, data, size, &seed, &two, &rec2);
+    pii_err e3 = run(spec, ra, data, size, &seed, &three, &rec3a);
+    FUZZ_CHECK(e3 == e1 && rec3a == rec1);
+    FUZZ_CHECK(three.n == one.n && (one.n == 0 || memcmp(three.p, one.p, one.n) == 0));
+    FUZZ_CHECK(three.spans == one.spans && three.records == one.records);
+    free(three.p);
+    pii_redactor_free(ra);
     /* The wide-text guard sees the input record by record, before each
      * record is parsed (and each decoded value alone), so its verdict too
      * is the same whatever the feed boundaries. */
