@@ -94,17 +94,22 @@ def build_row_map(train_ids, min_count):
     return row_map, class_row, names, kept, counts
 
 
-def extend_rows(init, row_map, class_row, n_classes, paths, min_count):
+def extend_rows(init, row_map, class_row, n_classes, paths, min_count, extra=None):
     """Adds embedding rows to the --init model for the tokens of PATHS seen
-    at least MIN_COUNT times that still fall on a shape-class row.  A new
+    at least MIN_COUNT times (and the token ids of EXTRA) that still fall on
+    a shape-class row.  A new
     row starts at the mean of the model's token rows of the same class (not
     at the class row itself, which learned what an *unseen* token of that
     shape is).  Returns (row_map, n_rows); the model's embedding grows."""
     ids = []
     for p in paths:
         ids += torch.load(p)["ids"]
-    counts = torch.bincount(torch.cat(ids).long(), minlength=common.VOCAB_SIZE)
-    new = ((counts >= min_count) & (row_map < n_classes)).nonzero(as_tuple=True)[0]
+    want = torch.zeros(common.VOCAB_SIZE, dtype=torch.bool)
+    if ids:
+        want |= torch.bincount(torch.cat(ids).long(), minlength=common.VOCAB_SIZE) >= min_count
+    if extra is not None:
+        want[extra] = True
+    new = (want & (row_map < n_classes)).nonzero(as_tuple=True)[0]
     emb = init.model.embed_tokens.weight.detach()
     n_old = emb.shape[0]
     token_ids = (row_map >= n_classes).nonzero(as_tuple=True)[0]
@@ -119,7 +124,8 @@ def extend_rows(init, row_map, class_row, n_classes, paths, min_count):
                 means[c] = emb[row_map[same]].mean(0) if len(same) else emb[c]
         grown = torch.cat([emb, torch.stack([means[int(class_row[t])] for t in new.tolist()])])
         init.model.embed_tokens = nn.Embedding.from_pretrained(grown, freeze=False)
-    print(f"train: {len(new)} new token rows from {', '.join(paths)} "
+    print(f"train: {len(new)} new token rows from {', '.join(paths) or '-'}"
+          f"{' and --glove' if extra is not None else ''} "
           f"(seen >= {min_count} times, on a shape row in {n_old} rows)", file=sys.stderr)
     return row_map, n_old + len(new)
 
@@ -256,9 +262,33 @@ def aux_balance_loss(router_logits, topi, n_experts):
     return n_experts * (f * probs.mean(0)).sum()
 
 
+class GloveEmbedding(nn.Module):
+    """Row embedding plus a learned projection of a fixed word vector per
+    row (zero for shape-class rows and tokens without one):
+    x = E[r] + G[r] P.  P starts at zero, so training starts from the
+    --init model's exact function; export folds G P into E (a lookup is
+    linear in its table), so the shipped model is a plain embedding."""
+
+    def __init__(self, weight, G):
+        super().__init__()
+        self.weight = nn.Parameter(weight.detach().clone())
+        self.register_buffer("G", G, persistent=False)
+        self.proj = nn.Parameter(torch.zeros(G.shape[1], weight.shape[1]))
+
+    def forward(self, rows):
+        return F.embedding(rows, self.weight) + F.embedding(rows, self.G) @ self.proj
+
+    def folded(self):
+        return self.weight + self.G @ self.proj
+
+
 def export(model, cfg_dict, row_map, out, dtype, meta):
     os.makedirs(out, exist_ok=True)
     sd = {k: v.detach().float().contiguous() for k, v in model.state_dict().items()}
+    emb = model.model.embed_tokens
+    if isinstance(emb, GloveEmbedding):
+        sd.pop("model.embed_tokens.proj")
+        sd["model.embed_tokens.weight"] = emb.folded().detach().float().contiguous()
     sd["model.embed_tokens.row_map"] = row_map.to(torch.int32)
     dts = {}
     for k, v in sd.items():
@@ -316,6 +346,10 @@ def main():
                          "maps to a shape-class row (new rows start at the mean of the "
                          "model's token rows of that class)")
     ap.add_argument("--extend-min-count", type=int, default=2)
+    ap.add_argument("--glove", metavar="PT",
+                    help="with --init: word vectors of tokens (glove.py); each such token gets a "
+                         "row of its own, and a learned projection of its vector is added to "
+                         "its row (folded into the embedding at export)")
     ap.add_argument("--resume", action="store_true",
                     help="continue from OUT/ckpt/state.pt (written at every --eval-every step; "
                          "from step 0 when there is none yet); "
@@ -346,9 +380,13 @@ def main():
         n_rows = init.model.embed_tokens.weight.shape[0]
         if row_map is None or n_rows != len(class_names) + int((row_map >= len(class_names)).sum()):
             sys.exit(f"train: {a.init} has no compact embedding of this trainer's shape classes")
-        if a.extend_from:
+        glove = torch.load(a.glove) if a.glove else None
+        if a.extend_from or glove is not None:
             row_map, n_rows = extend_rows(init, row_map, class_row, len(class_names),
-                                          a.extend_from, a.extend_min_count)
+                                          a.extend_from, a.extend_min_count,
+                                          glove["ids"] if glove is not None else None)
+    elif a.glove:
+        sys.exit("train: --glove needs --init")
     print(f"train: {len(train_ids)} docs, {sum(len(t) for t in train_ids)} tokens, "
           f"{n_rows - len(class_names)} token rows + {len(class_names)} class rows", file=sys.stderr)
 
@@ -371,6 +409,11 @@ def main():
             sys.exit(f"train: {a.init} does not match the size options ({bad[0]})")
         model.load_state_dict(sd)
         del init
+        if glove is not None:
+            G = torch.zeros(n_rows, glove["vecs"].shape[1])
+            G[row_map[glove["ids"]]] = glove["vecs"]
+            model.model.embed_tokens = GloveEmbedding(model.model.embed_tokens.weight, G)
+            print(f"train: {len(glove['ids'])} rows carry a word vector", file=sys.stderr)
     else:
         init_weights(model, 0.02, a.seed)
 
