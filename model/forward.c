@@ -121,7 +121,7 @@ pii_model_ws *pii_model_ws_create(const pii_model *m, size_t max_tokens, pii_rt_
     ws->N = N;
     ws->nth = pii_rt_pool_size(pool);
     ws->scr = pii_rt_attn_scratch(c->window, c->n_heads, c->n_kv_heads) + D;
-    size_t nta = E * ((I + EXPERT_CHUNK - 1) / EXPERT_CHUNK + 1);
+    size_t nta = E * ((I + EXPERT_CHUNK - 1) / EXPERT_CHUNK); /* whole: E */
     size_t ntb = E * ((D + EXPERT_CHUNK - 1) / EXPERT_CHUNK);
     const size_t F = sizeof(float);
     int ok = (ws->x = ws_alloc(ws, N * D * F)) && (ws->a = ws_alloc(ws, N * D * F)) &&
