@@ -21,7 +21,15 @@
  *  11 tokens   x += Σ_{experts ascending} w · yg
  * Expert tasks are split by estimated cost (rows × columns), contiguous
  * and deterministic, so results never depend on the thread count.
- * Unselected experts get no task at all. */
+ * Unselected experts get no task at all.
+ *
+ * Short passes (at most WHOLE_ROWS rows per expert on average) are bound
+ * by streaming the experts' weights, not by arithmetic: a task is then a
+ * whole expert, and with the HF gate_up stack (float weights) gate and up
+ * run as one D -> 2I product, so each expert's block is read once, front
+ * to back.  Column chunks of one expert would read strided stripes of the
+ * same rows instead.  Each output column's sum is formed in the same order
+ * either way. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +38,7 @@
 #include "pii_fault.h"
 
 #define EXPERT_CHUNK 256 /* columns per expert task, about */
+#define WHOLE_ROWS 8     /* rows per expert (n k / E) up to which tasks are whole experts */
 
 typedef struct etask {
     uint32_t e, c0, c1;
@@ -53,13 +62,14 @@ struct pii_model_ws {
     uint32_t *cnt, *off;     /* [E], [E+1]      */
     uint32_t *grp, *pos;     /* [N*k]           */
     float *xg, *yg;          /* [N*k][D]        */
-    float *hg, *hu;          /* [N*k][I]        */
+    float *hg;               /* [N*k][2I]: gate | up, then SwiGLU in the gate half */
     float *rope;             /* [N][hd/2][2]    */
     uint32_t *dstart, *dend; /* [N]         */
     float *scratch;          /* [nth][scr]      */
     size_t scr;
     etask *ta, *tb; /* expert task lists */
     size_t nta, ntb;
+    int fused; /* this layer's ta tasks run gate|up as one matrix */
     uint64_t costa, costb;
     size_t bytes;
     void *blocks[32];
@@ -111,7 +121,7 @@ pii_model_ws *pii_model_ws_create(const pii_model *m, size_t max_tokens, pii_rt_
     ws->N = N;
     ws->nth = pii_rt_pool_size(pool);
     ws->scr = pii_rt_attn_scratch(c->window, c->n_heads, c->n_kv_heads) + D;
-    size_t nta = E * ((I + EXPERT_CHUNK - 1) / EXPERT_CHUNK);
+    size_t nta = E * ((I + EXPERT_CHUNK - 1) / EXPERT_CHUNK); /* whole: E */
     size_t ntb = E * ((D + EXPERT_CHUNK - 1) / EXPERT_CHUNK);
     const size_t F = sizeof(float);
     int ok = (ws->x = ws_alloc(ws, N * D * F)) && (ws->a = ws_alloc(ws, N * D * F)) &&
@@ -125,8 +135,7 @@ pii_model_ws *pii_model_ws_create(const pii_model *m, size_t max_tokens, pii_rt_
              (ws->grp = ws_alloc(ws, N * K * sizeof(uint32_t))) &&
              (ws->pos = ws_alloc(ws, N * K * sizeof(uint32_t))) &&
              (ws->xg = ws_alloc(ws, N * K * D * F)) && (ws->yg = ws_alloc(ws, N * K * D * F)) &&
-             (ws->hg = ws_alloc(ws, N * K * I * F)) && (ws->hu = ws_alloc(ws, N * K * I * F)) &&
-             (ws->rope = ws_alloc(ws, N * hd * F)) &&
+             (ws->hg = ws_alloc(ws, N * K * 2 * I * F)) && (ws->rope = ws_alloc(ws, N * hd * F)) &&
              (ws->dstart = ws_alloc(ws, N * sizeof(uint32_t))) &&
              (ws->dend = ws_alloc(ws, N * sizeof(uint32_t))) &&
              (ws->scratch = ws_alloc(ws, (size_t)ws->nth * ws->scr * F)) &&
@@ -184,15 +193,17 @@ static int qtype(pii_dtype t)
 }
 
 /* Between the two passes of int16+8: once every thread's first pass is
- * done, rows [0, rows) of x (ld = cols) are replaced by their int16
- * rounding residue, split across the threads, before any second pass. */
-static void residue_phase(pii_rt_pool *pool, float *x, size_t rows, size_t cols, int ith, int nth)
+ * done, rows [0, rows) of x (cols wide, ld apart) are replaced by their
+ * int16 rounding residue, split across the threads, before any second
+ * pass. */
+static void residue_phase(pii_rt_pool *pool, float *x, size_t rows, size_t cols, size_t ld, int ith,
+                          int nth)
 {
     size_t lo, hi;
     pii_rt_pool_barrier(pool);
     pii_rt_split(rows, 1, ith, nth, &lo, &hi);
     for (size_t r = lo; r < hi; r++)
-        pii_rt_q16_residue(x + r * cols, cols);
+        pii_rt_q16_residue(x + r * ld, cols);
     pii_rt_pool_barrier(pool);
 }
 
@@ -238,11 +249,12 @@ static void task_range(const etask *t, size_t nt, uint64_t total, int ith, int n
 
 /* Expert tasks: columns split into chunks of ~EXPERT_CHUNK (multiples of
  * 64, the widest kernel tile), so one task streams whole cache lines of
- * each weight row; cost = rows x columns x inner width. */
+ * each weight row; cost = rows x columns x inner width.  whole: one task
+ * per expert, its cost counting the weight stream as WHOLE_ROWS rows. */
 static size_t build_tasks(etask *t, const uint32_t *cnt, int E, size_t cols, uint64_t colcost,
-                          uint64_t *total)
+                          int whole, uint64_t *total)
 {
-    size_t nt = 0, nch = (cols + EXPERT_CHUNK - 1) / EXPERT_CHUNK;
+    size_t nt = 0, nch = whole ? 1 : (cols + EXPERT_CHUNK - 1) / EXPERT_CHUNK;
     uint64_t cum = 0;
     for (int e = 0; e < E; e++) {
         if (!cnt[e])
@@ -252,7 +264,8 @@ static size_t build_tasks(etask *t, const uint32_t *cnt, int E, size_t cols, uin
             size_t c1 = k + 1 < nch ? cols * (k + 1) / nch / 64 * 64 : cols;
             if (c1 <= c0)
                 continue;
-            uint64_t cost = (uint64_t)cnt[e] * (c1 - c0) * colcost;
+            uint64_t rows = cnt[e] + (whole ? WHOLE_ROWS : 0);
+            uint64_t cost = rows * (c1 - c0) * colcost;
             t[nt] = (etask){(uint32_t)e, (uint32_t)c0, (uint32_t)c1, cum, cost};
             cum += cost;
             nt++;
@@ -348,9 +361,12 @@ static void forward_thread(void *vctx, int ith, int nth)
         pii_rt_pool_barrier(pool);
         /* 7 */
         if (ith == 0) {
+            int whole = n * K <= WHOLE_ROWS * E;
             pii_rt_moe_group(n, (int)E, (int)K, ws->sel, ws->cnt, ws->off, ws->grp, ws->pos);
-            ws->nta = build_tasks(ws->ta, ws->cnt, (int)E, I, 2 * D, &ws->costa);
-            ws->ntb = build_tasks(ws->tb, ws->cnt, (int)E, D, I, &ws->costb);
+            ws->fused = whole && l->fused;
+            ws->nta = ws->fused ? build_tasks(ws->ta, ws->cnt, (int)E, 2 * I, D, whole, &ws->costa)
+                                : build_tasks(ws->ta, ws->cnt, (int)E, I, 2 * D, whole, &ws->costa);
+            ws->ntb = build_tasks(ws->tb, ws->cnt, (int)E, D, I, whole, &ws->costb);
             if (tr && tr->experts)
                 memcpy(tr->experts + (size_t)L * n * K, ws->sel, n * K * sizeof(int32_t));
             if (tr && tr->expert_w)
@@ -372,22 +388,28 @@ static void forward_thread(void *vctx, int ith, int nth)
         task_range(ws->ta, ws->nta, ws->costa, ith, nth, &lo, &hi);
         for (int pass = 0; pass <= x2g; pass++) {
             if (pass)
-                residue_phase(pool, ws->xg, n * K, D, ith, nth);
+                residue_phase(pool, ws->xg, n * K, D, D, ith, nth);
             for (size_t j = lo; j < hi; j++) {
                 const etask *tk = &ws->ta[j];
-                size_t r0 = ws->off[tk->e], rn = ws->cnt[tk->e];
-                pii_rt_mat g = pii_rt_mat_offset(&l->gate, tk->e * l->gate_es);
-                pii_rt_mat u = pii_rt_mat_offset(&l->up, tk->e * l->up_es);
-                float *hg = ws->hg + r0 * I, *hu = ws->hu + r0 * I;
-                const float *bg = pass ? NULL : l->bgate + tk->e * I,
-                            *bu = pass ? NULL : l->bup + tk->e * I;
+                size_t r0 = ws->off[tk->e], rn = ws->cnt[tk->e], c0 = tk->c0, c1 = tk->c1;
+                float *hg = ws->hg + r0 * 2 * I, *hu = hg + I;
+                const float *bg = pass ? NULL : l->bgate + tk->e * l->bgu_es,
+                            *bu = pass ? NULL : l->bup + tk->e * l->bgu_es;
                 const pii_rt_plan *pp = pass ? &ws->plan8 : pl;
-                pii_rt_gemm(pp, &g, rn, ws->xg + r0 * D, D, bg, hg, I, tk->c0, tk->c1, pass);
-                pii_rt_gemm(pp, &u, rn, ws->xg + r0 * D, D, bu, hu, I, tk->c0, tk->c1, pass);
+                if (ws->fused) { /* one task = the whole expert, [0, 2I) */
+                    pii_rt_mat gu = pii_rt_mat_offset(&l->gu, tk->e * l->gate_es);
+                    pii_rt_gemm(pp, &gu, rn, ws->xg + r0 * D, D, bg, hg, 2 * I, c0, c1, pass);
+                    c0 = 0, c1 = I;
+                } else {
+                    pii_rt_mat g = pii_rt_mat_offset(&l->gate, tk->e * l->gate_es);
+                    pii_rt_mat u = pii_rt_mat_offset(&l->up, tk->e * l->up_es);
+                    pii_rt_gemm(pp, &g, rn, ws->xg + r0 * D, D, bg, hg, 2 * I, c0, c1, pass);
+                    pii_rt_gemm(pp, &u, rn, ws->xg + r0 * D, D, bu, hu, 2 * I, c0, c1, pass);
+                }
                 if (pass < x2g)
                     continue;
                 for (size_t r = 0; r < rn; r++)
-                    pii_rt_swiglu(pl, hg + r * I + tk->c0, hu + r * I + tk->c0, tk->c1 - tk->c0,
+                    pii_rt_swiglu(pl, hg + r * 2 * I + c0, hu + r * 2 * I + c0, c1 - c0,
                                   c->swiglu_alpha, c->swiglu_limit);
             }
         }
@@ -397,12 +419,12 @@ static void forward_thread(void *vctx, int ith, int nth)
         task_range(ws->tb, ws->ntb, ws->costb, ith, nth, &lo, &hi);
         for (int pass = 0; pass <= x2d; pass++) {
             if (pass)
-                residue_phase(pool, ws->hg, n * K, I, ith, nth);
+                residue_phase(pool, ws->hg, n * K, I, 2 * I, ith, nth);
             for (size_t j = lo; j < hi; j++) {
                 const etask *tk = &ws->tb[j];
                 size_t r0 = ws->off[tk->e], rn = ws->cnt[tk->e];
                 pii_rt_mat dn = pii_rt_mat_offset(&l->down, tk->e * l->down_es);
-                pii_rt_gemm(pass ? &ws->plan8 : pl, &dn, rn, ws->hg + r0 * I, I,
+                pii_rt_gemm(pass ? &ws->plan8 : pl, &dn, rn, ws->hg + r0 * 2 * I, 2 * I,
                             pass ? NULL : l->bdown + tk->e * D, ws->yg + r0 * D, D, tk->c0, tk->c1,
                             pass);
             }

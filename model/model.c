@@ -172,20 +172,18 @@ static pii_err bind_experts(binder *b, int L, pf_layer *l, const char *const nam
                  (e = experts(b, t, PII_RT_IO, (uint32_t)I, (uint32_t)I, &l->up, &l->up_es)))) ||
         (e = need(b, names[1], 2, gub, &t)))
         return e;
-    /* the gate and up halves of each bias row, into [E][I] each: the
-     * arena is contiguous, so E one-row conversions form one array */
-    const float *row;
-    for (int64_t x = 0; x < E; x++) {
-        if ((e = vec(b, t, (size_t)x, 1, 0, (size_t)I, &row)))
+    /* the bias rows [E][2I] as stored: gate = columns [0, I), up = [I, 2I) */
+    if ((e = vec(b, t, 0, (size_t)E, 0, 2 * (size_t)I, &l->bgate)))
+        return e;
+    l->bup = l->bgate + I;
+    l->bgu_es = 2 * (size_t)I;
+    /* float experts: gate|up also as one D -> 2I matrix, so a pass with
+     * few rows per expert streams each expert's block once, in order */
+    if (!qx) {
+        const pii_rt_tensor *gt;
+        if ((e = need(b, names[0], 3, gu, &gt)))
             return e;
-        if (x == 0)
-            l->bgate = row;
-    }
-    for (int64_t x = 0; x < E; x++) {
-        if ((e = vec(b, t, (size_t)x, 1, (size_t)I, (size_t)I, &row)))
-            return e;
-        if (x == 0)
-            l->bup = row;
+        l->fused = pii_rt_mat_view(&l->gu, gt, PII_RT_IO, 0, 0, 2 * (uint32_t)I) == PII_OK;
     }
     if ((!qx && ((e = need(b, names[2], 3, dn, &t)) ||
                  (e = experts(b, t, PII_RT_IO, 0, 0, &l->down, &l->down_es)))) ||
@@ -316,6 +314,7 @@ static pii_err bind_gguf(binder *b)
             (e = need(b, N("ffn_down_exps.bias"), 2, dnb, &t)) ||
             (e = vec(b, t, 0, (size_t)E, 0, (size_t)D, &l->bdown)))
             return e;
+        l->bgu_es = (size_t)I;
 #undef N
     }
     if ((e = vec1(b, "output_norm.weight", D, &m->ln_final)) ||

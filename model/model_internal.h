@@ -15,7 +15,10 @@ typedef struct pf_layer {
     const float *brouter;           /* [E]                                   */
     pii_rt_mat gate, up, down;      /* expert 0: D->I, D->I, I->D            */
     size_t gate_es, up_es, down_es; /* bytes from one expert to the next    */
-    const float *bgate, *bup;       /* [E][I]                                */
+    const float *bgate, *bup;       /* [E] rows of I, bgu_es floats apart    */
+    size_t bgu_es;                  /* I, or 2I when gate|up bias is [E][2I] */
+    pii_rt_mat gu;                  /* fused: gate|up of expert 0, D->2I     */
+    int fused;                      /* gu valid: one IO matrix, bias [E][2I] */
     const float *bdown;             /* [E][D]                                */
     void *qbuf;                     /* owned panels of repacked experts, or NULL */
 } pf_layer;

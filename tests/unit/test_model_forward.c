@@ -184,7 +184,11 @@ static void test_formats_agree(void **state)
     pii_model_free(m32);
 }
 
-/* Packed documents == each document alone; threads change nothing. */
+/* Packed documents == each document alone; threads change nothing.  The
+ * 50-token pass has more than 8 rows per expert (column-chunk tasks, gate
+ * and up apart); each document alone has fewer (whole-expert tasks, gate|up
+ * as one product, model/forward.c): the two task layouts agree bit for
+ * bit. */
 static void test_packing_threads(void **state)
 {
     (void)state;
