@@ -191,6 +191,7 @@ install: $(BIN) $(LIB) $(SO)
 	install -m 644 man/pii-redact.1 $(DESTDIR)$(PREFIX)/share/man/man1/pii-redact.1
 	install -m 644 man/piiredact.3 $(DESTDIR)$(PREFIX)/share/man/man3/piiredact.3
 	install -m 644 samples/sentences.txt $(DESTDIR)$(PREFIX)/share/pii-redact/sentences.txt
+	install -m 644 models/default/NOTICE $(DESTDIR)$(PREFIX)/share/pii-redact/MODEL-NOTICE
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/pii-redact $(DESTDIR)$(LIBDIR)/libpiiredact.a \
@@ -198,7 +199,7 @@ uninstall:
 	    $(DESTDIR)$(LIBDIR)/libpiiredact.so $(DESTDIR)$(LIBDIR)/pkgconfig/piiredact.pc \
 	    $(addprefix $(DESTDIR)$(PREFIX)/include/piiredact/,$(notdir $(wildcard $(addsuffix /*.h,$(LAYER_INC))))) \
 	    $(DESTDIR)$(PREFIX)/share/man/man1/pii-redact.1 $(DESTDIR)$(PREFIX)/share/man/man3/piiredact.3 \
-	    $(DESTDIR)$(PREFIX)/share/pii-redact/sentences.txt
+	    $(DESTDIR)$(PREFIX)/share/pii-redact/sentences.txt $(DESTDIR)$(PREFIX)/share/pii-redact/MODEL-NOTICE
 	-rmdir $(DESTDIR)$(PREFIX)/include/piiredact $(DESTDIR)$(PREFIX)/share/pii-redact 2>/dev/null
 
 # clang-format (.clang-format) over every tracked C file; generated tables

