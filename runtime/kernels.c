@@ -85,7 +85,11 @@ void pii_rt_swiglu(const pii_rt_plan *p, float *g, const float *u, size_t m, flo
 size_t pii_rt_attn_scratch(int radius, int H, int Hkv)
 {
     size_t G = Hkv > 0 ? (size_t)(H / Hkv) : 1;
-    return (2 * (size_t)radius + 1 + 16) * (G < 8 ? 8 : G);
+    /* the SIMD kernel (kern_simd.inc): QB * G rows of scores over the union
+     * band of QB queries, QB = its RT_ATT_QB */
+    const size_t QB = 4;
+    size_t rows = QB * G;
+    return (2 * (size_t)radius + 16 + QB) * (rows < 8 ? 8 : rows);
 }
 
 void pii_rt_attn_band(const pii_rt_plan *p, const pii_rt_attn *a, size_t d0, size_t d1, size_t i0,

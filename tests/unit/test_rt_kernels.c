@@ -260,6 +260,90 @@ static void test_attn(void **state)
     check_attn(2, 1, 12, 4, 30, 0, 30); /* hd not a multiple of the vector */
 }
 
+/* The blocked SIMD attention (issue 20) on queries [i0, i1) of document
+ * [d0, d1): every path within 2e-5 of the scalar kernel, rows outside
+ * [i0, i1) untouched, and bit-identical to calling it one query at a time
+ * and to a split of [i0, i1) at a point that is not a block multiple (the
+ * share of a thread). */
+static void check_attn_blk(int H, int Hkv, int hd, int R, size_t n, size_t d0, size_t d1, size_t i0,
+                           size_t i1)
+{
+    size_t qw = (size_t)H * hd, kw = (size_t)Hkv * hd;
+    float *q = malloc(n * qw * 4), *k = malloc(n * kw * 4), *v = malloc(n * kw * 4);
+    float *kt = malloc(kw * n * 4), *sinks = malloc((size_t)H * 4);
+    float *o = malloc(n * qw * 4), *o1 = malloc(n * qw * 4), *ref = malloc(n * qw * 4);
+    for (size_t i = 0; i < n * qw; i++)
+        q[i] = frand() * 2;
+    for (size_t i = 0; i < n * kw; i++) {
+        k[i] = frand() * 2;
+        v[i] = frand();
+    }
+    for (int h = 0; h < H; h++)
+        sinks[h] = frand() * 3;
+    pii_rt_transpose(k, kw, n, kw, kt, n);
+    float *scratch = malloc(pii_rt_attn_scratch(R, H, Hkv) * 4);
+    pii_rt_attn a = {q, kt, v, o, sinks, qw, n, kw, qw, H, Hkv, hd, R};
+    pii_rt_plan ps = plan_of(PII_RT_ISA_SCALAR);
+    a.o = ref;
+    pii_rt_attn_band(&ps, &a, d0, d1, i0, i1, scratch);
+    for (int isa = 0; isa < nisa(); isa++) {
+        pii_rt_plan pl = plan_of(isa);
+        for (size_t i = 0; i < n * qw; i++)
+            o[i] = o1[i] = NAN;
+        a.o = o;
+        pii_rt_attn_band(&pl, &a, d0, d1, i0, i1, scratch);
+        for (size_t i = 0; i < n; i++)
+            for (size_t c = 0; c < qw; c++) {
+                float got = o[i * qw + c];
+                if (i < i0 || i >= i1) {
+                    if (!isnan(got))
+                        fail_msg("attn isa %d wrote row %zu outside [%zu,%zu)", isa, i, i0, i1);
+                } else if (!(fabsf(got - ref[i * qw + c]) <= 2e-5f))
+                    fail_msg("attn isa %d H=%d Hkv=%d hd=%d R=%d i=%zu c=%zu got %.9g scalar %.9g",
+                             isa, H, Hkv, hd, R, i, c, got, ref[i * qw + c]);
+            }
+        a.o = o1;
+        for (size_t i = i0; i < i1; i++)
+            pii_rt_attn_band(&pl, &a, d0, d1, i, i + 1, scratch);
+        if (memcmp(o + i0 * qw, o1 + i0 * qw, (i1 - i0) * qw * 4))
+            fail_msg("attn isa %d: blocked differs from one query at a time", isa);
+        size_t m = i0 + (i1 - i0) * 3 / 7;
+        pii_rt_attn_band(&pl, &a, d0, d1, i0, m, scratch);
+        pii_rt_attn_band(&pl, &a, d0, d1, m, i1, scratch);
+        if (memcmp(o + i0 * qw, o1 + i0 * qw, (i1 - i0) * qw * 4))
+            fail_msg("attn isa %d: split at %zu differs", isa, m);
+    }
+    free(q);
+    free(k);
+    free(v);
+    free(kt);
+    free(sinks);
+    free(o);
+    free(o1);
+    free(ref);
+    free(scratch);
+}
+
+static void test_attn_blocked(void **state)
+{
+    (void)state;
+    check_attn_blk(4, 2, 32, 128, 600, 0, 600, 0, 600);   /* built-in shape, G=2 */
+    check_attn_blk(4, 2, 32, 128, 600, 17, 561, 33, 530); /* clipped band, odd share */
+    check_attn_blk(4, 2, 32, 128, 12, 3, 4, 3, 4);        /* documents of 1, 2, 3 tokens */
+    check_attn_blk(4, 2, 32, 128, 12, 3, 5, 3, 5);
+    check_attn_blk(4, 2, 32, 128, 12, 3, 6, 3, 6);
+    check_attn_blk(4, 2, 32, 128, 12, 3, 6, 4, 5);   /* one query of three */
+    check_attn_blk(2, 2, 32, 7, 50, 1, 47, 2, 45);   /* G=1 */
+    check_attn_blk(8, 2, 16, 9, 70, 0, 70, 3, 67);   /* G=4 */
+    check_attn_blk(6, 2, 32, 11, 64, 5, 64, 6, 61);  /* G=3: rows not a tile multiple */
+    check_attn_blk(4, 2, 48, 20, 80, 0, 80, 1, 79);  /* three vectors of the head */
+    check_attn_blk(2, 1, 256, 4, 24, 0, 24, 0, 23);  /* widest head */
+    check_attn_blk(4, 2, 32, 0, 20, 0, 20, 0, 19);   /* radius 0: one key */
+    check_attn_blk(4, 2, 32, 1, 20, 2, 20, 2, 20);   /* radius below the block */
+    check_attn_blk(4, 2, 32, 40, 30, 0, 30, 0, 30);  /* radius beyond the document */
+    check_attn_blk(16, 1, 32, 33, 90, 0, 90, 7, 90); /* G=16 */
+}
+
 /* ---- row kernels --------------------------------------------------------------- */
 
 static void test_rmsnorm_swiglu(void **state)
@@ -449,6 +533,7 @@ int main(void)
         cmocka_unit_test(test_gemm_big),
         cmocka_unit_test(test_mat_view),
         cmocka_unit_test(test_attn),
+        cmocka_unit_test(test_attn_blocked),
         cmocka_unit_test(test_rmsnorm_swiglu),
         cmocka_unit_test(test_rope),
         cmocka_unit_test(test_topk_group),
