@@ -14,6 +14,11 @@ typedef void (*rt_gemm_fn)(const pii_rt_plan *p, const pii_rt_mat *W, size_t n, 
                            size_t ldx, const float *bias, float *y, size_t ldy, size_t o0,
                            size_t o1, int acc);
 
+/* The SIMD attention (kern_simd.inc) takes RT_ATT_QB consecutive queries per
+ * block; pii_rt_attn_scratch (kernels.c) sizes the scratch for RT_ATT_QB * G
+ * rows of 2R + 16 + RT_ATT_QB scores. */
+#define RT_ATT_QB 4
+
 typedef struct pii_rt_kernels {
     rt_gemm_fn gemm[PII_DT_COUNT][2]; /* [dtype][layout] */
     void (*attn)(const pii_rt_attn *a, size_t d0, size_t d1, size_t i0, size_t i1, float *scratch);

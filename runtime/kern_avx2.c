@@ -63,9 +63,6 @@ static inline TGT float hmax_v(__m256 v)
 #define IO_NVMAX 4
 #define OI_O 4
 #define OI_T 2
-#define ATT_NH 7
-#define PV_NH 2
-#define PV_NV 4
 
 static inline TGT __m256 exp_v(__m256 x)
 {

@@ -48,9 +48,6 @@ typedef __m512 vf;
 #define IO_NVMAX 4
 #define OI_O 4
 #define OI_T 4
-#define ATT_NH 7
-#define PV_NH 4
-#define PV_NV 4
 
 /* exp(x), Cephes-style range reduction and degree-5 polynomial (~1 ulp);
  * inputs clamped to [-87.3, 88]. */

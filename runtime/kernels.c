@@ -86,8 +86,8 @@ size_t pii_rt_attn_scratch(int radius, int H, int Hkv)
 {
     size_t G = Hkv > 0 ? (size_t)(H / Hkv) : 1;
     /* the SIMD kernel (kern_simd.inc): QB * G rows of scores over the union
-     * band of QB queries, QB = its RT_ATT_QB */
-    const size_t QB = 4;
+     * band of QB consecutive queries */
+    const size_t QB = RT_ATT_QB;
     size_t rows = QB * G;
     return (2 * (size_t)radius + 16 + QB) * (rows < 8 ? 8 : rows);
 }
