@@ -190,22 +190,48 @@ static void test_mat_view(void **state)
 
 /* ---- attention --------------------------------------------------------------- */
 
+/* Random attention inputs of n tokens: q [n][H*hd], k and v [n][Hkv*hd], kt
+ * (k transposed), sinks [H], and a scratch for radius R; free with
+ * attn_in_free. */
+typedef struct attn_in {
+    float *q, *k, *v, *kt, *sinks, *scratch;
+} attn_in;
+
+static attn_in attn_in_make(int H, int Hkv, int hd, int R, size_t n)
+{
+    size_t qw = (size_t)H * hd, kw = (size_t)Hkv * hd;
+    attn_in t = {malloc(n * qw * 4),    malloc(n * kw * 4),
+                 malloc(n * kw * 4),    malloc(kw * n * 4),
+                 malloc((size_t)H * 4), malloc(pii_rt_attn_scratch(R, H, Hkv) * 4)};
+    for (size_t i = 0; i < n * qw; i++)
+        t.q[i] = frand() * 2;
+    for (size_t i = 0; i < n * kw; i++) {
+        t.k[i] = frand() * 2;
+        t.v[i] = frand();
+    }
+    for (int h = 0; h < H; h++)
+        t.sinks[h] = frand() * 3;
+    pii_rt_transpose(t.k, kw, n, kw, t.kt, n);
+    return t;
+}
+
+static void attn_in_free(attn_in *t)
+{
+    free(t->q);
+    free(t->k);
+    free(t->v);
+    free(t->kt);
+    free(t->sinks);
+    free(t->scratch);
+}
+
 static void check_attn(int H, int Hkv, int hd, int R, size_t n, size_t d0, size_t d1)
 {
     size_t qw = (size_t)H * hd, kw = (size_t)Hkv * hd;
-    float *q = malloc(n * qw * 4), *k = malloc(n * kw * 4), *v = malloc(n * kw * 4);
-    float *kt = malloc(kw * n * 4), *o = malloc(n * qw * 4), *sinks = malloc((size_t)H * 4);
-    for (size_t i = 0; i < n * qw; i++)
-        q[i] = frand() * 2;
-    for (size_t i = 0; i < n * kw; i++) {
-        k[i] = frand() * 2;
-        v[i] = frand();
-    }
-    for (int h = 0; h < H; h++)
-        sinks[h] = frand() * 3;
-    pii_rt_transpose(k, kw, n, kw, kt, n);
-    float *scratch = malloc(pii_rt_attn_scratch(R, H, Hkv) * 4);
-    pii_rt_attn a = {q, kt, v, o, sinks, qw, n, kw, qw, H, Hkv, hd, R};
+    attn_in t = attn_in_make(H, Hkv, hd, R, n);
+    const float *q = t.q, *k = t.k, *v = t.v, *sinks = t.sinks;
+    float *o = malloc(n * qw * 4), *scratch = t.scratch;
+    pii_rt_attn a = {q, t.kt, v, o, sinks, qw, n, kw, qw, H, Hkv, hd, R};
     double *p = malloc((size_t)(2 * R + 1) * sizeof *p);
     for (int isa = 0; isa < nisa(); isa++) {
         pii_rt_plan pl = plan_of(isa);
@@ -240,14 +266,9 @@ static void check_attn(int H, int Hkv, int hd, int R, size_t n, size_t d0, size_
                 }
             }
     }
-    free(q);
-    free(k);
-    free(v);
-    free(kt);
     free(o);
-    free(sinks);
-    free(scratch);
     free(p);
+    attn_in_free(&t);
 }
 
 static void test_attn(void **state)
@@ -269,20 +290,10 @@ static void check_attn_blk(int H, int Hkv, int hd, int R, size_t n, size_t d0, s
                            size_t i1)
 {
     size_t qw = (size_t)H * hd, kw = (size_t)Hkv * hd;
-    float *q = malloc(n * qw * 4), *k = malloc(n * kw * 4), *v = malloc(n * kw * 4);
-    float *kt = malloc(kw * n * 4), *sinks = malloc((size_t)H * 4);
+    attn_in t = attn_in_make(H, Hkv, hd, R, n);
     float *o = malloc(n * qw * 4), *o1 = malloc(n * qw * 4), *ref = malloc(n * qw * 4);
-    for (size_t i = 0; i < n * qw; i++)
-        q[i] = frand() * 2;
-    for (size_t i = 0; i < n * kw; i++) {
-        k[i] = frand() * 2;
-        v[i] = frand();
-    }
-    for (int h = 0; h < H; h++)
-        sinks[h] = frand() * 3;
-    pii_rt_transpose(k, kw, n, kw, kt, n);
-    float *scratch = malloc(pii_rt_attn_scratch(R, H, Hkv) * 4);
-    pii_rt_attn a = {q, kt, v, o, sinks, qw, n, kw, qw, H, Hkv, hd, R};
+    float *scratch = t.scratch;
+    pii_rt_attn a = {t.q, t.kt, t.v, o, t.sinks, qw, n, kw, qw, H, Hkv, hd, R};
     pii_rt_plan ps = plan_of(PII_RT_ISA_SCALAR);
     a.o = ref;
     pii_rt_attn_band(&ps, &a, d0, d1, i0, i1, scratch);
@@ -313,15 +324,10 @@ static void check_attn_blk(int H, int Hkv, int hd, int R, size_t n, size_t d0, s
         if (memcmp(o + i0 * qw, o1 + i0 * qw, (i1 - i0) * qw * 4))
             fail_msg("attn isa %d: split at %zu differs", isa, m);
     }
-    free(q);
-    free(k);
-    free(v);
-    free(kt);
-    free(sinks);
     free(o);
     free(o1);
     free(ref);
-    free(scratch);
+    attn_in_free(&t);
 }
 
 static void test_attn_blocked(void **state)
