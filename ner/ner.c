@@ -36,6 +36,7 @@ struct pii_ner {
     size_t W, H, stride, pack;
     size_t max_lag, max_span;
     int no_cache;
+    const char *person; /* the category name memory teaches; NULL: off */
     pii_ner_decode_mode decode;
     float *thr; /* [K] */
     /* One spare backend context, so repeated one-shot calls do not rebuild
@@ -294,6 +295,7 @@ pii_ner *pii_ner_create_backend(const pii_ner_backend *be, const pii_ner_params 
     }
     n->stride = n->W - 2 * n->H;
     n->no_cache = p->no_cache;
+    pii_ner_set_name_memory(n, 1);
     n->pack = (p->pack_tokens ? p->pack_tokens : n->W) * (be->par > 1 ? be->par : 1);
     n->decode = p->decode;
     n->max_lag = p->max_lag;
@@ -306,6 +308,17 @@ fail:
     if (err)
         *err = e ? e : PII_EINTERNAL;
     return NULL;
+}
+
+void pii_ner_set_name_memory(pii_ner *n, int on)
+{
+    int pc = pii_ner_labels_find_category(n->L, "private_person");
+    n->person = on && pc >= 0 ? pii_ner_labels_category(n->L, (size_t)pc) : NULL;
+}
+
+int pii_ner_name_memory(const pii_ner *n)
+{
+    return n->person != NULL;
 }
 
 const char *pii_ner_calibration_file(const pii_ner *n)
@@ -374,6 +387,8 @@ typedef struct ner_doc {
     ner_held *held; /* spans waiting for bytes to widen over */
     size_t nheld, heldcap;
     pii_ner_toks tmp;    /* tokenizer output */
+    ner_names names;     /* name memory (names.c) */
+    uint64_t pscan;      /* bytes before this are scanned for taught names */
     pii_ner_result *rec; /* analyze: record everything */
     size_t rec_tcap, rec_lcap;
 } ner_doc;
@@ -396,6 +411,7 @@ static void doc_free(ner_doc *d)
     pii_ner_resolver_free(&d->rs);
     pii_ner_toks_free(&d->tmp);
     free(d->held);
+    pii_ner_names_free(&d->names);
 }
 
 static pii_err doc_init(ner_doc *d, const pii_ner *n)
@@ -424,6 +440,8 @@ static void doc_reset(ner_doc *d)
     d->finished = 0;
     d->eod = 0;
     d->nheld = 0;
+    pii_ner_names_reset(&d->names);
+    d->pscan = 0;
 }
 
 /* Oldest token still needed: the first unconsumed window's start, or the
@@ -599,6 +617,17 @@ static int doc_next_job(ner_doc *d, ner_job *j)
     return 1;
 }
 
+/* A final span: taught to the name memory, handed to the resolver. */
+static pii_err doc_resolve(ner_doc *d, const pii_span *sp)
+{
+    if (d->n->person && sp->label == d->n->person) {
+        pii_err e = pii_ner_names_offer(&d->names, &d->tx, sp);
+        if (e)
+            return e;
+    }
+    return pii_ner_resolver_add(&d->rs, sp);
+}
+
 static pii_err doc_add_tspan(ner_doc *d, const ner_tsp *t)
 {
     const pii_ner *n = d->n;
@@ -623,7 +652,7 @@ static pii_err doc_add_tspan(ner_doc *d, const ner_tsp *t)
             return PII_OK;
         }
     }
-    return pii_ner_resolver_add(&d->rs, &sp);
+    return doc_resolve(d, &sp);
 }
 
 /* Widens the held spans over the bytes now in view; adds the final ones. */
@@ -634,7 +663,7 @@ static pii_err doc_release(ner_doc *d)
     for (size_t i = 0; i < d->nheld; i++) {
         ner_held *h = &d->held[i];
         if (!e && pii_ner_widen_right(&d->tx, h->sp.label, &h->sp.end, h->lim, d->eod))
-            e = pii_ner_resolver_add(&d->rs, &h->sp);
+            e = doc_resolve(d, &h->sp);
         else
             d->held[k++] = *h;
     }
@@ -737,6 +766,8 @@ static uint64_t doc_boundary(const ner_doc *d)
     if (pos < d->tx.base + d->tx.len)
         pos = d->tx.base + pii_ner_char_start(d->tx.p, d->tx.len, (size_t)(pos - d->tx.base));
     pos = pos > NER_WIDEN_MAX ? pos - NER_WIDEN_MAX : 0;
+    if (d->n->person && d->pscan < pos)
+        pos = d->pscan; /* a taught name may still be found from there */
     uint64_t h = doc_held_min(d);
     return h < pos ? h : pos;
 }
@@ -749,6 +780,8 @@ static uint64_t doc_keep(const ner_doc *d)
     if (d->tf < pos)
         pos = d->tf;
     pos = pos > 3 + NER_WIDEN_MAX ? pos - 3 - NER_WIDEN_MAX : 0;
+    if (d->n->person && d->pscan < pos)
+        pos = d->pscan;
     uint64_t h = doc_held_min(d);
     return h < pos ? h : pos;
 }
@@ -756,6 +789,28 @@ static uint64_t doc_keep(const ner_doc *d)
 static int doc_complete(const ner_doc *d)
 {
     return d->tok_done && d->win_done && d->cons_k == d->next_k;
+}
+
+/* Name memory: scans the bytes before which every span is known (spans
+ * ending there are taught; later ones start after them) for taught
+ * names.  final: the whole document is known. */
+static pii_err doc_names(ner_doc *d, int final)
+{
+    if (!d->n->person)
+        return PII_OK;
+    uint64_t lim = d->tx.base + d->tx.len;
+    if (!final) {
+        uint64_t p = ner_sm_pending_token(&d->sm);
+        uint64_t pos = p < d->tn ? d->ts[p - d->tbase] : d->tf;
+        uint64_t h = doc_held_min(d);
+        if (pos < lim)
+            lim = pos;
+        if (h < lim)
+            lim = h;
+    }
+    if (d->pscan < d->tx.base)
+        return PII_EINTERNAL; /* the bytes must be in view (see doc_keep) */
+    return pii_ner_names_scan(&d->names, &d->tx, &d->pscan, lim, final, d->n->person, &d->rs);
 }
 
 static pii_err doc_flush(ner_doc *d, pii_spanvec *out)
@@ -769,13 +824,15 @@ static pii_err doc_flush(ner_doc *d, pii_spanvec *out)
         ner_tsp t;
         if (pii_ner_sm_finish(&d->sm, &t) && (e = doc_add_tspan(d, &t)))
             return e;
-        if ((e = doc_release(d)))
+        if ((e = doc_release(d)) || (e = doc_names(d, 1)))
             return e;
         d->finished = 1;
         return pii_ner_resolver_flush(&d->rs, UINT64_MAX, out);
     }
     if (d->finished)
         return PII_OK;
+    if ((e = doc_names(d, 0)))
+        return e;
     return pii_ner_resolver_flush(&d->rs, doc_boundary(d), out);
 }
 

@@ -103,6 +103,52 @@ void pii_ner_resolver_free(ner_resolver *r);
 /* Smallest start among pending spans, or UINT64_MAX. */
 uint64_t pii_ner_resolver_min_start(const ner_resolver *r);
 
+/* Letters, marks and digits of scripts written with spaces between words
+ * (spans.c); Han, kana, Thai, Lao, Khmer and Myanmar are not. */
+int pii_ner_word_cp(uint32_t cp);
+
+/* Name memory (names.c, docs/NER.md "Name memory"): the capitalised words
+ * of a document's multi-word person spans, each with the end of the first
+ * span that taught it; a later whole word equal to one becomes a person
+ * span.  Allocated on the first word taught. */
+#define NER_NAMES_MAX 512
+#define NER_NAMES_SLOTS 1024 /* hash slots, a power of two > NER_NAMES_MAX */
+#define NER_NAME_BYTES 48
+typedef struct ner_name {
+    uint64_t from; /* counts for words starting here or later */
+    float score;
+    uint8_t len;
+    char w[NER_NAME_BYTES];
+} ner_name;
+#define NER_TEACH_WORDS 8    /* words one span may teach */
+typedef struct ner_teacher { /* an offered span, its teachable words copied */
+    uint64_t start, end;
+    float score;
+    uint8_t nw, len[NER_TEACH_WORDS];
+    char w[NER_TEACH_WORDS][NER_NAME_BYTES];
+} ner_teacher;
+typedef struct ner_names {
+    ner_name *v;    /* [NER_NAMES_MAX] */
+    uint16_t *slot; /* [NER_NAMES_SLOTS]: index + 1, 0 empty */
+    size_t n;
+    ner_teacher *pend; /* offered, not learned yet */
+    size_t np, pcap;
+} ner_names;
+
+void pii_ner_names_reset(ner_names *m);
+void pii_ner_names_free(ner_names *m);
+/* Offers a person span whose bytes are in view: its teachable words are
+ * kept until a scan reaches its end. */
+pii_err pii_ner_names_offer(ner_names *m, const ner_text *tx, const pii_span *sp);
+/* Learns the offered spans that end at or before lim (all when eod), in
+ * (end, start) order, then adds to rs a `label` span for each taught word
+ * in [*pos, lim) (bytes in view); stops before a word that crosses lim or
+ * may go on past the view (eod == 0), and sets *pos to where the next scan
+ * starts.  *pos must be a word boundary.  The caller guarantees that every
+ * span ending at or before lim has been offered. */
+pii_err pii_ner_names_scan(ner_names *m, const ner_text *tx, uint64_t *pos, uint64_t lim, int eod,
+                           const char *label, ner_resolver *rs);
+
 /* One Viterbi step (viterbi.c): out[c] = max_p (prev[p] + trans[p][c]) +
  * e[c], bp[c] = the first argmax p, then out shifted by its maximum.
  * pii_ner_viterbi_step is the fast form (cv, cb: scratch of pii_ner_viterbi_ncol

@@ -264,7 +264,7 @@ static void trim_words(const ner_text *tx, uint64_t *s, uint64_t *e)
 /* Letters, marks and digits of scripts written with spaces between words.
  * Han, kana, Thai, Lao, Khmer and Myanmar run words together, so a word
  * edge there cannot be found from the characters and no widening happens. */
-static int word_cp(uint32_t cp)
+int pii_ner_word_cp(uint32_t cp)
 {
     if (cp < 0x80)
         return ascii_alnum((uint8_t)cp);
@@ -355,14 +355,14 @@ static void trim_closing(const ner_text *tx, const char *cat, uint64_t s, uint64
             uint64_t as = cs;
             uint32_t ap = cp_before(tx, cs, &as);
             uint64_t ws = as;
-            if ((ap == '\'' || ap == 0x2019) && as > s && word_cp(cp_before(tx, as, &ws))) {
+            if ((ap == '\'' || ap == 0x2019) && as > s && pii_ner_word_cp(cp_before(tx, as, &ws))) {
                 e = as; /* "Smith's" -> "Smith" */
                 continue;
             }
         } else if (cp == '.') {
             uint64_t k = cs, letters = 0, ws;
             uint32_t c;
-            while (k > s && (c = cp_before(tx, k, &ws)) && word_cp(c)) {
+            while (k > s && (c = cp_before(tx, k, &ws)) && pii_ner_word_cp(c)) {
                 letters++;
                 k = ws;
             }
@@ -451,7 +451,7 @@ static int widen_before(const ner_text *tx, int kind, uint64_t pos, uint64_t *st
         return pos > tx->base && ascii_alnum(tx->p[pos - 1 - tx->base]);
     }
     uint32_t cp = cp_before(tx, pos, start);
-    return cp && word_cp(cp);
+    return cp && pii_ner_word_cp(cp);
 }
 
 /* 1 and the length when the character at pos is crossed; 0 when not; -1
@@ -471,7 +471,7 @@ static int widen_at(const ner_text *tx, int kind, uint64_t pos, size_t *len)
         return need && tx->len - i < need ? -1 : 0;
     }
     *len = n;
-    return word_cp(cp);
+    return pii_ner_word_cp(cp);
 }
 
 uint64_t pii_ner_widen_left(const ner_text *tx, const char *cat, uint64_t s)

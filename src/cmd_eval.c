@@ -30,6 +30,7 @@ enum {
     E_FORMAT,
     E_PREDICTIONS,
     E_DUMP,
+    E_NO_NAME_MEMORY,
     E_HELP,
     E_END
 };
@@ -45,6 +46,9 @@ static const pii_flag eval_flags[] = {
     [E_DUMP - E_FIRST] = {"dump-predictions", 0, "FILE",
                           "write the predicted spans in that format (model spans with their "
                           "\"score\")"},
+    [E_NO_NAME_MEMORY - E_FIRST] = {"no-name-memory", 0, NULL,
+                                    "turn the model's name memory off (as the main command's "
+                                    "option)"},
     [E_HELP - E_FIRST] = {"help", 'h', NULL, "show this help and exit"},
 };
 enum { E_NFLAGS = E_END - E_FIRST };
@@ -583,6 +587,9 @@ int pii_cmd_eval(int argc, char **argv)
             break;
         case E_DUMP:
             dump_path = optarg;
+            break;
+        case E_NO_NAME_MEMORY:
+            o.no_name_memory = 1;
             break;
         case E_HELP:
             eval_usage(stdout);

@@ -37,6 +37,7 @@ typedef struct pii_opts {
     const char *pack;   /* pack_tokens (no option of its own: `bench --pack`); NULL: the window */
     int act;            /* --act: a pii_rt_qact value, or -1 when not given */
     int no_calibration; /* --no-calibration */
+    int no_name_memory; /* --no-name-memory */
     const char **thresholds, **biases; /* repeatable, borrowed from argv */
     size_t n_thresholds, n_biases;
     const char *key_file;

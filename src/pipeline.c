@@ -424,6 +424,7 @@ static int build_model(const pii_opts *o, pii_pipeline *p)
                 msg);
         return e == PII_EINVAL ? PII_EXIT_USAGE : PII_EXIT_MODEL;
     }
+    pii_ner_set_name_memory(p->ner, !o->no_name_memory);
     const char *cw = pii_ner_calibration_warning(p->ner);
     if (cw[0] && !o->quiet)
         fprintf(stderr, "pii-redact: warning: %s: %s\n", pii_ner_calibration_file(p->ner), cw);

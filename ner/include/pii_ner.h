@@ -394,6 +394,13 @@ const char *pii_ner_calibration_file(const pii_ner *n);
 const char *pii_ner_calibration_warning(const pii_ner *n);
 size_t pii_ner_halo(const pii_ner *n);
 size_t pii_ner_window(const pii_ner *n);
+/* Name memory (docs/NER.md, "Name memory"): on (the default) when the
+ * model has a private_person category, a person's name found in a document
+ * is also redacted where it comes back later in that document.  Set it
+ * before the first detection; a function rather than a pii_ner_params field
+ * so that the params struct, part of the ABI, keeps its layout. */
+void pii_ner_set_name_memory(pii_ner *n, int on);
+int pii_ner_name_memory(const pii_ner *n);
 
 /* The detector over the project's encoder (pii_model.h) and tokenizer
  * (pii_tok.h; NULL: the built-in o200k).  Both are borrowed and must

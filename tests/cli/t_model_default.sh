@@ -87,6 +87,28 @@ exact "Patient: Maria Lopez, 54, seen today. Re: MRI results attached." \
 # a date and an address side by side are two spans split at "at"
 exact "Meeting with Tuesday 12th at 3pm, 14 Elm Grove, Leeds LS6 2AB." \
     "Meeting with <PRIVATE_DATE> at <PRIVATE_ADDRESS>."
+# name memory: a surname the model reads as a name beside the first name is
+# redacted where it comes back alone ("Thorne", "Thorne's"); with
+# --no-name-memory the built-in model leaves those in clear
+exact "Chapter one introduces Captain Elias Thorne. Thorne commands the ship and Thorne's crew fears him." \
+    "Chapter one introduces Captain <PRIVATE_PERSON>. <PRIVATE_PERSON> commands the ship and <PRIVATE_PERSON>'s crew fears him."
+exact "The novel follows Edith Marsh through the war. Marsh survives; her brother does not." \
+    "The novel follows <PRIVATE_PERSON> through the war. <PRIVATE_PERSON> survives; her brother does not."
+exact "Interview with Rosa Field, nurse. Field: I started in 1987." \
+    "Interview with <PRIVATE_PERSON>, nurse. <PRIVATE_PERSON>: I started in 1987."
+got=$(printf '%s\n' "The novel follows Edith Marsh through the war. Marsh survives." |
+    "$PII_REDACT" --no-name-memory)
+if [ "$got" != "The novel follows <PRIVATE_PERSON> through the war. Marsh survives." ]; then
+    echo "--no-name-memory: $got"
+    fail=1
+fi
+# each line is its own document with --lines: nothing carries over
+got=$(printf '%s\n' "Chapter one introduces Captain Elias Thorne." "Later, Thorne commands the ship." |
+    "$PII_REDACT" --lines)
+if [ "$got" != "$(printf '%s\n' "Chapter one introduces Captain <PRIVATE_PERSON>." "Later, Thorne commands the ship.")" ]; then
+    echo "--lines carried a name across lines: $got"
+    fail=1
+fi
 
 # the shipped operating point (config.json pii_redact_operating_point):
 # info shows it, it changes what is found, and --bias replaces it — the

@@ -430,6 +430,71 @@ static void test_stream_equals_oneshot(void **st)
     }
 }
 
+/* Name memory: on text where capitalised names recur, streaming in every
+ * chunking still equals the one-shot result (windows of 40 tokens, so a
+ * name taught in one window is found in later ones), and the memory adds
+ * spans: each a whole word equal to a capitalised word of an earlier
+ * multi-word person span. */
+static void test_stream_name_memory(void **st)
+{
+    (void)st;
+    static const char *const words[] = {"Okafor", "Ngozi",        "L\u00FAc\u00EDa",
+                                        "ZHANG",  "Morgan-Short", "O'Brien",
+                                        "the",    "met",          "and",
+                                        "said",   "Okafor's",     "Dr.",
+                                        "x",      "Lee",          "\u00C9mile",
+                                        "of",     "na\u00EFve",   "Mr"};
+    size_t cap = 24000, len = 0;
+    char *text = malloc(cap);
+    while (len + 40 < cap) {
+        const char *w = words[rng() % (sizeof words / sizeof words[0])];
+        len += (size_t)snprintf(text + len, cap - len, "%s%s", w,
+                                rng() % 9 == 0   ? ".\r\n"
+                                : rng() % 7 == 0 ? ", "
+                                                 : " ");
+    }
+    stream_vs_oneshot(text, len, NULL);
+    fake f;
+    pii_ner *with = make_ner(&f, 8, 8, 40, NULL), *without = make_ner(&f, 8, 8, 40, NULL);
+    assert_true(pii_ner_name_memory(with));
+    pii_ner_set_name_memory(without, 0);
+    assert_false(pii_ner_name_memory(without));
+    pii_spanvec a = {0}, b = {0};
+    assert_int_equal(pii_ner_detect(with, (const uint8_t *)text, len, &a), PII_OK);
+    assert_int_equal(pii_ner_detect(without, (const uint8_t *)text, len, &b), PII_OK);
+    spans_sane(&a, text, len);
+    size_t added = 0;
+    for (size_t i = 0; i < a.n; i++) {
+        int seen = 0;
+        for (size_t j = 0; j < b.n && !seen; j++)
+            seen = b.v[j].start < a.v[i].end && a.v[i].start < b.v[j].end;
+        if (seen)
+            continue;
+        added++;
+        const pii_span *x = &a.v[i];
+        size_t wl = (size_t)(x->end - x->start);
+        assert_string_equal(x->label, "private_person");
+        assert_true(x->start == 0 || text[x->start - 1] == ' ' || text[x->start - 1] == '\n');
+        /* taught by an earlier person span of two words or more */
+        int taught = 0;
+        for (size_t j = 0; j < a.n && !taught; j++) {
+            const pii_span *t = &a.v[j];
+            if (t->end > x->start || strcmp(t->label, "private_person"))
+                continue;
+            for (uint64_t p = t->start; p + wl <= t->end && !taught; p++)
+                taught = !memcmp(text + p, text + x->start, wl) &&
+                         memchr(text + t->start, ' ', (size_t)(t->end - t->start));
+        }
+        assert_true(taught);
+    }
+    assert_true(added > 0);
+    free(a.v);
+    free(b.v);
+    pii_ner_free(with);
+    pii_ner_free(without);
+    free(text);
+}
+
 /* A backend that runs par sequences at once (the model's thread pool):
  * the windows of one document share passes of up to par x window tokens,
  * in one-shot runs and in streams of every chunking, and the spans are
@@ -987,7 +1052,7 @@ int main(void)
         cmocka_unit_test(test_params),        cmocka_unit_test(test_calibration_dir),
         cmocka_unit_test(test_thresholds),    cmocka_unit_test(test_forward_error),
         cmocka_unit_test(test_ahead),         cmocka_unit_test(test_stream_parallel_passes),
-        cmocka_unit_test(test_put_cache),
+        cmocka_unit_test(test_put_cache),     cmocka_unit_test(test_stream_name_memory),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,347 @@
+/* names.c — name memory: a person's name, once found, is redacted wherever
+ * it comes back later in the document (docs/NER.md, "Name memory").
+ *
+ * A person span of two words or more ("Ngozi Okafor", "Dr. Okafor",
+ * "WEI ZHANG") teaches each of its capitalised words; a later whole word
+ * equal to one of them, byte for byte ("Okafor", "Okafor's"), becomes a
+ * person span of its own with the teacher's score.  Forward only: a word
+ * counts when it starts at or after the end of a span that teaches it, so
+ * the result depends on the document alone, never on how it was chunked
+ * (ner.c scans a byte only once every span ending before it is known).
+ *
+ * Words: maximal runs of letters, marks and digits of scripts written with
+ * spaces (the widening's word characters), joined across an inner
+ * apostrophe or hyphen ("O'Brien", "Morgan-Short").  A taught word starts
+ * with an upper-case letter, has two characters or more, no digit, is not
+ * a title ("Mr", "Dr", "Sir", ...) or a Roman numeral, and fits
+ * NER_NAME_BYTES; at most NER_NAMES_MAX words per document. */
+#include <stdlib.h>
+#include <string.h>
+#include <utf8proc.h>
+
+#include "ner/ner_internal.h"
+
+static size_t cp_at(const ner_text *tx, uint64_t pos, uint32_t *cp)
+{
+    size_t off = (size_t)(pos - tx->base);
+    int k = pii_utf8_decode(tx->p + off, tx->len - off, cp);
+    return k > 0 ? (size_t)k : 0;
+}
+
+/* Do the bytes at pos start a UTF-8 character that the view cuts short
+ * (more bytes may complete it)? */
+static int cut_char(const ner_text *tx, uint64_t pos)
+{
+    size_t off = (size_t)(pos - tx->base), have = tx->len - off;
+    uint8_t b = tx->p[off];
+    size_t need = b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : b >= 0xC2 ? 2 : 1;
+    if (need <= have)
+        return 0;
+    for (size_t i = 1; i < have; i++)
+        if ((tx->p[off + i] & 0xC0) != 0x80)
+            return 0;
+    return 1;
+}
+
+static int joiner(uint32_t cp)
+{
+    return cp == '\'' || cp == 0x2019 || cp == '-' || cp == 0x2010;
+}
+
+static int upper_cp(uint32_t cp)
+{
+    utf8proc_category_t c = utf8proc_category((utf8proc_int32_t)cp);
+    return c == UTF8PROC_CATEGORY_LU || c == UTF8PROC_CATEGORY_LT;
+}
+
+/* End of the word that starts at ws (a word character).  *open = 1 when
+ * the word reaches the last byte in view, so more bytes may extend it. */
+static uint64_t word_end(const ner_text *tx, uint64_t ws, int *open)
+{
+    const uint64_t end = tx->base + tx->len;
+    uint64_t p = ws;
+    *open = 0;
+    for (;;) {
+        uint32_t cp;
+        size_t n = p < end ? cp_at(tx, p, &cp) : 0;
+        if (p >= end || (!n && cut_char(tx, p))) {
+            *open = 1; /* the word may go on past the view */
+            return p;
+        }
+        if (n && pii_ner_word_cp(cp)) {
+            p += n;
+            continue;
+        }
+        if (n && joiner(cp)) {
+            uint32_t c2;
+            size_t n2 = p + n < end ? cp_at(tx, p + n, &c2) : 0;
+            if (n2 && pii_ner_word_cp(c2)) {
+                p += n + n2;
+                continue;
+            }
+            if (p + n >= end || (!n2 && cut_char(tx, p + n)))
+                *open = 1; /* "O'" at the end of the view */
+            return p;
+        }
+        return p;
+    }
+}
+
+static uint32_t hash_bytes(const uint8_t *p, size_t n)
+{
+    uint32_t h = 2166136261u;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ p[i]) * 16777619u;
+    return h;
+}
+
+/* Index of the word, or -1. */
+static int names_find(const ner_names *m, const uint8_t *w, size_t n)
+{
+    if (!m->slot || n == 0 || n >= NER_NAME_BYTES)
+        return -1;
+    uint32_t h = hash_bytes(w, n) & (NER_NAMES_SLOTS - 1);
+    for (uint16_t s; (s = m->slot[h]) != 0; h = (h + 1) & (NER_NAMES_SLOTS - 1)) {
+        const ner_name *x = &m->v[s - 1];
+        if (x->len == n && !memcmp(x->w, w, n))
+            return s - 1;
+    }
+    return -1;
+}
+
+static int ascii_ieq(const uint8_t *w, size_t n, const char *t)
+{
+    size_t k = strlen(t);
+    if (k != n)
+        return 0;
+    for (size_t i = 0; i < n; i++) {
+        uint8_t c = w[i];
+        if (c >= 'A' && c <= 'Z')
+            c = (uint8_t)(c + 32);
+        if (c != (uint8_t)t[i])
+            return 0;
+    }
+    return 1;
+}
+
+/* Titles and forms of address that stand beside a name but are none. */
+static int is_title(const uint8_t *w, size_t n)
+{
+    static const char *const titles[] = {
+        "mr",    "mrs",  "ms",        "miss",   "mx",     "dr",      "prof",  "sir",
+        "dame",  "lord", "lady",      "madam",  "mister", "master",  "rev",   "fr",
+        "st",    "jr",   "sr",        "hon",    "capt",   "col",     "gen",   "lt",
+        "sgt",   "maj",  "mme",       "mlle",   "herr",   "frau",    "sra",   "dra",
+        "don",   "king", "queen",     "prince", "judge",  "justice", "saint", "president",
+        "uncle", "aunt", "professor", "doctor", "father", "officer", "the",   "and",
+    };
+    for (size_t i = 0; i < sizeof titles / sizeof titles[0]; i++)
+        if (ascii_ieq(w, n, titles[i]))
+            return 1;
+    return 0;
+}
+
+static int roman(const uint8_t *w, size_t n)
+{
+    if (n > 4)
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        if (!strchr("IVXL", w[i]))
+            return 0;
+    return 1;
+}
+
+/* May the word [ws, we) be taught? */
+static int teachable(const ner_text *tx, uint64_t ws, uint64_t we)
+{
+    size_t n = (size_t)(we - ws);
+    const uint8_t *w = tx->p + (ws - tx->base);
+    if (n >= NER_NAME_BYTES || is_title(w, n) || roman(w, n))
+        return 0;
+    size_t chars = 0;
+    for (uint64_t p = ws; p < we;) {
+        uint32_t cp;
+        size_t k = cp_at(tx, p, &cp);
+        if (!k)
+            return 0;
+        if (p == ws && !upper_cp(cp))
+            return 0;
+        if (utf8proc_category((utf8proc_int32_t)cp) == UTF8PROC_CATEGORY_ND)
+            return 0;
+        chars++;
+        p += k;
+    }
+    return chars >= 2;
+}
+
+void pii_ner_names_reset(ner_names *m)
+{
+    m->n = 0;
+    m->np = 0;
+    if (m->slot)
+        memset(m->slot, 0, NER_NAMES_SLOTS * sizeof *m->slot);
+}
+
+void pii_ner_names_free(ner_names *m)
+{
+    free(m->v);
+    free(m->slot);
+    free(m->pend);
+    memset(m, 0, sizeof *m);
+}
+
+static pii_err names_add(ner_names *m, const char *w, size_t n, uint64_t from, float score)
+{
+    if (names_find(m, (const uint8_t *)w, n) >= 0)
+        return PII_OK; /* taught before, by a span that ends no later */
+    if (m->n == NER_NAMES_MAX)
+        return PII_OK; /* full: the document's first NER_NAMES_MAX words */
+    if (!m->v) {
+        m->v = malloc(NER_NAMES_MAX * sizeof *m->v);
+        m->slot = calloc(NER_NAMES_SLOTS, sizeof *m->slot);
+        if (!m->v || !m->slot) {
+            free(m->v);
+            free(m->slot);
+            m->v = NULL;
+            m->slot = NULL;
+            return PII_ENOMEM;
+        }
+    }
+    ner_name *x = &m->v[m->n];
+    memcpy(x->w, w, n);
+    x->len = (uint8_t)n;
+    x->from = from;
+    x->score = score;
+    uint32_t h = hash_bytes((const uint8_t *)w, n) & (NER_NAMES_SLOTS - 1);
+    while (m->slot[h])
+        h = (h + 1) & (NER_NAMES_SLOTS - 1);
+    m->slot[h] = (uint16_t)(++m->n);
+    return PII_OK;
+}
+
+pii_err pii_ner_names_offer(ner_names *m, const ner_text *tx, const pii_span *sp)
+{
+    ner_teacher t;
+    memset(&t, 0, sizeof t);
+    size_t words = 0;
+    for (uint64_t p = sp->start; p < sp->end;) {
+        uint32_t cp;
+        size_t k = cp_at(tx, p, &cp);
+        if (!k || !pii_ner_word_cp(cp)) {
+            p += k ? k : 1;
+            continue;
+        }
+        int open;
+        uint64_t e = word_end(tx, p, &open);
+        if (e > sp->end)
+            e = sp->end;
+        words++;
+        if (t.nw < NER_TEACH_WORDS && teachable(tx, p, e)) {
+            t.len[t.nw] = (uint8_t)(e - p);
+            memcpy(t.w[t.nw], tx->p + (p - tx->base), (size_t)(e - p));
+            t.nw++;
+        }
+        p = e;
+    }
+    if (words < 2 || t.nw == 0)
+        return PII_OK;
+    t.start = sp->start;
+    t.end = sp->end;
+    t.score = sp->score;
+    if (PII_VEC_RESERVE(m->pend, m->pcap, m->np + 1))
+        return PII_ENOMEM;
+    m->pend[m->np++] = t;
+    return PII_OK;
+}
+
+static int teacher_order(const void *a, const void *b)
+{
+    const ner_teacher *x = a, *y = b;
+    if (x->end != y->end)
+        return x->end < y->end ? -1 : 1;
+    if (x->start != y->start)
+        return x->start < y->start ? -1 : 1;
+    return (x->score < y->score) - (x->score > y->score);
+}
+
+/* Learns the offered spans that end at or before lim, in (end, start)
+ * order: the order of the document, however it was fed. */
+static pii_err names_learn(ner_names *m, uint64_t lim)
+{
+    if (m->np == 0)
+        return PII_OK;
+    qsort(m->pend, m->np, sizeof *m->pend, teacher_order);
+    size_t i = 0;
+    for (; i < m->np && m->pend[i].end <= lim; i++) {
+        const ner_teacher *t = &m->pend[i];
+        for (size_t k = 0; k < t->nw; k++) {
+            pii_err e = names_add(m, t->w[k], t->len[k], t->end, t->score);
+            if (e)
+                return e;
+        }
+    }
+    memmove(m->pend, m->pend + i, (m->np - i) * sizeof *m->pend);
+    m->np -= i;
+    return PII_OK;
+}
+
+/* The taught word that [ws, we) is, possibly with a possessive "'s" (then
+ * *ne is the name's end), or -1. */
+static int names_match(const ner_names *m, const ner_text *tx, uint64_t ws, uint64_t we,
+                       uint64_t *ne)
+{
+    const uint8_t *w = tx->p + (ws - tx->base);
+    size_t n = (size_t)(we - ws);
+    int i = names_find(m, w, n);
+    if (i >= 0) {
+        *ne = we;
+        return i;
+    }
+    static const char *const poss[] = {"'s", "\xE2\x80\x99s", "'S", "\xE2\x80\x99S"};
+    for (size_t k = 0; k < 4; k++) {
+        size_t l = strlen(poss[k]);
+        if (n > l && !memcmp(w + n - l, poss[k], l) && (i = names_find(m, w, n - l)) >= 0) {
+            *ne = we - l;
+            return i;
+        }
+    }
+    return -1;
+}
+
+pii_err pii_ner_names_scan(ner_names *m, const ner_text *tx, uint64_t *pos, uint64_t lim, int eod,
+                           const char *label, ner_resolver *rs)
+{
+    uint64_t p = *pos;
+    const uint64_t end = tx->base + tx->len;
+    if (lim > end)
+        lim = end;
+    pii_err err = names_learn(m, eod ? UINT64_MAX : lim);
+    if (err)
+        return err;
+    while (p < lim) {
+        uint32_t cp;
+        size_t k = cp_at(tx, p, &cp);
+        if (!k && !eod && cut_char(tx, p))
+            break; /* a character the view cuts: next time */
+        if (!k || !pii_ner_word_cp(cp)) {
+            p += k ? k : 1;
+            continue;
+        }
+        int open;
+        uint64_t we = word_end(tx, p, &open);
+        if ((open && !eod) || we > lim)
+            break; /* the word may go on, or crosses the limit: next time */
+        uint64_t ne;
+        int i;
+        if (m->n && upper_cp(cp) && (i = names_match(m, tx, p, we, &ne)) >= 0 &&
+            m->v[i].from <= p) {
+            pii_span s = {p, ne, label, NULL, m->v[i].score, PII_SRC_MODEL};
+            pii_err e = pii_ner_resolver_add(rs, &s);
+            if (e)
+                return e;
+        }
+        p = we;
+    }
+    *pos = p;
+    return PII_OK;
+}
