@@ -65,6 +65,8 @@ struct pii_model_ws {
     float *hg;               /* [N*k][2I]: gate | up, then SwiGLU in the gate half */
     float *rope;             /* [N][hd/2][2]    */
     uint32_t *dstart, *dend; /* [N]         */
+    int16_t *lastl;          /* [N]: last layer whose query and experts a row needs
+                                (pii_model_forward_kept; -1: none)               */
     float *scratch;          /* [nth][scr]      */
     size_t scr;
     etask *ta, *tb; /* expert task lists */
@@ -138,6 +140,7 @@ pii_model_ws *pii_model_ws_create(const pii_model *m, size_t max_tokens, pii_rt_
              (ws->hg = ws_alloc(ws, N * K * 2 * I * F)) && (ws->rope = ws_alloc(ws, N * hd * F)) &&
              (ws->dstart = ws_alloc(ws, N * sizeof(uint32_t))) &&
              (ws->dend = ws_alloc(ws, N * sizeof(uint32_t))) &&
+             (ws->lastl = ws_alloc(ws, N * sizeof(int16_t))) &&
              (ws->scratch = ws_alloc(ws, (size_t)ws->nth * ws->scr * F)) &&
              (ws->ta = ws_alloc(ws, nta * sizeof(etask))) &&
              (ws->tb = ws_alloc(ws, ntb * sizeof(etask)));
@@ -184,8 +187,37 @@ typedef struct fctx {
     size_t n;
     float *logits;
     const pii_model_trace *tr;
-    int x2; /* int16+8 activations: int8 pass on the residue (phases 9, 10) */
+    int x2;   /* int16+8 activations: int8 pass on the residue (phases 9, 10) */
+    int kept; /* ws->lastl holds the rows each layer needs (else: all rows) */
 } fctx;
+
+/* pii_rt_moe_group over the rows that layer L needs (lastl[t] >= L), in the
+ * same order, so each expert's rows are those of the full grouping minus
+ * the skipped ones. */
+static void moe_group_kept(size_t n, int E, int k, const int32_t *idx, const int16_t *lastl, int L,
+                           uint32_t *cnt, uint32_t *off, uint32_t *grp, uint32_t *pos)
+{
+    memset(cnt, 0, (size_t)E * sizeof *cnt);
+    for (size_t t = 0; t < n; t++)
+        if (lastl[t] >= L)
+            for (int s = 0; s < k; s++)
+                cnt[idx[t * (size_t)k + (size_t)s]]++;
+    off[0] = 0;
+    for (int e = 0; e < E; e++)
+        off[e + 1] = off[e] + cnt[e];
+    memset(cnt, 0, (size_t)E * sizeof *cnt);
+    for (size_t t = 0; t < n; t++) {
+        if (lastl[t] < L)
+            continue;
+        for (int s = 0; s < k; s++) {
+            size_t slot = t * (size_t)k + (size_t)s;
+            int32_t e = idx[slot];
+            uint32_t p = off[e] + cnt[e]++;
+            grp[p] = (uint32_t)slot;
+            pos[slot] = p;
+        }
+    }
+}
 
 static int qtype(pii_dtype t)
 {
@@ -344,7 +376,15 @@ static void forward_thread(void *vctx, int ith, int nth)
         at.sinks = l->sinks;
         for (size_t t = t0; t < t1;) {
             size_t ds = ws->dstart[t], de = ws->dend[t], e = de < t1 ? de : t1;
-            pii_rt_attn_band(pl, &at, ds, de, t, e, scr);
+            size_t a = t, b = e; /* the rows this layer needs: contiguous per document */
+            if (f->kept) {
+                while (a < b && ws->lastl[a] < L)
+                    memset(ws->att + a++ * QW, 0, QW * sizeof(float));
+                while (b > a && ws->lastl[b - 1] < L)
+                    memset(ws->att + --b * QW, 0, QW * sizeof(float));
+            }
+            if (a < b)
+                pii_rt_attn_band(pl, &at, ds, de, a, b, scr);
             t = e;
         }
         pii_rt_pool_barrier(pool);
@@ -362,7 +402,11 @@ static void forward_thread(void *vctx, int ith, int nth)
         /* 7 */
         if (ith == 0) {
             int whole = n * K <= WHOLE_ROWS * E;
-            pii_rt_moe_group(n, (int)E, (int)K, ws->sel, ws->cnt, ws->off, ws->grp, ws->pos);
+            if (f->kept)
+                moe_group_kept(n, (int)E, (int)K, ws->sel, ws->lastl, L, ws->cnt, ws->off, ws->grp,
+                               ws->pos);
+            else
+                pii_rt_moe_group(n, (int)E, (int)K, ws->sel, ws->cnt, ws->off, ws->grp, ws->pos);
             ws->fused = whole && l->fused;
             ws->nta = ws->fused ? build_tasks(ws->ta, ws->cnt, (int)E, 2 * I, D, whole, &ws->costa)
                                 : build_tasks(ws->ta, ws->cnt, (int)E, I, 2 * D, whole, &ws->costa);
@@ -376,7 +420,8 @@ static void forward_thread(void *vctx, int ith, int nth)
         }
         pii_rt_pool_barrier(pool);
         /* 8 */
-        pii_rt_split(n * K, 1, ith, nth, &lo, &hi);
+        const size_t nk = ws->off[E]; /* grouped rows: n K, less the skipped */
+        pii_rt_split(nk, 1, ith, nth, &lo, &hi);
         for (size_t p = lo; p < hi; p++)
             memcpy(ws->xg + p * D, ws->a + (ws->grp[p] / K) * D, D * sizeof(float));
         pii_rt_pool_barrier(pool);
@@ -388,7 +433,7 @@ static void forward_thread(void *vctx, int ith, int nth)
         task_range(ws->ta, ws->nta, ws->costa, ith, nth, &lo, &hi);
         for (int pass = 0; pass <= x2g; pass++) {
             if (pass)
-                residue_phase(pool, ws->xg, n * K, D, D, ith, nth);
+                residue_phase(pool, ws->xg, nk, D, D, ith, nth);
             for (size_t j = lo; j < hi; j++) {
                 const etask *tk = &ws->ta[j];
                 size_t r0 = ws->off[tk->e], rn = ws->cnt[tk->e], c0 = tk->c0, c1 = tk->c1;
@@ -419,7 +464,7 @@ static void forward_thread(void *vctx, int ith, int nth)
         task_range(ws->tb, ws->ntb, ws->costb, ith, nth, &lo, &hi);
         for (int pass = 0; pass <= x2d; pass++) {
             if (pass)
-                residue_phase(pool, ws->hg, n * K, I, 2 * I, ith, nth);
+                residue_phase(pool, ws->hg, nk, I, 2 * I, ith, nth);
             for (size_t j = lo; j < hi; j++) {
                 const etask *tk = &ws->tb[j];
                 size_t r0 = ws->off[tk->e], rn = ws->cnt[tk->e];
@@ -433,6 +478,8 @@ static void forward_thread(void *vctx, int ith, int nth)
         /* 11: sum in ascending expert order (HF's order), then the residual */
         float *acc = scr;
         for (size_t t = t0; t < t1; t++) {
+            if (f->kept && ws->lastl[t] < L)
+                continue; /* no later layer needs this row */
             const int32_t *se = ws->sel + t * K;
             const float *sw = ws->selw + t * K;
             memset(acc, 0, D * sizeof(float));
@@ -466,6 +513,37 @@ pii_err pii_model_forward(const pii_model *m, pii_model_ws *ws, const int32_t *i
                           const size_t *doc_lens, size_t ndocs, float *logits,
                           const pii_model_trace *trace)
 {
+    return pii_model_forward_kept(m, ws, ids, n, doc_lens, ndocs, NULL, NULL, logits, trace);
+}
+
+/* ws->lastl for the documents' kept ranges; 0 when every row is needed. */
+static int plan_kept(const pii_model *m, pii_model_ws *ws, size_t n, const size_t *doc_lens,
+                     size_t ndocs, const size_t *keep_lo, const size_t *keep_hi)
+{
+    const int NL = m->cfg.n_layers;
+    const size_t R = (size_t)m->cfg.window;
+    if (!keep_lo || !keep_hi || R == 0 || NL <= 0)
+        return 0;
+    size_t t = 0, skipped = 0;
+    for (size_t d = 0; d < (doc_lens ? ndocs : 1); d++) {
+        size_t len = doc_lens ? doc_lens[d] : n;
+        size_t lo = keep_lo[d] < len ? keep_lo[d] : len, hi = keep_hi[d] < len ? keep_hi[d] : len;
+        for (size_t i = 0; i < len; i++) {
+            size_t dist = i < lo ? lo - i : i >= hi ? i - hi + 1 : 0;
+            size_t up = (dist + R - 1) / R; /* layers of reach the row must leave out */
+            int last = up >= (size_t)NL ? -1 : NL - 1 - (int)up;
+            ws->lastl[t + i] = (int16_t)last;
+            skipped += last < NL - 1;
+        }
+        t += len;
+    }
+    return skipped > 0;
+}
+
+pii_err pii_model_forward_kept(const pii_model *m, pii_model_ws *ws, const int32_t *ids, size_t n,
+                               const size_t *doc_lens, size_t ndocs, const size_t *keep_lo,
+                               const size_t *keep_hi, float *logits, const pii_model_trace *trace)
+{
     if (!m || !ws || ws->m != m || (n && (!ids || !logits)))
         return PII_EINVAL;
     if (n > ws->N)
@@ -497,7 +575,9 @@ pii_err pii_model_forward(const pii_model *m, pii_model_ws *ws, const int32_t *i
             ws->dend[t] = (uint32_t)n;
         }
     }
-    fctx f = {m, ws, ids, n, logits, trace, ws->plan.qact == PII_RT_QACT_I16R8};
+    fctx f = {m, ws, ids, n, logits, trace, ws->plan.qact == PII_RT_QACT_I16R8, 0};
+    if (!trace)
+        f.kept = plan_kept(m, ws, n, doc_lens, ndocs, keep_lo, keep_hi);
     pii_rt_pool_run(ws->pool, forward_thread, &f);
     /* A NaN or infinity in any weight (or an overflow) reaches the logits;
      * decoding them would silently find nothing.  Fail closed instead. */

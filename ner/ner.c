@@ -36,7 +36,8 @@ struct pii_ner {
     size_t W, H, stride, pack;
     size_t max_lag, max_span;
     int no_cache;
-    const char *person; /* the category name memory teaches; NULL: off */
+    const char *person;           /* the category name memory teaches; NULL: off */
+    ner_forward_kept_fn fwd_kept; /* NULL: be.forward */
     pii_ner_decode_mode decode;
     float *thr; /* [K] */
     /* One spare backend context, so repeated one-shot calls do not rebuild
@@ -308,6 +309,11 @@ fail:
     if (err)
         *err = e ? e : PII_EINTERNAL;
     return NULL;
+}
+
+void pii_ner_set_forward_kept(pii_ner *n, ner_forward_kept_fn fn)
+{
+    n->fwd_kept = fn;
 }
 
 void pii_ner_set_name_memory(pii_ner *n, int on)
@@ -844,8 +850,8 @@ typedef struct ner_run {
     size_t nj, jcap;
     int32_t *ids;
     size_t idcap;
-    size_t *lens;
-    size_t lcap;
+    size_t *lens, *klo, *khi; /* [nj]: lengths and kept rows of a pass's windows */
+    size_t lcap, klocap, khicap;
     float *logits;
     size_t lgcap;
 } ner_run;
@@ -866,6 +872,8 @@ static void run_free(const pii_ner *cn, ner_run *r)
     free(r->jobs);
     free(r->ids);
     free(r->lens);
+    free(r->klo);
+    free(r->khi);
     free(r->logits);
     memset(r, 0, sizeof *r);
 }
@@ -905,6 +913,8 @@ static pii_err run_pack(const pii_ner *n, ner_run *r, const ner_job *jobs, size_
     pii_err e;
     if ((e = PII_VEC_RESERVE(r->ids, r->idcap, total)) ||
         (e = PII_VEC_RESERVE(r->lens, r->lcap, nj)) ||
+        (e = PII_VEC_RESERVE(r->klo, r->klocap, nj)) ||
+        (e = PII_VEC_RESERVE(r->khi, r->khicap, nj)) ||
         (e = PII_VEC_RESERVE(r->logits, r->lgcap, total * n->C)))
         return e;
     size_t off = 0;
@@ -914,9 +924,13 @@ static pii_err run_pack(const pii_ner *n, ner_run *r, const ner_job *jobs, size_
             return PII_EINTERNAL;
         memcpy(r->ids + off, d->tid + (jobs[i].ws - d->tbase), jobs[i].wlen * sizeof *r->ids);
         r->lens[i] = jobs[i].wlen;
+        r->klo[i] = jobs[i].lo;
+        r->khi[i] = jobs[i].hi;
         off += jobs[i].wlen;
     }
-    if ((e = n->be.forward(n->be.ud, r->ctx, r->ids, r->lens, nj, r->logits)))
+    e = n->fwd_kept ? n->fwd_kept(n->be.ud, r->ctx, r->ids, r->lens, r->klo, r->khi, nj, r->logits)
+                    : n->be.forward(n->be.ud, r->ctx, r->ids, r->lens, nj, r->logits);
+    if (e)
         return e;
     off = 0;
     for (size_t i = 0; i < nj; i++) {

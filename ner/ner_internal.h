@@ -159,6 +159,16 @@ void pii_ner_viterbi_step_ref(const pii_ner_viterbi *v, const double *prev, cons
                               double *out, uint16_t *bp);
 size_t pii_ner_viterbi_ncol(const pii_ner_viterbi *v);
 
+/* The backend's forward with, per sequence i, only rows [lo[i], hi[i])
+ * wanted (the rows the engine keeps of each window; pii_model_forward_kept).
+ * pii_ner_create gives its model adapter's; the engine uses it instead of
+ * be.forward when set.  Internal: pii_ner_backend, part of the ABI, keeps
+ * its layout. */
+typedef pii_err (*ner_forward_kept_fn)(void *ud, void *ctx, const int32_t *ids, const size_t *lens,
+                                       const size_t *lo, const size_t *hi, size_t nseq,
+                                       float *logits);
+void pii_ner_set_forward_kept(pii_ner *n, ner_forward_kept_fn fn);
+
 /* Hands the pii_ner an object to free with it (the backend adapter of
  * pii_ner_create). */
 void pii_ner_set_owner(pii_ner *n, void *owner, void (*owner_free)(void *owner));

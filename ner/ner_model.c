@@ -138,6 +138,7 @@ typedef struct par_ctx {
     actx *c;
     const int32_t *ids;
     const size_t *lens;
+    const size_t *klo, *khi; /* kept rows per sequence, or NULL */
     float *logits;
     par_group *g; /* [nth] */
 } par_ctx;
@@ -150,8 +151,9 @@ static void par_thread(void *vp, int ith, int nth)
     if (g->tok == 0)
         return;
     const size_t C = p->a->C;
-    g->e = pii_model_forward(p->a->m, p->c->solo[ith], p->ids + g->off, g->tok, p->lens + g->s0,
-                             g->s1 - g->s0, p->logits + g->off * C, NULL);
+    g->e = pii_model_forward_kept(p->a->m, p->c->solo[ith], p->ids + g->off, g->tok,
+                                  p->lens + g->s0, g->s1 - g->s0, p->klo ? p->klo + g->s0 : NULL,
+                                  p->khi ? p->khi + g->s0 : NULL, p->logits + g->off * C, NULL);
 }
 
 /* Cuts nseq sequences (total tokens) into nth contiguous groups: sequence
@@ -178,8 +180,10 @@ static size_t par_split(const size_t *lens, size_t nseq, size_t total, int nth, 
     return big;
 }
 
-static pii_err a_forward(void *ud, void *p, const int32_t *ids, const size_t *lens, size_t nseq,
-                         float *logits)
+/* The backend's forward; klo/khi (NULL: every row) are the rows the
+ * engine keeps of each sequence (pii_model_forward_kept). */
+static pii_err a_forward_kept(void *ud, void *p, const int32_t *ids, const size_t *lens,
+                              const size_t *klo, const size_t *khi, size_t nseq, float *logits)
 {
     adapter *a = ud;
     actx *c = p;
@@ -198,7 +202,7 @@ static pii_err a_forward(void *ud, void *p, const int32_t *ids, const size_t *le
             for (int t = 0; t < nth; t++)
                 if (g[t].tok && (e = ws_fit(a, &c->solo[t], g[t].tok, NULL)))
                     return e;
-            par_ctx pc = {a, c, ids, lens, logits, g};
+            par_ctx pc = {a, c, ids, lens, klo, khi, logits, g};
             pii_rt_pool_run(a->pool, par_thread, &pc);
             for (int t = 0; t < nth; t++)
                 if (g[t].e)
@@ -217,13 +221,20 @@ static pii_err a_forward(void *ud, void *p, const int32_t *ids, const size_t *le
         while (j < nseq && (j == i || tok + lens[j] <= cap))
             tok += lens[j++];
         if ((e = ws_fit(a, &c->ws, tok, a->pool)) ||
-            (e = pii_model_forward(a->m, c->ws, ids + off, tok, lens + i, j - i,
-                                   logits + off * a->C, NULL)))
+            (e = pii_model_forward_kept(a->m, c->ws, ids + off, tok, lens + i, j - i,
+                                        klo ? klo + i : NULL, khi ? khi + i : NULL,
+                                        logits + off * a->C, NULL)))
             return e;
         off += tok;
         i = j;
     }
     return PII_OK;
+}
+
+static pii_err a_forward(void *ud, void *p, const int32_t *ids, const size_t *lens, size_t nseq,
+                         float *logits)
+{
+    return a_forward_kept(ud, p, ids, lens, NULL, NULL, nseq, logits);
 }
 
 pii_ner *pii_ner_create(const pii_model *model, const pii_tok *tok, const pii_ner_params *pp,
@@ -269,6 +280,7 @@ pii_ner *pii_ner_create(const pii_model *model, const pii_tok *tok, const pii_ne
     if (!n)
         goto fail;
     pii_ner_set_owner(n, a, adapter_free);
+    pii_ner_set_forward_kept(n, a_forward_kept);
     /* the largest pass: a window, or a pack of windows, per thread */
     size_t W = pii_ner_window(n);
     a->max_tokens = (p.pack_tokens > W ? p.pack_tokens : W) * (size_t)a->nth;

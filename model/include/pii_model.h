@@ -170,6 +170,18 @@ typedef struct pii_model_trace {
 pii_err pii_model_forward(const pii_model *m, pii_model_ws *ws, const int32_t *ids, size_t n,
                           const size_t *doc_lens, size_t ndocs, float *logits,
                           const pii_model_trace *trace);
+/* pii_model_forward when only rows [keep_lo[d], keep_hi[d]) of document d
+ * (local indices) are wanted: the core of a window cut from a longer
+ * document.  Layer l (0-based, of n_layers) skips the attention queries and
+ * the experts of every row more than window x (n_layers - 1 - l) tokens
+ * outside that range: nothing wanted depends on them (a row at layer l
+ * reads keys within `window` of itself).  The wanted rows' logits are
+ * bit-identical to pii_model_forward's; the other rows hold finite values
+ * of no meaning.  keep_lo or keep_hi NULL, a trace, or window 0 (no band):
+ * everything is computed, as pii_model_forward. */
+pii_err pii_model_forward_kept(const pii_model *m, pii_model_ws *ws, const int32_t *ids, size_t n,
+                               const size_t *doc_lens, size_t ndocs, const size_t *keep_lo,
+                               const size_t *keep_hi, float *logits, const pii_model_trace *trace);
 
 #if defined(__GNUC__)
 #pragma GCC visibility pop

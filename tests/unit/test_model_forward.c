@@ -235,6 +235,62 @@ static void test_packing_threads(void **state)
     pii_model_free(m);
 }
 
+/* pii_model_forward_kept: the kept rows of each document are bit-identical
+ * to pii_model_forward's, on every model format (float, int8 GGUF), packed,
+ * with and without a thread pool, for kept ranges at the edges, inside, empty
+ * and whole; the other rows are finite.  (2 layers, window 5: a row more
+ * than 5 tokens outside a range is skipped from layer 1 on, more than 10
+ * from layer 0 on.) */
+static void test_forward_kept(void **state)
+{
+    (void)state;
+    const char *models[] = {"f32", "bf16", "m8.gguf"};
+    const size_t lens[] = {40, 1, 23, 0, 31};
+    const size_t klo[] = {11, 0, 0, 0, 20}, khi[] = {29, 1, 9, 0, 31};
+    const size_t nd = sizeof lens / sizeof lens[0];
+    size_t n = 0;
+    for (size_t d = 0; d < nd; d++)
+        n += lens[d];
+    int32_t *ids = malloc(n * sizeof *ids);
+    ids_for(ids, n, 500, 11);
+    for (size_t mi = 0; mi < 3; mi++) {
+        pii_model *m = load(path(models[mi]));
+        const size_t C = (size_t)pii_model_cfg(m)->n_labels;
+        float *full = run(m, ids, n, lens, nd, NULL, NULL);
+        for (int nt = 1; nt <= 3; nt += 2) {
+            pii_err e;
+            pii_rt_pool *pool = nt > 1 ? pii_rt_pool_create(nt, &e) : NULL;
+            pii_model_ws *ws = pii_model_ws_create(m, n, pool, &e);
+            assert_non_null(ws);
+            float *lg = malloc(n * C * sizeof *lg);
+            assert_int_equal(pii_model_forward_kept(m, ws, ids, n, lens, nd, klo, khi, lg, NULL),
+                             PII_OK);
+            size_t off = 0;
+            for (size_t d = 0; d < nd; d++) {
+                for (size_t i = 0; i < lens[d]; i++) {
+                    const float *a = lg + (off + i) * C, *b = full + (off + i) * C;
+                    for (size_t c = 0; c < C; c++)
+                        assert_true(isfinite(a[c]));
+                    if (i >= klo[d] && i < khi[d] && memcmp(a, b, C * sizeof *a) != 0)
+                        fail_msg("%s, %d threads: document %zu row %zu differs", models[mi], nt, d,
+                                 i);
+                }
+                off += lens[d];
+            }
+            /* NULL ranges: the whole pass */
+            assert_int_equal(pii_model_forward_kept(m, ws, ids, n, lens, nd, NULL, NULL, lg, NULL),
+                             PII_OK);
+            assert_memory_equal(lg, full, n * C * sizeof *lg);
+            free(lg);
+            pii_model_ws_free(ws);
+            pii_rt_pool_free(pool);
+        }
+        free(full);
+        pii_model_free(m);
+    }
+    free(ids);
+}
+
 /* Every ISA against scalar, on HF (IO experts) and GGUF Q8_0 (OI experts),
  * with the expert choices identical. */
 static void test_isa_paths(void **state)
@@ -426,6 +482,7 @@ int main(void)
         cmocka_unit_test(test_formats_agree), cmocka_unit_test(test_packing_threads),
         cmocka_unit_test(test_isa_paths),     cmocka_unit_test(test_row_map_and_trace),
         cmocka_unit_test(test_load_mem),      cmocka_unit_test(test_gguf_q8_0_repack),
+        cmocka_unit_test(test_forward_kept),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
