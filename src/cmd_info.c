@@ -193,6 +193,9 @@ int pii_cmd_info(int argc, char **argv)
     printf("\n");
     printf("window:      %zu tokens, receptive field +-%zu\n", pii_ner_window(p.ner),
            pii_ner_halo(p.ner));
+    printf("name memory: %s\n", pii_ner_name_memory(p.ner)
+                                    ? "on (a person's name is redacted where it comes back)"
+                                    : "off");
     printf("isa:         %s\n", pii_rt_isa_name(pii_model_plan(p.model)->isa));
     if (tensors)
         for (size_t t = 0; t < pii_rt_store_count(st); t++) {
