@@ -4,9 +4,11 @@
  * (receptive field), s = W - 2H stride, C labels, K categories.
  *
  * One engine (ner_doc) serves every entry point.  A document goes through
- *   tokenize ─► windows (jobs) ─► packed forward ─► rows kept ─► log-softmax
- *   ─► decoder (online Viterbi / argmax) ─► §6.3 state machine ─► byte spans
- *   ─► threshold ─► widening ─► §6.4 resolver ─► spans
+ *   tokenize ─► windows (jobs) ─► packed forward (each window's kept rows:
+ *   pii_model_forward_kept) ─► rows kept ─► log-softmax ─► decoder (online
+ *   Viterbi / argmax) ─► §6.3 state machine ─► byte spans ─► threshold ─►
+ *   widening ─► name memory (names.c: person spans teach, later words
+ *   match) ─► §6.4 resolver ─► spans
  * and every stage only ever acts on what is final, so feeding the document
  * whole (pii_ner_detect, batches) or in pieces (the detector) gives the same
  * result.  The window layout depends on the token count alone (see
