@@ -191,34 +191,6 @@ typedef struct fctx {
     int kept; /* ws->lastl holds the rows each layer needs (else: all rows) */
 } fctx;
 
-/* pii_rt_moe_group over the rows that layer L needs (lastl[t] >= L), in the
- * same order, so each expert's rows are those of the full grouping minus
- * the skipped ones. */
-static void moe_group_kept(size_t n, int E, int k, const int32_t *idx, const int16_t *lastl, int L,
-                           uint32_t *cnt, uint32_t *off, uint32_t *grp, uint32_t *pos)
-{
-    memset(cnt, 0, (size_t)E * sizeof *cnt);
-    for (size_t t = 0; t < n; t++)
-        if (lastl[t] >= L)
-            for (int s = 0; s < k; s++)
-                cnt[idx[t * (size_t)k + (size_t)s]]++;
-    off[0] = 0;
-    for (int e = 0; e < E; e++)
-        off[e + 1] = off[e] + cnt[e];
-    memset(cnt, 0, (size_t)E * sizeof *cnt);
-    for (size_t t = 0; t < n; t++) {
-        if (lastl[t] < L)
-            continue;
-        for (int s = 0; s < k; s++) {
-            size_t slot = t * (size_t)k + (size_t)s;
-            int32_t e = idx[slot];
-            uint32_t p = off[e] + cnt[e]++;
-            grp[p] = (uint32_t)slot;
-            pos[slot] = p;
-        }
-    }
-}
-
 static int qtype(pii_dtype t)
 {
     return t == PII_DT_Q8_ROW || t == PII_DT_Q4_G32;
@@ -402,11 +374,9 @@ static void forward_thread(void *vctx, int ith, int nth)
         /* 7 */
         if (ith == 0) {
             int whole = n * K <= WHOLE_ROWS * E;
-            if (f->kept)
-                moe_group_kept(n, (int)E, (int)K, ws->sel, ws->lastl, L, ws->cnt, ws->off, ws->grp,
-                               ws->pos);
-            else
-                pii_rt_moe_group(n, (int)E, (int)K, ws->sel, ws->cnt, ws->off, ws->grp, ws->pos);
+            /* with kept rows: only those this layer needs */
+            pii_rt_moe_group_min(n, (int)E, (int)K, ws->sel, f->kept ? ws->lastl : NULL, L, ws->cnt,
+                                 ws->off, ws->grp, ws->pos);
             ws->fused = whole && l->fused;
             ws->nta = ws->fused ? build_tasks(ws->ta, ws->cnt, (int)E, 2 * I, D, whole, &ws->costa)
                                 : build_tasks(ws->ta, ws->cnt, (int)E, I, 2 * D, whole, &ws->costa);

@@ -764,13 +764,20 @@ static pii_err doc_consume(ner_doc *d, const ner_job *j, const float *logits)
     return doc_take_labels(d);
 }
 
+/* First byte of the first token whose label is not final (or of the open
+ * span); the bytes tokenized when every token is labelled. */
+static uint64_t doc_pending_byte(const ner_doc *d)
+{
+    uint64_t p = ner_sm_pending_token(&d->sm);
+    return p < d->tn ? d->ts[p - d->tbase] : d->tf;
+}
+
 /* Byte offset that every later span starts at or after: the pending
  * token's first character, less what widening may add on the left, and no
  * later than a held span. */
 static uint64_t doc_boundary(const ner_doc *d)
 {
-    uint64_t p = ner_sm_pending_token(&d->sm);
-    uint64_t pos = p < d->tn ? d->ts[p - d->tbase] : d->tf;
+    uint64_t pos = doc_pending_byte(d);
     if (pos < d->tx.base + d->tx.len)
         pos = d->tx.base + pii_ner_char_start(d->tx.p, d->tx.len, (size_t)(pos - d->tx.base));
     pos = pos > NER_WIDEN_MAX ? pos - NER_WIDEN_MAX : 0;
@@ -783,8 +790,7 @@ static uint64_t doc_boundary(const ner_doc *d)
 /* Lowest byte offset the document needs to see again. */
 static uint64_t doc_keep(const ner_doc *d)
 {
-    uint64_t p = ner_sm_pending_token(&d->sm);
-    uint64_t pos = p < d->tn ? d->ts[p - d->tbase] : d->tf;
+    uint64_t pos = doc_pending_byte(d);
     if (d->tf < pos)
         pos = d->tf;
     pos = pos > 3 + NER_WIDEN_MAX ? pos - 3 - NER_WIDEN_MAX : 0;
@@ -808,8 +814,7 @@ static pii_err doc_names(ner_doc *d, int final)
         return PII_OK;
     uint64_t lim = d->tx.base + d->tx.len;
     if (!final) {
-        uint64_t p = ner_sm_pending_token(&d->sm);
-        uint64_t pos = p < d->tn ? d->ts[p - d->tbase] : d->tf;
+        uint64_t pos = doc_pending_byte(d);
         uint64_t h = doc_held_min(d);
         if (pos < lim)
             lim = pos;

@@ -212,22 +212,33 @@ void pii_rt_topk_softmax(size_t n, int E, int k, const float *logits, size_t ld,
     }
 }
 
-void pii_rt_moe_group(size_t n, int E, int k, const int32_t *idx, uint32_t *cnt, uint32_t *off,
-                      uint32_t *grp, uint32_t *pos)
+void pii_rt_moe_group_min(size_t n, int E, int k, const int32_t *idx, const int16_t *level, int min,
+                          uint32_t *cnt, uint32_t *off, uint32_t *grp, uint32_t *pos)
 {
+    const size_t K = (size_t)k;
     memset(cnt, 0, (size_t)E * sizeof *cnt);
-    size_t nk = n * (size_t)k;
-    for (size_t s = 0; s < nk; s++)
-        cnt[idx[s]]++;
+    for (size_t t = 0; t < n; t++)
+        if (!level || level[t] >= min)
+            for (size_t s = 0; s < K; s++)
+                cnt[idx[t * K + s]]++;
     off[0] = 0;
     for (int e = 0; e < E; e++)
         off[e + 1] = off[e] + cnt[e];
-    for (int e = 0; e < E; e++)
-        cnt[e] = 0;
-    for (size_t s = 0; s < nk; s++) {
-        int32_t e = idx[s];
-        uint32_t p = off[e] + cnt[e]++;
-        grp[p] = (uint32_t)s;
-        pos[s] = p;
+    memset(cnt, 0, (size_t)E * sizeof *cnt);
+    for (size_t t = 0; t < n; t++) {
+        if (level && level[t] < min)
+            continue;
+        for (size_t s = t * K; s < t * K + K; s++) {
+            int32_t e = idx[s];
+            uint32_t p = off[e] + cnt[e]++;
+            grp[p] = (uint32_t)s;
+            pos[s] = p;
+        }
     }
+}
+
+void pii_rt_moe_group(size_t n, int E, int k, const int32_t *idx, uint32_t *cnt, uint32_t *off,
+                      uint32_t *grp, uint32_t *pos)
+{
+    pii_rt_moe_group_min(n, E, k, idx, NULL, 0, cnt, off, grp, pos);
 }

@@ -373,6 +373,11 @@ void pii_rt_topk_softmax(size_t n, int E, int k, const float *logits, size_t ld,
  * order, pos[t*k + slot] = its position in group order. */
 void pii_rt_moe_group(size_t n, int E, int k, const int32_t *idx, uint32_t *cnt, uint32_t *off,
                       uint32_t *grp, uint32_t *pos);
+/* pii_rt_moe_group over the tokens t with level[t] >= min only (level NULL:
+ * every token), in the same order; off[E] is the number of grouped slots,
+ * and pos[] of a left-out token's slots is not written. */
+void pii_rt_moe_group_min(size_t n, int E, int k, const int32_t *idx, const int16_t *level, int min,
+                          uint32_t *cnt, uint32_t *off, uint32_t *grp, uint32_t *pos);
 
 /* Clamped SwiGLU in place: g <- min(g, limit) * sigmoid(alpha * min(g,
  * limit)) * (clamp(u, -limit, limit) + 1), m values. */

@@ -28,15 +28,12 @@ static void teach(ner_names *m, const ner_text *tx, uint64_t s, uint64_t e)
     assert_int_equal(pii_ner_names_offer(m, tx, &sp), PII_OK);
 }
 
-/* Scans the whole text (eod) from 0; the spans found as "s-e" pairs. */
-static void scan_all(ner_names *m, const ner_text *tx, char *got, size_t cap)
+/* Flushes rs (then freed) into got as "s-e" pairs; every span a person
+ * span of the teachers' score. */
+static void flush_str(ner_resolver *rs, char *got, size_t cap)
 {
-    ner_resolver rs = {0};
-    uint64_t pos = 0;
-    assert_int_equal(pii_ner_names_scan(m, tx, &pos, tx->len, 1, PERSON, &rs), PII_OK);
-    assert_int_equal(pos, tx->len);
     pii_spanvec out = {0};
-    assert_int_equal(pii_ner_resolver_flush(&rs, UINT64_MAX, &out), PII_OK);
+    assert_int_equal(pii_ner_resolver_flush(rs, UINT64_MAX, &out), PII_OK);
     got[0] = '\0';
     for (size_t i = 0; i < out.n; i++) {
         size_t l = strlen(got);
@@ -47,7 +44,17 @@ static void scan_all(ner_names *m, const ner_text *tx, char *got, size_t cap)
         assert_int_equal(out.v[i].source, PII_SRC_MODEL);
     }
     free(out.v);
-    pii_ner_resolver_free(&rs);
+    pii_ner_resolver_free(rs);
+}
+
+/* Scans the whole text (eod) from 0; the spans found as "s-e" pairs. */
+static void scan_all(ner_names *m, const ner_text *tx, char *got, size_t cap)
+{
+    ner_resolver rs = {0};
+    uint64_t pos = 0;
+    assert_int_equal(pii_ner_names_scan(m, tx, &pos, tx->len, 1, PERSON, &rs), PII_OK);
+    assert_int_equal(pos, tx->len);
+    flush_str(&rs, got, cap);
 }
 
 static void test_names_basic(void **st)
@@ -121,17 +128,9 @@ static void test_names_pieces(void **st)
             if (l == tx.len)
                 assert_int_equal(pos, tx.len);
         }
-        pii_spanvec out = {0};
-        assert_int_equal(pii_ner_resolver_flush(&rs, UINT64_MAX, &out), PII_OK);
-        char got[256] = "";
-        for (size_t i = 0; i < out.n; i++) {
-            size_t k = strlen(got);
-            snprintf(got + k, sizeof got - k, "%s%llu-%llu", i ? " " : "",
-                     (unsigned long long)out.v[i].start, (unsigned long long)out.v[i].end);
-        }
+        char got[256];
+        flush_str(&rs, got, sizeof got);
         assert_string_equal(got, whole);
-        free(out.v);
-        pii_ner_resolver_free(&rs);
     }
     pii_ner_names_free(&m);
 }
