@@ -18,3 +18,7 @@ $(DEFAULT_MODEL_OBJ): $(B)/ner/default_model.state
 $(B)/ner/default_model.state: default-model-state-check
 	@mkdir -p $(dir $@)
 	@echo $(DEFAULT_MODEL_STATE) | cmp -s - $@ || echo $(DEFAULT_MODEL_STATE) > $@
+
+# The name lexicon's word lists (ner/data/README.md), pulled into
+# ner/lexicon.o with .incbin, invisible to -MMD: name them.
+$(B)/ner/lexicon.o $(B)/pic/ner/lexicon.o: ner/data/first_names.txt ner/data/name_stop.txt

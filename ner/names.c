@@ -9,6 +9,15 @@
  * the result depends on the document alone, never on how it was chunked
  * (ner.c scans a byte only once every span ending before it is known).
  *
+ * The name lexicon (ner/data/README.md) finds what no span taught: a given
+ * name of its list followed by one space and a capitalised word that is no
+ * common non-name ("Tom Baker", "Mary Jo Foley", "Mary J. Blige") is a
+ * person span of score NER_LEX_SCORE, and teaches its words like any
+ * other, unless the word before it is capitalised in mid-sentence and no
+ * title ("Hospital Gregorio Marañón", "the Cleveland Orchestra" are
+ * names of places and things).  Its lists are fixed, so it too depends
+ * on the document alone.
+ *
  * Words: maximal runs of letters, marks and digits of scripts written with
  * spaces (the widening's word characters), joined across an inner
  * apostrophe or hyphen ("O'Brien", "Morgan-Short").  A taught word starts
@@ -128,12 +137,84 @@ static int ascii_ieq(const uint8_t *w, size_t n, const char *t)
 static int is_title(const uint8_t *w, size_t n)
 {
     static const char *const titles[] = {
-        "mr",    "mrs",  "ms",        "miss",   "mx",     "dr",      "prof",  "sir",
-        "dame",  "lord", "lady",      "madam",  "mister", "master",  "rev",   "fr",
-        "st",    "jr",   "sr",        "hon",    "capt",   "col",     "gen",   "lt",
-        "sgt",   "maj",  "mme",       "mlle",   "herr",   "frau",    "sra",   "dra",
-        "don",   "king", "queen",     "prince", "judge",  "justice", "saint", "president",
-        "uncle", "aunt", "professor", "doctor", "father", "officer", "the",   "and",
+        "mr",
+        "mrs",
+        "ms",
+        "miss",
+        "mx",
+        "dr",
+        "prof",
+        "sir",
+        "dame",
+        "lord",
+        "lady",
+        "madam",
+        "mister",
+        "master",
+        "rev",
+        "fr",
+        "st",
+        "jr",
+        "sr",
+        "hon",
+        "capt",
+        "col",
+        "gen",
+        "lt",
+        "sgt",
+        "maj",
+        "mme",
+        "mlle",
+        "herr",
+        "frau",
+        "sra",
+        "dra",
+        "don",
+        "king",
+        "queen",
+        "prince",
+        "judge",
+        "justice",
+        "saint",
+        "president",
+        "uncle",
+        "aunt",
+        "professor",
+        "doctor",
+        "father",
+        "officer",
+        "the",
+        "and",
+        "mother",
+        "sister",
+        "brother",
+        "cousin",
+        "coach",
+        "captain",
+        "commissioner",
+        "senator",
+        "governor",
+        "mayor",
+        "minister",
+        "secretary",
+        "chairman",
+        "chairwoman",
+        "director",
+        "detective",
+        "inspector",
+        "sergeant",
+        "agent",
+        "chief",
+        "bishop",
+        "pope",
+        "rabbi",
+        "imam",
+        "pastor",
+        "nurse",
+        "congressman",
+        "congresswoman",
+        "representative",
+        "emperor",
     };
     for (size_t i = 0; i < sizeof titles / sizeof titles[0]; i++)
         if (ascii_ieq(w, n, titles[i]))
@@ -178,6 +259,11 @@ void pii_ner_names_reset(ner_names *m)
 {
     m->n = 0;
     m->np = 0;
+    m->sorted = 1;
+    m->after_stop = 1; /* the first word starts a sentence */
+    m->last_block = 0;
+    m->gap = 0;
+    m->gap_space = 0;
     if (m->slot)
         memset(m->slot, 0, NER_NAMES_SLOTS * sizeof *m->slot);
 }
@@ -251,6 +337,7 @@ pii_err pii_ner_names_offer(ner_names *m, const ner_text *tx, const pii_span *sp
     if (PII_VEC_RESERVE(m->pend, m->pcap, m->np + 1))
         return PII_ENOMEM;
     m->pend[m->np++] = t;
+    m->sorted = 0;
     return PII_OK;
 }
 
@@ -270,7 +357,12 @@ static pii_err names_learn(ner_names *m, uint64_t lim)
 {
     if (m->np == 0)
         return PII_OK;
-    qsort(m->pend, m->np, sizeof *m->pend, teacher_order);
+    if (!m->sorted) {
+        qsort(m->pend, m->np, sizeof *m->pend, teacher_order);
+        m->sorted = 1;
+    }
+    if (m->pend[0].end > lim)
+        return PII_OK;
     size_t i = 0;
     for (; i < m->np && m->pend[i].end <= lim; i++) {
         const ner_teacher *t = &m->pend[i];
@@ -285,6 +377,18 @@ static pii_err names_learn(ner_names *m, uint64_t lim)
     return PII_OK;
 }
 
+/* Does w[0..n) end in a possessive "'s" / "’s"?  Its length, or 0. */
+static size_t possessive(const uint8_t *w, size_t n)
+{
+    static const char *const poss[] = {"'s", "\xE2\x80\x99s", "'S", "\xE2\x80\x99S"};
+    for (size_t k = 0; k < 4; k++) {
+        size_t l = strlen(poss[k]);
+        if (n > l && !memcmp(w + n - l, poss[k], l))
+            return l;
+    }
+    return 0;
+}
+
 /* The taught word that [ws, we) is, possibly with a possessive "'s" (then
  * *ne is the name's end), or -1. */
 static int names_match(const ner_names *m, const ner_text *tx, uint64_t ws, uint64_t we,
@@ -297,15 +401,124 @@ static int names_match(const ner_names *m, const ner_text *tx, uint64_t ws, uint
         *ne = we;
         return i;
     }
-    static const char *const poss[] = {"'s", "\xE2\x80\x99s", "'S", "\xE2\x80\x99S"};
-    for (size_t k = 0; k < 4; k++) {
-        size_t l = strlen(poss[k]);
-        if (n > l && !memcmp(w + n - l, poss[k], l) && (i = names_find(m, w, n - l)) >= 0) {
-            *ne = we - l;
-            return i;
-        }
+    size_t l = possessive(w, n);
+    if (l && (i = names_find(m, w, n - l)) >= 0) {
+        *ne = we - l;
+        return i;
     }
     return -1;
+}
+
+/* The byte at pos: 1 and *b set, 0 when the view ends there (more may
+ * come: -1 unless eod). */
+static int byte_at(const ner_text *tx, uint64_t pos, int eod, uint8_t *b)
+{
+    if (pos >= tx->base + tx->len)
+        return eod ? 0 : -1;
+    *b = tx->p[pos - tx->base];
+    return 1;
+}
+
+/* Has [ws, we) a lower-case letter? */
+static int has_lower(const ner_text *tx, uint64_t ws, uint64_t we)
+{
+    for (uint64_t p = ws; p < we;) {
+        uint32_t cp;
+        size_t m = cp_at(tx, p, &cp);
+        if (m && utf8proc_category((utf8proc_int32_t)cp) == UTF8PROC_CATEGORY_LL)
+            return 1;
+        p += m ? m : 1;
+    }
+    return 0;
+}
+
+/* A family name at ws: a capitalised word with a lower-case letter, not in
+ * the stop list, teachable.  1 and *ne (the name's end, before a
+ * possessive) and *we (the word's end), 0 when none, -1 when more bytes
+ * are needed (the word may go on, or it crosses lim). */
+static int lex_family(const ner_text *tx, uint64_t ws, uint64_t lim, int eod, uint64_t *ne,
+                      uint64_t *we)
+{
+    uint32_t cp;
+    uint8_t b;
+    int r = byte_at(tx, ws, eod, &b);
+    if (r <= 0)
+        return r;
+    size_t k = cp_at(tx, ws, &cp);
+    if (!k)
+        return !eod && cut_char(tx, ws) ? -1 : 0;
+    if (!upper_cp(cp))
+        return 0;
+    int open;
+    uint64_t e = word_end(tx, ws, &open);
+    if ((open && !eod) || e > lim)
+        return -1;
+    const uint8_t *w = tx->p + (ws - tx->base);
+    size_t n = (size_t)(e - ws), pl = possessive(w, n);
+    if (!teachable(tx, ws, e - pl) || pii_ner_lex_name_stop(w, n - pl))
+        return 0;
+    if (!has_lower(tx, ws, e - pl))
+        return 0;
+    *ne = e - pl;
+    *we = e;
+    return 1;
+}
+
+/* A lexicon name starting with the word [ws, we): 1, *le (its end) and
+ * *lwe (the end of its last word, past a possessive), 0 when none, -1 when
+ * more bytes are needed. */
+static int lex_match(const ner_text *tx, uint64_t ws, uint64_t we, uint64_t lim, int eod,
+                     uint64_t *le, uint64_t *lwe)
+{
+    if (!pii_ner_lex_first_name(tx->p + (ws - tx->base), (size_t)(we - ws)))
+        return 0;
+    uint8_t b, b2;
+    int r = byte_at(tx, we, eod, &b);
+    if (r <= 0 || b != ' ')
+        return r < 0 ? -1 : 0;
+    uint64_t s2 = we + 1, ne, e2;
+    /* "Given X. Family" */
+    if ((r = byte_at(tx, s2, eod, &b)) <= 0)
+        return r;
+    if (b >= 'A' && b <= 'Z') {
+        int r1 = byte_at(tx, s2 + 1, eod, &b2);
+        if (r1 < 0)
+            return -1;
+        if (r1 > 0 && b2 == '.') {
+            int r2 = byte_at(tx, s2 + 2, eod, &b2);
+            if (r2 < 0)
+                return -1;
+            if (r2 == 0 || b2 != ' ')
+                return 0;
+            r = lex_family(tx, s2 + 3, lim, eod, &ne, &e2);
+            if (r > 0) {
+                *le = ne;
+                *lwe = e2;
+            }
+            return r;
+        }
+    }
+    if ((r = lex_family(tx, s2, lim, eod, &ne, &e2)) <= 0)
+        return r;
+    *le = ne;
+    *lwe = e2;
+    /* "Given Given Family": a second given name takes the word after it */
+    if (ne == e2 && pii_ner_lex_first_name(tx->p + (s2 - tx->base), (size_t)(e2 - s2))) {
+        r = byte_at(tx, e2, eod, &b);
+        if (r < 0)
+            return -1;
+        if (r > 0 && b == ' ') {
+            uint64_t ne3, e3;
+            int r3 = lex_family(tx, e2 + 1, lim, eod, &ne3, &e3);
+            if (r3 < 0)
+                return -1;
+            if (r3 > 0) {
+                *le = ne3;
+                *lwe = e3;
+            }
+        }
+    }
+    return 1;
 }
 
 pii_err pii_ner_names_scan(ner_names *m, const ner_text *tx, uint64_t *pos, uint64_t lim, int eod,
@@ -315,15 +528,17 @@ pii_err pii_ner_names_scan(ner_names *m, const ner_text *tx, uint64_t *pos, uint
     const uint64_t end = tx->base + tx->len;
     if (lim > end)
         lim = end;
-    pii_err err = names_learn(m, eod ? UINT64_MAX : lim);
-    if (err)
-        return err;
+    pii_err err;
     while (p < lim) {
         uint32_t cp;
         size_t k = cp_at(tx, p, &cp);
         if (!k && !eod && cut_char(tx, p))
             break; /* a character the view cuts: next time */
         if (!k || !pii_ner_word_cp(cp)) {
+            if (k && cp && cp < 0x80 && strchr(".!?:\n", (int)cp))
+                m->after_stop = 1;
+            m->gap_space = m->gap == 0 && k == 1 && cp == ' ';
+            m->gap += k ? k : 1;
             p += k ? k : 1;
             continue;
         }
@@ -331,17 +546,44 @@ pii_err pii_ner_names_scan(ner_names *m, const ner_text *tx, uint64_t *pos, uint
         uint64_t we = word_end(tx, p, &open);
         if ((open && !eod) || we > lim)
             break; /* the word may go on, or crosses the limit: next time */
+        if ((err = names_learn(m, p)))
+            return err; /* every span ending before this word has taught */
+        int up = upper_cp(cp);
+        /* a given name right after a capitalised mid-sentence word is part
+         * of the name of a place or thing ("Hospital Gregorio Marañón") */
+        if (m->lexicon && up && !(m->last_block && m->gap_space)) {
+            uint64_t le, lwe;
+            int r = lex_match(tx, p, we, lim, eod, &le, &lwe);
+            if (r < 0)
+                break; /* the name may go on: next time */
+            if (r > 0) {
+                pii_span s = {p, le, label, NULL, NER_LEX_SCORE, PII_SRC_MODEL};
+                if ((err = pii_ner_resolver_add(rs, &s)) ||
+                    (m->memory && (err = pii_ner_names_offer(m, tx, &s))))
+                    return err;
+                m->after_stop = 0;
+                m->last_block = 1; /* its family name */
+                m->gap = 0;
+                m->gap_space = 0;
+                p = lwe;
+                continue;
+            }
+        }
         uint64_t ne;
         int i;
-        if (m->n && upper_cp(cp) && (i = names_match(m, tx, p, we, &ne)) >= 0 &&
+        if (m->memory && m->n && up && (i = names_match(m, tx, p, we, &ne)) >= 0 &&
             m->v[i].from <= p) {
             pii_span s = {p, ne, label, NULL, m->v[i].score, PII_SRC_MODEL};
-            pii_err e = pii_ner_resolver_add(rs, &s);
-            if (e)
-                return e;
+            if ((err = pii_ner_resolver_add(rs, &s)))
+                return err;
         }
+        m->last_block = up && !m->after_stop && has_lower(tx, p, we) &&
+                        !is_title(tx->p + (p - tx->base), (size_t)(we - p));
+        m->after_stop = 0;
+        m->gap = 0;
+        m->gap_space = 0;
         p = we;
     }
     *pos = p;
-    return PII_OK;
+    return names_learn(m, p); /* the next word starts here or later */
 }

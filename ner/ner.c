@@ -38,8 +38,10 @@ struct pii_ner {
     size_t W, H, stride, pack;
     size_t max_lag, max_span;
     int no_cache;
-    const char *person;           /* the category name memory teaches; NULL: off */
-    ner_forward_kept_fn fwd_kept; /* NULL: be.forward */
+    const char *person;            /* private_person, or NULL when the model has none */
+    int name_memory, name_lexicon; /* names.c: on by default (with a person category) */
+    int pcat;                      /* person's category index (thr), -1: none */
+    ner_forward_kept_fn fwd_kept;  /* NULL: be.forward */
     pii_ner_decode_mode decode;
     float *thr; /* [K] */
     /* One spare backend context, so repeated one-shot calls do not rebuild
@@ -298,7 +300,10 @@ pii_ner *pii_ner_create_backend(const pii_ner_backend *be, const pii_ner_params 
     }
     n->stride = n->W - 2 * n->H;
     n->no_cache = p->no_cache;
-    pii_ner_set_name_memory(n, 1);
+    int pc = pii_ner_labels_find_category(n->L, "private_person");
+    n->pcat = pc;
+    n->person = pc >= 0 ? pii_ner_labels_category(n->L, (size_t)pc) : NULL;
+    n->name_memory = n->name_lexicon = 1;
     n->pack = (p->pack_tokens ? p->pack_tokens : n->W) * (be->par > 1 ? be->par : 1);
     n->decode = p->decode;
     n->max_lag = p->max_lag;
@@ -320,13 +325,28 @@ void pii_ner_set_forward_kept(pii_ner *n, ner_forward_kept_fn fn)
 
 void pii_ner_set_name_memory(pii_ner *n, int on)
 {
-    int pc = pii_ner_labels_find_category(n->L, "private_person");
-    n->person = on && pc >= 0 ? pii_ner_labels_category(n->L, (size_t)pc) : NULL;
+    n->name_memory = on != 0;
 }
 
 int pii_ner_name_memory(const pii_ner *n)
 {
-    return n->person != NULL;
+    return n->person && n->name_memory;
+}
+
+void pii_ner_set_name_lexicon(pii_ner *n, int on)
+{
+    n->name_lexicon = on != 0;
+}
+
+int pii_ner_name_lexicon(const pii_ner *n)
+{
+    return n->person && n->name_lexicon;
+}
+
+/* Does the document scan its words for names (names.c)? */
+static int names_on(const pii_ner *n)
+{
+    return n->person && (n->name_memory || n->name_lexicon);
 }
 
 const char *pii_ner_calibration_file(const pii_ner *n)
@@ -422,6 +442,15 @@ static void doc_free(ner_doc *d)
     pii_ner_names_free(&d->names);
 }
 
+/* What the document's word scan looks for (names.c). */
+static void doc_names_mode(ner_doc *d)
+{
+    const pii_ner *n = d->n;
+    d->names.memory = n->person && n->name_memory;
+    /* lexicon spans carry NER_LEX_SCORE: a higher person threshold drops them */
+    d->names.lexicon = n->person && n->name_lexicon && NER_LEX_SCORE >= n->thr[n->pcat];
+}
+
 static pii_err doc_init(ner_doc *d, const pii_ner *n)
 {
     memset(d, 0, sizeof *d);
@@ -431,6 +460,7 @@ static pii_err doc_init(ner_doc *d, const pii_ner *n)
         !(d->ov = pii_ner_online_create(n->V, n->max_lag, &e)))
         return e;
     pii_ner_sm_init(&d->sm, n->L, n->max_span);
+    doc_names_mode(d);
     return PII_OK;
 }
 
@@ -449,6 +479,7 @@ static void doc_reset(ner_doc *d)
     d->eod = 0;
     d->nheld = 0;
     pii_ner_names_reset(&d->names);
+    doc_names_mode(d);
     d->pscan = 0;
 }
 
@@ -628,7 +659,7 @@ static int doc_next_job(ner_doc *d, ner_job *j)
 /* A final span: taught to the name memory, handed to the resolver. */
 static pii_err doc_resolve(ner_doc *d, const pii_span *sp)
 {
-    if (d->n->person && sp->label == d->n->person) {
+    if (d->names.memory && sp->label == d->n->person) {
         pii_err e = pii_ner_names_offer(&d->names, &d->tx, sp);
         if (e)
             return e;
@@ -781,8 +812,8 @@ static uint64_t doc_boundary(const ner_doc *d)
     if (pos < d->tx.base + d->tx.len)
         pos = d->tx.base + pii_ner_char_start(d->tx.p, d->tx.len, (size_t)(pos - d->tx.base));
     pos = pos > NER_WIDEN_MAX ? pos - NER_WIDEN_MAX : 0;
-    if (d->n->person && d->pscan < pos)
-        pos = d->pscan; /* a taught name may still be found from there */
+    if (names_on(d->n) && d->pscan < pos)
+        pos = d->pscan; /* a name may still be found from there */
     uint64_t h = doc_held_min(d);
     return h < pos ? h : pos;
 }
@@ -794,7 +825,7 @@ static uint64_t doc_keep(const ner_doc *d)
     if (d->tf < pos)
         pos = d->tf;
     pos = pos > 3 + NER_WIDEN_MAX ? pos - 3 - NER_WIDEN_MAX : 0;
-    if (d->n->person && d->pscan < pos)
+    if (names_on(d->n) && d->pscan < pos)
         pos = d->pscan;
     uint64_t h = doc_held_min(d);
     return h < pos ? h : pos;
@@ -810,7 +841,7 @@ static int doc_complete(const ner_doc *d)
  * names.  final: the whole document is known. */
 static pii_err doc_names(ner_doc *d, int final)
 {
-    if (!d->n->person)
+    if (!names_on(d->n))
         return PII_OK;
     uint64_t lim = d->tx.base + d->tx.len;
     if (!final) {

@@ -133,17 +133,35 @@ typedef struct ner_names {
     size_t n;
     ner_teacher *pend; /* offered, not learned yet */
     size_t np, pcap;
+    int sorted;  /* pend is in (end, start, score) order */
+    int memory;  /* taught words are matched (the name memory) */
+    int lexicon; /* lexicon pairs are matched (names.c, lexicon.c) */
+    /* the scan's view of the words before *pos (lexicon): */
+    int after_stop; /* a sentence stop (. ! ? : newline) since the last word */
+    int last_block; /* the last word was capitalised, mid-sentence, no title */
+    size_t gap;     /* bytes since the last word */
+    int gap_space;  /* ... and they are one space */
 } ner_names;
+
+/* The name lexicon (lexicon.c, ner/data/README.md): is w[0..n) a given
+ * name / a capitalised word that is no family name?  Exact bytes. */
+int pii_ner_lex_first_name(const uint8_t *w, size_t n);
+int pii_ner_lex_name_stop(const uint8_t *w, size_t n);
+/* The score of a person span the lexicon finds. */
+#define NER_LEX_SCORE 0.75f
 
 void pii_ner_names_reset(ner_names *m);
 void pii_ner_names_free(ner_names *m);
 /* Offers a person span whose bytes are in view: its teachable words are
  * kept until a scan reaches its end. */
 pii_err pii_ner_names_offer(ner_names *m, const ner_text *tx, const pii_span *sp);
-/* Learns the offered spans that end at or before lim (all when eod), in
- * (end, start) order, then adds to rs a `label` span for each taught word
- * in [*pos, lim) (bytes in view); stops before a word that crosses lim or
- * may go on past the view (eod == 0), and sets *pos to where the next scan
+/* Scans the words of [*pos, lim) (bytes in view): before each word it
+ * learns the offered spans that end at or before the word's start, in
+ * (end, start) order; with `memory`, adds to rs a `label` span for a taught
+ * word; with `lexicon`, for a given name and the family name after it
+ * ("Given Family", "Given Given Family", "Given X. Family"), which also
+ * teaches its words.  Stops before a word or pair that crosses lim or may
+ * go on past the view (eod == 0), and sets *pos to where the next scan
  * starts.  *pos must be a word boundary.  The caller guarantees that every
  * span ending at or before lim has been offered. */
 pii_err pii_ner_names_scan(ner_names *m, const ner_text *tx, uint64_t *pos, uint64_t lim, int eod,

@@ -31,6 +31,7 @@ enum {
     E_PREDICTIONS,
     E_DUMP,
     E_NO_NAME_MEMORY,
+    E_NO_NAME_LEXICON,
     E_HELP,
     E_END
 };
@@ -49,6 +50,9 @@ static const pii_flag eval_flags[] = {
     [E_NO_NAME_MEMORY - E_FIRST] = {"no-name-memory", 0, NULL,
                                     "turn the model's name memory off (as the main command's "
                                     "option)"},
+    [E_NO_NAME_LEXICON - E_FIRST] = {"no-name-lexicon", 0, NULL,
+                                     "turn the model's name lexicon off (as the main command's "
+                                     "option)"},
     [E_HELP - E_FIRST] = {"help", 'h', NULL, "show this help and exit"},
 };
 enum { E_NFLAGS = E_END - E_FIRST };
@@ -590,6 +594,9 @@ int pii_cmd_eval(int argc, char **argv)
             break;
         case E_NO_NAME_MEMORY:
             o.no_name_memory = 1;
+            break;
+        case E_NO_NAME_LEXICON:
+            o.no_name_lexicon = 1;
             break;
         case E_HELP:
             eval_usage(stdout);

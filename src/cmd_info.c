@@ -196,6 +196,9 @@ int pii_cmd_info(int argc, char **argv)
     printf("name memory: %s\n", pii_ner_name_memory(p.ner)
                                     ? "on (a person's name is redacted where it comes back)"
                                     : "off");
+    printf("name lexicon: %s\n", pii_ner_name_lexicon(p.ner)
+                                     ? "on (a known given name and the family name after it)"
+                                     : "off");
     printf("isa:         %s\n", pii_rt_isa_name(pii_model_plan(p.model)->isa));
     if (tensors)
         for (size_t t = 0; t < pii_rt_store_count(st); t++) {

@@ -34,10 +34,11 @@ typedef struct pii_opts {
     const char *model_path;
     /* model tier: raw option strings, applied by pii_pipeline_build */
     const char *window, *operating_point, *calibration, *decode, *threads;
-    const char *pack;   /* pack_tokens (no option of its own: `bench --pack`); NULL: the window */
-    int act;            /* --act: a pii_rt_qact value, or -1 when not given */
-    int no_calibration; /* --no-calibration */
-    int no_name_memory; /* --no-name-memory */
+    const char *pack;    /* pack_tokens (no option of its own: `bench --pack`); NULL: the window */
+    int act;             /* --act: a pii_rt_qact value, or -1 when not given */
+    int no_calibration;  /* --no-calibration */
+    int no_name_memory;  /* --no-name-memory */
+    int no_name_lexicon; /* --no-name-lexicon */
     const char **thresholds, **biases; /* repeatable, borrowed from argv */
     size_t n_thresholds, n_biases;
     const char *key_file;

@@ -425,6 +425,7 @@ static int build_model(const pii_opts *o, pii_pipeline *p)
         return e == PII_EINVAL ? PII_EXIT_USAGE : PII_EXIT_MODEL;
     }
     pii_ner_set_name_memory(p->ner, !o->no_name_memory);
+    pii_ner_set_name_lexicon(p->ner, !o->no_name_lexicon);
     const char *cw = pii_ner_calibration_warning(p->ner);
     if (cw[0] && !o->quiet)
         fprintf(stderr, "pii-redact: warning: %s: %s\n", pii_ner_calibration_file(p->ner), cw);

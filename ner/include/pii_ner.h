@@ -401,6 +401,14 @@ size_t pii_ner_window(const pii_ner *n);
  * so that the params struct, part of the ABI, keeps its layout. */
 void pii_ner_set_name_memory(pii_ner *n, int on);
 int pii_ner_name_memory(const pii_ner *n);
+/* Name lexicon (docs/NER.md, "Name lexicon"): on (the default) when the
+ * model has a private_person category, a given name of the built-in list
+ * followed by a space and a capitalised word that is no common non-name
+ * ("Tom Baker") is a person span of score 0.75, found whatever the model
+ * says (off while the person threshold is above 0.75).  Set it before the
+ * first detection. */
+void pii_ner_set_name_lexicon(pii_ner *n, int on);
+int pii_ner_name_lexicon(const pii_ner *n);
 
 /* The detector over the project's encoder (pii_model.h) and tokenizer
  * (pii_tok.h; NULL: the built-in o200k).  Both are borrowed and must

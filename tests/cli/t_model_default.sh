@@ -109,6 +109,28 @@ if [ "$got" != "$(printf '%s\n' "Chapter one introduces Captain <PRIVATE_PERSON>
     echo "--lines carried a name across lines: $got"
     fail=1
 fi
+# name lexicon: a known given name and a capitalised family name is a
+# person even where the built-in model reads the pair as ordinary words (it
+# leaves "Jack Fisher" in clear at a document's start); the pair teaches the
+# name memory; a capitalised word in mid-sentence before it ("Hospital") or
+# a stop word after it ("Street") names a place; --no-name-lexicon and a
+# person threshold above 0.75 turn it off
+exact "Jack Fisher negotiated the lease. Fisher signed it on Monday." \
+    "<PRIVATE_PERSON> negotiated the lease. <PRIVATE_PERSON> signed it on Monday."
+exact "Tickets for the Cleveland Street fair; ask the Hospital Gregorio Marañón." \
+    "Tickets for the Cleveland Street fair; ask the Hospital Gregorio Marañón."
+for opt in --no-name-lexicon "--threshold private_person=0.8"; do
+    # shellcheck disable=SC2086 # two words on purpose
+    got=$(printf '%s\n' "Jack Fisher negotiated the lease." | "$PII_REDACT" $opt)
+    if [ "$got" != "Jack Fisher negotiated the lease." ]; then
+        echo "$opt: $got"
+        fail=1
+    fi
+done
+"$PII_REDACT" info | grep -q '^name lexicon: on' || {
+    echo "info does not show the name lexicon"
+    fail=1
+}
 
 # the shipped operating point (config.json pii_redact_operating_point):
 # info shows it, it changes what is found, and --bias replaces it — the

@@ -1,7 +1,9 @@
-/* fuzz_names.c — the name memory (ner/names.c) on arbitrary bytes: invalid
- * UTF-8, words cut at every byte, joiners at the edges, possessives.
+/* fuzz_names.c — the name memory and the name lexicon (ner/names.c) on
+ * arbitrary bytes: invalid UTF-8, words cut at every byte, joiners at the
+ * edges, possessives.
  *
- * Input: bytes 0..3 seed the chunking, the rest is the text.  Teachers are
+ * Input: bytes 0..3 seed the chunking (its top bit turns the lexicon on),
+ * the rest is the text.  Teachers are
  * the runs of two or more words that start with an ASCII capital, one space
  * apart (a stand-in for the model's person spans).  Checked:
  *  - a reference run offers every teacher and scans the whole text at once;
@@ -9,8 +11,9 @@
  *    the scan position (and before the next teacher), offers each teacher
  *    once its bytes are in view, and scans to a random limit each time, as
  *    ner.c does; its spans equal the reference's exactly;
- *  - every span is a whole word (or the word before a possessive "'s"),
- *    equal to a word of a teacher that ends at or before its start.
+ *  - without the lexicon, every span is a whole word (or the word before a
+ *    possessive "'s"), equal to a word of a teacher that ends at or before
+ *    its start; with it, every span starts with a capital letter.
  *
  * FUZZ_ARGS: -max_len=4096
  */
@@ -80,8 +83,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     teacher tch[256];
     size_t nt = find_teachers(text, n, tch, 256);
 
+    int lexicon = (int)(seed >> 31);
+
     /* reference */
     ner_names m = {0};
+    pii_ner_names_reset(&m);
+    m.memory = 1;
+    m.lexicon = lexicon;
     ner_resolver rs = {0};
     ner_text all = {text, 0, n};
     for (size_t i = 0; i < nt; i++)
@@ -97,8 +105,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     /* each span: a whole word, taught before it */
     for (size_t i = 0; i < ref.n; i++) {
         size_t s = (size_t)ref.v[i].start, e = (size_t)ref.v[i].end;
-        FUZZ_CHECK(s < e && e <= n && cap_ascii(text[s]));
+        FUZZ_CHECK(s < e && e <= n && (lexicon || cap_ascii(text[s])));
         FUZZ_CHECK(s == 0 || !alpha_ascii(text[s - 1]));
+        if (lexicon)
+            continue; /* a lexicon pair is taught by no teacher */
         int taught = 0;
         for (size_t j = 0; j < nt && !taught; j++)
             for (size_t p = tch[j].s; tch[j].e <= s && p + (e - s) <= tch[j].e && !taught; p++)
@@ -110,6 +120,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     /* streamed */
     ner_names ms = {0};
+    pii_ner_names_reset(&ms);
+    ms.memory = 1;
+    ms.lexicon = lexicon;
     ner_resolver rss = {0};
     uint64_t rng = seed, spos = 0;
     size_t seen = 0, next_t = 0, avg = 1 + (size_t)(seed % 64);

@@ -1,6 +1,7 @@
 /* test_ner_names.c — the name memory (ner/names.c): which spans teach which
  * words, which later words become person spans (exact offsets), forward
- * only, scans cut at any byte, the title list and the size bound. */
+ * only, scans cut at any byte, the title list and the size bound; the name
+ * lexicon (ner/lexicon.c): its pairs, what blocks them, scans in pieces. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -19,6 +20,16 @@ static ner_text view(const char *s)
 {
     ner_text t = {(const uint8_t *)s, 0, strlen(s)};
     return t;
+}
+
+/* A document's name scanner with the name memory and/or the lexicon. */
+static ner_names names_new(int memory, int lexicon)
+{
+    ner_names m = {0};
+    pii_ner_names_reset(&m);
+    m.memory = memory;
+    m.lexicon = lexicon;
+    return m;
 }
 
 /* Teaches the span [s, e) of text. */
@@ -40,7 +51,7 @@ static void flush_str(ner_resolver *rs, char *got, size_t cap)
         snprintf(got + l, cap - l, "%s%llu-%llu", i ? " " : "", (unsigned long long)out.v[i].start,
                  (unsigned long long)out.v[i].end);
         assert_string_equal(out.v[i].label, PERSON);
-        assert_true(out.v[i].score == 0.75f);
+        assert_true(out.v[i].score == 0.75f); /* the teachers' and NER_LEX_SCORE */
         assert_int_equal(out.v[i].source, PII_SRC_MODEL);
     }
     free(out.v);
@@ -65,7 +76,7 @@ static void test_names_basic(void **st)
     const char *s = "Okafor came. Dr. Ngozi Okafor spoke; Okafor's aide, okafor, "
                     /* 60 */ "Okafors and Okafor-Smith left. Ngozi! Dr met Dr.";
     ner_text tx = view(s);
-    ner_names m = {0};
+    ner_names m = names_new(1, 0);
     teach(&m, &tx, 13, 29);   /* "Dr. Ngozi Okafor" */
     assert_int_equal(m.n, 0); /* offered; learned when a scan reaches its end */
     char got[256];
@@ -84,7 +95,7 @@ static void test_names_who_teaches(void **st)
     const char *s = "Okafor spoke. WEI ZHANG, Mr Lee, J. Smith, Louis XIV, R2 D2, "
                     "Okafor ZHANG WEI Lee Smith Louis XIV Mr";
     ner_text tx = view(s);
-    ner_names m = {0};
+    ner_names m = names_new(1, 0);
     teach(&m, &tx, 0, 6);   /* one word: teaches nothing */
     teach(&m, &tx, 14, 23); /* WEI ZHANG */
     teach(&m, &tx, 25, 31); /* Mr Lee: Lee */
@@ -108,7 +119,7 @@ static void test_names_pieces(void **st)
     const char *s = "Ana Lucía Pérez-Gómez wrote. Then Lucía and Pérez-Gómez, "
                     "O\u2019Brien\u2019s and Lucía\u2019s note: Ana.";
     ner_text tx = view(s);
-    ner_names m = {0};
+    ner_names m = names_new(1, 0);
     teach(&m, &tx, 0, 24); /* "Ana Lucía Pérez-Gómez" (UTF-8 bytes) */
     char whole[256];
     scan_all(&m, &tx, whole, sizeof whole);
@@ -145,7 +156,7 @@ static void test_names_bound(void **st)
     for (int i = 0; i < NER_NAMES_MAX + 10; i++)
         len += (size_t)snprintf(s + len, cap - len, "Ab%c%c Cd, ", 'a' + i % 26, 'a' + i / 26);
     ner_text tx = {(const uint8_t *)s, 0, len};
-    ner_names m = {0};
+    ner_names m = names_new(1, 0);
     uint64_t p = 0;
     for (int i = 0; i < NER_NAMES_MAX + 10; i++) {
         teach(&m, &tx, p, p + 7); /* "Abxy Cd" */
@@ -167,13 +178,110 @@ static void test_names_bound(void **st)
     free(s);
 }
 
+/* Offset of the n-th (0-based) occurrence of needle in s. */
+static size_t at(const char *s, const char *needle, int n)
+{
+    const char *p = s;
+    for (int i = 0;; i++) {
+        p = strstr(p, needle);
+        assert_non_null(p);
+        if (i == n)
+            return (size_t)(p - s);
+        p++;
+    }
+}
+
+static const char LEX_DOC[] =
+    "Tom Baker negotiated. Later Baker left with Mary Anne Foley, Mary J. Blige "
+    "and Karen Green\u2019s dog; the Hospital Gregorio Mara\u00f1\u00f3n, Cleveland Street, "
+    "Will Smith, Karen GREEN, Anne Lee. Karen Green2 and Tom Baker.";
+
+/* "s-e" of each expected span of LEX_DOC, in order. */
+static void lex_want(char *want, size_t cap, int memory)
+{
+    const char *s = LEX_DOC;
+    struct {
+        const char *w;
+        int n;
+        size_t len;
+    } e[] = {
+        {"Tom Baker", 0, 9},        /* a given name and a family name */
+        {"Baker", 1, 5},            /* taught by it (memory) */
+        {"Mary Anne Foley", 0, 15}, /* two given names take the word after */
+        {"Mary J. Blige", 0, 13},   /* a middle initial */
+        {"Karen Green", 0, 11},     /* not the possessive */
+        {"Karen", 1, 5},            /* "Karen GREEN": no pair; Karen taught */
+        {"Anne Lee", 0, 8},
+        {"Karen", 2, 5}, /* "Karen Green2": no pair; Karen taught */
+        {"Tom Baker", 1, 9},
+    };
+    want[0] = '\0';
+    for (size_t i = 0; i < sizeof e / sizeof e[0]; i++) {
+        if (!memory && (i == 1 || i == 5 || i == 7))
+            continue;
+        size_t o = at(s, e[i].w, e[i].n), l = strlen(want);
+        snprintf(want + l, cap - l, "%s%zu-%zu", l ? " " : "", o, o + e[i].len);
+    }
+}
+
+/* The lexicon's pairs; not after a capitalised mid-sentence word
+ * ("Hospital Gregorio"), not before a stop word ("Cleveland Street"), not
+ * for a common word ("Will"), an upper-case or digit-bearing family name. */
+static void test_lexicon_pairs(void **st)
+{
+    (void)st;
+    ner_text tx = view(LEX_DOC);
+    char got[512], want[512];
+    for (int memory = 0; memory < 2; memory++) {
+        ner_names m = names_new(memory, 1);
+        scan_all(&m, &tx, got, sizeof got);
+        lex_want(want, sizeof want, memory);
+        assert_string_equal(got, want);
+        pii_ner_names_free(&m);
+    }
+    ner_names off = names_new(1, 0); /* nothing taught, no lexicon: nothing */
+    scan_all(&off, &tx, got, sizeof got);
+    assert_string_equal(got, "");
+    pii_ner_names_free(&off);
+    assert_true(pii_ner_lex_first_name((const uint8_t *)"Karen", 5));
+    assert_false(pii_ner_lex_first_name((const uint8_t *)"Kare", 4));
+    assert_false(pii_ner_lex_first_name((const uint8_t *)"Karenx", 6));
+    assert_false(pii_ner_lex_first_name((const uint8_t *)"Will", 4));
+    assert_true(pii_ner_lex_name_stop((const uint8_t *)"Street", 6));
+    assert_false(pii_ner_lex_name_stop((const uint8_t *)"Baker", 5));
+    assert_false(pii_ner_lex_first_name((const uint8_t *)"", 0));
+}
+
+/* The lexicon in scans cut at every byte: the one-scan spans. */
+static void test_lexicon_pieces(void **st)
+{
+    (void)st;
+    ner_text tx = view(LEX_DOC);
+    char whole[512], want[512];
+    lex_want(want, sizeof want, 1);
+    for (uint64_t step = 1; step < 9; step++) {
+        ner_names m = names_new(1, 1);
+        ner_resolver rs = {0};
+        uint64_t pos = 0;
+        for (uint64_t lim = 0; pos < tx.len; lim += step) {
+            uint64_t l = lim < tx.len ? lim : tx.len;
+            ner_text part = tx;
+            part.len = (size_t)l;
+            assert_int_equal(pii_ner_names_scan(&m, &part, &pos, l, l == tx.len, PERSON, &rs),
+                             PII_OK);
+        }
+        flush_str(&rs, whole, sizeof whole);
+        assert_string_equal(whole, want);
+        pii_ner_names_free(&m);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_names_basic),
-        cmocka_unit_test(test_names_who_teaches),
-        cmocka_unit_test(test_names_pieces),
-        cmocka_unit_test(test_names_bound),
+        cmocka_unit_test(test_names_basic),   cmocka_unit_test(test_names_who_teaches),
+        cmocka_unit_test(test_names_pieces),  cmocka_unit_test(test_names_bound),
+        cmocka_unit_test(test_lexicon_pairs), cmocka_unit_test(test_lexicon_pieces),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

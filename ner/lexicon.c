@@ -1,0 +1,73 @@
+/* lexicon.c — the name lexicon's word lists (ner/data/README.md), linked
+ * in verbatim with .incbin: no initializer, nothing parsed at start-up.
+ *
+ * Each list is UTF-8 words, one per line ending in '\n', sorted by bytes;
+ * a lookup is a binary search over the bytes that snaps each probe back to
+ * the start of its line (lines are at most NER_NAME_BYTES long). */
+#include <string.h>
+
+#include "ner/ner_internal.h"
+
+#ifndef PII_NER_LEXICON_DIR
+#define PII_NER_LEXICON_DIR "ner/data"
+#endif
+
+__asm__(".section .rodata.pii_ner_lexicon,\"a\",@progbits\n"
+        ".hidden pii_ner__first_names\n"
+        ".hidden pii_ner__first_names_end\n"
+        ".hidden pii_ner__name_stop\n"
+        ".hidden pii_ner__name_stop_end\n"
+        "pii_ner__first_names:\n"
+        ".incbin \"" PII_NER_LEXICON_DIR "/first_names.txt\"\n"
+        "pii_ner__first_names_end:\n"
+        "pii_ner__name_stop:\n"
+        ".incbin \"" PII_NER_LEXICON_DIR "/name_stop.txt\"\n"
+        "pii_ner__name_stop_end:\n"
+        ".previous\n");
+extern const char pii_ner__first_names[], pii_ner__first_names_end[];
+extern const char pii_ner__name_stop[], pii_ner__name_stop_end[];
+
+/* Compares the line at l (ending in '\n') with w[0..n) by bytes. */
+static int line_cmp(const char *l, const uint8_t *w, size_t n)
+{
+    size_t i = 0;
+    for (; i < n && l[i] != '\n'; i++)
+        if ((uint8_t)l[i] != w[i])
+            return (uint8_t)l[i] < w[i] ? -1 : 1;
+    if (i == n)
+        return l[i] == '\n' ? 0 : 1;
+    return -1; /* the line is a proper prefix of w */
+}
+
+static int list_has(const char *b, const char *e, const uint8_t *w, size_t n)
+{
+    if (n == 0 || n >= NER_NAME_BYTES)
+        return 0;
+    /* invariant: the word, if present, is a line starting in [lo, hi) */
+    const char *lo = b, *hi = e;
+    while (lo < hi) {
+        const char *m = lo + (hi - lo) / 2;
+        while (m > lo && m[-1] != '\n')
+            m--; /* the start of m's line */
+        int c = line_cmp(m, w, n);
+        if (c == 0)
+            return 1;
+        if (c < 0) {
+            const char *nl = memchr(m, '\n', (size_t)(e - m));
+            lo = nl ? nl + 1 : e;
+        } else {
+            hi = m;
+        }
+    }
+    return 0;
+}
+
+int pii_ner_lex_first_name(const uint8_t *w, size_t n)
+{
+    return list_has(pii_ner__first_names, pii_ner__first_names_end, w, n);
+}
+
+int pii_ner_lex_name_stop(const uint8_t *w, size_t n)
+{
+    return list_has(pii_ner__name_stop, pii_ner__name_stop_end, w, n);
+}
