@@ -209,6 +209,8 @@ static int is_title(const uint8_t *w, size_t n)
         "pope",
         "rabbi",
         "imam",
+        "chair",
+        "speaker",
         "pastor",
         "nurse",
         "congressman",
@@ -521,6 +523,56 @@ static int lex_match(const ner_text *tx, uint64_t ws, uint64_t we, uint64_t lim,
     return 1;
 }
 
+/* Forms of address that stand before a family name alone. */
+static int is_honorific(const uint8_t *w, size_t n)
+{
+    static const char *const h[] = {
+        "Mr",   "Mrs",    "Ms",       "Miss", "Mx",   "Dr",           "Prof",          "Mme",
+        "Mlle", "Madame", "Monsieur", "Herr", "Frau", "Se\xC3\xB1or", "Se\xC3\xB1ora", "Sra",
+        "Dra",
+    };
+    for (size_t i = 0; i < sizeof h / sizeof h[0]; i++)
+        if (strlen(h[i]) == n && !memcmp(h[i], w, n))
+            return 1;
+    return 0;
+}
+
+/* "Mr. Temple", "Madame Duval": an honorific at [ws, we), an optional
+ * '.', one space and a family name: 1, *ns (the name's start), *le (its
+ * end) and *lwe (its word's end); 0 when none; -1 when more bytes are
+ * needed. */
+static int lex_title(const ner_text *tx, uint64_t ws, uint64_t we, uint64_t lim, int eod,
+                     uint64_t *ns, uint64_t *le, uint64_t *lwe)
+{
+    if (!is_honorific(tx->p + (ws - tx->base), (size_t)(we - ws)))
+        return 0;
+    uint64_t q = we, ne, e2;
+    uint8_t b;
+    int r = byte_at(tx, q, eod, &b);
+    if (r <= 0)
+        return r;
+    if (b == '.' && (r = byte_at(tx, ++q, eod, &b)) <= 0)
+        return r;
+    if (b != ' ')
+        return 0;
+    if ((r = lex_family(tx, q + 1, lim, eod, &ne, &e2)) <= 0)
+        return r;
+    *ns = q + 1;
+    *le = ne;
+    *lwe = e2;
+    if (ne == e2) { /* "Dr. Priya Raman": a given name takes its pair */
+        uint64_t pe, pwe;
+        int rp = lex_match(tx, q + 1, e2, lim, eod, &pe, &pwe);
+        if (rp < 0)
+            return -1;
+        if (rp > 0) {
+            *le = pe;
+            *lwe = pwe;
+        }
+    }
+    return 1;
+}
+
 pii_err pii_ner_names_scan(ner_names *m, const ner_text *tx, uint64_t *pos, uint64_t lim, int eod,
                            const char *label, ner_resolver *rs)
 {
@@ -552,14 +604,19 @@ pii_err pii_ner_names_scan(ner_names *m, const ner_text *tx, uint64_t *pos, uint
         /* a given name right after a capitalised mid-sentence word is part
          * of the name of a place or thing ("Hospital Gregorio Marañón") */
         if (m->lexicon && up && !(m->last_block && m->gap_space)) {
-            uint64_t le, lwe;
+            uint64_t ns = p, le, lwe;
             int r = lex_match(tx, p, we, lim, eod, &le, &lwe);
+            if (r == 0)
+                r = lex_title(tx, p, we, lim, eod, &ns, &le, &lwe);
             if (r < 0)
                 break; /* the name may go on: next time */
             if (r > 0) {
-                pii_span s = {p, le, label, NULL, NER_LEX_SCORE, PII_SRC_MODEL};
+                /* the span is the name; with an honorific, the span that
+                 * teaches holds both (two words: the name is taught) */
+                pii_span s = {ns, le, label, NULL, NER_LEX_SCORE, PII_SRC_MODEL};
+                pii_span t = {p, le, label, NULL, NER_LEX_SCORE, PII_SRC_MODEL};
                 if ((err = pii_ner_resolver_add(rs, &s)) ||
-                    (m->memory && (err = pii_ner_names_offer(m, tx, &s))))
+                    (m->memory && (err = pii_ner_names_offer(m, tx, &t))))
                     return err;
                 m->after_stop = 0;
                 m->last_block = 1; /* its family name */

@@ -117,6 +117,9 @@ fi
 # person threshold above 0.75 turn it off
 exact "Jack Fisher negotiated the lease. Fisher signed it on Monday." \
     "<PRIVATE_PERSON> negotiated the lease. <PRIVATE_PERSON> signed it on Monday."
+# an honorific before a family name teaches it to the name memory
+exact "The letter was for Mrs. Ashdown, who kept it. Ashdown burned it later." \
+    "The letter was for Mrs. <PRIVATE_PERSON>, who kept it. <PRIVATE_PERSON> burned it later."
 exact "Tickets for the Cleveland Street fair; ask the Hospital Gregorio Marañón." \
     "Tickets for the Cleveland Street fair; ask the Hospital Gregorio Marañón."
 for opt in --no-name-lexicon "--threshold private_person=0.8"; do

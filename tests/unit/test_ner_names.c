@@ -252,6 +252,26 @@ static void test_lexicon_pairs(void **st)
     assert_false(pii_ner_lex_first_name((const uint8_t *)"", 0));
 }
 
+/* An honorific before a family name: the name alone is the span, the two
+ * words teach it; a given name after it takes its pair; a title after it
+ * ("Mr. President") is no name. */
+static void test_lexicon_honorifics(void **st)
+{
+    (void)st;
+    const char *s = "Mr. Temple came. Temple left; Madame Duval and Dr. Priya Raman, "
+                    "Mr. President, Mrs Okoro-Hale, Mr.Smith, Dr.  Lowe.";
+    ner_text tx = view(s);
+    char got[256], want[256];
+    snprintf(want, sizeof want, "%zu-%zu %zu-%zu %zu-%zu %zu-%zu %zu-%zu", at(s, "Temple", 0),
+             at(s, "Temple", 0) + 6, at(s, "Temple", 1), at(s, "Temple", 1) + 6, at(s, "Duval", 0),
+             at(s, "Duval", 0) + 5, at(s, "Priya", 0), at(s, "Priya", 0) + 11, at(s, "Okoro", 0),
+             at(s, "Okoro", 0) + 10);
+    ner_names m = names_new(1, 1);
+    scan_all(&m, &tx, got, sizeof got);
+    assert_string_equal(got, want);
+    pii_ner_names_free(&m);
+}
+
 /* The lexicon in scans cut at every byte: the one-scan spans. */
 static void test_lexicon_pieces(void **st)
 {
@@ -279,9 +299,10 @@ static void test_lexicon_pieces(void **st)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_names_basic),   cmocka_unit_test(test_names_who_teaches),
-        cmocka_unit_test(test_names_pieces),  cmocka_unit_test(test_names_bound),
-        cmocka_unit_test(test_lexicon_pairs), cmocka_unit_test(test_lexicon_pieces),
+        cmocka_unit_test(test_names_basic),    cmocka_unit_test(test_names_who_teaches),
+        cmocka_unit_test(test_names_pieces),   cmocka_unit_test(test_names_bound),
+        cmocka_unit_test(test_lexicon_pairs),  cmocka_unit_test(test_lexicon_honorifics),
+        cmocka_unit_test(test_lexicon_pieces),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
