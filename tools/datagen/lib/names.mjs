@@ -3,7 +3,7 @@
 // Name atoms come from @faker-js/faker locale data (MIT) and from the short
 // romanised lists below (common names, written for this project).
 
-const ROMAN = {
+export const ROMAN = {
   ja: {
     m: ['Hiroshi', 'Takashi', 'Kenji', 'Yuki', 'Daisuke', 'Haruto', 'Sota', 'Ren', 'Kaito', 'Takumi', 'Shota',
       'Ryo', 'Kazuki', 'Naoki', 'Satoshi', 'Yusuke', 'Masato', 'Kenta', 'Tomohiro', 'Shinji', 'Akira', 'Koji'],
