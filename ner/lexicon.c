@@ -62,6 +62,37 @@ static int list_has(const char *b, const char *e, const uint8_t *w, size_t n)
     return 0;
 }
 
+/* Words in [b, e): each line non-empty, shorter than NER_NAME_BYTES,
+ * ending in '\n', in strictly increasing byte order; else -1. */
+static long list_check(const char *b, const char *e)
+{
+    long n = 0;
+    const char *prev = NULL;
+    size_t plen = 0;
+    while (b < e) {
+        const char *nl = memchr(b, '\n', (size_t)(e - b));
+        if (!nl || nl == b || (size_t)(nl - b) >= NER_NAME_BYTES)
+            return -1;
+        size_t len = (size_t)(nl - b);
+        if (prev) {
+            int c = memcmp(prev, b, plen < len ? plen : len);
+            if (c > 0 || (c == 0 && plen >= len))
+                return -1;
+        }
+        prev = b;
+        plen = len;
+        b = nl + 1;
+        n++;
+    }
+    return n;
+}
+
+long pii_ner_lex_check(int which)
+{
+    return which ? list_check(pii_ner__name_stop, pii_ner__name_stop_end)
+                 : list_check(pii_ner__first_names, pii_ner__first_names_end);
+}
+
 int pii_ner_lex_first_name(const uint8_t *w, size_t n)
 {
     return list_has(pii_ner__first_names, pii_ner__first_names_end, w, n);

@@ -147,6 +147,9 @@ typedef struct ner_names {
  * name / a capitalised word that is no family name?  Exact bytes. */
 int pii_ner_lex_first_name(const uint8_t *w, size_t n);
 int pii_ner_lex_name_stop(const uint8_t *w, size_t n);
+/* Words of the given-name list (which 0) or the stop list (1), or -1 when
+ * the list breaks the lookup's format (ner/data/README.md). */
+long pii_ner_lex_check(int which);
 /* The score of a person span the lexicon finds. */
 #define NER_LEX_SCORE 0.75f
 

@@ -250,6 +250,9 @@ static void test_lexicon_pairs(void **st)
     assert_true(pii_ner_lex_name_stop((const uint8_t *)"Street", 6));
     assert_false(pii_ner_lex_name_stop((const uint8_t *)"Baker", 5));
     assert_false(pii_ner_lex_first_name((const uint8_t *)"", 0));
+    /* the embedded lists: sorted, one word a line, each line ended */
+    assert_true(pii_ner_lex_check(0) > 10000);
+    assert_true(pii_ner_lex_check(1) > 1000);
 }
 
 /* An honorific before a family name: the name alone is the span, the two
