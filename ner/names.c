@@ -266,6 +266,7 @@ void pii_ner_names_reset(ner_names *m)
     m->last_block = 0;
     m->gap = 0;
     m->gap_space = 0;
+    m->gap_tail[0] = m->gap_tail[1] = 0;
     if (m->slot)
         memset(m->slot, 0, NER_NAMES_SLOTS * sizeof *m->slot);
 }
@@ -573,6 +574,151 @@ static int lex_title(const ner_text *tx, uint64_t ws, uint64_t we, uint64_t lim,
     return 1;
 }
 
+/* Do the bytes at pos spell lit?  1, 0, or -1 when the view ends first
+ * (more bytes may come). */
+static int lit_at(const ner_text *tx, uint64_t pos, const char *lit, int eod)
+{
+    const uint64_t end = tx->base + tx->len;
+    for (size_t i = 0; lit[i]; i++) {
+        if (pos + i >= end)
+            return eod ? 0 : -1;
+        if (tx->p[pos + i - tx->base] != (uint8_t)lit[i])
+            return 0;
+    }
+    return 1;
+}
+
+/* Months and seasons: "(June, 2007)" dates a thing, it cites no one. */
+static int is_season(const uint8_t *w, size_t n)
+{
+    static const char *const t[] = {
+        "january", "february",  "march",   "april",     "may",      "june",   "july",
+        "august",  "september", "october", "november",  "december", "spring", "summer",
+        "autumn",  "fall",      "winter",  "christmas", "easter",
+    };
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
+        if (ascii_ieq(w, n, t[i]))
+            return 1;
+    return 0;
+}
+
+/* An author's family name at ws: a capitalised word with a lower-case
+ * letter and no digit, no title, month or season.  1 and *we (its end),
+ * 0 when none, -1 when more bytes are needed. */
+static int cite_name(const ner_text *tx, uint64_t ws, uint64_t lim, int eod, uint64_t *we)
+{
+    uint32_t cp;
+    uint8_t b;
+    int r = byte_at(tx, ws, eod, &b);
+    if (r <= 0)
+        return r;
+    size_t k = cp_at(tx, ws, &cp);
+    if (!k)
+        return !eod && cut_char(tx, ws) ? -1 : 0;
+    if (!upper_cp(cp) || !pii_ner_word_cp(cp))
+        return 0;
+    int open;
+    uint64_t e = word_end(tx, ws, &open);
+    if ((open && !eod) || e > lim)
+        return -1;
+    if (!teachable(tx, ws, e) || !has_lower(tx, ws, e) ||
+        is_season(tx->p + (ws - tx->base), (size_t)(e - ws)))
+        return 0;
+    *we = e;
+    return 1;
+}
+
+/* The year that ends a citation item at pos: 19xx or 20xx, an optional
+ * lower-case letter, then ')', ';' or ','.  1, 0, or -1. */
+static int cite_year(const ner_text *tx, uint64_t pos, int eod)
+{
+    uint8_t b;
+    for (int i = 0; i < 6; i++) {
+        int r = byte_at(tx, pos + (uint64_t)i, eod, &b);
+        if (r <= 0)
+            return r;
+        if (i == 0 && b != '1' && b != '2')
+            return 0;
+        if (i == 1) {
+            uint8_t c0 = tx->p[pos - tx->base];
+            if (!((c0 == '1' && b == '9') || (c0 == '2' && b == '0')))
+                return 0;
+        }
+        if ((i == 2 || i == 3) && !(b >= '0' && b <= '9'))
+            return 0;
+        if (i == 4 && b >= 'a' && b <= 'z')
+            continue; /* "2012a" */
+        if (i >= 4)
+            return b == ')' || b == ';' || b == ',';
+    }
+    return 0;
+}
+
+#define NER_CITE_AUTHORS 12
+
+/* An author-year citation item starting at ws, after "(" or "; ":
+ * "Porte, 2012)", "Marsden & Mackey, 2014;", "Rueda, Checa, & Cómbita,
+ * 2012)", "Makel et al., 2012)".  1 and the names in span[0..*ns), 0 when
+ * none, -1 when more bytes are needed. */
+static int cite_item(const ner_text *tx, uint64_t ws, uint64_t lim, int eod, uint64_t span[][2],
+                     int *ns)
+{
+    uint64_t q = ws;
+    for (int n = 0; n < NER_CITE_AUTHORS;) {
+        uint64_t e;
+        int r = cite_name(tx, q, lim, eod, &e), r2;
+        if (r <= 0)
+            return r;
+        span[n][0] = q;
+        span[n][1] = e;
+        n++;
+        if ((r = lit_at(tx, e, " et al", eod)) != 0) {
+            if (r < 0)
+                return -1;
+            uint64_t t = e + 6;
+            if ((r = lit_at(tx, t, ".", eod)) < 0)
+                return -1;
+            t += (uint64_t)r;
+            if ((r = lit_at(tx, t, ",", eod)) < 0)
+                return -1;
+            t += (uint64_t)r;
+            if ((r = lit_at(tx, t, " ", eod)) <= 0 || (r = cite_year(tx, t + 1, eod)) <= 0)
+                return r;
+            *ns = n;
+            return 1;
+        }
+        if ((r = lit_at(tx, e, ", ", eod)) < 0)
+            return -1;
+        if (r > 0) {
+            if ((r = cite_year(tx, e + 2, eod)) != 0) {
+                if (r > 0)
+                    *ns = n;
+                return r;
+            }
+            q = e + 2; /* ", Name", ", & Name", ", and Name" */
+            if ((r2 = lit_at(tx, q, "& ", eod)) < 0)
+                return -1;
+            if (r2 > 0)
+                q += 2;
+            else if ((r2 = lit_at(tx, q, "and ", eod)) < 0)
+                return -1;
+            else if (r2 > 0)
+                q += 4;
+            continue;
+        }
+        if ((r2 = lit_at(tx, e, " & ", eod)) < 0)
+            return -1;
+        if (r2 > 0) {
+            q = e + 3;
+            continue;
+        }
+        if ((r2 = lit_at(tx, e, " and ", eod)) <= 0)
+            return r2;
+        q = e + 5;
+    }
+    return 0;
+}
+
 pii_err pii_ner_names_scan(ner_names *m, const ner_text *tx, uint64_t *pos, uint64_t lim, int eod,
                            const char *label, ner_resolver *rs)
 {
@@ -590,6 +736,8 @@ pii_err pii_ner_names_scan(ner_names *m, const ner_text *tx, uint64_t *pos, uint
             if (k && cp && cp < 0x80 && strchr(".!?:\n", (int)cp))
                 m->after_stop = 1;
             m->gap_space = m->gap == 0 && k == 1 && cp == ' ';
+            m->gap_tail[0] = m->gap_tail[1];
+            m->gap_tail[1] = k ? cp : 0xFFFD;
             m->gap += k ? k : 1;
             p += k ? k : 1;
             continue;
@@ -603,6 +751,27 @@ pii_err pii_ner_names_scan(ner_names *m, const ner_text *tx, uint64_t *pos, uint
         int up = upper_cp(cp);
         /* a given name right after a capitalised mid-sentence word is part
          * of the name of a place or thing ("Hospital Gregorio Marañón") */
+        if (m->lexicon && up &&
+            (m->gap_tail[1] == '(' || (m->gap_tail[0] == ';' && m->gap_tail[1] == ' '))) {
+            uint64_t cs[NER_CITE_AUTHORS][2];
+            int nc = 0, r = cite_item(tx, p, lim, eod, cs, &nc);
+            if (r < 0)
+                break; /* the citation may go on: next time */
+            if (r > 0) {
+                for (int j = 0; j < nc; j++) {
+                    pii_span s = {cs[j][0], cs[j][1], label, NULL, NER_LEX_SCORE, PII_SRC_MODEL};
+                    if ((err = pii_ner_resolver_add(rs, &s)))
+                        return err;
+                }
+                m->after_stop = 0;
+                m->last_block = 1;
+                m->gap = 0;
+                m->gap_space = 0;
+                m->gap_tail[0] = m->gap_tail[1] = 0;
+                p = cs[nc - 1][1];
+                continue;
+            }
+        }
         if (m->lexicon && up && !(m->last_block && m->gap_space)) {
             uint64_t ns = p, le, lwe;
             int r = lex_match(tx, p, we, lim, eod, &le, &lwe);
@@ -622,9 +791,21 @@ pii_err pii_ner_names_scan(ner_names *m, const ner_text *tx, uint64_t *pos, uint
                 m->last_block = 1; /* its family name */
                 m->gap = 0;
                 m->gap_space = 0;
+                m->gap_tail[0] = m->gap_tail[1] = 0;
                 p = lwe;
                 continue;
             }
+        }
+        if (m->lexicon && up) { /* "Klingberg et al." */
+            uint64_t ce;
+            int r = cite_name(tx, p, lim, eod, &ce);
+            if (r > 0 && (r = lit_at(tx, ce, " et al", eod)) > 0) {
+                pii_span s = {p, ce, label, NULL, NER_LEX_SCORE, PII_SRC_MODEL};
+                if ((err = pii_ner_resolver_add(rs, &s)))
+                    return err;
+            }
+            if (r < 0)
+                break;
         }
         uint64_t ne;
         int i;
@@ -639,6 +820,7 @@ pii_err pii_ner_names_scan(ner_names *m, const ner_text *tx, uint64_t *pos, uint
         m->after_stop = 0;
         m->gap = 0;
         m->gap_space = 0;
+        m->gap_tail[0] = m->gap_tail[1] = 0;
         p = we;
     }
     *pos = p;

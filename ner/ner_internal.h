@@ -137,10 +137,11 @@ typedef struct ner_names {
     int memory;  /* taught words are matched (the name memory) */
     int lexicon; /* lexicon pairs are matched (names.c, lexicon.c) */
     /* the scan's view of the words before *pos (lexicon): */
-    int after_stop; /* a sentence stop (. ! ? : newline) since the last word */
-    int last_block; /* the last word was capitalised, mid-sentence, no title */
-    size_t gap;     /* bytes since the last word */
-    int gap_space;  /* ... and they are one space */
+    int after_stop;       /* a sentence stop (. ! ? : newline) since the last word */
+    int last_block;       /* the last word was capitalised, mid-sentence, no title */
+    size_t gap;           /* bytes since the last word */
+    int gap_space;        /* ... and they are one space */
+    uint32_t gap_tail[2]; /* the gap's last two characters (0: none) */
 } ner_names;
 
 /* The name lexicon (lexicon.c, ner/data/README.md): is w[0..n) a given

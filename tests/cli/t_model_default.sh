@@ -117,6 +117,9 @@ fi
 # person threshold above 0.75 turn it off
 exact "Jack Fisher negotiated the lease. Fisher signed it on Monday." \
     "<PRIVATE_PERSON> negotiated the lease. <PRIVATE_PERSON> signed it on Monday."
+# the authors of author-year citations ("(A & B, 2019; C et al., 2021)")
+exact "Sleep improves recall (Okonkwo & Lindgren, 2019; Varga et al., 2021), but see Haddad et al. for limits." \
+    "Sleep improves recall (<PRIVATE_PERSON> & <PRIVATE_PERSON>, 2019; <PRIVATE_PERSON> et al., 2021), but see <PRIVATE_PERSON> et al. for limits."
 # an honorific before a family name teaches it to the name memory
 exact "The letter was for Mrs. Ashdown, who kept it. Ashdown burned it later." \
     "The letter was for Mrs. <PRIVATE_PERSON>, who kept it. <PRIVATE_PERSON> burned it later."

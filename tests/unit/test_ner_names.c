@@ -275,6 +275,40 @@ static void test_lexicon_honorifics(void **st)
     pii_ner_names_free(&m);
 }
 
+/* Author-year citations: every author of an item after "(" or "; ", and
+ * "Name et al." anywhere; not a month, a name without a year, or an item
+ * without the comma; the same spans in scans cut at every byte. */
+static void test_lexicon_citations(void **st)
+{
+    (void)st;
+    const char *s = "as shown (Klingberg et al., 2005; Thorell, Nutley, & Bohlin, 2009a) and "
+                    "(Marsden & Mackey, 2014; Porte, 2012). M\u00FCller et al. agree "
+                    "(June, 2007) (Windows 2000) (Smith, Jones) (O'Brien and Lee, 1999).";
+    ner_text tx = view(s);
+    const char *names[] = {"Klingberg", "Thorell", "Nutley",      "Bohlin",  "Marsden",
+                           "Mackey",    "Porte",   "M\u00FCller", "O'Brien", "Lee"};
+    char want[512] = "", got[512];
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        size_t o = at(s, names[i], 0), l = strlen(want);
+        snprintf(want + l, sizeof want - l, "%s%zu-%zu", l ? " " : "", o, o + strlen(names[i]));
+    }
+    for (uint64_t step = 1; step < 10; step++) {
+        ner_names m = names_new(0, 1);
+        ner_resolver rs = {0};
+        uint64_t pos = 0;
+        for (uint64_t lim = step; pos < tx.len; lim += step) {
+            uint64_t l = step == 9 || lim > tx.len ? tx.len : lim; /* 9: one scan */
+            ner_text part = tx;
+            part.len = (size_t)l;
+            assert_int_equal(pii_ner_names_scan(&m, &part, &pos, l, l == tx.len, PERSON, &rs),
+                             PII_OK);
+        }
+        flush_str(&rs, got, sizeof got);
+        assert_string_equal(got, want);
+        pii_ner_names_free(&m);
+    }
+}
+
 /* The lexicon in scans cut at every byte: the one-scan spans. */
 static void test_lexicon_pieces(void **st)
 {
@@ -305,7 +339,7 @@ int main(void)
         cmocka_unit_test(test_names_basic),    cmocka_unit_test(test_names_who_teaches),
         cmocka_unit_test(test_names_pieces),   cmocka_unit_test(test_names_bound),
         cmocka_unit_test(test_lexicon_pairs),  cmocka_unit_test(test_lexicon_honorifics),
-        cmocka_unit_test(test_lexicon_pieces),
+        cmocka_unit_test(test_lexicon_pieces), cmocka_unit_test(test_lexicon_citations),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
