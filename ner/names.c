@@ -435,12 +435,10 @@ static int has_lower(const ner_text *tx, uint64_t ws, uint64_t we)
     return 0;
 }
 
-/* A family name at ws: a capitalised word with a lower-case letter, not in
- * the stop list, teachable.  1 and *ne (the name's end, before a
- * possessive) and *we (the word's end), 0 when none, -1 when more bytes
- * are needed (the word may go on, or it crosses lim). */
-static int lex_family(const ner_text *tx, uint64_t ws, uint64_t lim, int eod, uint64_t *ne,
-                      uint64_t *we)
+/* A word at ws that starts with an upper-case letter: 1 and *we (its
+ * end), 0 when none, -1 when more bytes are needed (the word may go on, or
+ * it crosses lim). */
+static int cap_word_at(const ner_text *tx, uint64_t ws, uint64_t lim, int eod, uint64_t *we)
 {
     uint32_t cp;
     uint8_t b;
@@ -450,12 +448,27 @@ static int lex_family(const ner_text *tx, uint64_t ws, uint64_t lim, int eod, ui
     size_t k = cp_at(tx, ws, &cp);
     if (!k)
         return !eod && cut_char(tx, ws) ? -1 : 0;
-    if (!upper_cp(cp))
+    if (!upper_cp(cp) || !pii_ner_word_cp(cp))
         return 0;
     int open;
     uint64_t e = word_end(tx, ws, &open);
     if ((open && !eod) || e > lim)
         return -1;
+    *we = e;
+    return 1;
+}
+
+/* A family name at ws: a capitalised word with a lower-case letter, not in
+ * the stop list, teachable.  1 and *ne (the name's end, before a
+ * possessive) and *we (the word's end), 0 when none, -1 when more bytes
+ * are needed. */
+static int lex_family(const ner_text *tx, uint64_t ws, uint64_t lim, int eod, uint64_t *ne,
+                      uint64_t *we)
+{
+    uint64_t e;
+    int r = cap_word_at(tx, ws, lim, eod, &e);
+    if (r <= 0)
+        return r;
     const uint8_t *w = tx->p + (ws - tx->base);
     size_t n = (size_t)(e - ws), pl = possessive(w, n);
     if (!teachable(tx, ws, e - pl) || pii_ner_lex_name_stop(w, n - pl))
@@ -607,20 +620,10 @@ static int is_season(const uint8_t *w, size_t n)
  * 0 when none, -1 when more bytes are needed. */
 static int cite_name(const ner_text *tx, uint64_t ws, uint64_t lim, int eod, uint64_t *we)
 {
-    uint32_t cp;
-    uint8_t b;
-    int r = byte_at(tx, ws, eod, &b);
+    uint64_t e;
+    int r = cap_word_at(tx, ws, lim, eod, &e);
     if (r <= 0)
         return r;
-    size_t k = cp_at(tx, ws, &cp);
-    if (!k)
-        return !eod && cut_char(tx, ws) ? -1 : 0;
-    if (!upper_cp(cp) || !pii_ner_word_cp(cp))
-        return 0;
-    int open;
-    uint64_t e = word_end(tx, ws, &open);
-    if ((open && !eod) || e > lim)
-        return -1;
     if (!teachable(tx, ws, e) || !has_lower(tx, ws, e) ||
         is_season(tx->p + (ws - tx->base), (size_t)(e - ws)))
         return 0;
@@ -719,6 +722,17 @@ static int cite_item(const ner_text *tx, uint64_t ws, uint64_t lim, int eod, uin
     return 0;
 }
 
+/* The scan's view after a word (or a lexicon name): block says whether
+ * it keeps a given name right after it from starting a pair. */
+static void word_done(ner_names *m, int block)
+{
+    m->last_block = block;
+    m->after_stop = 0;
+    m->gap = 0;
+    m->gap_space = 0;
+    m->gap_tail[0] = m->gap_tail[1] = 0;
+}
+
 pii_err pii_ner_names_scan(ner_names *m, const ner_text *tx, uint64_t *pos, uint64_t lim, int eod,
                            const char *label, ner_resolver *rs)
 {
@@ -763,11 +777,7 @@ pii_err pii_ner_names_scan(ner_names *m, const ner_text *tx, uint64_t *pos, uint
                     if ((err = pii_ner_resolver_add(rs, &s)))
                         return err;
                 }
-                m->after_stop = 0;
-                m->last_block = 1;
-                m->gap = 0;
-                m->gap_space = 0;
-                m->gap_tail[0] = m->gap_tail[1] = 0;
+                word_done(m, 1);
                 p = cs[nc - 1][1];
                 continue;
             }
@@ -787,11 +797,7 @@ pii_err pii_ner_names_scan(ner_names *m, const ner_text *tx, uint64_t *pos, uint
                 if ((err = pii_ner_resolver_add(rs, &s)) ||
                     (m->memory && (err = pii_ner_names_offer(m, tx, &t))))
                     return err;
-                m->after_stop = 0;
-                m->last_block = 1; /* its family name */
-                m->gap = 0;
-                m->gap_space = 0;
-                m->gap_tail[0] = m->gap_tail[1] = 0;
+                word_done(m, 1); /* its family name */
                 p = lwe;
                 continue;
             }
@@ -815,12 +821,8 @@ pii_err pii_ner_names_scan(ner_names *m, const ner_text *tx, uint64_t *pos, uint
             if ((err = pii_ner_resolver_add(rs, &s)))
                 return err;
         }
-        m->last_block = up && !m->after_stop && has_lower(tx, p, we) &&
-                        !is_title(tx->p + (p - tx->base), (size_t)(we - p));
-        m->after_stop = 0;
-        m->gap = 0;
-        m->gap_space = 0;
-        m->gap_tail[0] = m->gap_tail[1] = 0;
+        word_done(m, up && !m->after_stop && has_lower(tx, p, we) &&
+                         !is_title(tx->p + (p - tx->base), (size_t)(we - p)));
         p = we;
     }
     *pos = p;

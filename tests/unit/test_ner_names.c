@@ -68,6 +68,25 @@ static void scan_all(ner_names *m, const ner_text *tx, char *got, size_t cap)
     flush_str(&rs, got, cap);
 }
 
+/* Scans the text in views that grow by step bytes, each scan up to the
+ * view's end (eod at the last); the spans found as "s-e" pairs. */
+static void scan_steps(ner_names *m, const ner_text *tx, uint64_t step, char *got, size_t cap)
+{
+    ner_resolver rs = {0};
+    uint64_t pos = 0;
+    for (uint64_t lim = 0; pos < tx->len; lim += step) {
+        uint64_t l = lim < tx->len ? lim : tx->len;
+        ner_text part = *tx;
+        part.len = (size_t)l; /* only the bytes "seen" so far */
+        uint64_t before = pos;
+        assert_int_equal(pii_ner_names_scan(m, &part, &pos, l, l == tx->len, PERSON, &rs), PII_OK);
+        assert_true(pos >= before);
+        if (l == tx->len)
+            assert_int_equal(pos, tx->len);
+    }
+    flush_str(&rs, got, cap);
+}
+
 static void test_names_basic(void **st)
 {
     (void)st;
@@ -126,21 +145,8 @@ static void test_names_pieces(void **st)
     /* Lucía, Pérez-Gómez, Lucía of "Lucía’s", Ana; O’Brien was never taught */
     assert_string_equal(whole, "37-43 48-61 81-87 98-101");
     for (uint64_t step = 1; step < 9; step++) {
-        ner_resolver rs = {0};
-        uint64_t pos = 0;
-        for (uint64_t lim = 0; pos < tx.len; lim += step) {
-            uint64_t l = lim < tx.len ? lim : tx.len;
-            ner_text part = tx;
-            part.len = (size_t)l; /* only the bytes "seen" so far */
-            uint64_t before = pos;
-            assert_int_equal(pii_ner_names_scan(&m, &part, &pos, l, l == tx.len, PERSON, &rs),
-                             PII_OK);
-            assert_true(pos >= before);
-            if (l == tx.len)
-                assert_int_equal(pos, tx.len);
-        }
         char got[256];
-        flush_str(&rs, got, sizeof got);
+        scan_steps(&m, &tx, step, got, sizeof got);
         assert_string_equal(got, whole);
     }
     pii_ner_names_free(&m);
@@ -294,16 +300,10 @@ static void test_lexicon_citations(void **st)
     }
     for (uint64_t step = 1; step < 10; step++) {
         ner_names m = names_new(0, 1);
-        ner_resolver rs = {0};
-        uint64_t pos = 0;
-        for (uint64_t lim = step; pos < tx.len; lim += step) {
-            uint64_t l = step == 9 || lim > tx.len ? tx.len : lim; /* 9: one scan */
-            ner_text part = tx;
-            part.len = (size_t)l;
-            assert_int_equal(pii_ner_names_scan(&m, &part, &pos, l, l == tx.len, PERSON, &rs),
-                             PII_OK);
-        }
-        flush_str(&rs, got, sizeof got);
+        if (step == 9)
+            scan_all(&m, &tx, got, sizeof got);
+        else
+            scan_steps(&m, &tx, step, got, sizeof got);
         assert_string_equal(got, want);
         pii_ner_names_free(&m);
     }
@@ -318,16 +318,7 @@ static void test_lexicon_pieces(void **st)
     lex_want(want, sizeof want, 1);
     for (uint64_t step = 1; step < 9; step++) {
         ner_names m = names_new(1, 1);
-        ner_resolver rs = {0};
-        uint64_t pos = 0;
-        for (uint64_t lim = 0; pos < tx.len; lim += step) {
-            uint64_t l = lim < tx.len ? lim : tx.len;
-            ner_text part = tx;
-            part.len = (size_t)l;
-            assert_int_equal(pii_ner_names_scan(&m, &part, &pos, l, l == tx.len, PERSON, &rs),
-                             PII_OK);
-        }
-        flush_str(&rs, whole, sizeof whole);
+        scan_steps(&m, &tx, step, whole, sizeof whole);
         assert_string_equal(whole, want);
         pii_ner_names_free(&m);
     }
