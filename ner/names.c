@@ -802,16 +802,16 @@ pii_err pii_ner_names_scan(ner_names *m, const ner_text *tx, uint64_t *pos, uint
                 continue;
             }
         }
-        if (m->lexicon && up) { /* "Klingberg et al." */
+        if (m->lexicon && up) { /* "Klingberg et al.": the cheap test first */
             uint64_t ce;
-            int r = cite_name(tx, p, lim, eod, &ce);
-            if (r > 0 && (r = lit_at(tx, ce, " et al", eod)) > 0) {
+            int r = lit_at(tx, we, " et al", eod);
+            if (r < 0)
+                break;
+            if (r > 0 && cite_name(tx, p, lim, eod, &ce) > 0) {
                 pii_span s = {p, ce, label, NULL, NER_LEX_SCORE, PII_SRC_MODEL};
                 if ((err = pii_ner_resolver_add(rs, &s)))
                     return err;
             }
-            if (r < 0)
-                break;
         }
         uint64_t ne;
         int i;
