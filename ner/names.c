@@ -234,12 +234,14 @@ static int roman(const uint8_t *w, size_t n)
     return 1;
 }
 
+static int is_honorific(const uint8_t *w, size_t n);
+
 /* May the word [ws, we) be taught? */
 static int teachable(const ner_text *tx, uint64_t ws, uint64_t we)
 {
     size_t n = (size_t)(we - ws);
     const uint8_t *w = tx->p + (ws - tx->base);
-    if (n >= NER_NAME_BYTES || is_title(w, n) || roman(w, n))
+    if (n >= NER_NAME_BYTES || is_title(w, n) || is_honorific(w, n) || roman(w, n))
         return 0;
     size_t chars = 0;
     for (uint64_t p = ws; p < we;) {
@@ -537,13 +539,85 @@ static int lex_match(const ner_text *tx, uint64_t ws, uint64_t we, uint64_t lim,
     return 1;
 }
 
-/* Forms of address that stand before a family name alone. */
+/* Forms of address that stand before a family name alone: honorifics, and
+ * titles of office, rank and nobility, capitalised as written ("Senator
+ * Okafor", "Vice President Harris", "Lord Grenville").  Not "General"
+ * ("General Motors") or royalty ("Prince Series", "Queen Anne front"). */
 static int is_honorific(const uint8_t *w, size_t n)
 {
     static const char *const h[] = {
-        "Mr",   "Mrs",    "Ms",       "Miss", "Mx",   "Dr",           "Prof",          "Mme",
-        "Mlle", "Madame", "Monsieur", "Herr", "Frau", "Se\xC3\xB1or", "Se\xC3\xB1ora", "Sra",
+        "Mr",
+        "Mrs",
+        "Ms",
+        "Miss",
+        "Mx",
+        "Dr",
+        "Prof",
+        "Mme",
+        "Mlle",
+        "Madame",
+        "Monsieur",
+        "Herr",
+        "Frau",
+        "Se\xC3\xB1or",
+        "Se\xC3\xB1ora",
+        "Sra",
         "Dra",
+        "Sir",
+        "Dame",
+        "Lord",
+        "Lady",
+        "President",
+        "Senator",
+        "Sen",
+        "Congressman",
+        "Congresswoman",
+        "Rep",
+        "Governor",
+        "Gov",
+        "Mayor",
+        "Ambassador",
+        "Justice",
+        "Judge",
+        "Chancellor",
+        "Minister",
+        "Secretary",
+        "Advisor",
+        "Adviser",
+        "Commissioner",
+        "Chairman",
+        "Chairwoman",
+        "Detective",
+        "Inspector",
+        "Sergeant",
+        "Sgt",
+        "Officer",
+        "Captain",
+        "Capt",
+        "Colonel",
+        "Col",
+        "Lieutenant",
+        "Lt",
+        "Professor",
+        "Father",
+        "Uncle",
+        "Aunt",
+        "Pope",
+        "Bishop",
+        "Rabbi",
+        "Imam",
+        "Pastor",
+        "Reverend",
+        "Rev",
+        "Coach",
+        "Sultan",
+        "Emperor",
+        "Count",
+        "Countess",
+        "Duke",
+        "Duchess",
+        "Baron",
+        "Baroness",
     };
     for (size_t i = 0; i < sizeof h / sizeof h[0]; i++)
         if (strlen(h[i]) == n && !memcmp(h[i], w, n))
@@ -551,7 +625,7 @@ static int is_honorific(const uint8_t *w, size_t n)
     return 0;
 }
 
-/* "Mr. Temple", "Madame Duval": an honorific at [ws, we), an optional
+/* "Mr. Temple", "Madame Duval", "Senator Okafor": an honorific at [ws, we), an optional
  * '.', one space and a family name: 1, *ns (the name's start), *le (its
  * end) and *lwe (its word's end); 0 when none; -1 when more bytes are
  * needed. */
@@ -782,9 +856,11 @@ pii_err pii_ner_names_scan(ner_names *m, const ner_text *tx, uint64_t *pos, uint
                 continue;
             }
         }
-        if (m->lexicon && up && !(m->last_block && m->gap_space)) {
+        if (m->lexicon && up) {
+            /* a title may follow a capitalised word ("Vice President
+             * Harris"); a given name may not */
             uint64_t ns = p, le, lwe;
-            int r = lex_match(tx, p, we, lim, eod, &le, &lwe);
+            int r = m->last_block && m->gap_space ? 0 : lex_match(tx, p, we, lim, eod, &le, &lwe);
             if (r == 0)
                 r = lex_title(tx, p, we, lim, eod, &ns, &le, &lwe);
             if (r < 0)
@@ -822,7 +898,8 @@ pii_err pii_ner_names_scan(ner_names *m, const ner_text *tx, uint64_t *pos, uint
                 return err;
         }
         word_done(m, up && !m->after_stop && has_lower(tx, p, we) &&
-                         !is_title(tx->p + (p - tx->base), (size_t)(we - p)));
+                         !is_title(tx->p + (p - tx->base), (size_t)(we - p)) &&
+                         !is_honorific(tx->p + (p - tx->base), (size_t)(we - p)));
         p = we;
     }
     *pos = p;

@@ -308,6 +308,52 @@ static int has_alnum(const ner_text *tx, uint64_t s, uint64_t e, int digits)
     return 0;
 }
 
+/* Is every word of [s, e) a form of address ("Sir", "Madam", "Dear Mam",
+ * "/Madam")?  A greeting or a title alone names nobody.  Words are runs of
+ * word characters, an apostrophe inside one ("Ma'am") included. */
+static int address_only(const ner_text *tx, uint64_t s, uint64_t e)
+{
+    static const char *const forms[] = {"sir",    "sirs",   "madam",    "madame",   "mam", "ma'am",
+                                        "maam",   "mr",     "mrs",      "ms",       "mx",  "miss",
+                                        "mister", "messrs", "mesdames", "monsieur", "dear"};
+    int words = 0;
+    while (s < e) {
+        uint32_t cp;
+        size_t n = utf8_at(tx->p, tx->len, (size_t)(s - tx->base), &cp);
+        if (!n || !pii_ner_word_cp(cp)) {
+            s += n ? n : 1;
+            continue;
+        }
+        char w[16];
+        size_t wl = 0;
+        int ascii = 1;
+        while (s < e) {
+            n = utf8_at(tx->p, tx->len, (size_t)(s - tx->base), &cp);
+            if (!n)
+                break;
+            int apos = (cp == '\'' || cp == 0x2019) && wl && s + n < e;
+            if (!pii_ner_word_cp(cp) && !apos)
+                break;
+            if (cp >= 0x80 && !apos)
+                ascii = 0;
+            if (wl < sizeof w - 1)
+                w[wl] = apos ? '\'' : (char)(cp >= 'A' && cp <= 'Z' ? cp + 32 : cp);
+            wl++;
+            s += n;
+        }
+        if (!ascii || wl >= sizeof w)
+            return 0;
+        w[wl] = '\0';
+        size_t i = 0;
+        while (i < sizeof forms / sizeof forms[0] && strcmp(w, forms[i]))
+            i++;
+        if (i == sizeof forms / sizeof forms[0])
+            return 0;
+        words++;
+    }
+    return words > 0;
+}
+
 /* The code point that ends just before byte offset pos (0 when none). */
 static uint32_t cp_before(const ner_text *tx, uint64_t pos, uint64_t *start)
 {
@@ -417,6 +463,8 @@ int pii_ner_byte_span(const ner_text *tx, const char *cat, uint64_t first_start,
     if (pii_ner_widens(cat) == NER_WIDEN_WORD) {
         trim_closing(tx, cat, s, &e);
         if (!has_alnum(tx, s, e, strcmp(cat, "private_person") != 0))
+            return 0;
+        if (!strcmp(cat, "private_person") && address_only(tx, s, e))
             return 0;
     }
     if (e <= s)

@@ -123,6 +123,16 @@ exact "Sleep improves recall (Okonkwo & Lindgren, 2019; Varga et al., 2021), but
 # an honorific before a family name teaches it to the name memory
 exact "The letter was for Mrs. Ashdown, who kept it. Ashdown burned it later." \
     "The letter was for Mrs. <PRIVATE_PERSON>, who kept it. <PRIVATE_PERSON> burned it later."
+# a title of office before a family name, also after a capitalised word
+# ("Special Advisor"); the name teaches the memory; "Electric Lady Studios"
+# (a stop word after the title) and "General Motors" are no persons
+exact "Coach Rivers benched him. Rivers said nothing to Special Advisor Thames." \
+    "Coach <PRIVATE_PERSON> benched him. <PRIVATE_PERSON> said nothing to Special Advisor <PRIVATE_PERSON>."
+# a form of address alone names nobody ("Sir/Madam" marked "/Madam")
+exact "Dear Sir/Madam, please find the signed form attached." \
+    "Dear Sir/Madam, please find the signed form attached."
+exact "She booked Electric Lady Studios; General Motors paid." \
+    "She booked Electric Lady Studios; General Motors paid."
 exact "Tickets for the Cleveland Street fair; ask the Hospital Gregorio Marañón." \
     "Tickets for the Cleveland Street fair; ask the Hospital Gregorio Marañón."
 for opt in --no-name-lexicon "--threshold private_person=0.8"; do

@@ -532,6 +532,18 @@ static void test_word_edges(void **st)
     extract(L, t5, tok, l5, n, NULL, &sv);
     assert_int_equal(sv.n, 0);
 
+    /* a form of address alone names nobody: "/Madam", "Dear Ma'am";
+     * with a name it stays ("Mr Lee") */
+    const char *t6 = "Dear Sir/Madam, Dear Ma'am and Mr Lee";
+    size_t c6[] = {4, 8, 9, 14, 15, 20, 26, 30, 33};
+    /* "Dear" " Sir" "/" "Madam" "," " Dear" " Ma'am" " and" " Mr" " Lee" */
+    n = toks_from_cuts(strlen(t6), c6, 9, tok);
+    int32_t l6[] = {O, O, B_PER, E_PER, O, B_PER, E_PER, O, B_PER, E_PER};
+    extract(L, t6, tok, l6, n, NULL, &sv);
+    assert_int_equal(sv.n, 1);
+    assert_int_equal(sv.v[0].start, 31);
+    assert_int_equal(sv.v[0].end, 37);
+
     /* a sentence's full stop goes; an abbreviation's stays */
     const char *t2 = "Ask John Smith.";
     size_t c2[] = {3, 8};

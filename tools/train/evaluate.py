@@ -14,6 +14,7 @@ prediction of a scored label).  Model only: no rule tier.  The figures equal
 import argparse
 import json
 import os
+import re
 import sys
 import unicodedata
 
@@ -158,6 +159,16 @@ def _trim_words(text, i, j):
 # Person, address and date spans grow to whole words and lose closing
 # punctuation (ner/spans.c, word_cp, trim_closing, has_alnum).
 WORD_CATS = {"private_person", "private_address", "private_date"}
+# Forms of address: a person span of these words alone is dropped (ner/spans.c).
+ADDRESS_FORMS = {"sir", "sirs", "madam", "madame", "mam", "ma'am", "maam", "mr", "mrs", "ms", "mx",
+                 "miss", "mister", "messrs", "mesdames", "monsieur", "dear"}
+_FORM_WORD = re.compile(r"[^\W_]+(?:['\u2019][^\W_]+)*")
+
+
+def _address_only(s):
+    words = _FORM_WORD.findall(s)
+    return bool(words) and all(w.replace("\u2019", "'").isascii()
+                               and w.replace("\u2019", "'").lower() in ADDRESS_FORMS for w in words)
 
 
 def _word(c):
@@ -234,6 +245,8 @@ def char_spans(text, offsets, tspans):
             if not any(c.isalpha() or (name != "private_person" and unicodedata.category(c) == "Nd")
                        for c in text[cs:ce]):
                 continue
+            if name == "private_person" and _address_only(text[cs:ce]):
+                continue  # "Sir", "/Madam", "Dear Ma'am": nobody's name
             if ce > cs and cs > 0 and _word(text[cs]):
                 lim = max(0, cs - WIDEN_MAX)
                 while cs > lim and _word(text[cs - 1]):

@@ -20,7 +20,10 @@ Writes two files of UTF-8 words, one per line, sorted by bytes:
   name_stop.txt    capitalised words that follow a given name but are no
                    family name: seen capitalised outside person spans (not
                    at a sentence start) at least 3 times and more than 4
-                   times as often as inside one ("Street", "League").
+                   times as often as inside one ("Street", "League"),
+                   and the head nouns of names of organisations, venues
+                   and places of ORG_HEADS below ("Electric Lady Studios",
+                   "Casitas Lounge"), none of them a common family name.
 
 Only the train split is read (realdata.py --copies 0 writes it, the
 originals without mention replacement); the dev split and ../shared/eval
@@ -34,6 +37,27 @@ import re
 
 WORD = re.compile(r"[^\W\d_]+(?:['\u2019-][^\W\d_]+)*")
 OPENERS = '.!?"\u201c\n:'
+
+# Words that end the names of organisations, venues and places: a
+# capitalised one after a given name or a title is no family name, whatever
+# the train split's counts (they are too small to hold them all).  Common
+# family names (Hall, Park, Lane, Church, Mills, Lake, Castle, Law, Field,
+# Temple) are left out.
+ORG_HEADS = """
+Academy Agency Airlines Airport Airways Arena Associates Association Avenue
+Awards Bakery Bancorp Band Boulevard Brands Broadcasting Building Bureau Cafe
+Capital Cathedral Center Centre Championship Choir Cinema Clinic Club College
+Commission Committee Communications Company Corp Corporation Council County
+Cup Department District Enterprises Entertainment Festival Films Financial
+Foods Foundation Gallery Gardens GmbH Grill Group Harbor Harbour Holdings
+Hospital Hotel Inc Industries Institute Institution Insurance Investments
+Kingdom Kitchen Labs Laboratories League Library Lodge Lounge Ltd Mall Media
+Ministry Mosque Motors Museum Music Network Networks Orchestra Palace Partners
+Pharmaceuticals Pictures Plaza Productions Province Quartet Railways Records
+Recordings Republic Restaurant Road School Securities Society Software
+Solutions Square Stadium Station Street Studio Studios Systems Technologies
+Technology Theater Theatre Tower Towers Tour Trio University Ventures Village
+""".split()
 
 
 def given_name_shape(w):
@@ -81,7 +105,7 @@ def main():
         if o >= 2 and o > i:
             continue
         keep.append(w)
-    stop = [w for w, o in outside.items() if o >= 3 and o > 4 * inside[w]]
+    stop = [w for w, o in outside.items() if o >= 3 and o > 4 * inside[w]] + ORG_HEADS
 
     os.makedirs(a.out, exist_ok=True)
     for name, words in (("first_names.txt", keep), ("name_stop.txt", stop)):
