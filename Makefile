@@ -192,6 +192,8 @@ install: $(BIN) $(LIB) $(SO)
 	install -m 644 man/piiredact.3 $(DESTDIR)$(PREFIX)/share/man/man3/piiredact.3
 	install -m 644 samples/sentences.txt $(DESTDIR)$(PREFIX)/share/pii-redact/sentences.txt
 	install -m 644 models/default/NOTICE $(DESTDIR)$(PREFIX)/share/pii-redact/MODEL-NOTICE
+	install -m 644 ner/data/LICENSE.faker-js $(DESTDIR)$(PREFIX)/share/pii-redact/LEXICON-NOTICE.faker-js
+	install -m 644 ner/data/LICENSE.scowl $(DESTDIR)$(PREFIX)/share/pii-redact/LEXICON-NOTICE.scowl
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/pii-redact $(DESTDIR)$(LIBDIR)/libpiiredact.a \
@@ -199,7 +201,9 @@ uninstall:
 	    $(DESTDIR)$(LIBDIR)/libpiiredact.so $(DESTDIR)$(LIBDIR)/pkgconfig/piiredact.pc \
 	    $(addprefix $(DESTDIR)$(PREFIX)/include/piiredact/,$(notdir $(wildcard $(addsuffix /*.h,$(LAYER_INC))))) \
 	    $(DESTDIR)$(PREFIX)/share/man/man1/pii-redact.1 $(DESTDIR)$(PREFIX)/share/man/man3/piiredact.3 \
-	    $(DESTDIR)$(PREFIX)/share/pii-redact/sentences.txt $(DESTDIR)$(PREFIX)/share/pii-redact/MODEL-NOTICE
+	    $(DESTDIR)$(PREFIX)/share/pii-redact/sentences.txt $(DESTDIR)$(PREFIX)/share/pii-redact/MODEL-NOTICE \
+	    $(DESTDIR)$(PREFIX)/share/pii-redact/LEXICON-NOTICE.faker-js \
+	    $(DESTDIR)$(PREFIX)/share/pii-redact/LEXICON-NOTICE.scowl
 	-rmdir $(DESTDIR)$(PREFIX)/include/piiredact $(DESTDIR)$(PREFIX)/share/pii-redact 2>/dev/null
 
 # clang-format (.clang-format) over every tracked C file; generated tables

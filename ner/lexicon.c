@@ -17,15 +17,21 @@ __asm__(".section .rodata.pii_ner_lexicon,\"a\",@progbits\n"
         ".hidden pii_ner__first_names_end\n"
         ".hidden pii_ner__name_stop\n"
         ".hidden pii_ner__name_stop_end\n"
+        ".hidden pii_ner__common_words\n"
+        ".hidden pii_ner__common_words_end\n"
         "pii_ner__first_names:\n"
         ".incbin \"" PII_NER_LEXICON_DIR "/first_names.txt\"\n"
         "pii_ner__first_names_end:\n"
         "pii_ner__name_stop:\n"
         ".incbin \"" PII_NER_LEXICON_DIR "/name_stop.txt\"\n"
         "pii_ner__name_stop_end:\n"
+        "pii_ner__common_words:\n"
+        ".incbin \"" PII_NER_LEXICON_DIR "/common_words.txt\"\n"
+        "pii_ner__common_words_end:\n"
         ".previous\n");
 extern const char pii_ner__first_names[], pii_ner__first_names_end[];
 extern const char pii_ner__name_stop[], pii_ner__name_stop_end[];
+extern const char pii_ner__common_words[], pii_ner__common_words_end[];
 
 /* Compares the line at l (ending in '\n') with w[0..n) by bytes. */
 static int line_cmp(const char *l, const uint8_t *w, size_t n)
@@ -89,8 +95,16 @@ static long list_check(const char *b, const char *e)
 
 long pii_ner_lex_check(int which)
 {
-    return which ? list_check(pii_ner__name_stop, pii_ner__name_stop_end)
-                 : list_check(pii_ner__first_names, pii_ner__first_names_end);
+    switch (which) {
+    case 0:
+        return list_check(pii_ner__first_names, pii_ner__first_names_end);
+    case 1:
+        return list_check(pii_ner__name_stop, pii_ner__name_stop_end);
+    case 2:
+        return list_check(pii_ner__common_words, pii_ner__common_words_end);
+    default:
+        return -1;
+    }
 }
 
 int pii_ner_lex_first_name(const uint8_t *w, size_t n)
@@ -101,4 +115,30 @@ int pii_ner_lex_first_name(const uint8_t *w, size_t n)
 int pii_ner_lex_name_stop(const uint8_t *w, size_t n)
 {
     return list_has(pii_ner__name_stop, pii_ner__name_stop_end, w, n);
+}
+
+int pii_ner_lex_common_word(const uint8_t *w, size_t n)
+{
+    return list_has(pii_ner__common_words, pii_ner__common_words_end, w, n);
+}
+
+int pii_ner_lex_common_only(const uint8_t *p, size_t n)
+{
+    size_t words = 0, i = 0;
+    while (i < n) {
+        if (p[i] == ' ' || p[i] == '-' || p[i] == '\'') {
+            i++;
+            continue;
+        }
+        size_t j = i;
+        while (j < n && p[j] >= 'a' && p[j] <= 'z')
+            j++;
+        if (j == i || (j < n && p[j] != ' ' && p[j] != '-' && p[j] != '\''))
+            return 0; /* a byte other than a lower-case ASCII letter in a word */
+        if (!pii_ner_lex_common_word(p + i, j - i))
+            return 0;
+        words++;
+        i = j;
+    }
+    return words > 0;
 }

@@ -656,9 +656,15 @@ static int doc_next_job(ner_doc *d, ner_job *j)
     return 1;
 }
 
-/* A final span: taught to the name memory, handed to the resolver. */
+/* A final span (whole words: widened): taught to the name memory, handed
+ * to the resolver.  With the name lexicon, a person span of lower-case
+ * dictionary words alone is dropped ("the remand", "her highborn
+ * kinsman"): a common word read as a name. */
 static pii_err doc_resolve(ner_doc *d, const pii_span *sp)
 {
+    if (d->n->name_lexicon && sp->label == d->n->person &&
+        pii_ner_lex_common_only(d->tx.p + (sp->start - d->tx.base), (size_t)(sp->end - sp->start)))
+        return PII_OK;
     if (d->names.memory && sp->label == d->n->person) {
         pii_err e = pii_ner_names_offer(&d->names, &d->tx, sp);
         if (e)

@@ -148,8 +148,16 @@ typedef struct ner_names {
  * name / a capitalised word that is no family name?  Exact bytes. */
 int pii_ner_lex_first_name(const uint8_t *w, size_t n);
 int pii_ner_lex_name_stop(const uint8_t *w, size_t n);
-/* Words of the given-name list (which 0) or the stop list (1), or -1 when
- * the list breaks the lookup's format (ner/data/README.md). */
+/* Is w[0..n) a lower-case English dictionary word that is no given name
+ * ("kinsman", "remand"; not "mike")? */
+int pii_ner_lex_common_word(const uint8_t *w, size_t n);
+/* Are the bytes p[0..n) lower-case ASCII words of that list alone, apart
+ * from spaces, hyphens and apostrophes between them?  A model person span
+ * that is would be a common word read as a name. */
+int pii_ner_lex_common_only(const uint8_t *p, size_t n);
+/* Words of the given-name list (which 0), the stop list (1) or the
+ * common-word list (2), or -1 when the list breaks the lookup's format
+ * (ner/data/README.md). */
 long pii_ner_lex_check(int which);
 /* The score of a person span the lexicon finds. */
 #define NER_LEX_SCORE 0.75f

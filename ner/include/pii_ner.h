@@ -407,8 +407,9 @@ int pii_ner_name_memory(const pii_ner *n);
  * ("Tom Baker"), or such a word after an honorific ("Mr. Temple": the
  * span is "Temple"), or an author of an author-year citation ("(Porte,
  * 2012)", "Makel et al."), is a person span of score 0.75, found whatever the model
- * says (off while the person threshold is above 0.75).  Set it before the
- * first detection. */
+ * says (off while the person threshold is above 0.75); and a model person
+ * span of lower-case dictionary words alone ("the remand") is dropped.  Set
+ * it before the first detection. */
 void pii_ner_set_name_lexicon(pii_ner *n, int on);
 int pii_ner_name_lexicon(const pii_ner *n);
 

@@ -128,6 +128,17 @@ exact "The letter was for Mrs. Ashdown, who kept it. Ashdown burned it later." \
 # (a stop word after the title) and "General Motors" are no persons
 exact "Coach Rivers benched him. Rivers said nothing to Special Advisor Thames." \
     "Coach <PRIVATE_PERSON> benched him. <PRIVATE_PERSON> said nothing to Special Advisor <PRIVATE_PERSON>."
+# a lower-case dictionary word is no name (the model read "remand" and
+# "kinsman" as persons); --no-name-lexicon gives the model's own reading
+exact "In Okonjo v. Harlow the appellant argued that the remand was unlawful." \
+    "In <PRIVATE_PERSON> v. <PRIVATE_PERSON> the appellant argued that the remand was unlawful."
+exact "So that her highborn kinsman came and bore her away." \
+    "So that her highborn kinsman came and bore her away."
+got=$(printf '%s\n' "So that her highborn kinsman came and bore her away." | "$PII_REDACT" --no-name-lexicon)
+if [ "$got" != "So that her highborn <PRIVATE_PERSON> came and bore her away." ]; then
+    echo "--no-name-lexicon: $got"
+    fail=1
+fi
 # a form of address alone names nobody ("Sir/Madam" marked "/Madam")
 exact "Dear Sir/Madam, please find the signed form attached." \
     "Dear Sir/Madam, please find the signed form attached."

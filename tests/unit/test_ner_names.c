@@ -256,9 +256,22 @@ static void test_lexicon_pairs(void **st)
     assert_true(pii_ner_lex_name_stop((const uint8_t *)"Street", 6));
     assert_false(pii_ner_lex_name_stop((const uint8_t *)"Baker", 5));
     assert_false(pii_ner_lex_first_name((const uint8_t *)"", 0));
+    /* the common-word list: dictionary words, no given names */
+    assert_true(pii_ner_lex_common_word((const uint8_t *)"kinsman", 7));
+    assert_false(pii_ner_lex_common_word((const uint8_t *)"mike", 4));
+    assert_false(pii_ner_lex_common_word((const uint8_t *)"Kinsman", 7));
+    const char *co[] = {"remand", "highborn kinsman", "mother-in-law", "kith and kin"};
+    for (size_t i = 0; i < sizeof co / sizeof co[0]; i++)
+        assert_true(pii_ner_lex_common_only((const uint8_t *)co[i], strlen(co[i])));
+    const char *nc[] = {"mike",    "Remand",      "remand2", "the mike",
+                        "/remand", "caf\xC3\xA9", "",        " - "};
+    for (size_t i = 0; i < sizeof nc / sizeof nc[0]; i++)
+        assert_false(pii_ner_lex_common_only((const uint8_t *)nc[i], strlen(nc[i])));
     /* the embedded lists: sorted, one word a line, each line ended */
     assert_true(pii_ner_lex_check(0) > 10000);
     assert_true(pii_ner_lex_check(1) > 1000);
+    assert_true(pii_ner_lex_check(2) > 50000);
+    assert_int_equal(pii_ner_lex_check(3), -1);
 }
 
 /* An honorific or a title before a family name: the name alone is the

@@ -5,9 +5,10 @@ English train split of the real-text pack.
 
     node tools/datagen/scripts/first-names.mjs > build/lexicon/faker-first.txt
     tools/train/lexicon.py --names build/lexicon/faker-first.txt \
-        --train build/model/real/orig/real-train.jsonl -o ner/data
+        --train build/model/real/orig/real-train.jsonl \
+        --dict /usr/share/dict/american-english -o ner/data
 
-Writes two files of UTF-8 words, one per line, sorted by bytes:
+Writes three files of UTF-8 words, one per line, sorted by bytes:
 
   first_names.txt  given names kept from the faker list: one capital letter
                    and then lower-case letters (one inner hyphen allowed),
@@ -24,6 +25,11 @@ Writes two files of UTF-8 words, one per line, sorted by bytes:
                    and the head nouns of names of organisations, venues
                    and places of ORG_HEADS below ("Electric Lady Studios",
                    "Casitas Lounge"), none of them a common family name.
+  common_words.txt lower-case English words of the dictionary (Debian's
+                   wamerican, SCOWL: ner/data/LICENSE.scowl) whose
+                   capitalised form is not a kept given name ("kinsman",
+                   "remand"; not "mike", "rose"): a model person span of
+                   such words alone, all in lower case, is dropped.
 
 Only the train split is read (realdata.py --copies 0 writes it, the
 originals without mention replacement); the dev split and ../shared/eval
@@ -71,6 +77,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--names", required=True, help="faker given names, one per line")
     ap.add_argument("--train", required=True, help="train split records (JSON Lines)")
+    ap.add_argument("--dict", required=True, help="English word list, one per line (wamerican)")
     ap.add_argument("-o", "--out", required=True, help="output folder")
     a = ap.parse_args()
 
@@ -107,8 +114,15 @@ def main():
         keep.append(w)
     stop = [w for w, o in outside.items() if o >= 3 and o > 4 * inside[w]] + ORG_HEADS
 
+    kept = set(keep)
+    with open(a.dict, encoding="utf-8") as f:
+        common = [w for w in (x.strip() for x in f)
+                  if len(w) >= 2 and w.isascii() and w.isalpha() and w.islower()
+                  and w.capitalize() not in kept]
+
     os.makedirs(a.out, exist_ok=True)
-    for name, words in (("first_names.txt", keep), ("name_stop.txt", stop)):
+    for name, words in (("first_names.txt", keep), ("name_stop.txt", stop),
+                        ("common_words.txt", common)):
         words = sorted(set(words), key=lambda s: s.encode("utf-8"))
         with open(os.path.join(a.out, name), "w", encoding="utf-8", newline="\n") as f:
             f.write("".join(w + "\n" for w in words))
