@@ -308,14 +308,17 @@ static int has_alnum(const ner_text *tx, uint64_t s, uint64_t e, int digits)
     return 0;
 }
 
-/* Is every word of [s, e) a form of address ("Sir", "Madam", "Dear Mam",
- * "/Madam")?  A greeting or a title alone names nobody.  Words are runs of
- * word characters, an apostrophe inside one ("Ma'am") included. */
+/* Is every word of [s, e) a form of address or an abbreviated rank ("Sir",
+ * "Madam", "Dear Mam", "/Madam", "Maj")?  A greeting or a title alone names nobody.  Words are runs
+ * of word characters, an apostrophe inside one ("Ma'am") included. */
 static int address_only(const ner_text *tx, uint64_t s, uint64_t e)
 {
-    static const char *const forms[] = {"sir",    "sirs",   "madam",    "madame",   "mam", "ma'am",
-                                        "maam",   "mr",     "mrs",      "ms",       "mx",  "miss",
-                                        "mister", "messrs", "mesdames", "monsieur", "dear"};
+    static const char *const forms[] = {
+        "sir", "sirs", "madam", "madame", "mam", "ma'am", "maam", "mr", "mrs", "ms", "mx", "miss",
+        "mister", "messrs", "mesdames", "monsieur", "dear", "dr", "prof",
+        /* abbreviated ranks and offices ("said Maj. Gen. Gary Volesky") */
+        "maj", "col", "gen", "capt", "lt", "sgt", "cpl", "pvt", "adm", "cmdr", "rev", "hon", "sen",
+        "rep", "gov", "supt", "insp", "det"};
     int words = 0;
     while (s < e) {
         uint32_t cp;

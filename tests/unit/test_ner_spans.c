@@ -544,6 +544,16 @@ static void test_word_edges(void **st)
     assert_int_equal(sv.v[0].start, 31);
     assert_int_equal(sv.v[0].end, 37);
 
+    /* an abbreviated rank alone is no name either: "Maj" goes, "Lyons" stays */
+    const char *t7 = "said Maj. Lyons";
+    size_t c7[] = {4, 8, 9}; /* "said" " Maj" "." " Lyons" */
+    n = toks_from_cuts(strlen(t7), c7, 3, tok);
+    int32_t l7[] = {O, S_PER, O, S_PER};
+    extract(L, t7, tok, l7, n, NULL, &sv);
+    assert_int_equal(sv.n, 1);
+    assert_int_equal(sv.v[0].start, 10);
+    assert_int_equal(sv.v[0].end, 15);
+
     /* a sentence's full stop goes; an abbreviation's stays */
     const char *t2 = "Ask John Smith.";
     size_t c2[] = {3, 8};

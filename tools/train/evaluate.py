@@ -161,7 +161,9 @@ def _trim_words(text, i, j):
 WORD_CATS = {"private_person", "private_address", "private_date"}
 # Forms of address: a person span of these words alone is dropped (ner/spans.c).
 ADDRESS_FORMS = {"sir", "sirs", "madam", "madame", "mam", "ma'am", "maam", "mr", "mrs", "ms", "mx",
-                 "miss", "mister", "messrs", "mesdames", "monsieur", "dear"}
+                 "miss", "mister", "messrs", "mesdames", "monsieur", "dear", "dr", "prof",
+                 "maj", "col", "gen", "capt", "lt", "sgt", "cpl", "pvt", "adm", "cmdr", "rev",
+                 "hon", "sen", "rep", "gov", "supt", "insp", "det"}
 _FORM_WORD = re.compile(r"[^\W_]+(?:['\u2019][^\W_]+)*")
 
 
