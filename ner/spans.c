@@ -308,9 +308,10 @@ static int has_alnum(const ner_text *tx, uint64_t s, uint64_t e, int digits)
     return 0;
 }
 
-/* Is every word of [s, e) a form of address or an abbreviated rank ("Sir",
- * "Madam", "Dear Mam", "/Madam", "Maj")?  A greeting or a title alone names nobody.  Words are runs
- * of word characters, an apostrophe inside one ("Ma'am") included. */
+/* Is every word of [s, e) a form of address, an abbreviated rank or an
+ * interjection ("Sir", "Madam", "Dear Mam", "/Madam", "Maj", "Oh", "Gotta")?  A greeting or a title
+ * alone names nobody.  Words are runs of word characters, an apostrophe inside one ("Ma'am")
+ * included. */
 static int address_only(const ner_text *tx, uint64_t s, uint64_t e)
 {
     static const char *const forms[] = {
@@ -318,7 +319,12 @@ static int address_only(const ner_text *tx, uint64_t s, uint64_t e)
         "mister", "messrs", "mesdames", "monsieur", "dear", "dr", "prof",
         /* abbreviated ranks and offices ("said Maj. Gen. Gary Volesky") */
         "maj", "col", "gen", "capt", "lt", "sgt", "cpl", "pvt", "adm", "cmdr", "rev", "hon", "sen",
-        "rep", "gov", "supt", "insp", "det"};
+        "rep", "gov", "supt", "insp", "det",
+        /* interjections and informal contractions ("Gotta call mom", "Oh?") */
+        "oh", "ohh", "hm", "hmm", "uh", "um", "umm", "ah", "ahh", "eh", "er", "ok", "okay", "yeah",
+        "yep", "yup", "nope", "yes", "no", "pardon", "gonna", "gotta", "kinda", "wanna", "imma",
+        "lol", "lmao", "omg", "hey", "hi", "hello", "thanks", "wow", "yay", "ugh", "haha", "sorry",
+        "please", "bye"};
     int words = 0;
     while (s < e) {
         uint32_t cp;

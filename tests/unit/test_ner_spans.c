@@ -554,6 +554,14 @@ static void test_word_edges(void **st)
     assert_int_equal(sv.v[0].start, 10);
     assert_int_equal(sv.v[0].end, 15);
 
+    /* nor an interjection or an informal contraction: "Ok. Imma", "Gotta" */
+    const char *t8 = "Ok. Imma go. Gotta run";
+    size_t c8[] = {2, 3, 8, 11, 12, 18}; /* "Ok" "." " Imma" " go" "." " Gotta" " run" */
+    n = toks_from_cuts(strlen(t8), c8, 6, tok);
+    int32_t l8[] = {B_PER, I_PER, E_PER, O, O, S_PER, O};
+    extract(L, t8, tok, l8, n, NULL, &sv);
+    assert_int_equal(sv.n, 0);
+
     /* a sentence's full stop goes; an abbreviation's stays */
     const char *t2 = "Ask John Smith.";
     size_t c2[] = {3, 8};

@@ -159,11 +159,16 @@ def _trim_words(text, i, j):
 # Person, address and date spans grow to whole words and lose closing
 # punctuation (ner/spans.c, word_cp, trim_closing, has_alnum).
 WORD_CATS = {"private_person", "private_address", "private_date"}
-# Forms of address: a person span of these words alone is dropped (ner/spans.c).
+# Forms of address, abbreviated ranks, interjections: a person span of these
+# words alone is dropped (ner/spans.c, address_only).
 ADDRESS_FORMS = {"sir", "sirs", "madam", "madame", "mam", "ma'am", "maam", "mr", "mrs", "ms", "mx",
                  "miss", "mister", "messrs", "mesdames", "monsieur", "dear", "dr", "prof",
                  "maj", "col", "gen", "capt", "lt", "sgt", "cpl", "pvt", "adm", "cmdr", "rev",
-                 "hon", "sen", "rep", "gov", "supt", "insp", "det"}
+                 "hon", "sen", "rep", "gov", "supt", "insp", "det",
+                 "oh", "ohh", "hm", "hmm", "uh", "um", "umm", "ah", "ahh", "eh", "er", "ok", "okay",
+                 "yeah", "yep", "yup", "nope", "yes", "no", "pardon", "gonna", "gotta", "kinda",
+                 "wanna", "imma", "lol", "lmao", "omg", "hey", "hi", "hello", "thanks", "wow", "yay",
+                 "ugh", "haha", "sorry", "please", "bye"}
 _FORM_WORD = re.compile(r"[^\W_]+(?:['\u2019][^\W_]+)*")
 
 
