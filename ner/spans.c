@@ -319,7 +319,7 @@ static int address_only(const ner_text *tx, uint64_t s, uint64_t e)
         "mister", "messrs", "mesdames", "monsieur", "dear", "dr", "prof",
         /* abbreviated ranks and offices ("said Maj. Gen. Gary Volesky") */
         "maj", "col", "gen", "capt", "lt", "sgt", "cpl", "pvt", "adm", "cmdr", "rev", "hon", "sen",
-        "rep", "gov", "supt", "insp", "det",
+        "rep", "gov", "supt", "insp", "det", "esq", "jr", "sr",
         /* interjections and informal contractions ("Gotta call mom", "Oh?") */
         "oh", "ohh", "hm", "hmm", "uh", "um", "umm", "ah", "ahh", "eh", "er", "ok", "okay", "yeah",
         "yep", "yup", "nope", "yes", "no", "pardon", "gonna", "gotta", "kinda", "wanna", "imma",

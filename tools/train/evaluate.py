@@ -164,7 +164,7 @@ WORD_CATS = {"private_person", "private_address", "private_date"}
 ADDRESS_FORMS = {"sir", "sirs", "madam", "madame", "mam", "ma'am", "maam", "mr", "mrs", "ms", "mx",
                  "miss", "mister", "messrs", "mesdames", "monsieur", "dear", "dr", "prof",
                  "maj", "col", "gen", "capt", "lt", "sgt", "cpl", "pvt", "adm", "cmdr", "rev",
-                 "hon", "sen", "rep", "gov", "supt", "insp", "det",
+                 "hon", "sen", "rep", "gov", "supt", "insp", "det", "esq", "jr", "sr",
                  "oh", "ohh", "hm", "hmm", "uh", "um", "umm", "ah", "ahh", "eh", "er", "ok", "okay",
                  "yeah", "yep", "yup", "nope", "yes", "no", "pardon", "gonna", "gotta", "kinda",
                  "wanna", "imma", "lol", "lmao", "omg", "hey", "hi", "hello", "thanks", "wow", "yay",
