@@ -211,6 +211,29 @@ static void residue_phase(pii_rt_pool *pool, float *x, size_t rows, size_t cols,
     pii_rt_pool_barrier(pool);
 }
 
+/* y[r] (+)= x[r] Wᵀ + bias for output columns [o0, o1) of the rows r < n
+ * whose lastl[r] >= need (all rows when lastl is NULL): one product per
+ * run of such rows.  Rows are independent in every kernel, so a row's
+ * result does not depend on the runs (test_forward_kept checks it). */
+static void gemm_rows(const pii_rt_plan *pl, const pii_rt_mat *W, size_t n, const float *x,
+                      size_t ldx, const float *bias, float *y, size_t ldy, size_t o0, size_t o1,
+                      const int16_t *lastl, int need, int acc)
+{
+    if (!lastl) {
+        pii_rt_gemm(pl, W, n, x, ldx, bias, y, ldy, o0, o1, acc);
+        return;
+    }
+    for (size_t t = 0; t < n;) {
+        while (t < n && lastl[t] < need)
+            t++;
+        size_t a = t;
+        while (t < n && lastl[t] >= need)
+            t++;
+        if (t > a)
+            pii_rt_gemm(pl, W, t - a, x + a * ldx, ldx, bias, y + a * ldy, ldy, o0, o1, acc);
+    }
+}
+
 static void tok_range(size_t n, int ith, int nth, size_t *lo, size_t *hi)
 {
     pii_rt_split(n, 1, ith, nth, lo, hi);
@@ -325,21 +348,27 @@ static void forward_thread(void *vctx, int ith, int nth)
         pii_rt_rmsnorm(pl, t1 - t0, D, ws->x + t0 * D, D, l->ln_attn, c->rms_eps, ws->a + t0 * D,
                        D);
         pii_rt_pool_barrier(pool);
-        /* 2: columns of q|k|v */
+        /* 2: columns of q|k|v; with kept rows, q of the rows this layer
+         * needs (lastl >= L), k and v of those its attention reads (within
+         * one window of them: lastl >= L - 1) */
+        const int16_t *need = f->kept ? ws->lastl : NULL;
         pii_rt_split(QW + 2 * KV, 32, ith, nth, &lo, &hi);
         if (lo < QW)
-            pii_rt_gemm(pl, &l->wq, n, ws->a, D, l->bq, ws->q, QW, lo, hi < QW ? hi : QW, 0);
+            gemm_rows(pl, &l->wq, n, ws->a, D, l->bq, ws->q, QW, lo, hi < QW ? hi : QW, need, L, 0);
         if (hi > QW && lo < QW + KV)
-            pii_rt_gemm(pl, &l->wk, n, ws->a, D, l->bk, ws->k, KV, lo > QW ? lo - QW : 0,
-                        (hi < QW + KV ? hi : QW + KV) - QW, 0);
+            gemm_rows(pl, &l->wk, n, ws->a, D, l->bk, ws->k, KV, lo > QW ? lo - QW : 0,
+                      (hi < QW + KV ? hi : QW + KV) - QW, need, L - 1, 0);
         if (hi > QW + KV)
-            pii_rt_gemm(pl, &l->wv, n, ws->a, D, l->bv, ws->v, KV, lo > QW + KV ? lo - QW - KV : 0,
-                        hi - QW - KV, 0);
+            gemm_rows(pl, &l->wv, n, ws->a, D, l->bv, ws->v, KV, lo > QW + KV ? lo - QW - KV : 0,
+                      hi - QW - KV, need, L - 1, 0);
         pii_rt_pool_barrier(pool);
         /* 3 */
         for (size_t t = t0; t < t1; t++) {
+            if (need && need[t] < L - 1)
+                continue; /* neither q nor k of this row is read (phase 2) */
             const float *cs = ws->rope + (size_t)(t - ws->dstart[t]) * hd;
-            pii_rt_rope_apply(ws->q + t * QW, c->n_heads, c->head_dim, cs);
+            if (!need || need[t] >= L)
+                pii_rt_rope_apply(ws->q + t * QW, c->n_heads, c->head_dim, cs);
             pii_rt_rope_apply(ws->k + t * KV, c->n_kv_heads, c->head_dim, cs);
         }
         pii_rt_transpose(ws->k + t0 * KV, KV, t1 - t0, KV, ws->kt + t0, N);
@@ -360,9 +389,9 @@ static void forward_thread(void *vctx, int ith, int nth)
             t = e;
         }
         pii_rt_pool_barrier(pool);
-        /* 5 */
+        /* 5: the rows this layer needs (the others' x is never read again) */
         pii_rt_split(D, 32, ith, nth, &lo, &hi);
-        pii_rt_gemm(pl, &l->wo, n, ws->att, QW, l->bo, ws->x, D, lo, hi, 1);
+        gemm_rows(pl, &l->wo, n, ws->att, QW, l->bo, ws->x, D, lo, hi, need, L, 1);
         pii_rt_pool_barrier(pool);
         /* 6 */
         pii_rt_rmsnorm(pl, t1 - t0, D, ws->x + t0 * D, D, l->ln_moe, c->rms_eps, ws->a + t0 * D, D);
