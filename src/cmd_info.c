@@ -197,7 +197,9 @@ int pii_cmd_info(int argc, char **argv)
                                     ? "on (a person's name is redacted where it comes back)"
                                     : "off");
     printf("name lexicon: %s\n", pii_ner_name_lexicon(p.ner)
-                                     ? "on (a known given name and the family name after it)"
+                                     ? "on (a known given name, honorific or title and the "
+                                       "family name after it; lower-case dictionary words are "
+                                       "no names)"
                                      : "off");
     printf("isa:         %s\n", pii_rt_isa_name(pii_model_plan(p.model)->isa));
     if (tensors)
