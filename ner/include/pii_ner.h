@@ -404,7 +404,7 @@ int pii_ner_name_memory(const pii_ner *n);
 /* Name lexicon (docs/NER.md, "Name lexicon"): on (the default) when the
  * model has a private_person category, a given name of the built-in list
  * followed by a space and a capitalised word that is no common non-name
- * ("Tom Baker"), or such a word after an honorific ("Mr. Temple": the
+ * ("Tom Baker"), or such a word after an honorific or title ("Mr. Temple": the
  * span is "Temple"), or an author of an author-year citation ("(Porte,
  * 2012)", "Makel et al."), is a person span of score 0.75, found whatever the model
  * says (off while the person threshold is above 0.75); and a model person
