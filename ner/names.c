@@ -625,6 +625,17 @@ static int is_honorific(const uint8_t *w, size_t n)
     return 0;
 }
 
+/* "MR", "MRS", "MS", "DR": honorifics as headings and transcripts write
+ * them. */
+static int caps_honorific(const uint8_t *w, size_t n)
+{
+    static const char *const h[] = {"MR", "MRS", "MS", "DR"};
+    for (size_t i = 0; i < sizeof h / sizeof h[0]; i++)
+        if (strlen(h[i]) == n && !memcmp(h[i], w, n))
+            return 1;
+    return 0;
+}
+
 /* "Mr. Temple", "Madame Duval", "Senator Okafor": an honorific at [ws, we), an optional
  * '.', one space and a family name: 1, *ns (the name's start), *le (its
  * end) and *lwe (its word's end); 0 when none; -1 when more bytes are
@@ -632,7 +643,12 @@ static int is_honorific(const uint8_t *w, size_t n)
 static int lex_title(const ner_text *tx, uint64_t ws, uint64_t we, uint64_t lim, int eod,
                      uint64_t *ns, uint64_t *le, uint64_t *lwe)
 {
-    if (!is_honorific(tx->p + (ws - tx->base), (size_t)(we - ws)))
+    const uint8_t *w = tx->p + (ws - tx->base);
+    const size_t n = (size_t)(we - ws);
+    /* the upper-case abbreviations of headings and transcripts ("MR.
+     * Temple", "DR. Haddad") take their period: "MS Excel" is no name */
+    const int caps = !is_honorific(w, n);
+    if (caps && !caps_honorific(w, n))
         return 0;
     uint64_t q = we, ne, e2;
     uint8_t b;
@@ -641,7 +657,7 @@ static int lex_title(const ner_text *tx, uint64_t ws, uint64_t we, uint64_t lim,
         return r;
     if (b == '.' && (r = byte_at(tx, ++q, eod, &b)) <= 0)
         return r;
-    if (b != ' ')
+    if (b != ' ' || (caps && q == we))
         return 0;
     if ((r = lex_family(tx, q + 1, lim, eod, &ne, &e2)) <= 0)
         return r;

@@ -128,6 +128,10 @@ exact "The letter was for Mrs. Ashdown, who kept it. Ashdown burned it later." \
 # (a stop word after the title) and "General Motors" are no persons
 exact "Coach Rivers benched him. Rivers said nothing to Special Advisor Thames." \
     "Coach <PRIVATE_PERSON> benched him. <PRIVATE_PERSON> said nothing to Special Advisor <PRIVATE_PERSON>."
+# upper-case honorifics of headings and transcripts, with their period
+# ("MR. Temple", which the model misses); "MS Word" is none
+exact "MR. Temple was the youngest son of a nobleman; DR. Haddad said so to Temple in MS Word." \
+    "MR. <PRIVATE_PERSON> was the youngest son of a nobleman; DR. <PRIVATE_PERSON> said so to <PRIVATE_PERSON> in MS Word."
 # a lower-case dictionary word is no name (the model read "remand" and
 # "kinsman" as persons); --no-name-lexicon gives the model's own reading
 exact "In Okonjo v. Harlow the appellant argued that the remand was unlawful." \
