@@ -539,6 +539,15 @@ static int lex_match(const ner_text *tx, uint64_t ws, uint64_t we, uint64_t lim,
     return 1;
 }
 
+/* Is w[0..n) one of the k words of t, byte for byte? */
+static int word_in(const char *const *t, size_t k, const uint8_t *w, size_t n)
+{
+    for (size_t i = 0; i < k; i++)
+        if (strlen(t[i]) == n && !memcmp(t[i], w, n))
+            return 1;
+    return 0;
+}
+
 /* Forms of address that stand before a family name alone: honorifics, and
  * titles of office, rank and nobility, capitalised as written ("Senator
  * Okafor", "Vice President Harris", "Lord Grenville").  Not "General"
@@ -619,10 +628,7 @@ static int is_honorific(const uint8_t *w, size_t n)
         "Baron",
         "Baroness",
     };
-    for (size_t i = 0; i < sizeof h / sizeof h[0]; i++)
-        if (strlen(h[i]) == n && !memcmp(h[i], w, n))
-            return 1;
-    return 0;
+    return word_in(h, sizeof h / sizeof h[0], w, n);
 }
 
 /* "MR", "MRS", "MS", "DR": honorifics as headings and transcripts write
@@ -630,10 +636,7 @@ static int is_honorific(const uint8_t *w, size_t n)
 static int caps_honorific(const uint8_t *w, size_t n)
 {
     static const char *const h[] = {"MR", "MRS", "MS", "DR"};
-    for (size_t i = 0; i < sizeof h / sizeof h[0]; i++)
-        if (strlen(h[i]) == n && !memcmp(h[i], w, n))
-            return 1;
-    return 0;
+    return word_in(h, sizeof h / sizeof h[0], w, n);
 }
 
 /* "Mr. Temple", "Madame Duval", "Senator Okafor": an honorific at [ws, we), an optional
