@@ -4,10 +4,12 @@
  * A person span of two words or more ("Ngozi Okafor", "Dr. Okafor",
  * "WEI ZHANG") teaches each of its capitalised words; a later whole word
  * equal to one of them, byte for byte ("Okafor", "Okafor's"), becomes a
- * person span of its own with the teacher's score.  Forward only: a word
- * counts when it starts at or after the end of a span that teaches it, so
- * the result depends on the document alone, never on how it was chunked
- * (ner.c scans a byte only once every span ending before it is known).
+ * person span of its own with the teacher's score.  A later word counts
+ * when it starts at or after the end of a span that teaches it (ner.c scans
+ * a byte only once every span ending before it is known); an earlier one
+ * when it lies in the NER_NAMES_REACH bytes before the span, found as soon
+ * as the span is offered (ner.c holds spans back that far).  So the result
+ * depends on the document alone, never on how it was chunked.
  *
  * The name lexicon (ner/data/README.md) finds what no span taught: a given
  * name of its list followed by one space and a capitalised word that is no
@@ -310,7 +312,11 @@ static pii_err names_add(ner_names *m, const char *w, size_t n, uint64_t from, f
     return PII_OK;
 }
 
-pii_err pii_ner_names_offer(ner_names *m, const ner_text *tx, const pii_span *sp)
+static pii_err names_recall(const ner_text *tx, const ner_teacher *t, const char *label,
+                            ner_resolver *rs);
+
+pii_err pii_ner_names_offer(ner_names *m, const ner_text *tx, const pii_span *sp, const char *label,
+                            ner_resolver *rs)
 {
     ner_teacher t;
     memset(&t, 0, sizeof t);
@@ -343,6 +349,116 @@ pii_err pii_ner_names_offer(ner_names *m, const ner_text *tx, const pii_span *sp
         return PII_ENOMEM;
     m->pend[m->np++] = t;
     m->sorted = 0;
+    return names_recall(tx, &t, label, rs);
+}
+
+static size_t possessive(const uint8_t *w, size_t n);
+
+/* The character that ends right before pos, or 0 at the view's start or
+ * after a byte that ends no whole character. */
+static uint32_t cp_before(const ner_text *tx, uint64_t pos)
+{
+    uint64_t q = pos;
+    for (int i = 0; i < 4 && q > tx->base; i++) {
+        q--;
+        if ((tx->p[q - tx->base] & 0xC0) != 0x80)
+            break;
+    }
+    if (q == pos)
+        return 0;
+    uint32_t cp;
+    size_t k = cp_at(tx, q, &cp);
+    return k && q + k == pos ? cp : 0;
+}
+
+/* Does a word start at pos: a word character with no word character, and
+ * no joiner after one ("O'|Brien"), right before it? */
+static int word_starts(const ner_text *tx, uint64_t pos)
+{
+    uint32_t cp = cp_before(tx, pos);
+    if (cp && pii_ner_word_cp(cp))
+        return 0;
+    if (cp && joiner(cp)) {
+        uint64_t j = pos - (cp < 0x80 ? 1 : 3); /* ' and - are 1 byte, ’ and ‐ 3 */
+        uint32_t c2 = cp_before(tx, j);
+        if (c2 && pii_ner_word_cp(c2))
+            return 0;
+    }
+    return 1;
+}
+
+size_t pii_ner_names_occurrences(const ner_text *tx, uint64_t lo, uint64_t hi, const uint8_t *w,
+                                 size_t n, uint64_t *at, size_t max)
+{
+    const uint64_t end = tx->base + tx->len;
+    if (lo < tx->base)
+        lo = tx->base;
+    if (hi > end)
+        hi = end;
+    size_t k = 0;
+    for (uint64_t p = lo; n && p + n <= hi;) {
+        const uint8_t *b = tx->p + (p - tx->base);
+        const uint8_t *f = memchr(b, w[0], (size_t)(hi - p - n + 1));
+        if (!f)
+            break;
+        p += (uint64_t)(f - b);
+        if (!memcmp(f, w, n) && word_starts(tx, p)) {
+            int open;
+            uint64_t we = word_end(tx, p, &open);
+            if (we <= hi && (we == p + n || possessive(f, (size_t)(we - p)) == we - p - n)) {
+                if (k < max)
+                    at[k] = p;
+                k++;
+            }
+        }
+        p++;
+    }
+    return k;
+}
+
+int pii_ner_names_lone(const ner_text *tx, uint64_t a, uint64_t b)
+{
+    if (b <= a || !word_starts(tx, a))
+        return 0;
+    int open;
+    uint64_t we = word_end(tx, a, &open);
+    if (we != b && !(we > b && possessive(tx->p + (a - tx->base), (size_t)(we - a)) == we - b))
+        return 0;
+    return teachable(tx, a, b) && !pii_ner_lex_first_name(tx->p + (a - tx->base), (size_t)(b - a));
+}
+
+/* Backward reach of a teacher (docs/NER.md, "Name memory"): the whole
+ * words in [start - NER_NAMES_REACH, start) equal to one it teaches. */
+static pii_err names_recall(const ner_text *tx, const ner_teacher *t, const char *label,
+                            ner_resolver *rs)
+{
+    uint64_t lo = t->start > NER_NAMES_REACH ? t->start - NER_NAMES_REACH : 0;
+    if ((lo > NER_NAMES_SLACK ? lo - NER_NAMES_SLACK : 0) < tx->base)
+        return PII_EINTERNAL; /* the bytes must be in view (ner.c, doc_keep) */
+    uint64_t at[16];
+    for (size_t i = 0; i < t->nw; i++) {
+        const uint8_t *w = (const uint8_t *)t->w[i];
+        /* a word taught twice by one span looks once */
+        int dup = 0;
+        for (size_t j = 0; j < i; j++)
+            dup |= t->len[j] == t->len[i] && !memcmp(t->w[j], w, t->len[i]);
+        if (dup)
+            continue;
+        uint64_t from = lo;
+        size_t k;
+        do {
+            k = pii_ner_names_occurrences(tx, from, t->start, w, t->len[i], at, 16);
+            size_t got = k < 16 ? k : 16;
+            for (size_t j = 0; j < got; j++) {
+                pii_span s = {at[j], at[j] + t->len[i], label, NULL, t->score, PII_SRC_MODEL};
+                pii_err e = pii_ner_resolver_add(rs, &s);
+                if (e)
+                    return e;
+            }
+            if (got)
+                from = at[got - 1] + 1;
+        } while (k > 16);
+    }
     return PII_OK;
 }
 
@@ -890,7 +1006,7 @@ pii_err pii_ner_names_scan(ner_names *m, const ner_text *tx, uint64_t *pos, uint
                 pii_span s = {ns, le, label, NULL, NER_LEX_SCORE, PII_SRC_MODEL};
                 pii_span t = {p, le, label, NULL, NER_LEX_SCORE, PII_SRC_MODEL};
                 if ((err = pii_ner_resolver_add(rs, &s)) ||
-                    (m->memory && (err = pii_ner_names_offer(m, tx, &t))))
+                    (m->memory && (err = pii_ner_names_offer(m, tx, &t, label, rs))))
                     return err;
                 word_done(m, 1); /* its family name */
                 p = lwe;

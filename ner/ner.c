@@ -8,7 +8,8 @@
  *   pii_model_forward_kept) ─► rows kept ─► log-softmax ─► decoder (online
  *   Viterbi / argmax) ─► §6.3 state machine ─► byte spans ─► threshold ─►
  *   widening ─► name memory (names.c: person spans teach, later words
- *   match) ─► §6.4 resolver ─► spans
+ *   and words up to NER_NAMES_REACH bytes before them match) ─► §6.4
+ *   resolver ─► the document's vote on lone words (doc_emit) ─► spans
  * and every stage only ever acts on what is final, so feeding the document
  * whole (pii_ner_detect, batches) or in pieces (the detector) gives the same
  * result.  The window layout depends on the token count alone (see
@@ -16,7 +17,8 @@
  *
  * Memory per document: tokens from the first unconsumed window or the
  * first token of the open span (whichever is older) to the last final
- * token; log-prob rows of tokens whose labels are not final yet. */
+ * token; log-prob rows of tokens whose labels are not final yet; with the
+ * name memory, the text and spans of up to 3 x NER_NAMES_REACH bytes more. */
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -414,9 +416,12 @@ typedef struct ner_doc {
     int eod;        /* tx ends the document */
     ner_held *held; /* spans waiting for bytes to widen over */
     size_t nheld, heldcap;
-    pii_ner_toks tmp;    /* tokenizer output */
-    ner_names names;     /* name memory (names.c) */
-    uint64_t pscan;      /* bytes before this are scanned for taught names */
+    pii_ner_toks tmp;  /* tokenizer output */
+    ner_names names;   /* name memory (names.c) */
+    uint64_t pscan;    /* bytes before this are scanned for taught names */
+    pii_spanvec cv;    /* resolved spans not handed out yet (the vote, doc_emit) */
+    uint64_t (*hv)[2]; /* resolved person spans, [start, end), for the vote */
+    size_t hn, hcap;
     pii_ner_result *rec; /* analyze: record everything */
     size_t rec_tcap, rec_lcap;
 } ner_doc;
@@ -439,6 +444,8 @@ static void doc_free(ner_doc *d)
     pii_ner_resolver_free(&d->rs);
     pii_ner_toks_free(&d->tmp);
     free(d->held);
+    free(d->cv.v);
+    free(d->hv);
     pii_ner_names_free(&d->names);
 }
 
@@ -481,6 +488,7 @@ static void doc_reset(ner_doc *d)
     pii_ner_names_reset(&d->names);
     doc_names_mode(d);
     d->pscan = 0;
+    d->cv.n = d->hn = 0;
 }
 
 /* Oldest token still needed: the first unconsumed window's start, or the
@@ -666,7 +674,7 @@ static pii_err doc_resolve(ner_doc *d, const pii_span *sp)
         pii_ner_lex_common_only(d->tx.p + (sp->start - d->tx.base), (size_t)(sp->end - sp->start)))
         return PII_OK;
     if (d->names.memory && sp->label == d->n->person) {
-        pii_err e = pii_ner_names_offer(&d->names, &d->tx, sp);
+        pii_err e = pii_ner_names_offer(&d->names, &d->tx, sp, d->n->person, &d->rs);
         if (e)
             return e;
     }
@@ -824,6 +832,24 @@ static uint64_t doc_boundary(const ner_doc *d)
     return h < pos ? h : pos;
 }
 
+/* Byte offset that every span the resolver will still take starts at or
+ * after: with the name memory, a span that teaches reaches NER_NAMES_REACH
+ * bytes back. */
+static uint64_t doc_rboundary(const ner_doc *d)
+{
+    uint64_t b = doc_boundary(d);
+    if (!d->names.memory)
+        return b;
+    return b > NER_NAMES_REACH ? b - NER_NAMES_REACH : 0;
+}
+
+/* Byte offset before which no span will be handed out any more. */
+static uint64_t doc_done(const ner_doc *d)
+{
+    uint64_t b = doc_rboundary(d);
+    return d->cv.n && d->cv.v[0].start < b ? d->cv.v[0].start : b;
+}
+
 /* Lowest byte offset the document needs to see again. */
 static uint64_t doc_keep(const ner_doc *d)
 {
@@ -834,7 +860,17 @@ static uint64_t doc_keep(const ner_doc *d)
     if (names_on(d->n) && d->pscan < pos)
         pos = d->pscan;
     uint64_t h = doc_held_min(d);
-    return h < pos ? h : pos;
+    if (h < pos)
+        pos = h;
+    if (d->names.memory) {
+        /* the reach back of later teachers and the vote of every span
+         * not handed out yet (doc_emit) */
+        uint64_t b = doc_done(d), r = NER_NAMES_REACH + NER_NAMES_SLACK;
+        b = b > r ? b - r : 0;
+        if (b < pos)
+            pos = b;
+    }
+    return pos;
 }
 
 static int doc_complete(const ner_doc *d)
@@ -863,6 +899,89 @@ static pii_err doc_names(ner_doc *d, int final)
     return pii_ner_names_scan(&d->names, &d->tx, &d->pscan, lim, final, d->n->person, &d->rs);
 }
 
+/* The document's vote on a lone word (docs/NER.md, "Name memory"): is sp
+ * a person span of one capitalised word, no given name of the lexicon, that
+ * comes back at least twice more within NER_NAMES_REACH bytes either side,
+ * where fewer than half of its occurrences are in person spans?  The model
+ * then read a place or a thing as a name once ("Polaroid" marked once of
+ * five times).  1: drop it, 0: keep it, -1: the bytes are not in view. */
+static int doc_vote_drop(const ner_doc *d, const pii_span *sp)
+{
+    const ner_text *tx = &d->tx;
+    uint64_t lo = sp->start > NER_NAMES_REACH ? sp->start - NER_NAMES_REACH : 0;
+    if ((lo > NER_NAMES_SLACK ? lo - NER_NAMES_SLACK : 0) < tx->base)
+        return -1;
+    if (!pii_ner_names_lone(tx, sp->start, sp->end))
+        return 0;
+    uint64_t at[64];
+    size_t len = (size_t)(sp->end - sp->start);
+    size_t n = pii_ner_names_occurrences(tx, lo, sp->end + NER_NAMES_REACH,
+                                         tx->p + (sp->start - tx->base), len, at, 64);
+    if (n < 3 || n > 64)
+        return 0; /* too few to outvote it; too many to count: keep */
+    size_t k = 0, h = 0;
+    for (size_t i = 0; i < n; i++) { /* both in document order */
+        while (h < d->hn && d->hv[h][1] <= at[i])
+            h++;
+        k += h < d->hn && d->hv[h][0] < at[i] + len;
+    }
+    return 2 * k < n;
+}
+
+/* Hands out the resolved spans whose vote is known (all of them when
+ * final): a span's vote needs every span within NER_NAMES_REACH bytes
+ * after it, so those spans must have left the resolver (start < rb). */
+static pii_err doc_emit(ner_doc *d, uint64_t rb, int final, pii_spanvec *out)
+{
+    size_t i = 0;
+    pii_err e = PII_OK;
+    for (; i < d->cv.n; i++) {
+        const pii_span *sp = &d->cv.v[i];
+        int drop = 0;
+        if (d->names.memory) {
+            if (!final && sp->end + NER_NAMES_REACH > rb)
+                break;
+            if (sp->label == d->n->person && (drop = doc_vote_drop(d, sp)) < 0) {
+                e = PII_EINTERNAL; /* the bytes must be in view (see doc_keep) */
+                break;
+            }
+        }
+        if (!drop && (e = pii_spanvec_push(out, sp)))
+            break;
+    }
+    if (i) {
+        memmove(d->cv.v, d->cv.v + i, (d->cv.n - i) * sizeof *d->cv.v);
+        d->cv.n -= i;
+    }
+    /* later votes look back from the first span left (or from rb) */
+    uint64_t a = d->cv.n ? d->cv.v[0].start : rb, h = 0;
+    while (h < d->hn && d->hv[h][1] + NER_NAMES_REACH <= a)
+        h++;
+    if (h) {
+        memmove(d->hv, d->hv + h, (d->hn - h) * sizeof *d->hv);
+        d->hn -= h;
+    }
+    return e;
+}
+
+/* Flushes the resolver up to rb into the spans to hand out; person spans
+ * are also kept for the vote. */
+static pii_err doc_resolved(ner_doc *d, uint64_t rb, int final, pii_spanvec *out)
+{
+    size_t n0 = d->cv.n;
+    pii_err e = pii_ner_resolver_flush(&d->rs, rb, &d->cv);
+    for (size_t i = n0; !e && i < d->cv.n; i++) {
+        if (!d->names.memory || d->cv.v[i].label != d->n->person)
+            continue;
+        if (!(e = PII_VEC_RESERVE(d->hv, d->hcap, d->hn + 1))) {
+            d->hv[d->hn][0] = d->cv.v[i].start;
+            d->hv[d->hn][1] = d->cv.v[i].end;
+            d->hn++;
+        }
+    }
+    return e ? e : doc_emit(d, rb, final, out);
+}
+
 static pii_err doc_flush(ner_doc *d, pii_spanvec *out)
 {
     pii_err e;
@@ -877,13 +996,13 @@ static pii_err doc_flush(ner_doc *d, pii_spanvec *out)
         if ((e = doc_release(d)) || (e = doc_names(d, 1)))
             return e;
         d->finished = 1;
-        return pii_ner_resolver_flush(&d->rs, UINT64_MAX, out);
+        return doc_resolved(d, UINT64_MAX, 1, out);
     }
     if (d->finished)
         return PII_OK;
     if ((e = doc_names(d, 0)))
         return e;
-    return pii_ner_resolver_flush(&d->rs, doc_boundary(d), out);
+    return doc_resolved(d, doc_rboundary(d), 0, out);
 }
 
 /* ---- running windows ----------------------------------------------------------------- */
@@ -1341,7 +1460,7 @@ static pii_err det_scan(void *st, const uint8_t *buf, size_t len, uint64_t base,
     if (d->finished) {
         *done = *keep = base + len;
     } else {
-        *done = doc_boundary(d);
+        *done = doc_done(d);
         *keep = doc_keep(d);
     }
     s->keep = *keep;

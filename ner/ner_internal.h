@@ -162,11 +162,29 @@ long pii_ner_lex_check(int which);
 /* The score of a person span the lexicon finds. */
 #define NER_LEX_SCORE 0.75f
 
+/* Backward reach of the name memory and of the document's vote on a lone
+ * word (docs/NER.md, "Name memory"), in bytes; the engine keeps
+ * NER_NAMES_SLACK bytes more in view to see where a word starts. */
+#define NER_NAMES_REACH 4096
+#define NER_NAMES_SLACK 8
+
+/* The starts of the whole words in [lo, hi) (clipped to the view) equal to
+ * w[0..n), possibly with a possessive "'s": the first max in at; returns
+ * how many there are.  A word at lo counts only when the bytes before it
+ * are in view (or lo is the document's start). */
+size_t pii_ner_names_occurrences(const ner_text *tx, uint64_t lo, uint64_t hi, const uint8_t *w,
+                                 size_t n, uint64_t *at, size_t max);
+/* Is [a, b) one whole word (or one before a possessive "'s") that a span
+ * could teach, and no given name of the lexicon?  Bytes in view. */
+int pii_ner_names_lone(const ner_text *tx, uint64_t a, uint64_t b);
 void pii_ner_names_reset(ner_names *m);
 void pii_ner_names_free(ner_names *m);
 /* Offers a person span whose bytes are in view: its teachable words are
- * kept until a scan reaches its end. */
-pii_err pii_ner_names_offer(ner_names *m, const ner_text *tx, const pii_span *sp);
+ * kept until a scan reaches its end, and each whole word equal to one of
+ * them in the NER_NAMES_REACH bytes before the span (which must be in view,
+ * less NER_NAMES_SLACK) is added to rs as a `label` span at once. */
+pii_err pii_ner_names_offer(ner_names *m, const ner_text *tx, const pii_span *sp, const char *label,
+                            ner_resolver *rs);
 /* Scans the words of [*pos, lim) (bytes in view): before each word it
  * learns the offered spans that end at or before the word's start, in
  * (end, start) order; with `memory`, adds to rs a `label` span for a taught

@@ -102,6 +102,30 @@ if [ "$got" != "The novel follows <PRIVATE_PERSON> through the war. Marsh surviv
     echo "--no-name-memory: $got"
     fail=1
 fi
+# the name memory reaches back: a lone surname before the full name is
+# redacted too (the model leaves "Goldsmith" and "Warhol" in clear before
+# "Lynn Goldsmith" / "Andy Warhol"; --no-name-memory shows it)
+exact "We owe Goldsmith an answer. Lynn Goldsmith took the photograph." \
+    "We owe <PRIVATE_PERSON> an answer. <PRIVATE_PERSON> took the photograph."
+exact "The Warhol estate sold the prints. Andy Warhol made them in 1967." \
+    "The <PRIVATE_PERSON> estate sold the prints. <PRIVATE_PERSON> made them in 1967."
+got=$(printf '%s\n' "We owe Goldsmith an answer. Lynn Goldsmith took the photograph." |
+    "$PII_REDACT" --no-name-memory)
+if [ "$got" != "We owe Goldsmith an answer. <PRIVATE_PERSON> took the photograph." ]; then
+    echo "--no-name-memory (reach back): $got"
+    fail=1
+fi
+# the document's vote: a lone capitalised word the model marks as a person
+# in fewer than half of its three or more occurrences is no person (the
+# model marks the last of five "Mérida"s; --no-name-memory keeps it)
+vote="We drove to Mérida on Sunday. Mérida is hot in May, and the market in Mérida opens early. The cathedral of Mérida is old. Ask Ana Ruiz about Mérida."
+exact "$vote" \
+    "We drove to Mérida on Sunday. Mérida is hot in May, and the market in Mérida opens early. The cathedral of Mérida is old. Ask <PRIVATE_PERSON> about Mérida."
+got=$(printf '%s\n' "$vote" | "$PII_REDACT" --no-name-memory)
+if [ "$got" != "We drove to Mérida on Sunday. Mérida is hot in May, and the market in Mérida opens early. The cathedral of Mérida is old. Ask <PRIVATE_PERSON> about <PRIVATE_PERSON>." ]; then
+    echo "--no-name-memory (vote): $got"
+    fail=1
+fi
 # each line is its own document with --lines: nothing carries over
 got=$(printf '%s\n' "Chapter one introduces Captain Elias Thorne." "Later, Thorne commands the ship." |
     "$PII_REDACT" --lines)

@@ -7,13 +7,15 @@
  * the runs of two or more words that start with an ASCII capital, one space
  * apart (a stand-in for the model's person spans).  Checked:
  *  - a reference run offers every teacher and scans the whole text at once;
- *  - a streamed run grows the view in random steps, drops the bytes before
- *    the scan position (and before the next teacher), offers each teacher
+ *  - a streamed run grows the view in random steps, drops the bytes more
+ *    than NER_NAMES_REACH + NER_NAMES_SLACK before the scan position (and
+ *    before the next teacher), offers each teacher
  *    once its bytes are in view, and scans to a random limit each time, as
  *    ner.c does; its spans equal the reference's exactly;
  *  - without the lexicon, every span is a whole word (or the word before a
  *    possessive "'s"), equal to a word of a teacher that ends at or before
- *    its start; with it, every span starts with a capital letter.
+ *    its start or starts after it, at most NER_NAMES_REACH bytes on (the
+ *    reach back); with it, every span starts with a capital letter.
  *
  * FUZZ_ARGS: -max_len=4096
  */
@@ -66,10 +68,18 @@ static size_t find_teachers(const uint8_t *t, size_t n, teacher *out, size_t cap
     return k;
 }
 
-static void offer(ner_names *m, const ner_text *tx, const teacher *t)
+static void offer(ner_names *m, const ner_text *tx, const teacher *t, ner_resolver *rs)
 {
     pii_span sp = {t->s, t->e, PERSON, NULL, 0.5f, PII_SRC_MODEL};
-    FUZZ_CHECK(pii_ner_names_offer(m, tx, &sp) == PII_OK);
+    FUZZ_CHECK(pii_ner_names_offer(m, tx, &sp, PERSON, rs) == PII_OK);
+}
+
+/* First byte a teacher's reach back needs in view (NER_NAMES_REACH, less
+ * the NER_NAMES_SLACK that shows where a word starts). */
+static size_t reach_from(const teacher *t)
+{
+    size_t r = NER_NAMES_REACH + NER_NAMES_SLACK;
+    return t->s > r ? t->s - r : 0;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -93,7 +103,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     ner_resolver rs = {0};
     ner_text all = {text, 0, n};
     for (size_t i = 0; i < nt; i++)
-        offer(&m, &all, &tch[i]);
+        offer(&m, &all, &tch[i], &rs);
     uint64_t pos = 0;
     FUZZ_CHECK(pii_ner_names_scan(&m, &all, &pos, n, 1, PERSON, &rs) == PII_OK);
     FUZZ_CHECK(pos == n);
@@ -102,7 +112,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     pii_ner_resolver_free(&rs);
     pii_ner_names_free(&m);
 
-    /* each span: a whole word, taught before it */
+    /* each span: a whole word, taught before it or within reach after it */
     for (size_t i = 0; i < ref.n; i++) {
         size_t s = (size_t)ref.v[i].start, e = (size_t)ref.v[i].end;
         FUZZ_CHECK(s < e && e <= n && (lexicon || cap_ascii(text[s])));
@@ -111,7 +121,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             continue; /* a lexicon pair is taught by no teacher */
         int taught = 0;
         for (size_t j = 0; j < nt && !taught; j++)
-            for (size_t p = tch[j].s; tch[j].e <= s && p + (e - s) <= tch[j].e && !taught; p++)
+            for (size_t p = tch[j].s;
+                 (tch[j].e <= s || (e <= tch[j].s && s + NER_NAMES_REACH >= tch[j].s)) &&
+                 p + (e - s) <= tch[j].e && !taught;
+                 p++)
                 taught = !memcmp(text + p, text + s, e - s) &&
                          (p == tch[j].s || text[p - 1] == ' ') &&
                          (p + (e - s) == tch[j].e || text[p + (e - s)] == ' ');
@@ -130,13 +143,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         size_t step = (size_t)(fuzz_rand(&rng) % (2 * avg + 1));
         seen = seen + step < n ? seen + step : n;
         int eod = seen == n && fuzz_rand(&rng) % 2;
-        /* the view: from the scan position (or the next teacher's start) */
-        size_t base = (size_t)spos;
-        if (next_t < nt && tch[next_t].s < base)
-            base = tch[next_t].s;
+        /* the view: from the reach back of a span starting at the scan
+         * position (a lexicon pair) or at the next teacher */
+        teacher at_scan = {(size_t)spos, (size_t)spos};
+        size_t base = reach_from(&at_scan);
+        if (next_t < nt && reach_from(&tch[next_t]) < base)
+            base = reach_from(&tch[next_t]);
         ner_text tx = {text + base, base, seen - base};
         while (next_t < nt && tch[next_t].e <= seen)
-            offer(&ms, &tx, &tch[next_t++]);
+            offer(&ms, &tx, &tch[next_t++], &rss);
         /* every teacher ending at or before lim is offered */
         size_t lim = eod ? seen : (size_t)(fuzz_rand(&rng) % (seen + 1));
         if (next_t < nt && tch[next_t].e <= lim)

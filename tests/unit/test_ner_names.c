@@ -32,11 +32,14 @@ static ner_names names_new(int memory, int lexicon)
     return m;
 }
 
+/* What the spans taught so far found in the bytes before them (recall_str). */
+static ner_resolver g_recall;
+
 /* Teaches the span [s, e) of text. */
 static void teach(ner_names *m, const ner_text *tx, uint64_t s, uint64_t e)
 {
     pii_span sp = {s, e, PERSON, NULL, 0.75f, PII_SRC_MODEL};
-    assert_int_equal(pii_ner_names_offer(m, tx, &sp), PII_OK);
+    assert_int_equal(pii_ner_names_offer(m, tx, &sp, PERSON, &g_recall), PII_OK);
 }
 
 /* Flushes rs (then freed) into got as "s-e" pairs; every span a person
@@ -56,6 +59,12 @@ static void flush_str(ner_resolver *rs, char *got, size_t cap)
     }
     free(out.v);
     pii_ner_resolver_free(rs);
+}
+
+/* The words that teach() found before their teachers, as "s-e" pairs. */
+static void recall_str(char *got, size_t cap)
+{
+    flush_str(&g_recall, got, cap);
 }
 
 /* Scans the whole text (eod) from 0; the spans found as "s-e" pairs. */
@@ -101,10 +110,12 @@ static void test_names_basic(void **st)
     char got[256];
     scan_all(&m, &tx, got, sizeof got);
     assert_int_equal(m.n, 2); /* Ngozi, Okafor; "Dr" is a title */
-    /* not the "Okafor" before the teacher ends (0-6), nor the teacher's own
-     * words; "Okafor" of "Okafor's" (37-43); not "okafor", "Okafors" or
-     * "Okafor-Smith" (one word); "Ngozi" at 91 */
+    /* not the teacher's own words; "Okafor" of "Okafor's" (37-43); not
+     * "okafor", "Okafors" or "Okafor-Smith" (one word); "Ngozi" at 91 */
     assert_string_equal(got, "37-43 91-96");
+    /* the "Okafor" before the teacher: found when it was offered */
+    recall_str(got, sizeof got);
+    assert_string_equal(got, "0-6");
     pii_ner_names_free(&m);
 }
 
@@ -127,6 +138,8 @@ static void test_names_who_teaches(void **st)
     const char *want = "68-73 74-77 78-81 82-87 88-93";
     assert_string_equal(got, want);
     assert_int_equal(s[68], 'Z');
+    recall_str(got, sizeof got); /* one-word "Okafor" taught nothing */
+    assert_string_equal(got, "");
     pii_ner_names_free(&m);
 }
 
@@ -144,12 +157,52 @@ static void test_names_pieces(void **st)
     scan_all(&m, &tx, whole, sizeof whole);
     /* Lucía, Pérez-Gómez, Lucía of "Lucía’s", Ana; O’Brien was never taught */
     assert_string_equal(whole, "37-43 48-61 81-87 98-101");
+    recall_str(whole + 100, sizeof whole - 100);
+    assert_string_equal(whole + 100, "");
     for (uint64_t step = 1; step < 9; step++) {
         char got[256];
         scan_steps(&m, &tx, step, got, sizeof got);
         assert_string_equal(got, whole);
     }
     pii_ner_names_free(&m);
+}
+
+/* The words the reach back and the vote count: whole words, possessives,
+ * clipped to [lo, hi); and which spans are one lone, voteable word. */
+static void test_names_occurrences(void **st)
+{
+    (void)st;
+    /*                 0         1         2         3         4         5         6         7
+     *                 012345678901234567890123456789012345678901234567890123456789012345678901234
+     */
+    const char *s = "Okafor, O'Okafor Okafor's okafor Okafor-Smith xOkafor Okafor. Dr Paris Bill";
+    ner_text tx = view(s);
+    const uint8_t *w = (const uint8_t *)"Okafor";
+    uint64_t at[8];
+    /* not in "O'Okafor", "okafor", "Okafor-Smith" or "xOkafor" (one word each) */
+    assert_int_equal(pii_ner_names_occurrences(&tx, 0, tx.len, w, 6, at, 8), 3);
+    assert_int_equal(at[0], 0);
+    assert_int_equal(at[1], 17); /* "Okafor's" */
+    assert_int_equal(at[2], 54);
+    /* a word must end by hi; max caps what is stored, not the count */
+    assert_int_equal(pii_ner_names_occurrences(&tx, 1, 60, w, 6, at, 1), 2);
+    assert_int_equal(at[0], 17);
+    assert_int_equal(pii_ner_names_occurrences(&tx, 0, 24, w, 6, at, 8), 1);
+    /* the view's start: a word there counts (lo is the document's start) */
+    ner_text tail = {tx.p + 54, 54, tx.len - 54};
+    assert_int_equal(pii_ner_names_occurrences(&tail, 0, tx.len, w, 6, at, 8), 1);
+    assert_int_equal(at[0], 54);
+    /* lone words: whole, capitalised, no title or given name */
+    assert_true(pii_ner_names_lone(&tx, 0, 6));
+    assert_true(pii_ner_names_lone(&tx, 17, 23));  /* before "'s" */
+    assert_true(pii_ner_names_lone(&tx, 17, 25));  /* or with it: one word */
+    assert_false(pii_ner_names_lone(&tx, 10, 16)); /* inside "O'Okafor" */
+    assert_false(pii_ner_names_lone(&tx, 26, 32)); /* lower case */
+    assert_false(pii_ner_names_lone(&tx, 33, 39)); /* part of "Okafor-Smith" */
+    assert_false(pii_ner_names_lone(&tx, 0, 16));  /* two words */
+    assert_false(pii_ner_names_lone(&tx, 62, 64)); /* "Dr": a title */
+    assert_true(pii_ner_names_lone(&tx, 65, 70));  /* "Paris" */
+    assert_false(pii_ner_names_lone(&tx, 71, 75)); /* "Bill": a given name */
 }
 
 /* At most NER_NAMES_MAX words; the later ones are not taught. */
@@ -178,6 +231,7 @@ static void test_names_bound(void **st)
     snprintf(got, sizeof got, "%.*s", (int)m.v[1].len, m.v[1].w);
     assert_string_equal(got, "Cd");
     pii_ner_resolver_free(&rs);
+    pii_ner_resolver_free(&g_recall); /* each teacher found the earlier "Cd"s */
     pii_ner_names_reset(&m);
     assert_int_equal(m.n, 0);
     pii_ner_names_free(&m);
@@ -359,10 +413,11 @@ static void test_lexicon_pieces(void **st)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_names_basic),    cmocka_unit_test(test_names_who_teaches),
-        cmocka_unit_test(test_names_pieces),   cmocka_unit_test(test_names_bound),
-        cmocka_unit_test(test_lexicon_pairs),  cmocka_unit_test(test_lexicon_honorifics),
-        cmocka_unit_test(test_lexicon_pieces), cmocka_unit_test(test_lexicon_citations),
+        cmocka_unit_test(test_names_basic),        cmocka_unit_test(test_names_who_teaches),
+        cmocka_unit_test(test_names_pieces),       cmocka_unit_test(test_names_bound),
+        cmocka_unit_test(test_names_occurrences),  cmocka_unit_test(test_lexicon_pairs),
+        cmocka_unit_test(test_lexicon_honorifics), cmocka_unit_test(test_lexicon_pieces),
+        cmocka_unit_test(test_lexicon_citations),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
