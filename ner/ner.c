@@ -38,6 +38,7 @@ struct pii_ner {
     char calib_warn[512];
     size_t C, K;
     size_t W, H, stride, pack;
+    size_t tail; /* the last window of a document may be W + tail long */
     size_t max_lag, max_span;
     int no_cache;
     const char *person;            /* private_person, or NULL when the model has none */
@@ -301,6 +302,7 @@ pii_ner *pii_ner_create_backend(const pii_ner_backend *be, const pii_ner_params 
         goto fail;
     }
     n->stride = n->W - 2 * n->H;
+    n->tail = n->W / 4;
     n->no_cache = p->no_cache;
     int pc = pii_ner_labels_find_category(n->L, "private_person");
     n->pcat = pc;
@@ -379,6 +381,11 @@ size_t pii_ner_halo(const pii_ner *n)
 size_t pii_ner_window(const pii_ner *n)
 {
     return n->W;
+}
+
+size_t pii_ner_window_max(const pii_ner *n)
+{
+    return n->W + n->tail;
 }
 
 /* ---- the per-document engine ---------------------------------------------------- */
@@ -644,11 +651,13 @@ static int doc_next_job(ner_doc *d, ner_job *j)
             d->win_done = 1;
             return 0;
         }
+        /* the last window takes a remainder of up to W + tail tokens
+         * whole: no second window with its halo for a short tail */
         uint64_t rest = d->tn - ws;
-        wlen = rest < n->W ? (size_t)rest : n->W;
-        last = ws + n->W >= d->tn;
+        last = rest <= n->W + n->tail;
+        wlen = last ? (size_t)rest : n->W;
     } else {
-        if (d->tn <= ws + n->W)
+        if (d->tn <= ws + n->W + n->tail)
             return 0; /* not known yet whether this window is the last */
         wlen = n->W;
         last = 0;

@@ -282,7 +282,7 @@ pii_ner *pii_ner_create(const pii_model *model, const pii_tok *tok, const pii_ne
     pii_ner_set_owner(n, a, adapter_free);
     pii_ner_set_forward_kept(n, a_forward_kept);
     /* the largest pass: a window, or a pack of windows, per thread */
-    size_t W = pii_ner_window(n);
+    size_t W = pii_ner_window_max(n);
     a->max_tokens = (p.pack_tokens > W ? p.pack_tokens : W) * (size_t)a->nth;
     if (err)
         *err = PII_OK;

@@ -256,11 +256,14 @@ pii_err pii_ner_extract_spans(const pii_ner_labels *L, const pii_ner_span_opts *
  * encoder in windows, decodes (Viterbi or argmax) and extracts spans with
  * source PII_SRC_MODEL and the model's category names as labels.
  *
- * Exact windows.  A forward pass covers at most `window` tokens.  A
- * document of n <= window tokens is one pass.  A longer one runs as windows
- * starting at 0, s, 2s, ... (s = window - 2*halo, halo = the model's
- * receptive field, layers x attention radius), each min(window, n - start)
- * long, the last being the first that reaches n; window k keeps its logit
+ * Exact windows.  A forward pass covers `window` tokens, or up to
+ * window + window/4 for a document's last (pii_ner_window_max).  A
+ * document of n <= window + window/4 tokens is one pass.  A longer one runs
+ * as windows starting at 0, s, 2s, ... (s = window - 2*halo, halo = the
+ * model's receptive field, layers x attention radius), each `window` long
+ * but the last, the first whose start is at most window + window/4 tokens
+ * before n, which runs to n (so no short last window pays a second halo);
+ * window k keeps its logit
  * rows [k ? halo : 0, last ? len : len - halo).  Every kept row saw its full
  * receptive field, so logits equal a single pass up to float rounding (the
  * positions differ), and the windows depend only on n, never on how the
@@ -272,7 +275,7 @@ pii_err pii_ner_extract_spans(const pii_ner_labels *L, const pii_ner_span_opts *
  * document ended); labels are final when the online Viterbi says so (see
  * pii_ner_online); spans are final once no later span can start before
  * them.  Output is therefore identical to one-shot processing of the whole
- * document for every chunking.  Held back: at most about window + max_lag +
+ * document for every chunking.  Held back: at most about window + window/4 + max_lag +
  * max_span_tokens tokens plus the tokenizer's unstable tail (< 4 KiB), so
  * memory is flat in the input length.
  *
@@ -394,6 +397,8 @@ const char *pii_ner_calibration_file(const pii_ner *n);
 const char *pii_ner_calibration_warning(const pii_ner *n);
 size_t pii_ner_halo(const pii_ner *n);
 size_t pii_ner_window(const pii_ner *n);
+/* The longest pass one window may need: window + window/4 (the last). */
+size_t pii_ner_window_max(const pii_ner *n);
 /* Name memory (docs/NER.md, "Name memory"): on (the default) when the
  * model has a private_person category, a person's name found in a document
  * is also redacted where it comes back later in that document.  Set it
