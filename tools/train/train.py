@@ -331,6 +331,10 @@ def main():
     ap.add_argument("--wd", type=float, default=0.01)
     ap.add_argument("--aux", type=float, default=0.01)
     ap.add_argument("--o-weight", type=float, default=1.0, help="loss weight of label O")
+    ap.add_argument("--cap-o-weight", type=float, default=1.0,
+                    help="loss weight of label O on a token that starts a capitalised Latin, "
+                         "Greek or Cyrillic word (hard negatives: places, organisations; "
+                         "1.0: as any O token)")
     ap.add_argument("--seed", type=int, default=1234)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--dtype", default="F16", choices=["F16", "BF16", "F32"])
@@ -427,6 +431,10 @@ def main():
     total = a.max_steps or int(math.ceil(steps_per_epoch * a.epochs))
     cw = torch.ones(common.N_LABELS)
     cw[0] = a.o_weight
+    cap_cls = None
+    if a.cap_o_weight != 1.0:
+        # shape classes of a capitalised word ("_latin_cap", "latin_cap", ...)
+        cap_cls = torch.tensor([n.endswith("_cap") for n in common.all_shape_classes()])
 
     def lr_at(step):
         if step < a.warmup:
@@ -461,15 +469,28 @@ def main():
             batches = make_batches(seqs, a.batch_tokens, rng)
         idxs = batches.pop()
         ids, lab, mask = collate(seqs, idxs)
-        if a.unk_drop > 0:
+        if a.unk_drop > 0 or cap_cls is not None:
             cids, _, _ = collate(cls_chunks, idxs)
+        if a.unk_drop > 0:
             drop = torch.rand(ids.shape) < a.unk_drop
             ids = torch.where(drop, cids, ids)
         for g in opt.param_groups:
             g["lr"] = lr_at(step)
         logits, routing = model(ids, mask, want_router=True)
-        loss = F.cross_entropy(logits.reshape(-1, common.N_LABELS), lab.reshape(-1),
-                               weight=cw, ignore_index=-100)
+        if cap_cls is None:
+            loss = F.cross_entropy(logits.reshape(-1, common.N_LABELS), lab.reshape(-1),
+                                   weight=cw, ignore_index=-100)
+        else:
+            # the weighted mean F.cross_entropy computes, with the hard
+            # negatives weighing cap_o_weight instead of cw[O]
+            fl = lab.reshape(-1)
+            valid = fl != -100
+            tl = F.cross_entropy(logits.reshape(-1, common.N_LABELS), fl.clamp(min=0),
+                                 reduction="none")
+            w = cw[fl.clamp(min=0)]
+            hard = (fl == 0) & cap_cls[cids.reshape(-1)]
+            w = torch.where(hard, torch.full_like(w, a.cap_o_weight), w) * valid
+            loss = (tl * w).sum() / w.sum().clamp(min=1e-9)
         aux = sum(aux_balance_loss(r, ti, a.experts) for ti, r in routing) / len(routing)
         tot = loss + a.aux * aux
         opt.zero_grad(set_to_none=True)
