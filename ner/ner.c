@@ -909,7 +909,8 @@ static pii_err doc_names(ner_doc *d, int final)
 }
 
 /* The document's vote on a lone word (docs/NER.md, "Name memory"): is sp
- * a person span of one capitalised word, no given name of the lexicon, that
+ * a person span scored under NER_VOTE_MAX_SCORE, of one capitalised word,
+ * no given name of the lexicon, that
  * comes back at least twice more within NER_NAMES_REACH bytes either side,
  * where fewer than half of its occurrences are in person spans?  The model
  * then read a place or a thing as a name once ("Polaroid" marked once of
@@ -917,6 +918,8 @@ static pii_err doc_names(ner_doc *d, int final)
 static int doc_vote_drop(const ner_doc *d, const pii_span *sp)
 {
     const ner_text *tx = &d->tx;
+    if (!(sp->score < NER_VOTE_MAX_SCORE))
+        return 0; /* a confident reading stands ("Jordan said ..." beside the country) */
     uint64_t lo = sp->start > NER_NAMES_REACH ? sp->start - NER_NAMES_REACH : 0;
     if ((lo > NER_NAMES_SLACK ? lo - NER_NAMES_SLACK : 0) < tx->base)
         return -1;

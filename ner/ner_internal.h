@@ -167,6 +167,9 @@ long pii_ner_lex_check(int which);
  * NER_NAMES_SLACK bytes more in view to see where a word starts. */
 #define NER_NAMES_REACH 4096
 #define NER_NAMES_SLACK 8
+/* The vote drops only a span the model scored under this: a confident
+ * reading stands. */
+#define NER_VOTE_MAX_SCORE 0.8f
 
 /* The starts of the whole words in [lo, hi) (clipped to the view) equal to
  * w[0..n), possibly with a possessive "'s": the first max in at; returns

@@ -126,6 +126,10 @@ if [ "$got" != "We drove to Mérida on Sunday. Mérida is hot in May, and the ma
     echo "--no-name-memory (vote): $got"
     fail=1
 fi
+# a confident reading stands: the person "Jordan" (model score 0.98) is
+# kept beside three mentions of the country
+exact "Jordan said the flight to Jordan was long. Everyone in Jordan knows it. Jordan is a small country." \
+    "<PRIVATE_PERSON> said the flight to Jordan was long. Everyone in Jordan knows it. Jordan is a small country."
 # each line is its own document with --lines: nothing carries over
 got=$(printf '%s\n' "Chapter one introduces Captain Elias Thorne." "Later, Thorne commands the ship." |
     "$PII_REDACT" --lines)
