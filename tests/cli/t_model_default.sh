@@ -49,11 +49,14 @@ none "The quarterly report shows revenue grew by 12 percent in Europe."
 # shipped operating point) redacts TEXT to exactly WANT.  Sentences written
 # for this test (issue 17's error classes on real text), not from any eval
 # or training file.
+# exact TEXT WANT [OPTION...]: TEXT as one line through pii-redact OPTION...
 exact() {
-    got=$(printf '%s\n' "$1" | "$PII_REDACT")
-    if [ "$got" != "$2" ]; then
-        echo "redacted differently: $1"
-        echo "  want: $2"
+    text=$1 want=$2
+    shift 2
+    got=$(printf '%s\n' "$text" | "$PII_REDACT" "$@")
+    if [ "$got" != "$want" ]; then
+        echo "redacted differently${1:+ with $*}: $text"
+        echo "  want: $want"
         echo "  got:  $got"
         fail=1
     fi
@@ -96,12 +99,8 @@ exact "The novel follows Edith Marsh through the war. Marsh survives; her brothe
     "The novel follows <PRIVATE_PERSON> through the war. <PRIVATE_PERSON> survives; her brother does not."
 exact "Interview with Rosa Field, nurse. Field: I started in 1987." \
     "Interview with <PRIVATE_PERSON>, nurse. <PRIVATE_PERSON>: I started in 1987."
-got=$(printf '%s\n' "The novel follows Edith Marsh through the war. Marsh survives." |
-    "$PII_REDACT" --no-name-memory)
-if [ "$got" != "The novel follows <PRIVATE_PERSON> through the war. Marsh survives." ]; then
-    echo "--no-name-memory: $got"
-    fail=1
-fi
+exact "The novel follows Edith Marsh through the war. Marsh survives." \
+    "The novel follows <PRIVATE_PERSON> through the war. Marsh survives." --no-name-memory
 # the name memory reaches back: a lone surname before the full name is
 # redacted too (the model leaves "Goldsmith" and "Warhol" in clear before
 # "Lynn Goldsmith" / "Andy Warhol"; --no-name-memory shows it)
@@ -109,23 +108,17 @@ exact "We owe Goldsmith an answer. Lynn Goldsmith took the photograph." \
     "We owe <PRIVATE_PERSON> an answer. <PRIVATE_PERSON> took the photograph."
 exact "The Warhol estate sold the prints. Andy Warhol made them in 1967." \
     "The <PRIVATE_PERSON> estate sold the prints. <PRIVATE_PERSON> made them in 1967."
-got=$(printf '%s\n' "We owe Goldsmith an answer. Lynn Goldsmith took the photograph." |
-    "$PII_REDACT" --no-name-memory)
-if [ "$got" != "We owe Goldsmith an answer. <PRIVATE_PERSON> took the photograph." ]; then
-    echo "--no-name-memory (reach back): $got"
-    fail=1
-fi
+exact "We owe Goldsmith an answer. Lynn Goldsmith took the photograph." \
+    "We owe Goldsmith an answer. <PRIVATE_PERSON> took the photograph." --no-name-memory
 # the document's vote: a lone capitalised word the model marks as a person
 # in fewer than half of its three or more occurrences is no person (the
 # model marks the last of five "Mérida"s; --no-name-memory keeps it)
 vote="We drove to Mérida on Sunday. Mérida is hot in May, and the market in Mérida opens early. The cathedral of Mérida is old. Ask Ana Ruiz about Mérida."
 exact "$vote" \
     "We drove to Mérida on Sunday. Mérida is hot in May, and the market in Mérida opens early. The cathedral of Mérida is old. Ask <PRIVATE_PERSON> about Mérida."
-got=$(printf '%s\n' "$vote" | "$PII_REDACT" --no-name-memory)
-if [ "$got" != "We drove to Mérida on Sunday. Mérida is hot in May, and the market in Mérida opens early. The cathedral of Mérida is old. Ask <PRIVATE_PERSON> about <PRIVATE_PERSON>." ]; then
-    echo "--no-name-memory (vote): $got"
-    fail=1
-fi
+exact "$vote" \
+    "We drove to Mérida on Sunday. Mérida is hot in May, and the market in Mérida opens early. The cathedral of Mérida is old. Ask <PRIVATE_PERSON> about <PRIVATE_PERSON>." \
+    --no-name-memory
 # a confident reading stands: the person "Jordan" (model score 0.98) is
 # kept beside three mentions of the country
 exact "Jordan said the flight to Jordan was long. Everyone in Jordan knows it. Jordan is a small country." \
@@ -166,11 +159,8 @@ exact "In Okonjo v. Harlow the appellant argued that the remand was unlawful." \
     "In <PRIVATE_PERSON> v. <PRIVATE_PERSON> the appellant argued that the remand was unlawful."
 exact "So that her highborn kinsman came and bore her away." \
     "So that her highborn kinsman came and bore her away."
-got=$(printf '%s\n' "So that her highborn kinsman came and bore her away." | "$PII_REDACT" --no-name-lexicon)
-if [ "$got" != "So that her highborn <PRIVATE_PERSON> came and bore her away." ]; then
-    echo "--no-name-lexicon: $got"
-    fail=1
-fi
+exact "So that her highborn kinsman came and bore her away." \
+    "So that her highborn <PRIVATE_PERSON> came and bore her away." --no-name-lexicon
 # a form of address alone names nobody ("Sir/Madam" marked "/Madam")
 exact "Dear Sir/Madam, please find the signed form attached." \
     "Dear Sir/Madam, please find the signed form attached."
