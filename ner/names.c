@@ -387,6 +387,16 @@ static int word_starts(const ner_text *tx, uint64_t pos)
     return 1;
 }
 
+/* Is [p, p + n) a whole word, or one before a possessive "'s", whose word
+ * ends by hi?  p must start a word (word_starts). */
+static int whole_word(const ner_text *tx, uint64_t p, size_t n, uint64_t hi)
+{
+    int open;
+    uint64_t we = word_end(tx, p, &open);
+    return we <= hi && (we == p + n || (we > p + n && possessive(tx->p + (p - tx->base),
+                                                                 (size_t)(we - p)) == we - p - n));
+}
+
 size_t pii_ner_names_occurrences(const ner_text *tx, uint64_t lo, uint64_t hi, const uint8_t *w,
                                  size_t n, uint64_t *at, size_t max)
 {
@@ -402,14 +412,10 @@ size_t pii_ner_names_occurrences(const ner_text *tx, uint64_t lo, uint64_t hi, c
         if (!f)
             break;
         p += (uint64_t)(f - b);
-        if (!memcmp(f, w, n) && word_starts(tx, p)) {
-            int open;
-            uint64_t we = word_end(tx, p, &open);
-            if (we <= hi && (we == p + n || possessive(f, (size_t)(we - p)) == we - p - n)) {
-                if (k < max)
-                    at[k] = p;
-                k++;
-            }
+        if (!memcmp(f, w, n) && word_starts(tx, p) && whole_word(tx, p, n, hi)) {
+            if (k < max)
+                at[k] = p;
+            k++;
         }
         p++;
     }
@@ -418,11 +424,7 @@ size_t pii_ner_names_occurrences(const ner_text *tx, uint64_t lo, uint64_t hi, c
 
 int pii_ner_names_lone(const ner_text *tx, uint64_t a, uint64_t b)
 {
-    if (b <= a || !word_starts(tx, a))
-        return 0;
-    int open;
-    uint64_t we = word_end(tx, a, &open);
-    if (we != b && !(we > b && possessive(tx->p + (a - tx->base), (size_t)(we - a)) == we - b))
+    if (b <= a || !word_starts(tx, a) || !whole_word(tx, a, (size_t)(b - a), UINT64_MAX))
         return 0;
     return teachable(tx, a, b) && !pii_ner_lex_first_name(tx->p + (a - tx->base), (size_t)(b - a));
 }
