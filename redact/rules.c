@@ -51,6 +51,50 @@
     "|januar|j\\x{e4}nner|februar|m\\x{e4}rz|maerz|juni|juli|oktober|dezember"                     \
     "|enero|febrero|marzo|abril|mayo|junio|julio|agosto|septiembre|setiembre|octubre"              \
     "|noviembre|diciembre)(?!\\p{L})"
+/* Street addresses (rule street_address): a house number not after a
+ * reference word ("section 12", "page 3", "No. 7") ... */
+#define ADDR_NOT_AFTER                                                                             \
+    "(?<![.\\-/:\\#$+,]|[0-9][ ]|\\b(?i:section)[ ]|\\b(?i:sec)[ ]|\\b(?i:sec)\\.[ ]"              \
+    "|\\b(?i:article)[ ]|\\b(?i:art)[ ]|\\b(?i:art)\\.[ ]|\\b(?i:chapter)[ ]|\\b(?i:ch)[ ]"        \
+    "|\\b(?i:ch)\\.[ ]|\\b(?i:page)[ ]|\\b(?i:pp)[ ]|\\b(?i:pp)\\.[ ]|\\b(?i:case)[ ]"             \
+    "|\\b(?i:no)[ ]|\\b(?i:no)\\.[ ]|\\b(?i:rule)[ ]|\\b(?i:item)[ ]|\\b(?i:part)[ ]"              \
+    "|\\b(?i:vol)[ ]|\\b(?i:vol)\\.[ ]|\\b(?i:volume)[ ]|\\b(?i:table)[ ]|\\b(?i:fig)[ ]"          \
+    "|\\b(?i:fig)\\.[ ]|\\b(?i:figure)[ ]|\\b(?i:step)[ ]|\\b(?i:level)[ ]|\\b(?i:grade)[ ]"       \
+    "|\\b(?i:paragraph)[ ]|\\b(?i:para)[ ]|\\b(?i:para)\\.[ ]|\\b(?i:clause)[ ]"                   \
+    "|\\b(?i:exhibit)[ ]|\\b(?i:schedule)[ ]|\\b(?i:title)[ ]|\\b(?i:act)[ ]"                      \
+    "|\\b(?i:version)[ ]|\\b(?i:top)[ ]|\\b(?i:over)[ ]|\\b(?i:under)[ ]|\\b(?i:about)[ ]"         \
+    "|\\b(?i:only)[ ]|\\b(?i:than)[ ])"
+/* A cheap necessary look-ahead first: most positions that reach this rule
+ * fail it before the long look-behind is tried. */
+#define ADDR_FIRST "(?=[1-9][0-9]{0,5}(?:[\\-/][0-9]{1,5})?[A-Za-z]{0,3},?[ ])"
+#define ADDR_NUM "[1-9][0-9]{0,5}(?:[\\-/][0-9]{1,5})?[A-Za-z]?"
+/* ... then one to four capitalised words or ordinals and a street type ... */
+#define ADDR_WORD "(?:\\p{Lu}[\\p{L}'\\x{2019}\\-]{0,24}\\.?|[0-9]{1,3}(?i:st|nd|rd|th))"
+#define ADDR_TYPE                                                                                  \
+    "(?:(?i:street|avenue|road|boulevard|lane|drive|court|place|terrace|parkway|circle|highway"    \
+    "|square|crescent|close|grove|gardens|mews|trail|way|row|alley|plaza)"                         \
+    "|(?i:st|ave|av|rd|blvd|ln|dr|ct|pl|pkwy|cir|hwy|sq)\\.?)(?![\\p{L}\\p{N}_])"
+/* ... a compass point (1600 Pennsylvania Avenue NW) ... */
+#define ADDR_DIR "(?:[ ](?:N|S|E|W|NE|NW|SE|SW)\\.?(?![\\p{L}\\p{N}_]))?"
+/* ... with an optional unit and an optional town with a US state and ZIP
+ * code, a state, or a UK postcode. */
+#define ADDR_UNIT                                                                                  \
+    "(?:,?[ ](?:(?i:apt|apartment|suite|ste|unit|flat|floor|fl|room|rm|bldg|building)\\.?[ ]?"     \
+    "|\\#[ ]?)\\#?[0-9]{1,5}[A-Za-z]?(?![\\p{L}\\p{N}_]))?"
+#define ADDR_TOWN "\\p{Lu}[\\p{L}'\\-]{1,24}(?:[ ]\\p{Lu}[\\p{L}'\\-]{1,24}){0,2}"
+#define ADDR_TAIL                                                                                  \
+    "(?:,[ ]?" ADDR_TOWN ",?[ ](?:[A-Z]{2}[ ]{1,2}[0-9]{5}(?:-[0-9]{4})?"                          \
+    "|[A-Z]{1,2}[0-9][A-Z0-9]?[ ][0-9][A-Z]{2}|[A-Z]{2})(?![\\p{L}\\p{N}_]))?"
+/* French: "12 rue de la Paix", "3 bis, avenue Foch, 75016 Paris". */
+#define ADDR_FR_TYPE                                                                               \
+    "(?i:rue|avenue|av\\.|boulevard|bd|place|chemin|all\\x{e9}e|allee|impasse|quai|route|cours"    \
+    "|square)"
+#define ADDR_FR_PART "(?:de[ ]la[ ]|de[ ]l'|du[ ]|des[ ]|de[ ]|d'|la[ ]|le[ ]|les[ ]|l')"
+#define ADDR_FR_NAME                                                                               \
+    ADDR_FR_PART "?\\p{Lu}[\\p{L}'\\-]{1,24}(?:[ ]" ADDR_FR_PART "?\\p{Lu}[\\p{L}'\\-]{1,24}){0,"  \
+                 "3}"
+#define ADDR_FR_TOWN                                                                               \
+    "(?:,?[ ][0-9]{5}[ ]\\p{Lu}[\\p{L}'\\-]{1,24}(?:[ \\-]\\p{Lu}[\\p{L}'\\-]{1,24}){0,2})?"
 /* Assignments: NAME ["'] (=|:|:=|=>) ["'] VALUE. */
 #define NAME_PFX "(?:[A-Za-z0-9]{1,24}[_.\\-]){0,3}"
 #define NAME_SFX "(?:[_.\\-][A-Za-z0-9]{1,16}){0,2}"
@@ -64,6 +108,7 @@
 #define PEM_LABEL "(?:[A-Z0-9]{1,16}[ ]){0,3}PRIVATE[ ]KEY(?:[ ]BLOCK)?"
 
 #define L_ACCOUNT "account_number"
+#define L_ADDRESS "private_address"
 #define L_DATE "private_date"
 #define L_EMAIL "private_email"
 #define L_PHONE "private_phone"
@@ -189,6 +234,16 @@ static const rule_def rule_defs[] = {
      pii_val_phone_national},
     {"phone_in", L_PHONE, "Indian mobile number written 98765 43210", 0,
      NUM_BEFORE_NO "[6-9][0-9]{4}[ \\-][0-9]{5}" PHONE_END, NULL},
+    /* -- street addresses: last, so that a phone or date at the same start wins */
+    {"street_address", L_ADDRESS,
+     "house number, capitalised street name and street type (12 Elm Street, Apt 4, Springfield, "
+     "IL 62704); French 12 rue de la Paix",
+     0,
+     ADDR_FIRST ADDR_NOT_AFTER
+     "(?:" ADDR_NUM "[ ](?:" ADDR_WORD "[ ]){1,4}" ADDR_TYPE ADDR_DIR ADDR_UNIT ADDR_TAIL
+     "|" ADDR_NUM "(?:[ ]?(?i:bis|ter))?,?[ ]" ADDR_FR_TYPE "[ ]" ADDR_FR_NAME ADDR_FR_TOWN
+     ")(?![\\p{L}\\p{N}_])",
+     NULL},
     /* -- group B: may follow a word character ------------------------------------ */
     {"pem_private_key", L_SECRET, "PEM/PGP private key block, BEGIN to END", 1,
      "-----BEGIN[ ]" PEM_LABEL "-----[\\s\\S]{0,16384}?-----END[ ]" PEM_LABEL "-----", NULL},
@@ -475,6 +530,55 @@ static size_t pf_ndigits(const uint8_t *b, size_t i, size_t lim, int *at_end)
     return k - i;
 }
 
+/* French street types, lower case (an upper-case first letter passes
+ * pf_addr_after anyway). */
+static const char *const fr_types[] = {"rue", "av",      "boulevard", "bd",    "place", "chemin",
+                                       "all", "impasse", "quai",      "route", "cours", "square"};
+
+/* Street address (rule street_address) after the digits b[p, q): an
+ * optional [-/] and digits, up to three ASCII letters (221B, 12bis), an
+ * optional " bis"/" ter", an optional ',', a blank, and then an upper-case
+ * ASCII letter, a digit (ordinal), a non-ASCII byte or a French street
+ * type.  Undecided: yes. */
+static int pf_addr_after(const uint8_t *b, size_t q, size_t lim, int eod)
+{
+    size_t i = q;
+    if (i < lim && (b[i] == '-' || b[i] == '/')) {
+        i++;
+        int e;
+        size_t d = pf_ndigits(b, i, lim, &e);
+        if (e)
+            return !eod;
+        if (!d)
+            return 0;
+        i += d;
+    }
+    for (int k = 0; k < 3 && i < lim && ((b[i] | 0x20) >= 'a' && (b[i] | 0x20) <= 'z'); k++)
+        i++;
+    if (i + 5 >= lim && !eod)
+        return 1;
+    if (i < lim && b[i] == ' ' &&
+        (PF_CI_STARTS(b + i + 1, lim - i - 1, "bis") ||
+         PF_CI_STARTS(b + i + 1, lim - i - 1, "ter")))
+        i += 4;
+    if (i < lim && b[i] == ',')
+        i++;
+    if (i >= lim || b[i] != ' ')
+        return i >= lim && !eod;
+    i++;
+    if (i >= lim)
+        return !eod;
+    uint8_t c = b[i];
+    if ((c >= 'A' && c <= 'Z') || (pf_cls[c] & (PF_DIGIT | PF_HIGH)))
+        return 1;
+    if (lim - i < 9 && !eod)
+        return 1; /* undecided */
+    for (size_t k = 0; k < sizeof fr_types / sizeof fr_types[0]; k++)
+        if (pf_ci_starts(b + i, lim - i, fr_types[k], strlen(fr_types[k])))
+            return 1;
+    return 0;
+}
+
 /* Non-zero when a group-A rule might match at p, a digit.  Each clause is
  * a prefix of some rule's shape; with too few bytes to tell, yes. */
 static int pf_digit_start(const uint8_t *b, size_t p, size_t lim, int eod, pii_rx_pfcache *pc)
@@ -498,6 +602,9 @@ static int pf_digit_start(const uint8_t *b, size_t p, size_t lim, int eod, pii_r
         return 1;
     /* an assignment whose name starts with a digit: 2_password=... */
     if (pf_assign(b, p, pc->run_hi, lim, eod))
+        return 1;
+    /* a street address: 12 Elm Street, 221B Baker Street, 12 rue ... */
+    if (b[p] != '0' && D <= 6 && pf_addr_after(b, q, lim, eod))
         return 1;
     uint8_t c = b[q];
     int sep = c == ' ' || c == '.' || c == '-' || c == '/';

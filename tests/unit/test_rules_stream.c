@@ -260,6 +260,23 @@ static const char *const fragments[] = {
     "www.x",
     "Bearer",
     "x123",
+    "221B Baker Street",
+    "12 Elm St.",
+    " Street",
+    " Avenue NW",
+    ", Apt 4",
+    ", Springfield, IL 62704",
+    ", London NW1 6XE",
+    "350 5th Avenue",
+    "12 rue de la Paix",
+    " bis, avenue Foch",
+    ", 75016 Paris",
+    "12-14 ",
+    "7 ",
+    "Kings Road",
+    "section 12 ",
+    "No. 7 ",
+    "\xc3\x96sterreich ",
 };
 
 static size_t gen_doc(uint8_t *buf, size_t cap)
@@ -477,8 +494,9 @@ static void test_reset_and_contract(void **state)
 static void test_info(void **state)
 {
     (void)state;
-    static const char *const cats[] = {"account_number", "private_date", "private_email",
-                                       "private_phone",  "private_url",  "secret"};
+    static const char *const cats[] = {"account_number", "private_address", "private_date",
+                                       "private_email",  "private_phone",   "private_url",
+                                       "secret"};
     pii_err e;
     pii_rules *r = pii_rules_create(&e);
     assert_non_null(r);

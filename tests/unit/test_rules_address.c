@@ -1,0 +1,50 @@
+/* test_rules_address.c — the street_address rule (private_address).
+ *
+ * Each case lists the exact spans (rule, byte offsets, text) of the
+ * one-shot scan; check_cases() also requires the same spans from every
+ * engine variant (JIT/interpreter x prefilter/plain) and from every
+ * 2-chunk split of the input.  Cases without spans are hard negatives.
+ * Expected values were checked by hand against docs/RULES.md. */
+#include "rules_test_util.h"
+
+static const rcase address_cases[] = {
+    {"Send it to 221B Baker Street, London NW1 6XE please.",
+     {{"street_address", 11, 44, "221B Baker Street, London NW1 6XE"}}},
+    {"She lives at 1600 Pennsylvania Avenue NW, Washington, DC 20500.",
+     {{"street_address", 13, 62, "1600 Pennsylvania Avenue NW, Washington, DC 20500"}}},
+    {"Office: 350 5th Avenue, Suite 3300, New York, NY 10118",
+     {{"street_address", 8, 54, "350 5th Avenue, Suite 3300, New York, NY 10118"}}},
+    {"42 Elm St. is near 7 Kings Road.",
+     {{"street_address", 0, 10, "42 Elm St."}, {"street_address", 19, 31, "7 Kings Road"}}},
+    {"Ship to 12-14 Old Mill Lane, Apt 4B today",
+     {{"street_address", 8, 35, "12-14 Old Mill Lane, Apt 4B"}}},
+    {"Post: 9 Martin Luther King Jr Blvd, Springfield, IL",
+     {{"street_address", 6, 51, "9 Martin Luther King Jr Blvd, Springfield, IL"}}},
+    {"Livraison au 12 rue de la Paix, 75002 Paris.",
+     {{"street_address", 13, 43, "12 rue de la Paix, 75002 Paris"}}},
+    {"Si\xc3\xa8ge : 3 bis, avenue Foch, 75016 Paris",
+     {{"street_address", 9, 40, "3 bis, avenue Foch, 75016 Paris"}}},
+    {"Wohnt in 5 \xc3\x96sterreich Road", {{"street_address", 9, 27, "5 \xc3\x96sterreich Road"}}},
+    /* hard negatives */
+    {"See section 12 High Court and page 3 Main Street.", {{0}}},
+    {"Rule 5 Park Lane; No. 7 Downing Street; version 2 Main St", {{0}}},
+    {"I bought 3 Apples and 2 Big Macs. Route 66 Way.", {{0}}},
+    {"It took 200 ms at 12 noon; 3 people in 4 rooms", {{0}}},
+    {"build v1.2 Main St and 3.5 Oak Road", {{0}}},
+    {"the 1,200 Main Street shops and $5 Grand Avenue", {{0}}},
+    {"012 Elm Street and 1234567 Elm Street", {{0}}},
+};
+
+static void test_address(void **state)
+{
+    (void)state;
+    check_cases(address_cases, sizeof address_cases / sizeof address_cases[0]);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_address),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
