@@ -95,6 +95,30 @@
                  "3}"
 #define ADDR_FR_TOWN                                                                               \
     "(?:,?[ ][0-9]{5}[ ]\\p{Lu}[\\p{L}'\\-]{1,24}(?:[ \\-]\\p{Lu}[\\p{L}'\\-]{1,24}){0,2})?"
+/* Street name before the number (rule street_address_eu): German and
+ * Dutch "Hauptstra\u00dfe 12", "Berliner Stra\u00dfe 5a", "Kerkstraat 7"; Spanish,
+ * Catalan, Italian, Portuguese "Calle Mayor 5", "Piazza Navona, 12", "Rua
+ * Augusta 27"; an optional 4-5 digit postcode and town. */
+#define ADDR_EU_SUFFIX                                                                             \
+    "(?:stra\\x{df}e|strasse|str\\.|weg|platz|allee|gasse|damm|ufer|chaussee|straat"               \
+    "|laan|gracht|plein|kade|steeg|singel)"
+#define ADDR_EU_DE                                                                                 \
+    "(?:\\p{Lu}[\\p{L}\\-]{1,30}" ADDR_EU_SUFFIX "|\\p{Lu}[\\p{L}\\-]{1,30}[ ]"                    \
+    "(?:Stra\\x{df}e|Strasse|Str\\.|Weg|Allee|Gasse|Damm|Ufer|Chaussee))"
+#define ADDR_EU_PART "(?:(?:de[ ]la|del|de|dos|das|do|da|di|della|delle|dei|d')[ ]?)"
+#define ADDR_EU_TYPE                                                                               \
+    "(?:(?:Calle|Avenida|Avda\\.|Plaza|Paseo|Carrer|Piazza|Viale|Rua|Travessa|Pra\\x{e7}a)[ ]"     \
+    "|C/[ ]?)"
+#define ADDR_EU_ROM                                                                                \
+    ADDR_EU_TYPE ADDR_EU_PART "?\\p{Lu}[\\p{L}'\\-]{1,24}(?:[ ]" ADDR_EU_PART                      \
+                              "?\\p{Lu}[\\p{L}'\\-]{1,24}){0,3},?"
+#define ADDR_EU_NUM                                                                                \
+    "[ ](?:n\\.?\\x{ba}?[ ]?)?[1-9][0-9]{0,3}[a-zA-Z]?(?:[\\-/][0-9]{1,4}[a-zA-Z]?)?"
+/* The town: one to three words, a later one neither hyphenated nor a
+ * label before a colon ("28046 Madrid Tel\u00e9fono: ...", "Pamplona E-mail"). */
+#define ADDR_EU_TOWN                                                                               \
+    "(?:,?[ ][0-9]{4,5}(?:[ ][A-Z]{2})?[ ]\\p{Lu}[\\p{L}'\\-]{1,24}"                               \
+    "(?:[ ]\\p{Lu}[\\p{L}']{1,24}(?![\\p{L}'\\-]|[ ]?:)){0,2})?"
 /* Assignments: NAME ["'] (=|:|:=|=>) ["'] VALUE. */
 #define NAME_PFX "(?:[A-Za-z0-9]{1,24}[_.\\-]){0,3}"
 #define NAME_SFX "(?:[_.\\-][A-Za-z0-9]{1,16}){0,2}"
@@ -244,6 +268,15 @@ static const rule_def rule_defs[] = {
      "|" ADDR_NUM "(?:[ ]?(?i:bis|ter))?,?[ ]" ADDR_FR_TYPE "[ ]" ADDR_FR_NAME ADDR_FR_TOWN
      ")(?![\\p{L}\\p{N}_])",
      NULL},
+    {"po_box", L_ADDRESS, "post office box: PO Box 1234, P.O. Box 12, Postfach 123, Apartado 45", 0,
+     "(?i:p\\.?[ ]?o\\.?[ ]?box|post[ ]office[ ]box|postfach|apartado(?:[ ]de[ ]correos)?)"
+     "[ ]?(?:\\#|(?i:no)\\.?)?[ ]?[0-9]{1,7}" ADDR_TAIL "(?![\\p{L}\\p{N}_])",
+     NULL},
+    {"street_address_eu", L_ADDRESS,
+     "street name, then the number: Hauptstra\xc3\x9f"
+     "e 12, Kerkstraat 7, Calle Mayor 5, Rua Augusta 27; "
+     "optional postcode and town",
+     0, "(?:" ADDR_EU_DE "|" ADDR_EU_ROM ")" ADDR_EU_NUM ADDR_EU_TOWN "(?![\\p{L}\\p{N}_])", NULL},
     /* -- group B: may follow a word character ------------------------------------ */
     {"pem_private_key", L_SECRET, "PEM/PGP private key block, BEGIN to END", 1,
      "-----BEGIN[ ]" PEM_LABEL "-----[\\s\\S]{0,16384}?-----END[ ]" PEM_LABEL "-----", NULL},
@@ -336,7 +369,9 @@ static const pf_stem ctx_stems[] = {
     ST("portable"), ST("call"),
     /* account words */
     ST("account"), ST("acct"), ST("a/c"), ST("routing"), ST("aba"), ST("sort"), ST("bsb"),
-    ST("konto"), ST("bank")};
+    ST("konto"), ST("bank"),
+    /* post office boxes */
+    ST("po"), ST("p.o"), ST("p o"), ST("apartado")};
 /* ASCII month names, by their first three letters */
 static const pf_stem month_stems[] = {
     ST("jan"), ST("feb"), ST("mar"), ST("apr"), ST("may"), ST("jun"), ST("jul"), ST("aug"),
@@ -429,6 +464,84 @@ static int pf_assign(const uint8_t *b, size_t p, size_t e, size_t lim, int eod)
     return pf_any_stem(r, len, &pf_secret, 1) || pf_is_scheme(r, len);
 }
 
+#define PF_EU_REACH 512 /* bytes from a street name's start to its number */
+
+/* Does the ident run r[0, len) end with the lower-case ASCII (or UTF-8)
+ * suffix s? */
+static int pf_ends_ci(const uint8_t *r, size_t len, const char *s)
+{
+    size_t m = strlen(s);
+    return len >= m && pf_ci_starts(r + len - m, m, s, m);
+}
+
+/* Street address, name first (rule street_address_eu), at b[p], whose
+ * ident run ends at e: the run ends in a German or Dutch street suffix; or
+ * a blank and a German street word follow it; or it is a Romance street
+ * type ("Calle", "C/").  Undecided: yes. */
+static int pf_addr_eu(const uint8_t *b, size_t p, size_t e, size_t lim, int eod)
+{
+    static const char *const sfx[] = {"stra\xc3\x9f"
+                                      "e",
+                                      "strasse",
+                                      "str.",
+                                      "weg",
+                                      "platz",
+                                      "allee",
+                                      "gasse",
+                                      "damm",
+                                      "ufer",
+                                      "chaussee",
+                                      "straat",
+                                      "laan",
+                                      "gracht",
+                                      "plein",
+                                      "kade",
+                                      "steeg",
+                                      "singel"};
+    static const char *const words[] = {"Stra\xc3\x9f"
+                                        "e",
+                                        "Strasse",
+                                        "Str.",
+                                        "Weg",
+                                        "Allee",
+                                        "Gasse",
+                                        "Damm",
+                                        "Ufer",
+                                        "Chaussee"};
+    static const char *const types[] = {"Calle",
+                                        "Avenida",
+                                        "Avda.",
+                                        "Plaza",
+                                        "Paseo",
+                                        "Carrer",
+                                        "Piazza",
+                                        "Viale",
+                                        "Rua",
+                                        "Travessa",
+                                        "Pra\xc3\xa7"
+                                        "a"};
+    const uint8_t *r = b + p;
+    size_t len = e - p;
+    if (e >= lim)
+        return !eod;
+    for (size_t k = 0; k < sizeof sfx / sizeof sfx[0]; k++)
+        if (pf_ends_ci(r, len, sfx[k]))
+            return 1;
+    if (len == 1 && r[0] == 'C' && b[e] == '/')
+        return 1;
+    if (b[e] != ' ')
+        return 0;
+    for (size_t k = 0; k < sizeof types / sizeof types[0]; k++)
+        if (strlen(types[k]) == len && memcmp(r, types[k], len) == 0)
+            return 1;
+    if (lim - e < 10 && !eod)
+        return 1; /* undecided */
+    for (size_t k = 0; k < sizeof words / sizeof words[0]; k++)
+        if (lim - e - 1 >= strlen(words[k]) && memcmp(b + e + 1, words[k], strlen(words[k])) == 0)
+            return 1;
+    return 0;
+}
+
 /* Non-zero when a group-A rule might match at p, which starts a character
  * other than a digit, '+' or '('. */
 static int pf_letter_start(const uint8_t *b, size_t p, size_t lim, int eod, pii_rx_pfcache *pc)
@@ -471,6 +584,10 @@ static int pf_letter_start(const uint8_t *b, size_t p, size_t lim, int eod, pii_
         pc->digit_from = p;
         pc->valid |= 2;
     }
+    /* (f) street name before its number (a digit within PF_EU_REACH) */
+    if ((pc->digit < lim ? pc->digit - p <= PF_EU_REACH : !eod && lim - p <= PF_EU_REACH) &&
+        pf_addr_eu(b, p, e, lim, eod))
+        return 1;
     if (pc->digit < lim) {
         if (pc->digit - p > PF_DIGIT_WINDOW)
             return 0;

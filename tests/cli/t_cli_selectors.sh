@@ -6,7 +6,7 @@ P=$PII_REDACT
 T=$TMPDIR
 fail() { echo "FAIL: $*"; exit 1; }
 IN='bob@example.com +1 415-555-0100'
-ACTIVE='pii-redact: active labels: account_number, private_date, private_email, private_phone, private_url, secret'
+ACTIVE='pii-redact: active labels: account_number, private_address, private_date, private_email, private_phone, private_url, secret'
 
 # expect RC EXPECTED_STDOUT EXPECTED_STDERR -- ARGS...: exact bytes, exact status
 expect() {

@@ -25,6 +25,43 @@ static const rcase address_cases[] = {
     {"Si\xc3\xa8ge : 3 bis, avenue Foch, 75016 Paris",
      {{"street_address", 9, 40, "3 bis, avenue Foch, 75016 Paris"}}},
     {"Wohnt in 5 \xc3\x96sterreich Road", {{"street_address", 9, 27, "5 \xc3\x96sterreich Road"}}},
+    {"Wohnhaft in der Hauptstra\xc3\x9f"
+     "e 12, 10115 Berlin seit Mai.",
+     {{"street_address_eu", 16, 45,
+       "Hauptstra\xc3\x9f"
+       "e 12, 10115 Berlin"}}},
+    {"Berliner Stra\xc3\x9f"
+     "e 5a und Goetheweg 7.",
+     {{"street_address_eu", 0, 19,
+       "Berliner Stra\xc3\x9f"
+       "e 5a"},
+      {"street_address_eu", 24, 35, "Goetheweg 7"}}},
+    {"Adres: Kerkstraat 7, 1017 GC Amsterdam",
+     {{"street_address_eu", 7, 38, "Kerkstraat 7, 1017 GC Amsterdam"}}},
+    {"Vive en Calle Mayor 5, 28013 Madrid y en la Avenida de la Constituci\xc3\xb3n 12.",
+     {{"street_address_eu", 8, 35, "Calle Mayor 5, 28013 Madrid"},
+      {"street_address_eu", 44, 74, "Avenida de la Constituci\xc3\xb3n 12"}}},
+    {"Rua Augusta 27, Lisboa; Piazza Navona, 12; Carrer d'Arag\xc3\xb3 20",
+     {{"street_address_eu", 0, 14, "Rua Augusta 27"},
+      {"street_address_eu", 24, 41, "Piazza Navona, 12"},
+      {"street_address_eu", 43, 61, "Carrer d'Arag\xc3\xb3 20"}}},
+    {"C/ Mayor 5 o Hauptstr. 9",
+     {{"street_address_eu", 0, 10, "C/ Mayor 5"}, {"street_address_eu", 13, 24, "Hauptstr. 9"}}},
+    {"Sent via Twitter 10 times. The Ring 5 fans. During 2020 Spring 3. Calle 5.", {{0}}},
+    {"Marktplatz 5, 10115 Berlin E-mail: x. Paseo de la Castellana 261, 28046 Madrid "
+     "Tel\xc3\xa9"
+     "fono: 9",
+     {{"street_address_eu", 0, 26, "Marktplatz 5, 10115 Berlin"},
+      {"street_address_eu", 38, 78, "Paseo de la Castellana 261, 28046 Madrid"}}},
+    {"Auf Anhieb Platz 1 der Charts, Brasilien Platz 2", {{0}}},
+    {"Write to PO Box 1234, Springfield, IL 62704 or P.O. Box 77; Postfach 123, Apartado de "
+     "Correos 45. Post Office Box 9.",
+     {{"po_box", 9, 43, "PO Box 1234, Springfield, IL 62704"},
+      {"po_box", 47, 58, "P.O. Box 77"},
+      {"po_box", 60, 72, "Postfach 123"},
+      {"po_box", 74, 96, "Apartado de Correos 45"},
+      {"po_box", 98, 115, "Post Office Box 9"}}},
+    {"Not: PO 415 or post 12 items or PO Box", {{0}}},
     /* hard negatives */
     {"See section 12 High Court and page 3 Main Street.", {{0}}},
     {"Rule 5 Park Lane; No. 7 Downing Street; version 2 Main St", {{0}}},

@@ -277,6 +277,23 @@ static const char *const fragments[] = {
     "section 12 ",
     "No. 7 ",
     "\xc3\x96sterreich ",
+    "Hauptstra\xc3\x9f"
+    "e 12",
+    "Berliner Strasse ",
+    "Kerkstraat",
+    ", 10115 Berlin",
+    "Calle Mayor",
+    "C/ ",
+    "Avenida de la ",
+    "Pra\xc3\xa7"
+    "a ",
+    "Hauptstr.",
+    " 5a",
+    "PO Box ",
+    "P.O. Box 12",
+    "Postfach ",
+    "Apartado de Correos ",
+    "post office box #",
 };
 
 static size_t gen_doc(uint8_t *buf, size_t cap)
