@@ -77,14 +77,15 @@
 /* ... a compass point (1600 Pennsylvania Avenue NW) ... */
 #define ADDR_DIR "(?:[ ](?:N|S|E|W|NE|NW|SE|SW)\\.?(?![\\p{L}\\p{N}_]))?"
 /* ... with an optional unit and an optional town with a US state and ZIP
- * code, a state, or a UK postcode. */
+ * code, a Canadian province and postal code, a state, or a UK postcode. */
 #define ADDR_UNIT                                                                                  \
     "(?:,?[ ](?:(?i:apt|apartment|suite|ste|unit|flat|floor|fl|room|rm|bldg|building)\\.?[ ]?"     \
     "|\\#[ ]?)\\#?[0-9]{1,5}[A-Za-z]?(?![\\p{L}\\p{N}_]))?"
 #define ADDR_TOWN "\\p{Lu}[\\p{L}'\\-]{1,24}(?:[ ]\\p{Lu}[\\p{L}'\\-]{1,24}){0,2}"
 #define ADDR_TAIL                                                                                  \
     "(?:,[ ]?" ADDR_TOWN ",?[ ](?:[A-Z]{2}[ ]{1,2}[0-9]{5}(?:-[0-9]{4})?"                          \
-    "|[A-Z]{1,2}[0-9][A-Z0-9]?[ ][0-9][A-Z]{2}|[A-Z]{2})(?![\\p{L}\\p{N}_]))?"
+    "|[A-Z]{2}[ ]{1,2}[A-Z][0-9][A-Z][ ]?[0-9][A-Z][0-9]|[A-Z]{1,2}[0-9][A-Z0-9]?[ ][0-9][A-Z]{2}" \
+    "|[A-Z]{2})(?![\\p{L}\\p{N}_]))?"
 /* French: "12 rue de la Paix", "3 bis, avenue Foch, 75016 Paris". */
 #define ADDR_FR_TYPE                                                                               \
     "(?i:rue|avenue|av\\.|boulevard|bd|place|chemin|all\\x{e9}e|allee|impasse|quai|route|cours"    \

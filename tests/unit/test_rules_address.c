@@ -62,6 +62,8 @@ static const rcase address_cases[] = {
       {"po_box", 74, 96, "Apartado de Correos 45"},
       {"po_box", 98, 115, "Post Office Box 9"}}},
     {"Not: PO 415 or post 12 items or PO Box", {{0}}},
+    {"Mail: 24 Sussex Drive, Ottawa, ON K1M 1M4, Canada",
+     {{"street_address", 6, 41, "24 Sussex Drive, Ottawa, ON K1M 1M4"}}},
     /* hard negatives */
     {"See section 12 High Court and page 3 Main Street.", {{0}}},
     {"Rule 5 Park Lane; No. 7 Downing Street; version 2 Main St", {{0}}},

@@ -267,6 +267,7 @@ static const char *const fragments[] = {
     ", Apt 4",
     ", Springfield, IL 62704",
     ", London NW1 6XE",
+    ", Ottawa, ON K1M 1M4",
     "350 5th Avenue",
     "12 rue de la Paix",
     " bis, avenue Foch",
