@@ -248,6 +248,9 @@ static const rule_def rule_defs[] = {
     /* -- phones ----------------------------------------------------------------- */
     {"phone_intl", L_PHONE, "international number: +, country code, 8-15 digits", 0,
      "(?<![+])\\+[1-9](?:[ .\\-]?\\(?[0-9]\\)?){6,16}" PHONE_EXT PHONE_END, pii_val_phone_intl},
+    {"phone_intl00", L_PHONE, "international number with the 00 prefix: 0044 20 7946 0958", 0,
+     NUM_BEFORE_NO "00[1-9](?:[ .\\-]?\\(?[0-9]\\)?){6,16}" PHONE_EXT PHONE_END,
+     pii_val_phone_intl00},
     {"phone_nanp", L_PHONE, "US/Canada number with separators: (415) 555-0100, 415.555.0100", 0,
      NUM_BEFORE_NO "(?:1[ .\\-]?)?(?:\\([2-9][0-9]{2}\\)[ ]?[2-9][0-9]{2}[ .\\-]"
                    "|[2-9][0-9]{2}([ .\\-])[2-9][0-9]{2}\\g{-1})[0-9]{4}" PHONE_EXT PHONE_END,
@@ -723,6 +726,9 @@ static int pf_digit_start(const uint8_t *b, size_t p, size_t lim, int eod, pii_r
         return 1;
     /* a street address: 12 Elm Street, 221B Baker Street, 12 rue ... */
     if (b[p] != '0' && D <= 6 && pf_addr_after(b, q, lim, eod))
+        return 1;
+    /* international prefix 00: 00[1-9] */
+    if (b[p] == '0' && D >= 3 && b[p + 1] == '0' && b[p + 2] != '0')
         return 1;
     uint8_t c = b[q];
     int sep = c == ' ' || c == '.' || c == '-' || c == '/';

@@ -618,6 +618,30 @@ int pii_val_phone_intl(const uint8_t *p, size_t n)
     return 1;
 }
 
+/* "0044 20 7946 0958": the international prefix 00 instead of '+'.  As
+ * phone_intl (8-15 digits after the prefix, the last group >= 2 digits, no
+ * group > 12), and at least three groups after it, so that a zero-padded
+ * number ("001234567890", "0012 345678") is no phone. */
+int pii_val_phone_intl00(const uint8_t *p, size_t n)
+{
+    n = strip_ext(p, n);
+    if (n < 3 || p[0] != '0' || p[1] != '0' || !parens_ok(p, n))
+        return 0;
+    groups g;
+    if (!split_groups(p + 2, n - 2, &g) || g.n < 3)
+        return 0;
+    size_t digits = g.digits;
+    for (size_t i = 0; i + 2 < n; i++)
+        if (p[i] == '(' && p[i + 1] == '0' && p[i + 2] == ')')
+            digits--;
+    if (digits < 8 || digits > 15 || g.len[0] > 3 || g.len[g.n - 1] < 2)
+        return 0;
+    for (size_t k = 0; k < g.n; k++)
+        if (g.len[k] > 12)
+            return 0;
+    return 1;
+}
+
 int pii_val_phone_national(const uint8_t *p, size_t n)
 {
     n = strip_ext(p, n);

@@ -25,6 +25,7 @@ int pii_val_date_iso(const uint8_t *p, size_t n);     /* yyyy-mm-dd, yyyy/mm/dd 
 int pii_val_date_numeric(const uint8_t *p, size_t n); /* d.m.yyyy, d/m/yyyy, m/d/yyyy */
 int pii_val_date_text(const uint8_t *p, size_t n);    /* 23 April 2026, April 23, 2026 */
 int pii_val_phone_intl(const uint8_t *p, size_t n);
+int pii_val_phone_intl00(const uint8_t *p, size_t n); /* 00 + country code, 3+ groups */
 int pii_val_phone_national(const uint8_t *p, size_t n);
 int pii_val_phone_loose(const uint8_t *p, size_t n);
 int pii_val_secret_token(const uint8_t *p, size_t n);

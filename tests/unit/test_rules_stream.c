@@ -295,6 +295,9 @@ static const char *const fragments[] = {
     "Postfach ",
     "Apartado de Correos ",
     "post office box #",
+    "0044 20 7946 0958",
+    "001 ",
+    "00",
 };
 
 static size_t gen_doc(uint8_t *buf, size_t cap)

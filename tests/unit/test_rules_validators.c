@@ -93,6 +93,12 @@ static void test_phones_accounts(void **state)
     assert_true(V(pii_val_phone_intl, "+1 415-555-0100 ext. 12"));
     assert_false(V(pii_val_phone_intl, "+1 2345"));           /* too short */
     assert_false(V(pii_val_phone_intl, "+44 20 7946 095 8")); /* 1-digit last group */
+    assert_true(V(pii_val_phone_intl00, "0044 20 7946 0958"));
+    assert_true(V(pii_val_phone_intl00, "0044 (0)20 7946 0958"));
+    assert_false(V(pii_val_phone_intl00, "0012 345678"));        /* two groups */
+    assert_false(V(pii_val_phone_intl00, "001234567890"));       /* one group */
+    assert_false(V(pii_val_phone_intl00, "0044 20 7946 095 8")); /* 1-digit last group */
+    assert_false(V(pii_val_phone_intl00, "0044 2 3"));           /* too few digits */
     assert_true(V(pii_val_phone_national, "020 7946 0958"));
     assert_true(V(pii_val_phone_national, "06.12.34.56.78"));
     assert_false(V(pii_val_phone_national, "010.001.002.003")); /* dotted, not FR */
