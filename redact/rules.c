@@ -470,78 +470,83 @@ static int pf_assign(const uint8_t *b, size_t p, size_t e, size_t lim, int eod)
 
 #define PF_EU_REACH 512 /* bytes from a street name's start to its number */
 
-/* Does the ident run r[0, len) end with the lower-case ASCII (or UTF-8)
- * suffix s? */
-static int pf_ends_ci(const uint8_t *r, size_t len, const char *s)
-{
-    size_t m = strlen(s);
-    return len >= m && pf_ci_starts(r + len - m, m, s, m);
-}
-
 /* Street address, name first (rule street_address_eu), at b[p], whose
- * ident run ends at e: the run ends in a German or Dutch street suffix; or
- * a blank and a German street word follow it; or it is a Romance street
- * type ("Calle", "C/").  Undecided: yes. */
+ * ident run ends at e: it starts with an upper-case letter (or a non-ASCII
+ * byte), and ends in a German or Dutch street suffix; or a blank and a
+ * German street word follow it; or it is a Romance street type ("Calle",
+ * "C/").  Undecided: yes. */
+#define SL(x)                                                                                      \
+    {                                                                                              \
+        x, sizeof x - 1                                                                            \
+    }
+static const pf_stem eu_sfx[] = {SL("stra\xc3\x9f"
+                                    "e"),
+                                 SL("strasse"),
+                                 SL("str."),
+                                 SL("weg"),
+                                 SL("platz"),
+                                 SL("allee"),
+                                 SL("gasse"),
+                                 SL("damm"),
+                                 SL("ufer"),
+                                 SL("chaussee"),
+                                 SL("straat"),
+                                 SL("laan"),
+                                 SL("gracht"),
+                                 SL("plein"),
+                                 SL("kade"),
+                                 SL("steeg"),
+                                 SL("singel")};
+static const pf_stem eu_words[] = {SL("Stra\xc3\x9f"
+                                      "e"),
+                                   SL("Strasse"),
+                                   SL("Str."),
+                                   SL("Weg"),
+                                   SL("Allee"),
+                                   SL("Gasse"),
+                                   SL("Damm"),
+                                   SL("Ufer"),
+                                   SL("Chaussee")};
+static const pf_stem eu_types[] = {SL("Calle"),
+                                   SL("Avenida"),
+                                   SL("Avda."),
+                                   SL("Plaza"),
+                                   SL("Paseo"),
+                                   SL("Carrer"),
+                                   SL("Piazza"),
+                                   SL("Viale"),
+                                   SL("Rua"),
+                                   SL("Travessa"),
+                                   SL("Pra\xc3\xa7"
+                                      "a")};
+#undef SL
+
 static int pf_addr_eu(const uint8_t *b, size_t p, size_t e, size_t lim, int eod)
 {
-    static const char *const sfx[] = {"stra\xc3\x9f"
-                                      "e",
-                                      "strasse",
-                                      "str.",
-                                      "weg",
-                                      "platz",
-                                      "allee",
-                                      "gasse",
-                                      "damm",
-                                      "ufer",
-                                      "chaussee",
-                                      "straat",
-                                      "laan",
-                                      "gracht",
-                                      "plein",
-                                      "kade",
-                                      "steeg",
-                                      "singel"};
-    static const char *const words[] = {"Stra\xc3\x9f"
-                                        "e",
-                                        "Strasse",
-                                        "Str.",
-                                        "Weg",
-                                        "Allee",
-                                        "Gasse",
-                                        "Damm",
-                                        "Ufer",
-                                        "Chaussee"};
-    static const char *const types[] = {"Calle",
-                                        "Avenida",
-                                        "Avda.",
-                                        "Plaza",
-                                        "Paseo",
-                                        "Carrer",
-                                        "Piazza",
-                                        "Viale",
-                                        "Rua",
-                                        "Travessa",
-                                        "Pra\xc3\xa7"
-                                        "a"};
     const uint8_t *r = b + p;
     size_t len = e - p;
+    if (r[0] < 0x80 && !(pf_cls[r[0]] & PF_UPPER))
+        return 0; /* every form starts with an upper-case letter */
     if (e >= lim)
         return !eod;
-    for (size_t k = 0; k < sizeof sfx / sizeof sfx[0]; k++)
-        if (pf_ends_ci(r, len, sfx[k]))
+    uint8_t last = pf_lower(r[len - 1]);
+    for (size_t k = 0; k < sizeof eu_sfx / sizeof eu_sfx[0]; k++)
+        if (len >= eu_sfx[k].n && last == (uint8_t)eu_sfx[k].s[eu_sfx[k].n - 1] &&
+            pf_ci_starts(r + len - eu_sfx[k].n, eu_sfx[k].n, eu_sfx[k].s, eu_sfx[k].n))
             return 1;
     if (len == 1 && r[0] == 'C' && b[e] == '/')
         return 1;
     if (b[e] != ' ')
         return 0;
-    for (size_t k = 0; k < sizeof types / sizeof types[0]; k++)
-        if (strlen(types[k]) == len && memcmp(r, types[k], len) == 0)
+    for (size_t k = 0; k < sizeof eu_types / sizeof eu_types[0]; k++)
+        if (eu_types[k].n == len && r[0] == (uint8_t)eu_types[k].s[0] &&
+            memcmp(r, eu_types[k].s, len) == 0)
             return 1;
     if (lim - e < 10 && !eod)
         return 1; /* undecided */
-    for (size_t k = 0; k < sizeof words / sizeof words[0]; k++)
-        if (lim - e - 1 >= strlen(words[k]) && memcmp(b + e + 1, words[k], strlen(words[k])) == 0)
+    for (size_t k = 0; k < sizeof eu_words / sizeof eu_words[0]; k++)
+        if (b[e + 1] == (uint8_t)eu_words[k].s[0] && lim - e - 1 >= eu_words[k].n &&
+            memcmp(b + e + 1, eu_words[k].s, eu_words[k].n) == 0)
             return 1;
     return 0;
 }
@@ -692,6 +697,8 @@ static int pf_addr_after(const uint8_t *b, size_t q, size_t lim, int eod)
     uint8_t c = b[i];
     if ((c >= 'A' && c <= 'Z') || (pf_cls[c] & (PF_DIGIT | PF_HIGH)))
         return 1;
+    if (!strchr("rabpciqs", c) || c == 0)
+        return 0; /* no French street type starts with c */
     if (lim - i < 9 && !eod)
         return 1; /* undecided */
     for (size_t k = 0; k < sizeof fr_types / sizeof fr_types[0]; k++)
