@@ -545,7 +545,7 @@ static int pf_addr_eu(const uint8_t *b, size_t p, size_t e, size_t lim, int eod)
     if (lim - e < 10 && !eod)
         return 1; /* undecided */
     for (size_t k = 0; k < sizeof eu_words / sizeof eu_words[0]; k++)
-        if (b[e + 1] == (uint8_t)eu_words[k].s[0] && lim - e - 1 >= eu_words[k].n &&
+        if (lim - e - 1 >= eu_words[k].n && b[e + 1] == (uint8_t)eu_words[k].s[0] &&
             memcmp(b + e + 1, eu_words[k].s, eu_words[k].n) == 0)
             return 1;
     return 0;
@@ -666,6 +666,34 @@ static const char *const fr_types[] = {"rue", "av",      "boulevard", "bd",    "
  * optional " bis"/" ter", an optional ',', a blank, and then an upper-case
  * ASCII letter, a digit (ordinal), a non-ASCII byte or a French street
  * type.  Undecided: yes. */
+/* After an optional ',' and a blank at b[i]: the byte that starts the next
+ * word, or -1 (no such blank) / -2 (undecided). */
+static int pf_after_blank(const uint8_t *b, size_t *i, size_t lim, int eod)
+{
+    if (*i < lim && b[*i] == ',')
+        (*i)++;
+    if (*i >= lim)
+        return eod ? -1 : -2;
+    if (b[*i] != ' ')
+        return -1;
+    if (++*i >= lim)
+        return eod ? -1 : -2;
+    return b[*i];
+}
+
+/* Does a French street type start at b[i] (any case)?  Undecided: yes. */
+static int pf_fr_type(const uint8_t *b, size_t i, size_t lim, int eod)
+{
+    if (!strchr("rabpciqsRABPCIQS", b[i]) || b[i] == 0)
+        return 0;
+    if (lim - i < 9 && !eod)
+        return 1; /* undecided */
+    for (size_t k = 0; k < sizeof fr_types / sizeof fr_types[0]; k++)
+        if (pf_ci_starts(b + i, lim - i, fr_types[k], strlen(fr_types[k])))
+            return 1;
+    return 0;
+}
+
 static int pf_addr_after(const uint8_t *b, size_t q, size_t lim, int eod)
 {
     size_t i = q;
@@ -681,30 +709,27 @@ static int pf_addr_after(const uint8_t *b, size_t q, size_t lim, int eod)
     }
     for (int k = 0; k < 3 && i < lim && ((b[i] | 0x20) >= 'a' && (b[i] | 0x20) <= 'z'); k++)
         i++;
-    if (i + 5 >= lim && !eod)
-        return 1;
-    if (i < lim && b[i] == ' ' &&
-        (PF_CI_STARTS(b + i + 1, lim - i - 1, "bis") ||
-         PF_CI_STARTS(b + i + 1, lim - i - 1, "ter")))
-        i += 4;
-    if (i < lim && b[i] == ',')
-        i++;
-    if (i >= lim || b[i] != ' ')
-        return i >= lim && !eod;
-    i++;
-    if (i >= lim)
-        return !eod;
-    uint8_t c = b[i];
+    int c = pf_after_blank(b, &i, lim, eod);
+    if (c < 0)
+        return c == -2;
+    /* the English order: a capitalised word or an ordinal (any upper-case
+     * or non-ASCII first byte is taken as a candidate) */
     if ((c >= 'A' && c <= 'Z') || (pf_cls[c] & (PF_DIGIT | PF_HIGH)))
         return 1;
-    if (!strchr("rabpciqs", c) || c == 0)
-        return 0; /* no French street type starts with c */
-    if (lim - i < 9 && !eod)
+    /* "12 bis, rue ...": skip a whole bis/ter, then a French type */
+    if (lim - i < 4 && !eod)
         return 1; /* undecided */
-    for (size_t k = 0; k < sizeof fr_types / sizeof fr_types[0]; k++)
-        if (pf_ci_starts(b + i, lim - i, fr_types[k], strlen(fr_types[k])))
+    if (lim - i >= 4 &&
+        (PF_CI_STARTS(b + i, lim - i, "bis") || PF_CI_STARTS(b + i, lim - i, "ter")) &&
+        (b[i + 3] == ',' || b[i + 3] == ' ')) {
+        size_t j = i + 3;
+        int c2 = pf_after_blank(b, &j, lim, eod);
+        if (c2 == -2)
             return 1;
-    return 0;
+        if (c2 >= 0 && pf_fr_type(b, j, lim, eod))
+            return 1;
+    }
+    return pf_fr_type(b, i, lim, eod);
 }
 
 /* Non-zero when a group-A rule might match at p, a digit.  Each clause is

@@ -64,6 +64,13 @@ static const rcase address_cases[] = {
     {"Not: PO 415 or post 12 items or PO Box", {{0}}},
     {"Mail: 24 Sussex Drive, Ottawa, ON K1M 1M4, Canada",
      {{"street_address", 6, 41, "24 Sussex Drive, Ottawa, ON K1M 1M4"}}},
+    /* street names that begin like "bis" and "ter" */
+    {"12 Terrace Road, 7 Bishop Street, 9 Bis road, 3 bis, rue Foch, 4ter avenue Foch, 5 ter rue X",
+     {{"street_address", 0, 15, "12 Terrace Road"},
+      {"street_address", 17, 32, "7 Bishop Street"},
+      {"street_address", 34, 44, "9 Bis road"},
+      {"street_address", 46, 61, "3 bis, rue Foch"},
+      {"street_address", 63, 79, "4ter avenue Foch"}}},
     /* hard negatives */
     {"See section 12 High Court and page 3 Main Street.", {{0}}},
     {"Rule 5 Park Lane; No. 7 Downing Street; version 2 Main St", {{0}}},

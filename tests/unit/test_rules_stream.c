@@ -248,6 +248,11 @@ static const char *const fragments[] = {
     "02110-1301",
     " 0",
     "00",
+    " Terrace Road",
+    " Bis road",
+    " bis, ",
+    "ter ",
+    " Bishop St",
     "5 d\xc3\xa9"
     "cembre 2025",
     "\xc5\xbf"
