@@ -381,6 +381,10 @@ static const pf_stem month_stems[] = {
     ST("jan"), ST("feb"), ST("mar"), ST("apr"), ST("may"), ST("jun"), ST("jul"), ST("aug"),
     ST("sep"), ST("oct"), ST("nov"), ST("dec"), ST("fev"), ST("mai"), ST("jui"), ST("avr"),
     ST("aou"), ST("okt"), ST("dez"), ST("ene"), ST("abr"), ST("ago"), ST("set"), ST("dic")};
+/* French street types (street_address: "12 rue ...") */
+static const pf_stem fr_type_stems[] = {ST("rue"),   ST("av"),     ST("boulevard"), ST("bd"),
+                                        ST("place"), ST("chemin"), ST("all"),       ST("impasse"),
+                                        ST("quai"),  ST("route"),  ST("cours"),     ST("square")};
 static const pf_stem scheme_words[] = {ST("http"), ST("https"), ST("ftp"), ST("ftps"),
                                        ST("sftp"), ST("ws"),    ST("wss")};
 #undef ST
@@ -388,6 +392,7 @@ static const pf_stem scheme_words[] = {ST("http"), ST("https"), ST("ftp"), ST("f
 static pf_stems pf_secret = {secret_stems, sizeof secret_stems / sizeof secret_stems[0], {0}};
 static pf_stems pf_ctx = {ctx_stems, sizeof ctx_stems / sizeof ctx_stems[0], {0}};
 static pf_stems pf_month = {month_stems, sizeof month_stems / sizeof month_stems[0], {0}};
+static pf_stems pf_fr = {fr_type_stems, sizeof fr_type_stems / sizeof fr_type_stems[0], {0}};
 
 static void pf_stems_init(pf_stems *t)
 {
@@ -438,6 +443,7 @@ static void pf_init(void)
     pf_stems_init(&pf_secret);
     pf_stems_init(&pf_ctx);
     pf_stems_init(&pf_month);
+    pf_stems_init(&pf_fr);
 }
 
 /* Clause (c): the ident run b[p, e) followed by an optional quote, up to
@@ -656,11 +662,6 @@ static size_t pf_ndigits(const uint8_t *b, size_t i, size_t lim, int *at_end)
     return k - i;
 }
 
-/* French street types, lower case (an upper-case first letter passes
- * pf_addr_after anyway). */
-static const char *const fr_types[] = {"rue", "av",      "boulevard", "bd",    "place", "chemin",
-                                       "all", "impasse", "quai",      "route", "cours", "square"};
-
 /* Street address (rule street_address) after the digits b[p, q): an
  * optional [-/] and digits, up to three ASCII letters (221B, 12bis), an
  * optional " bis"/" ter", an optional ',', a blank, and then an upper-case
@@ -684,14 +685,11 @@ static int pf_after_blank(const uint8_t *b, size_t *i, size_t lim, int eod)
 /* Does a French street type start at b[i] (any case)?  Undecided: yes. */
 static int pf_fr_type(const uint8_t *b, size_t i, size_t lim, int eod)
 {
-    if (!strchr("rabpciqsRABPCIQS", b[i]) || b[i] == 0)
-        return 0;
+    if (!pf_fr.first[pf_lower(b[i])])
+        return 0; /* no French street type starts with b[i] */
     if (lim - i < 9 && !eod)
         return 1; /* undecided */
-    for (size_t k = 0; k < sizeof fr_types / sizeof fr_types[0]; k++)
-        if (pf_ci_starts(b + i, lim - i, fr_types[k], strlen(fr_types[k])))
-            return 1;
-    return 0;
+    return pf_any_stem(b + i, lim - i, &pf_fr, 0);
 }
 
 static int pf_addr_after(const uint8_t *b, size_t q, size_t lim, int eod)
