@@ -120,6 +120,17 @@
 #define ADDR_EU_TOWN                                                                               \
     "(?:,?[ ][0-9]{4,5}(?:[ ][A-Z]{2})?[ ]\\p{Lu}[\\p{L}'\\-]{1,24}"                               \
     "(?:[ ]\\p{Lu}[\\p{L}']{1,24}(?![\\p{L}'\\-]|[ ]?:)){0,2})?"
+/* US military mail (USPS Publication 28, 225): "PSC 1234, Box 5678" or
+ * "Unit 2050 Box 4190" or a ship ("USNS Comfort", "USS Nimitz (CVN-68)"),
+ * then on the same or the next line "APO|FPO|DPO AA|AE|AP" and the ZIP
+ * code; the last line alone is an address too. */
+#define MIL_ZIP "(?i:apo|fpo|dpo)[ ]{1,2}(?i:aa|ae|ap)[ ]{1,2}[0-9]{5}(?:-[0-9]{4})?"
+#define MIL_SEP "(?:,[ ]{0,2}|[ \\t]{0,2}\\r?\\n[ \\t]{0,8}|[ ]{1,2})"
+#define MIL_WORD "\\p{L}[\\p{L}'.\\-]{0,24}"
+#define MIL_UNIT "(?i:psc|cmr|unit)[ ][0-9]{1,5},?[ ](?i:box)[ ][0-9]{1,5}"
+#define MIL_SHIP                                                                                   \
+    "(?i:uss|usns|usnv|uscgc|usav)[ ]" MIL_WORD "(?:[ ]" MIL_WORD "){0,3}"                         \
+    "(?:[ ]\\([A-Z]{1,5}-?[0-9]{1,4}\\))?"
 /* Assignments: NAME ["'] (=|:|:=|=>) ["'] VALUE. */
 #define NAME_PFX "(?:[A-Za-z0-9]{1,24}[_.\\-]){0,3}"
 #define NAME_SFX "(?:[_.\\-][A-Za-z0-9]{1,16}){0,2}"
@@ -276,6 +287,9 @@ static const rule_def rule_defs[] = {
      "(?i:p\\.?[ ]?o\\.?[ ]?box|post[ ]office[ ]box|postfach|apartado(?:[ ]de[ ]correos)?)"
      "[ ]?(?:\\#|(?i:no)\\.?)?[ ]?[0-9]{1,7}" ADDR_TAIL "(?![\\p{L}\\p{N}_])",
      NULL},
+    {"military_address", L_ADDRESS,
+     "US military mail: PSC 1234, Box 5678 / USNS Comfort, then APO|FPO|DPO AA|AE|AP and ZIP", 0,
+     "(?:(?:" MIL_UNIT "|" MIL_SHIP ")" MIL_SEP ")?" MIL_ZIP "(?![\\p{L}\\p{N}_])", NULL},
     {"street_address_eu", L_ADDRESS,
      "street name, then the number: Hauptstra\xc3\x9f"
      "e 12, Kerkstraat 7, Calle Mayor 5, Rua Augusta 27; "
@@ -318,8 +332,11 @@ static const rule_def rule_defs[] = {
  *     (d) R starts with "www." or is "bearer";
  *     (e) a digit lies within 64 bytes of p, and either p starts
  *         [A-Z][A-Z][0-9][0-9] (IBAN), or a context-word stem (phone,
- *         account and month words), or a non-ASCII byte lies within 16
- *         bytes of p (non-ASCII month names and caseless forms).
+ *         account, post office box, military mail and month words), or a
+ *         non-ASCII byte lies within 16 bytes of p (non-ASCII month names
+ *         and caseless forms);
+ *     (f) a street name before its number (pf_addr_eu);
+ *     (g) R is a ship's prefix (USS, USNS, ...) followed by a space.
  * Anything that would need bytes past the buffer end is a candidate. */
 
 #define PF_RUN_MAX 512 /* no name or local part is longer (in bytes)  */
@@ -375,7 +392,9 @@ static const pf_stem ctx_stems[] = {
     ST("account"), ST("acct"), ST("a/c"), ST("routing"), ST("aba"), ST("sort"), ST("bsb"),
     ST("konto"), ST("bank"),
     /* post office boxes */
-    ST("po"), ST("p.o"), ST("p o"), ST("apartado")};
+    ST("po"), ST("p.o"), ST("p o"), ST("apartado"),
+    /* military mail: PSC 12, Box 3 / APO AE 09204 */
+    ST("psc"), ST("cmr"), ST("unit"), ST("apo"), ST("fpo"), ST("dpo")};
 /* ASCII month names, by their first three letters */
 static const pf_stem month_stems[] = {
     ST("jan"), ST("feb"), ST("mar"), ST("apr"), ST("may"), ST("jun"), ST("jul"), ST("aug"),
@@ -385,6 +404,8 @@ static const pf_stem month_stems[] = {
 static const pf_stem fr_type_stems[] = {ST("rue"),   ST("av"),     ST("boulevard"), ST("bd"),
                                         ST("place"), ST("chemin"), ST("all"),       ST("impasse"),
                                         ST("quai"),  ST("route"),  ST("cours"),     ST("square")};
+/* ship prefixes of military_address, whose ZIP code may lie past PF_DIGIT_WINDOW */
+static const pf_stem ship_words[] = {ST("uss"), ST("usns"), ST("usnv"), ST("uscgc"), ST("usav")};
 static const pf_stem scheme_words[] = {ST("http"), ST("https"), ST("ftp"), ST("ftps"),
                                        ST("sftp"), ST("ws"),    ST("wss")};
 #undef ST
@@ -414,12 +435,18 @@ static int pf_any_stem(const uint8_t *p, size_t n, const pf_stems *t, int anywhe
     return 0;
 }
 
-static int pf_is_scheme(const uint8_t *p, size_t n)
+/* Is p[0..n) one of the words (any case)? */
+static int pf_is_word(const uint8_t *p, size_t n, const pf_stem *w, size_t nw)
 {
-    for (size_t k = 0; k < sizeof scheme_words / sizeof scheme_words[0]; k++)
-        if (scheme_words[k].n == n && pf_ci_starts(p, n, scheme_words[k].s, n))
+    for (size_t k = 0; k < nw; k++)
+        if (w[k].n == n && pf_ci_starts(p, n, w[k].s, n))
             return 1;
     return 0;
+}
+
+static int pf_is_scheme(const uint8_t *p, size_t n)
+{
+    return pf_is_word(p, n, scheme_words, sizeof scheme_words / sizeof scheme_words[0]);
 }
 
 static void pf_init(void)
@@ -589,6 +616,10 @@ static int pf_letter_start(const uint8_t *b, size_t p, size_t lim, int eod, pii_
         return 1;
     /* (d) www. and Bearer */
     if (PF_CI_STARTS(r, len, "www.") || (len == 6 && PF_CI_STARTS(r, len, "bearer")))
+        return 1;
+    /* (g) a ship's prefix (military_address) */
+    if (len <= 5 && after == ' ' &&
+        pf_is_word(r, len, ship_words, sizeof ship_words / sizeof ship_words[0]))
         return 1;
     /* (e) a digit nearby: IBAN, context words, month names. */
     if (!(pc->valid & 2) || p < pc->digit_from || (pc->digit < lim && p > pc->digit)) {

@@ -1,4 +1,5 @@
-/* test_rules_address.c — the street_address rule (private_address).
+/* test_rules_address.c — the address rules (private_address): street_address,
+ * street_address_eu, po_box, military_address.
  *
  * Each case lists the exact spans (rule, byte offsets, text) of the
  * one-shot scan; check_cases() also requires the same spans from every
@@ -71,6 +72,16 @@ static const rcase address_cases[] = {
       {"street_address", 34, 44, "9 Bis road"},
       {"street_address", 46, 61, "3 bis, rue Foch"},
       {"street_address", 63, 79, "4ter avenue Foch"}}},
+    /* US military mail */
+    {"USNS Comfort\nFPO AA 34090 or PSC 1234, Box 5678\n  APO AE 09204-1234.",
+     {{"military_address", 0, 25, "USNS Comfort\nFPO AA 34090"},
+      {"military_address", 29, 67, "PSC 1234, Box 5678\n  APO AE 09204-1234"}}},
+    {"To: USS Theodore Roosevelt (CVN-71), FPO AP 96620; Unit 2050 Box 4190 APO AP 96278",
+     {{"military_address", 4, 49, "USS Theodore Roosevelt (CVN-71), FPO AP 96620"},
+      {"military_address", 51, 82, "Unit 2050 Box 4190 APO AP 96278"}}},
+    {"dpo ae 09498 via uscgc healy", {{"military_address", 0, 12, "dpo ae 09498"}}},
+    {"APO AE 0920 or FPO AP 962781; the Apollo AE 09204 unit; USS Maine sank; Unit 5 Box 2.",
+     {{0}}},
     /* hard negatives */
     {"See section 12 High Court and page 3 Main Street.", {{0}}},
     {"Rule 5 Park Lane; No. 7 Downing Street; version 2 Main St", {{0}}},
