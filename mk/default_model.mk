@@ -22,4 +22,4 @@ $(B)/ner/default_model.state: default-model-state-check
 # The name lexicon's word lists (ner/data/README.md), pulled into
 # ner/lexicon.o with .incbin, invisible to -MMD: name them.
 $(B)/ner/lexicon.o $(B)/pic/ner/lexicon.o: ner/data/first_names.txt ner/data/name_stop.txt \
-    ner/data/common_words.txt
+    ner/data/common_words.txt ner/data/countries.txt

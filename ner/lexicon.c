@@ -19,6 +19,8 @@ __asm__(".section .rodata.pii_ner_lexicon,\"a\",@progbits\n"
         ".hidden pii_ner__name_stop_end\n"
         ".hidden pii_ner__common_words\n"
         ".hidden pii_ner__common_words_end\n"
+        ".hidden pii_ner__countries\n"
+        ".hidden pii_ner__countries_end\n"
         "pii_ner__first_names:\n"
         ".incbin \"" PII_NER_LEXICON_DIR "/first_names.txt\"\n"
         "pii_ner__first_names_end:\n"
@@ -28,10 +30,14 @@ __asm__(".section .rodata.pii_ner_lexicon,\"a\",@progbits\n"
         "pii_ner__common_words:\n"
         ".incbin \"" PII_NER_LEXICON_DIR "/common_words.txt\"\n"
         "pii_ner__common_words_end:\n"
+        "pii_ner__countries:\n"
+        ".incbin \"" PII_NER_LEXICON_DIR "/countries.txt\"\n"
+        "pii_ner__countries_end:\n"
         ".previous\n");
 extern const char pii_ner__first_names[], pii_ner__first_names_end[];
 extern const char pii_ner__name_stop[], pii_ner__name_stop_end[];
 extern const char pii_ner__common_words[], pii_ner__common_words_end[];
+extern const char pii_ner__countries[], pii_ner__countries_end[];
 
 /* Compares the line at l (ending in '\n') with w[0..n) by bytes. */
 static int line_cmp(const char *l, const uint8_t *w, size_t n)
@@ -102,6 +108,8 @@ long pii_ner_lex_check(int which)
         return list_check(pii_ner__name_stop, pii_ner__name_stop_end);
     case 2:
         return list_check(pii_ner__common_words, pii_ner__common_words_end);
+    case 3:
+        return list_check(pii_ner__countries, pii_ner__countries_end);
     default:
         return -1;
     }
@@ -115,6 +123,26 @@ int pii_ner_lex_first_name(const uint8_t *w, size_t n)
 int pii_ner_lex_name_stop(const uint8_t *w, size_t n)
 {
     return list_has(pii_ner__name_stop, pii_ner__name_stop_end, w, n);
+}
+
+int pii_ner_lex_country(const uint8_t *w, size_t n)
+{
+    uint8_t low[NER_NAME_BYTES];
+    size_t letters = 0;
+    int lower = 0, dot = 0;
+    if (n == 0 || n >= NER_NAME_BYTES)
+        return 0;
+    for (size_t i = 0; i < n; i++) {
+        uint8_t c = w[i];
+        letters += (c | 0x20) >= 'a' && (c | 0x20) <= 'z';
+        lower |= c >= 'a' && c <= 'z';
+        dot |= c == '.';
+        low[i] = c >= 'A' && c <= 'Z' ? (uint8_t)(c | 0x20) : c;
+    }
+    /* "US", "UK", "USA", "U.S." only in capitals: "us" is a word */
+    if ((letters <= 3 || dot) && lower)
+        return 0;
+    return list_has(pii_ner__countries, pii_ner__countries_end, low, n);
 }
 
 int pii_ner_lex_common_word(const uint8_t *w, size_t n)

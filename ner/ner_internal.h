@@ -155,9 +155,14 @@ int pii_ner_lex_common_word(const uint8_t *w, size_t n);
  * from spaces, hyphens and apostrophes between them?  A model person span
  * that is would be a common word read as a name. */
 int pii_ner_lex_common_only(const uint8_t *p, size_t n);
-/* Words of the given-name list (which 0), the stop list (1) or the
- * common-word list (2), or -1 when the list breaks the lookup's format
- * (ner/data/README.md). */
+/* Is w[0..n) a country's name (countries.txt; ASCII letters in any case,
+ * other bytes exact; a name of three letters or fewer, or with a dot, only
+ * in capitals: "UK", "U.S.")?  An address span grows over a country after
+ * it (docs/NER.md, "Spans"). */
+int pii_ner_lex_country(const uint8_t *w, size_t n);
+/* Words of the given-name list (which 0), the stop list (1), the
+ * common-word list (2) or the country list (3), or -1 when the list breaks
+ * the lookup's format (ner/data/README.md). */
 long pii_ner_lex_check(int which);
 /* The score of a person span the lexicon finds. */
 #define NER_LEX_SCORE 0.75f

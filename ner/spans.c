@@ -544,7 +544,119 @@ uint64_t pii_ner_widen_left(const ner_text *tx, const char *cat, uint64_t s)
     return s;
 }
 
-int pii_ner_widen_right(const ner_text *tx, const char *cat, uint64_t *e, uint64_t lim, int eod)
+/* The country after an address ("…, Leeds LS1 4AP, United Kingdom", a last
+ * line "Germany"): from *e, blanks with at most one ',' and then at most one
+ * line break (16 bytes at most, at least one byte), a country's name of one
+ * to five words (pii_ner_lex_country; a sentence's full stop after it stays
+ * out) and, after one or two blanks or ',', an optional postcode of 4-6
+ * digits (and "-" 3-4 digits) that ends a word.  Only bytes before lim are
+ * read.  Returns 1 when decided (*e moved past the country and postcode, or
+ * unchanged), 0 when the bytes in view cannot decide yet. */
+static int address_tail(const ner_text *tx, uint64_t *e, uint64_t lim, int eod)
+{
+    const uint64_t end = tx->base + tx->len, x = *e;
+    const uint64_t stop = lim < end ? lim : end;
+    const int more = !eod && end < lim; /* bytes past the view may matter */
+#define TX(i) (tx->p[(i)-tx->base])
+    uint64_t i = x;
+    int comma = 0, nl = 0;
+    while (i < stop && i - x < 16) {
+        uint8_t c = TX(i);
+        if (c == ' ' || c == '\t') {
+            i++;
+        } else if (c == ',' && !comma && !nl) {
+            comma = 1;
+            i++;
+        } else if (c == '\n' && !nl) {
+            nl = 1;
+            i++;
+        } else if (c == '\r' && !nl) {
+            if (i + 1 == stop)
+                return !more;
+            if (TX(i + 1) != '\n')
+                break;
+            nl = 1;
+            i += 2;
+        } else {
+            break;
+        }
+    }
+    if (i == stop)
+        return !more;
+    if (i == x || i - x >= 16)
+        return 1;
+    /* up to five words joined by single spaces; ends[k]: the end of word k */
+    uint64_t ends[5], j = i;
+    int nw = 0;
+    while (nw < 5 && j - i < NER_NAME_BYTES) {
+        uint64_t ws = j;
+        while (j < stop) {
+            uint32_t cp;
+            size_t n = utf8_at(tx->p, tx->len, (size_t)(j - tx->base), &cp);
+            if (!n || j + n > stop) {
+                if (more && tx->len - (size_t)(j - tx->base) < 4)
+                    return 0; /* a character still arriving */
+                break;
+            }
+            if (!pii_ner_word_cp(cp) && cp != '.' && cp != '\'' && cp != 0x2019 && cp != '-')
+                break;
+            j += n;
+        }
+        if (j == stop && more)
+            return 0;
+        if (j == ws)
+            break;
+        ends[nw++] = j;
+        if (j == stop || TX(j) != ' ')
+            break;
+        j++;
+    }
+    uint64_t ce = x;
+    for (int k = nw - 1; k >= 0 && ce == x; k--) {
+        size_t n = (size_t)(ends[k] - i);
+        if (n >= NER_NAME_BYTES)
+            continue;
+        if (pii_ner_lex_country(&TX(i), n))
+            ce = ends[k];
+        else if (n > 1 && TX(ends[k] - 1) == '.' && pii_ner_lex_country(&TX(i), n - 1))
+            ce = ends[k] - 1;
+    }
+    if (ce == x)
+        return 1;
+    /* the postcode */
+    uint64_t d = ce;
+    int seps = 0;
+    while (d < stop && seps < 2 && (TX(d) == ' ' || TX(d) == ','))
+        d++, seps++;
+    uint64_t ds = d;
+    while (d < stop && d - ds < 7 && TX(d) >= '0' && TX(d) <= '9')
+        d++;
+    int ok = seps && d - ds >= 4 && d - ds <= 6;
+    if (ok && d < stop && TX(d) == '-') {
+        uint64_t h = d + 1;
+        while (h < stop && h - d - 1 < 5 && TX(h) >= '0' && TX(h) <= '9')
+            h++;
+        if (h == stop && more)
+            return 0;
+        if (h - d - 1 >= 3 && h - d - 1 <= 4)
+            d = h;
+    }
+    if (d == stop && more)
+        return 0;
+    if (ok) {
+        uint32_t cp = 0;
+        size_t n = d < stop ? utf8_at(tx->p, tx->len, (size_t)(d - tx->base), &cp) : 0;
+        if (d < stop && !n && more && tx->len - (size_t)(d - tx->base) < 4)
+            return 0;
+        if (!n || !pii_ner_word_cp(cp))
+            ce = d;
+    }
+#undef TX
+    *e = ce;
+    return 1;
+}
+
+static int widen_word_right(const ner_text *tx, const char *cat, uint64_t *e, uint64_t lim, int eod)
 {
     int kind = pii_ner_widens(cat);
     uint64_t end = tx->base + tx->len, x = *e, cs;
@@ -566,6 +678,15 @@ int pii_ner_widen_right(const ner_text *tx, const char *cat, uint64_t *e, uint64
         x += n;
     }
     *e = x;
+    return 1;
+}
+
+int pii_ner_widen_right(const ner_text *tx, const char *cat, uint64_t *e, uint64_t lim, int eod)
+{
+    if (!widen_word_right(tx, cat, e, lim, eod))
+        return 0;
+    if (cat && !strcmp(cat, "private_address"))
+        return address_tail(tx, e, lim, eod);
     return 1;
 }
 

@@ -586,6 +586,56 @@ static void test_stream_widen(void **st)
     }
 }
 
+/* An address span grows over a country after it (and a postcode), which in
+ * a stream may wait for bytes not yet received: every chunking still equals
+ * the one-shot result, and some one-shot address spans end in a country. */
+static void test_stream_country_tail(void **st)
+{
+    (void)st;
+    static const char *const parts[] = {
+        "Leeds", "France", "United", "Kingdom", ", ", "\n", "\r\n", " ", "75018", "12345-", "6789",
+        "UK", "us", "Deutschland", "\xc3\x96sterreich", ".", "New", "Zealand", "Street", "12",
+        "Road", "Elm", ",",
+        /* long enough to reach past the window's halo */
+        ",      \r\n    Saint Vincent and the Grenadines 12345-6789",
+        ", Bosnia and Herzegovina,  76543", "\t\t, \n  United States of America"};
+    const size_t np = sizeof parts / sizeof parts[0];
+    size_t tails = 0;
+    for (int round = 0; round < 4; round++) {
+        size_t cap = 6000, len = 0;
+        char *text = malloc(cap);
+        while (len + 80 < cap) { /* room for the longest part and the NUL */
+            const char *p = parts[rng() % np];
+            memcpy(text + len, p, strlen(p));
+            len += strlen(p);
+        }
+        text[len] = '\0';
+        stream_vs_oneshot(text, len, NULL);
+        fake f;
+        pii_ner *n = make_ner(&f, 8, 8, 1 << 20, NULL);
+        pii_spanvec ref = {0};
+        assert_int_equal(pii_ner_detect(n, (const uint8_t *)text, len, &ref), PII_OK);
+        static const char *const countries[] = {
+            "France",      "United Kingdom", "UK",    "Deutschland", "\xc3\x96sterreich",
+            "New Zealand", "6789",           "76543", "of America"};
+        for (size_t i = 0; i < ref.n; i++) {
+            if (strcmp(ref.v[i].label, "private_address"))
+                continue;
+            for (size_t c = 0; c < sizeof countries / sizeof countries[0]; c++) {
+                size_t cl = strlen(countries[c]);
+                uint64_t e = ref.v[i].end;
+                if (e >= ref.v[i].start + cl + 1 && !memcmp(text + e - cl, countries[c], cl) &&
+                    strchr(", \n", text[e - cl - 1]))
+                    tails++;
+            }
+        }
+        free(ref.v);
+        pii_ner_free(n);
+        free(text);
+    }
+    assert_true(tails > 0);
+}
+
 /* Memory is flat: a long document never makes the detector hold more than
  * a bounded tail. */
 static void test_stream_bounded(void **st)
@@ -1068,13 +1118,21 @@ static void test_put_cache(void **st)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_windows_exact), cmocka_unit_test(test_stream_equals_oneshot),
-        cmocka_unit_test(test_stream_widen),  cmocka_unit_test(test_stream_bounded),
-        cmocka_unit_test(test_stream_modes),  cmocka_unit_test(test_packing),
-        cmocka_unit_test(test_params),        cmocka_unit_test(test_calibration_dir),
-        cmocka_unit_test(test_thresholds),    cmocka_unit_test(test_forward_error),
-        cmocka_unit_test(test_ahead),         cmocka_unit_test(test_stream_parallel_passes),
-        cmocka_unit_test(test_put_cache),     cmocka_unit_test(test_stream_name_memory),
+        cmocka_unit_test(test_windows_exact),
+        cmocka_unit_test(test_stream_equals_oneshot),
+        cmocka_unit_test(test_stream_widen),
+        cmocka_unit_test(test_stream_country_tail),
+        cmocka_unit_test(test_stream_bounded),
+        cmocka_unit_test(test_stream_modes),
+        cmocka_unit_test(test_packing),
+        cmocka_unit_test(test_params),
+        cmocka_unit_test(test_calibration_dir),
+        cmocka_unit_test(test_thresholds),
+        cmocka_unit_test(test_forward_error),
+        cmocka_unit_test(test_ahead),
+        cmocka_unit_test(test_stream_parallel_passes),
+        cmocka_unit_test(test_put_cache),
+        cmocka_unit_test(test_stream_name_memory),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

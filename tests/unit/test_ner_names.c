@@ -325,7 +325,24 @@ static void test_lexicon_pairs(void **st)
     assert_true(pii_ner_lex_check(0) > 10000);
     assert_true(pii_ner_lex_check(1) > 1000);
     assert_true(pii_ner_lex_check(2) > 50000);
-    assert_int_equal(pii_ner_lex_check(3), -1);
+    assert_true(pii_ner_lex_check(3) > 300);
+    assert_int_equal(pii_ner_lex_check(4), -1);
+    /* the country list: any case, but short names and dotted ones in capitals */
+    const char *cy[] = {"France",
+                        "FRANCE",
+                        "france",
+                        "United Kingdom",
+                        "UK",
+                        "U.S.A.",
+                        "\xc3\x96sterreich",
+                        "\xc3\xb6sterreich",
+                        "Deutschland",
+                        "Saint Vincent and the Grenadines"};
+    for (size_t i = 0; i < sizeof cy / sizeof cy[0]; i++)
+        assert_true(pii_ner_lex_country((const uint8_t *)cy[i], strlen(cy[i])));
+    const char *ncy[] = {"us", "Uk", "u.s.", "Francesca", "United", ""};
+    for (size_t i = 0; i < sizeof ncy / sizeof ncy[0]; i++)
+        assert_false(pii_ner_lex_country((const uint8_t *)ncy[i], strlen(ncy[i])));
 }
 
 /* An honorific or a title before a family name: the name alone is the

@@ -63,6 +63,7 @@ enum {
     I_ACC = 2,
     E_ACC = 3,
     S_ACC = 4,
+    S_ADDR = 8,
     B_DATE = 9,
     I_DATE = 10,
     E_DATE = 11,
@@ -594,6 +595,60 @@ static void test_word_edges(void **st)
     pii_ner_labels_free(L);
 }
 
+/* The model marks ADDR (one token) in TEXT; the address span must be WANT,
+ * which starts where ADDR does. */
+static void check_tail(const pii_ner_labels *L, const char *text, const char *addr,
+                       const char *want)
+{
+    const char *a = strstr(text, addr);
+    assert_non_null(a);
+    size_t s = (size_t)(a - text), cuts[] = {s, s + strlen(addr)};
+    pii_ner_tok tok[3];
+    size_t n = toks_from_cuts(strlen(text), cuts, 2, tok);
+    int32_t lab[] = {O, S_ADDR, O};
+    pii_spanvec sv = {0};
+    extract(L, text, tok, lab, n, NULL, &sv);
+    assert_int_equal(sv.n, 1);
+    assert_int_equal(sv.v[0].start, s);
+    if (sv.v[0].end - s != strlen(want) || memcmp(text + s, want, strlen(want)))
+        fail_msg("\"%s\": got \"%.*s\", want \"%s\"", text, (int)(sv.v[0].end - s), text + s, want);
+    free(sv.v);
+}
+
+/* An address span grows over a country's name after it, and a postcode
+ * after that (docs/NER.md, "Spans"). */
+static void test_address_country(void **st)
+{
+    (void)st;
+    pii_ner_labels *L = L33();
+    check_tail(L, "At 12 Elm St, Leeds, United Kingdom 12345. Next", "12 Elm St, Leeds",
+               "12 Elm St, Leeds, United Kingdom 12345");
+    check_tail(L,
+               "Ship: Hauptstra\xc3\x9f"
+               "e 12, 10115 Berlin\r\nDeutschland\nThanks",
+               "Hauptstra\xc3\x9f"
+               "e 12, 10115 Berlin",
+               "Hauptstra\xc3\x9f"
+               "e 12, 10115 Berlin\r\nDeutschland");
+    check_tail(L, "Go to 7 Rue Lepic, Paris, France.", "7 Rue Lepic, Paris",
+               "7 Rue Lepic, Paris, France");
+    check_tail(L, "Wien: Ring 3, 1010 Wien, \xc3\x96sterreich", "Ring 3, 1010 Wien",
+               "Ring 3, 1010 Wien, \xc3\x96sterreich");
+    check_tail(L, "Lives at 5 Oak Road, Georgia 30301-1234 now", "5 Oak Road",
+               "5 Oak Road, Georgia 30301-1234");
+    check_tail(L, "Lives at 5 Oak Road, USA 1234567", "5 Oak Road", "5 Oak Road, USA");
+    check_tail(L, "5 Oak Road\n  New Zealand", "5 Oak Road", "5 Oak Road\n  New Zealand");
+    /* nothing to take: a lower-case "us", a longer word, two line breaks,
+     * no separator, a possessive */
+    check_tail(L, "See 5 Oak Road, us and them", "5 Oak Road", "5 Oak Road");
+    check_tail(L, "See 5 Oak Road, Francesca", "5 Oak Road", "5 Oak Road");
+    check_tail(L, "See 5 Oak Road,\n\nFrance", "5 Oak Road", "5 Oak Road");
+    check_tail(L, "See 5 Oak Road.France", "5 Oak Road", "5 Oak Road");
+    check_tail(L, "See 5 Oak Road, New Zealand's", "5 Oak Road", "5 Oak Road");
+    check_tail(L, "See 5 Oak Road, france 75018x", "5 Oak Road", "5 Oak Road, france");
+    pii_ner_labels_free(L);
+}
+
 static void test_max_span_tokens(void **st)
 {
     (void)st;
@@ -632,13 +687,21 @@ static void test_bad_labels(void **st)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_chars),          cmocka_unit_test(test_isspace),
-        cmocka_unit_test(test_repair_rules),   cmocka_unit_test(test_multibyte),
-        cmocka_unit_test(test_emoji_split),    cmocka_unit_test(test_crlf),
-        cmocka_unit_test(test_unicode_spaces), cmocka_unit_test(test_leading_punct),
-        cmocka_unit_test(test_widen_runs),     cmocka_unit_test(test_number_words),
-        cmocka_unit_test(test_invalid_bytes),  cmocka_unit_test(test_scores_thresholds),
-        cmocka_unit_test(test_word_edges),     cmocka_unit_test(test_max_span_tokens),
+        cmocka_unit_test(test_chars),
+        cmocka_unit_test(test_isspace),
+        cmocka_unit_test(test_repair_rules),
+        cmocka_unit_test(test_multibyte),
+        cmocka_unit_test(test_emoji_split),
+        cmocka_unit_test(test_crlf),
+        cmocka_unit_test(test_unicode_spaces),
+        cmocka_unit_test(test_leading_punct),
+        cmocka_unit_test(test_widen_runs),
+        cmocka_unit_test(test_address_country),
+        cmocka_unit_test(test_number_words),
+        cmocka_unit_test(test_invalid_bytes),
+        cmocka_unit_test(test_scores_thresholds),
+        cmocka_unit_test(test_word_edges),
+        cmocka_unit_test(test_max_span_tokens),
         cmocka_unit_test(test_bad_labels),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

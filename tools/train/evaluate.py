@@ -258,10 +258,12 @@ def char_spans(text, offsets, tspans):
                 lim = max(0, cs - WIDEN_MAX)
                 while cs > lim and _word(text[cs - 1]):
                     cs -= 1
+            lim = min(len(text), ce + WIDEN_MAX)
             if ce > cs and _word(text[ce - 1]):
-                lim = min(len(text), ce + WIDEN_MAX)
                 while ce < lim and _word(text[ce]):
                     ce += 1
+            if name == "private_address" and ce > cs:
+                ce = _address_tail(text, ce, lim)
         if ce > cs and common.CATEGORIES[cat] in WIDEN:
             if _alnum(text[cs]):
                 lim = max(0, cs - WIDEN_MAX)
@@ -280,6 +282,81 @@ def char_spans(text, offsets, tspans):
             kept.append(s)
             last = s[1]
     return kept
+
+
+_COUNTRIES = None
+
+
+def _is_country(w):
+    """ner/lexicon.c, pii_ner_lex_country: ner/data/countries.txt, ASCII
+    letters in any case; three letters or fewer, or a dot, only in capitals."""
+    global _COUNTRIES
+    if _COUNTRIES is None:
+        path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "ner", "data",
+                            "countries.txt")
+        with open(path, encoding="utf-8") as f:
+            _COUNTRIES = set(f.read().split("\n")) - {""}
+    letters = sum(1 for c in w if c.isascii() and c.isalpha())
+    if (letters <= 3 or "." in w) and any("a" <= c <= "z" for c in w):
+        return False
+    return "".join(c.lower() if "A" <= c <= "Z" else c for c in w) in _COUNTRIES
+
+
+def _address_tail(text, ce, lim):
+    """ner/spans.c, address_tail: a country (and a postcode) after an
+    address, in characters rather than bytes."""
+    i, comma, nl = ce, False, False
+    while i < lim and i - ce < 16:
+        c = text[i]
+        if c in " \t":
+            i += 1
+        elif c == "," and not comma and not nl:
+            comma, i = True, i + 1
+        elif c == "\n" and not nl:
+            nl, i = True, i + 1
+        elif c == "\r" and not nl and i + 1 < lim and text[i + 1] == "\n":
+            nl, i = True, i + 2
+        else:
+            break
+    if i == lim or i == ce or i - ce >= 16:
+        return ce
+    ends, j = [], i
+    while len(ends) < 5 and j - i < 48:
+        ws = j
+        while j < lim and (_word(text[j]) or text[j] in ".'\u2019-"):
+            j += 1
+        if j == ws:
+            break
+        ends.append(j)
+        if j == lim or text[j] != " ":
+            break
+        j += 1
+    new = ce
+    for e in reversed(ends):
+        if _is_country(text[i:e]):
+            new = e
+        elif e - i > 1 and text[e - 1] == "." and _is_country(text[i:e - 1]):
+            new = e - 1
+        if new != ce:
+            break
+    if new == ce:
+        return ce
+    d, seps = new, 0
+    while d < lim and seps < 2 and text[d] in " ,":
+        d, seps = d + 1, seps + 1
+    ds = d
+    while d < lim and d - ds < 7 and "0" <= text[d] <= "9":
+        d += 1
+    if seps and 4 <= d - ds <= 6:
+        if d < lim and text[d] == "-":
+            h = d + 1
+            while h < lim and h - d - 1 < 5 and "0" <= text[h] <= "9":
+                h += 1
+            if 3 <= h - d - 1 <= 4:
+                d = h
+        if d == len(text) or not _word(text[d]):
+            new = d
+    return new
 
 
 def predict(model, row_map, texts, backend, batch_tokens=8192):
