@@ -37,6 +37,10 @@
 #define NUM_BEFORE_NO                                                                              \
     "(?<![.\\-/:\\#$+]|(?i:order[ ])|(?i:invoice[ ])|(?i:ticket[ ])|(?i:ref[ ])|(?i:po[ ])"        \
     "|\\#[ ]|[0-9][ ])"
+/* Between a context word and its value: blanks, or ':' / '=' and blanks,
+ * perhaps a line break ("Phone:\n415 555 0100", a form's label above its
+ * value), and blanks. */
+#define CTX_SEP "(?:[:=][ \\t]{0,3}(?:\\r?\\n[ \\t]{0,3})?|[ \\t]{0,3})"
 #define PHONE_EXT "(?:[ ]?(?:(?i:ext|extension|x)\\.?|\\#)[ ]?[0-9]{1,6})?"
 #define PHONE_END "(?![\\p{L}\\p{N}_]|[.\\-/][0-9])"
 #define DATE_END "(?![\\p{L}\\p{N}_]|[\\-/.:][0-9]|[ ][0-9]{1,2}:[0-9]{2}|[._\\-][\\p{L}\\p{N}])"
@@ -205,15 +209,14 @@ static const rule_def rule_defs[] = {
     {"phone_context", L_PHONE, "phone number after a word like 'phone', 'tel', 'call'", 0,
      "(?i:telephone|phone|tel|mobile|mobil|cell|fax|whatsapp|handy|telefon"
      "|t\\x{e9}l\\x{e9}phone|portable|call(?:[ ]me)?(?:[ ]at|[ ]on)?)"
-     "(?:[ _\\-]?(?i:number|num|nr|no)\\.?|[ ]?\\#)?(?=[ \\t:=\"'])[ \\t]{0,3}[:=]?[ "
-     "\\t]{0,3}[\"']?"
+     "(?:[ _\\-]?(?i:number|num|nr|no)\\.?|[ ]?\\#)?(?=[ \\t:=\"'])[ \\t]{0,3}" CTX_SEP "[\"']?"
      "(?<V>\\+?\\(?[0-9](?:[ .\\-/]?\\(?[0-9]\\)?){6,16}" PHONE_EXT ")" PHONE_END,
      pii_val_phone_loose},
     {"account_context", L_ACCOUNT,
      "6-34 digit number after 'account', 'acct', 'routing', 'sort code', ...", 0,
      "(?i:account|acct|a/c|routing|aba|sort[ ]?code|bsb|konto|kontonummer|bank[ ]?account)"
-     "(?:[ _\\-]?(?i:number|num|nr|no|id)\\.?|[ ]?\\#)?(?=[ \\t:=\\#])[ \\t]{0,3}[:=\\#]?[ "
-     "\\t]{0,3}"
+     "(?:[ _\\-]?(?i:number|num|nr|no|id)\\.?|[ ]?\\#)?(?=[ \\t:=\\#])[ \\t]{0,3}"
+     "(?:\\#[ \\t]{0,3}|" CTX_SEP ")"
      "(?<V>[0-9](?:[ \\-]?[0-9]){5,33})(?![\\p{L}\\p{N}_]|[.,\\-/][0-9])",
      pii_val_account},
     /* -- email and URL ----------------------------------------------------- */

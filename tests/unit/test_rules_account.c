@@ -35,6 +35,7 @@ static const rcase account_cases[] = {
     {"FR1420041010050500013M02606, NL91ABNA0417164300.",
      {{"iban", 0, 27, "FR1420041010050500013M02606"}, {"iban", 29, 47, "NL91ABNA0417164300"}}},
     {"account number: 12345678901", {{"account_context", 16, 27, "12345678901"}}},
+    {"Account no.:\n12345678901", {{"account_context", 13, 24, "12345678901"}}},
     {"Acct #: 9876-5432-10 and routing 021000021",
      {{"account_context", 8, 20, "9876-5432-10"}, {"account_context", 33, 42, "021000021"}}},
     {"sort code 12-34-56, Kontonummer 1234567890",

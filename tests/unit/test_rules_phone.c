@@ -38,6 +38,10 @@ static const rcase phone_cases[] = {
     {"Tel: 4155550100, phone no. 0044 20 7946 0958",
      {{"phone_context", 5, 15, "4155550100"}, {"phone_context", 27, 44, "0044 20 7946 0958"}}},
     {"mobile:+49 171 1234567", {{"phone_context", 7, 22, "+49 171 1234567"}}},
+    /* a form's label above its value: a line break after ':' (not without it, not two) */
+    {"Phone:\n467 3395\r\nFax:\r\n  60-56-85-91",
+     {{"phone_context", 7, 15, "467 3395"}, {"phone_context", 25, 36, "60-56-85-91"}}},
+    {"Phone\n467 3395 and Phone:\n\n467 3395", {{0}}},
     {"Ruf an: 0044 20 7946 0958 oder 0049 30 901820, 001 415 555 0100 ext. 12.",
      {{"phone_intl00", 8, 25, "0044 20 7946 0958"},
       {"phone_intl00", 31, 45, "0049 30 901820"},

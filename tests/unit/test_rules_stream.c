@@ -300,6 +300,8 @@ static const char *const fragments[] = {
     "Postfach ",
     "Apartado de Correos ",
     "post office box #",
+    "Phone:\n",
+    "acct:\r\n ",
     "USNS Comfort",
     "USS ",
     "uscgc x (WMEC-9)",
