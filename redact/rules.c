@@ -101,18 +101,31 @@
 #define ADDR_FR_TOWN                                                                               \
     "(?:,?[ ][0-9]{5}[ ]\\p{Lu}[\\p{L}'\\-]{1,24}(?:[ \\-]\\p{Lu}[\\p{L}'\\-]{1,24}){0,2})?"
 /* Street name before the number (rule street_address_eu): German and
- * Dutch "Hauptstra\u00dfe 12", "Berliner Stra\u00dfe 5a", "Kerkstraat 7"; Spanish,
- * Catalan, Italian, Portuguese "Calle Mayor 5", "Piazza Navona, 12", "Rua
- * Augusta 27"; an optional 4-5 digit postcode and town. */
+ * Dutch "Hauptstra\u00dfe 12", "Berliner Stra\u00dfe 5a", "Kerkstraat 7";
+ * Nordic, Finnish, Estonian, Hungarian "Sveav\u00e4gen 12", "S\u00f8ndergade 3",
+ * "Kaarikatu 32", "Luite tee 87", "Kir\u00e1ly u. 15"; Spanish, Catalan,
+ * Italian, Portuguese "Calle Mayor 5", "Piazza Navona, 12", "Rua Augusta
+ * 27"; Polish "ul. Jesionowa 127"; an optional 4-5 digit postcode and town. */
 #define ADDR_EU_SUFFIX                                                                             \
     "(?:stra\\x{df}e|strasse|str\\.|weg|platz|allee|gasse|damm|ufer|chaussee|straat"               \
-    "|laan|gracht|plein|kade|steeg|singel)"
+    "|laan|gracht|plein|kade|steeg|singel"                                                         \
+    "|vej|vei|veien|vegen|vegur|v\\x{e4}gen|gata|gatan|gr\\x{e4}nd|str\\x{e6}de|plads|torv|braut"  \
+    "|st\\x{ed}gur|katu|kuja|polku|t\\x{e4}nav|maantee|puiestee|utca|k\\x{f6}r\\x{fa}t)"
+/* ... a separate street word after a capitalised name; the compounds "gade" and
+ * "tie" only after four and five letters or more ("Brigade 5", "Bowtie 3"). */
+#define ADDR_EU_WORD                                                                               \
+    "(?:Stra\\x{df}e|Strasse|Str\\.|Weg|Allee|Gasse|Damm|Ufer|Chaussee"                            \
+    "|u\\.|utca|\\x{fa}t|\\x{fa}tja|t\\x{e9}r|k\\x{f6}r\\x{fa}t|krt\\.|tee|mnt|maantee|t\\x{e4}"   \
+    "nav"                                                                                          \
+    "|puiestee|vei|vej)"
 #define ADDR_EU_DE                                                                                 \
-    "(?:\\p{Lu}[\\p{L}\\-]{1,30}" ADDR_EU_SUFFIX "|\\p{Lu}[\\p{L}\\-]{1,30}[ ]"                    \
-    "(?:Stra\\x{df}e|Strasse|Str\\.|Weg|Allee|Gasse|Damm|Ufer|Chaussee))"
+    "(?:\\p{Lu}[\\p{L}\\-]{1,30}" ADDR_EU_SUFFIX                                                   \
+    "|\\p{Lu}[\\p{L}\\-]{3,30}gade|\\p{Lu}[\\p{L}\\-]{4,30}tie"                                    \
+    "|\\p{Lu}[\\p{L}\\-]{1,30}[ ]" ADDR_EU_WORD ")"
 #define ADDR_EU_PART "(?:(?:de[ ]la|del|de|dos|das|do|da|di|della|delle|dei|d')[ ]?)"
 #define ADDR_EU_TYPE                                                                               \
-    "(?:(?:Calle|Avenida|Avda\\.|Plaza|Paseo|Carrer|Piazza|Viale|Rua|Travessa|Pra\\x{e7}a)[ ]"     \
+    "(?:(?:Calle|Avenida|Avda\\.|Plaza|Paseo|Carrer|Piazza|Viale|Rua|Travessa|Pra\\x{e7}a"         \
+    "|ul\\.|al\\.|pl\\.|os\\.|[Uu]lica|[Aa]leja|[Pp]lac)[ ]"                                       \
     "|C/[ ]?)"
 #define ADDR_EU_ROM                                                                                \
     ADDR_EU_TYPE ADDR_EU_PART "?\\p{Lu}[\\p{L}'\\-]{1,24}(?:[ ]" ADDR_EU_PART                      \
@@ -532,7 +545,32 @@ static const pf_stem eu_sfx[] = {SL("stra\xc3\x9f"
                                  SL("plein"),
                                  SL("kade"),
                                  SL("steeg"),
-                                 SL("singel")};
+                                 SL("singel"),
+                                 SL("vej"),
+                                 SL("vei"),
+                                 SL("veien"),
+                                 SL("vegen"),
+                                 SL("vegur"),
+                                 SL("v\xc3\xa4gen"),
+                                 SL("gata"),
+                                 SL("gatan"),
+                                 SL("gr\xc3\xa4nd"),
+                                 SL("str\xc3\xa6"
+                                    "de"),
+                                 SL("plads"),
+                                 SL("torv"),
+                                 SL("braut"),
+                                 SL("st\xc3\xadgur"),
+                                 SL("katu"),
+                                 SL("tie"),
+                                 SL("kuja"),
+                                 SL("polku"),
+                                 SL("t\xc3\xa4nav"),
+                                 SL("maantee"),
+                                 SL("puiestee"),
+                                 SL("utca"),
+                                 SL("k\xc3\xb6r\xc3\xbat"),
+                                 SL("gade")};
 static const pf_stem eu_words[] = {SL("Stra\xc3\x9f"
                                       "e"),
                                    SL("Strasse"),
@@ -542,7 +580,20 @@ static const pf_stem eu_words[] = {SL("Stra\xc3\x9f"
                                    SL("Gasse"),
                                    SL("Damm"),
                                    SL("Ufer"),
-                                   SL("Chaussee")};
+                                   SL("Chaussee"),
+                                   SL("u."),
+                                   SL("utca"),
+                                   SL("\xc3\xbat"),
+                                   SL("t\xc3\xa9r"),
+                                   SL("k\xc3\xb6r\xc3\xbat"),
+                                   SL("krt."),
+                                   SL("tee"),
+                                   SL("mnt"),
+                                   SL("maantee"),
+                                   SL("t\xc3\xa4nav"),
+                                   SL("puiestee"),
+                                   SL("vei"),
+                                   SL("vej")};
 static const pf_stem eu_types[] = {SL("Calle"),
                                    SL("Avenida"),
                                    SL("Avda."),
@@ -554,17 +605,34 @@ static const pf_stem eu_types[] = {SL("Calle"),
                                    SL("Rua"),
                                    SL("Travessa"),
                                    SL("Pra\xc3\xa7"
-                                      "a")};
+                                      "a"),
+                                   SL("ul."),
+                                   SL("al."),
+                                   SL("pl."),
+                                   SL("os."),
+                                   SL("ulica"),
+                                   SL("Ulica"),
+                                   SL("aleja"),
+                                   SL("Aleja"),
+                                   SL("plac"),
+                                   SL("Plac")};
 #undef SL
 
 static int pf_addr_eu(const uint8_t *b, size_t p, size_t e, size_t lim, int eod)
 {
     const uint8_t *r = b + p;
     size_t len = e - p;
-    if (r[0] < 0x80 && !(pf_cls[r[0]] & PF_UPPER))
-        return 0; /* every form starts with an upper-case letter */
     if (e >= lim)
         return !eod;
+    /* every form starts with an upper-case letter but the Polish types */
+    if (r[0] < 0x80 && !(pf_cls[r[0]] & PF_UPPER)) {
+        if (b[e] != ' ' || (r[0] != 'u' && r[0] != 'a' && r[0] != 'p' && r[0] != 'o'))
+            return 0;
+        for (size_t k = 0; k < sizeof eu_types / sizeof eu_types[0]; k++)
+            if (eu_types[k].n == len && memcmp(r, eu_types[k].s, len) == 0)
+                return 1;
+        return 0;
+    }
     uint8_t last = pf_lower(r[len - 1]);
     for (size_t k = 0; k < sizeof eu_sfx / sizeof eu_sfx[0]; k++)
         if (len >= eu_sfx[k].n && last == (uint8_t)eu_sfx[k].s[eu_sfx[k].n - 1] &&
