@@ -444,8 +444,9 @@ static int pf_any_stem(const uint8_t *p, size_t n, const pf_stems *t, int anywhe
     for (size_t i = 0; i < last; i++) {
         if (!t->first[pf_lower(p[i])])
             continue;
+        uint8_t c = pf_lower(p[i]);
         for (size_t k = 0; k < t->n; k++)
-            if (pf_ci_starts(p + i, n - i, t->v[k].s, t->v[k].n))
+            if (c == (uint8_t)t->v[k].s[0] && pf_ci_starts(p + i, n - i, t->v[k].s, t->v[k].n))
                 return 1;
     }
     return 0;
@@ -464,6 +465,8 @@ static int pf_is_scheme(const uint8_t *p, size_t n)
 {
     return pf_is_word(p, n, scheme_words, sizeof scheme_words / sizeof scheme_words[0]);
 }
+
+static void pf_eu_init(void);
 
 static void pf_init(void)
 {
@@ -487,6 +490,7 @@ static void pf_init(void)
     pf_stems_init(&pf_ctx);
     pf_stems_init(&pf_month);
     pf_stems_init(&pf_fr);
+    pf_eu_init();
 }
 
 /* Clause (c): the ident run b[p, e) followed by an optional quote, up to
@@ -618,6 +622,24 @@ static const pf_stem eu_types[] = {SL("Calle"),
                                    SL("Plac")};
 #undef SL
 
+/* The last three bytes of every suffix (ASCII lowered), hashed into 4096
+ * bits: most capitalised words end in none of them and skip the loop. */
+static uint64_t eu_sfx_end[64];
+
+static unsigned pf_end3(const uint8_t *t)
+{
+    return ((unsigned)pf_lower(t[0]) * 961u + (unsigned)pf_lower(t[1]) * 31u + pf_lower(t[2])) &
+           4095u;
+}
+
+static void pf_eu_init(void)
+{
+    for (size_t k = 0; k < sizeof eu_sfx / sizeof eu_sfx[0]; k++) {
+        unsigned h = pf_end3((const uint8_t *)eu_sfx[k].s + eu_sfx[k].n - 3);
+        eu_sfx_end[h >> 6] |= 1ull << (h & 63);
+    }
+}
+
 static int pf_addr_eu(const uint8_t *b, size_t p, size_t e, size_t lim, int eod)
 {
     const uint8_t *r = b + p;
@@ -626,18 +648,20 @@ static int pf_addr_eu(const uint8_t *b, size_t p, size_t e, size_t lim, int eod)
         return !eod;
     /* every form starts with an upper-case letter but the Polish types */
     if (r[0] < 0x80 && !(pf_cls[r[0]] & PF_UPPER)) {
-        if (b[e] != ' ' || (r[0] != 'u' && r[0] != 'a' && r[0] != 'p' && r[0] != 'o'))
+        if (b[e] != ' ' || len < 3 || len > 5 || (len == 3 && r[2] != '.') ||
+            (r[0] != 'u' && r[0] != 'a' && r[0] != 'p' && r[0] != 'o'))
             return 0;
         for (size_t k = 0; k < sizeof eu_types / sizeof eu_types[0]; k++)
             if (eu_types[k].n == len && memcmp(r, eu_types[k].s, len) == 0)
                 return 1;
         return 0;
     }
-    uint8_t last = pf_lower(r[len - 1]);
-    for (size_t k = 0; k < sizeof eu_sfx / sizeof eu_sfx[0]; k++)
-        if (len >= eu_sfx[k].n && last == (uint8_t)eu_sfx[k].s[eu_sfx[k].n - 1] &&
-            pf_ci_starts(r + len - eu_sfx[k].n, eu_sfx[k].n, eu_sfx[k].s, eu_sfx[k].n))
-            return 1;
+    unsigned h = len >= 3 ? pf_end3(r + len - 3) : 0;
+    if (len >= 3 && (eu_sfx_end[h >> 6] >> (h & 63) & 1))
+        for (size_t k = 0; k < sizeof eu_sfx / sizeof eu_sfx[0]; k++)
+            if (len >= eu_sfx[k].n &&
+                pf_ci_starts(r + len - eu_sfx[k].n, eu_sfx[k].n, eu_sfx[k].s, eu_sfx[k].n))
+                return 1;
     if (len == 1 && r[0] == 'C' && b[e] == '/')
         return 1;
     if (b[e] != ' ')
@@ -689,7 +713,7 @@ static int pf_letter_start(const uint8_t *b, size_t p, size_t lim, int eod, pii_
     if (PF_CI_STARTS(r, len, "www.") || (len == 6 && PF_CI_STARTS(r, len, "bearer")))
         return 1;
     /* (g) a ship's prefix (military_address) */
-    if (len <= 5 && after == ' ' &&
+    if (len >= 3 && len <= 5 && after == ' ' && (r[0] | 0x20) == 'u' &&
         pf_is_word(r, len, ship_words, sizeof ship_words / sizeof ship_words[0]))
         return 1;
     /* (e) a digit nearby: IBAN, context words, month names. */
