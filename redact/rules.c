@@ -308,7 +308,8 @@ static const rule_def rule_defs[] = {
      "(?:(?:" MIL_UNIT "|" MIL_SHIP ")" MIL_SEP ")?" MIL_ZIP "(?![\\p{L}\\p{N}_])", NULL},
     {"street_address_eu", L_ADDRESS,
      "street name, then the number: Hauptstra\xc3\x9f"
-     "e 12, Kerkstraat 7, Calle Mayor 5, Rua Augusta 27; "
+     "e 12, Kerkstraat 7, Sveav\xc3\xa4gen 12, Kir\xc3\xa1ly u. 15, Calle Mayor 5, "
+     "ul. Jesionowa 127; "
      "optional postcode and town",
      0, "(?:" ADDR_EU_DE "|" ADDR_EU_ROM ")" ADDR_EU_NUM ADDR_EU_TOWN "(?![\\p{L}\\p{N}_])", NULL},
     /* -- group B: may follow a word character ------------------------------------ */
