@@ -148,6 +148,12 @@
 #define MIL_SHIP                                                                                   \
     "(?i:uss|usns|usnv|uscgc|usav)[ ]" MIL_WORD "(?:[ ]" MIL_WORD "){0,3}"                         \
     "(?:[ ]\\([A-Z]{1,5}-?[0-9]{1,4}\\))?"
+/* Japanese form labels (rule id_label_ja): up to ten kanji or kana, then
+ * "\u756a\u53f7" (number) or "ID"; not a telephone, mobile, fax or postal number,
+ * whose values other rules read. */
+#define JA_CH "[\\p{Han}\\p{Katakana}\\p{Hiragana}\\x{30fc}\\x{30fb}]"
+#define JA_NOT_PHONE                                                                               \
+    "(?<!\\x{96fb}\\x{8a71}|\\x{643a}\\x{5e2f}|FAX|\\x{90f5}\\x{4fbf}|\\x{30af}\\x{30b9})"
 /* Assignments: NAME ["'] (=|:|:=|=>) ["'] VALUE. */
 #define NAME_PFX "(?:[A-Za-z0-9]{1,24}[_.\\-]){0,3}"
 #define NAME_SFX "(?:[_.\\-][A-Za-z0-9]{1,16}){0,2}"
@@ -232,6 +238,17 @@ static const rule_def rule_defs[] = {
      "(?:\\#[ \\t]{0,3}|" CTX_SEP ")"
      "(?<V>[0-9](?:[ \\-]?[0-9]){5,33})(?![\\p{L}\\p{N}_]|[.,\\-/][0-9])",
      pii_val_account},
+    {"id_label_ja", L_ACCOUNT,
+     "identifier after a Japanese label ending in \xe7\x95\xaa\xe5\x8f\xb7 or ID "
+     "(\xe4\xbc\x9a\xe5\x93\xa1\xe7\x95\xaa\xe5\x8f\xb7: M-882901); not a phone or postal "
+     "number",
+     0,
+     "(?:" JA_CH "{0,10}" JA_NOT_PHONE "\\x{756a}\\x{53f7}|" JA_CH
+     "{1,10}(?:ID|\\x{ff29}\\x{ff24}))"
+     "[ \\t\\x{3000}]?[:\\x{ff1a}]?[ \\t\\x{3000}]?\\x{7b2c}?"
+     "(?<V>(?=[A-Za-z\\-]{0,7}[0-9])[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){3,30})"
+     "(?![A-Za-z0-9]|-[A-Za-z0-9])",
+     pii_val_id_ja},
     /* -- email and URL ----------------------------------------------------- */
     {"email", L_EMAIL, "email address (IDN domains allowed)", 0,
      "(?<![.%+\\-])[\\p{L}\\p{N}_][\\p{L}\\p{N}_.%+\\-]{0,63}@(?:" DLABEL "\\.){1,8}" TLD

@@ -432,6 +432,20 @@ int pii_val_account(const uint8_t *p, size_t n)
     return 1;
 }
 
+int pii_val_id_ja(const uint8_t *p, size_t n)
+{
+    size_t digits = 0;
+    for (size_t i = 0; i < n; i++)
+        digits += is_digit(p[i]);
+    if (digits < 3 || all_same_digit(p, n))
+        return 0;
+    /* yyyy-mm-dd, yyyy/m/d */
+    if (n >= 8 && n <= 10 && digits == n - 2 && is_digit(p[0]) && is_digit(p[3]) &&
+        (p[4] == '-' || p[4] == '/'))
+        return 0;
+    return 1;
+}
+
 /* ---- dates ------------------------------------------------------------ */
 
 static int num(const uint8_t *p, size_t n, int *out)

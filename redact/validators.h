@@ -21,6 +21,9 @@ int pii_val_url(const uint8_t *p, size_t n);
 int pii_val_iban(const uint8_t *p, size_t n);
 int pii_val_card(const uint8_t *p, size_t n);
 int pii_val_account(const uint8_t *p, size_t n);
+/* An identifier after a Japanese label: at least three digits, not a date
+ * (2026-07-01), not one repeated digit. */
+int pii_val_id_ja(const uint8_t *p, size_t n);
 int pii_val_date_iso(const uint8_t *p, size_t n);     /* yyyy-mm-dd, yyyy/mm/dd */
 int pii_val_date_numeric(const uint8_t *p, size_t n); /* d.m.yyyy, d/m/yyyy, m/d/yyyy */
 int pii_val_date_text(const uint8_t *p, size_t n);    /* 23 April 2026, April 23, 2026 */

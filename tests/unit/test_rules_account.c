@@ -35,6 +35,27 @@ static const rcase account_cases[] = {
     {"FR1420041010050500013M02606, NL91ABNA0417164300.",
      {{"iban", 0, 27, "FR1420041010050500013M02606"}, {"iban", 29, 47, "NL91ABNA0417164300"}}},
     {"account number: 12345678901", {{"account_context", 16, 27, "12345678901"}}},
+    /* identifiers after a Japanese label (id_label_ja) and the labels it leaves alone */
+    {"\xe4\xbc\x9a\xe5\x93\xa1\xe7\x95\xaa\xe5\x8f\xb7:M-882901 "
+     "\xe3\x81\xa8\xe7\xa4\xbe\xe5\x93\xa1\xe7\x95\xaa\xe5\x8f\xb7 S-30412",
+     {{"id_label_ja", 13, 21, "M-882901"}, {"id_label_ja", 38, 45, "S-30412"}}},
+    {"\xe9\x81\x8b\xe8\xbb\xa2\xe5\x85\x8d\xe8\xa8\xb1\xe8\xa8\xbc\xe7\x95\xaa\xe5\x8f\xb7:"
+     "\xe7\xac\xac"
+     "302886414375\xe5\x8f\xb7 \xe5\x8f\x97\xe4\xbb\x98ID\xef\xbc\x9aR20260702-0031",
+     {{"id_label_ja", 25, 37, "302886414375"}, {"id_label_ja", 52, 66, "R20260702-0031"}}},
+    {"\xe8\xa2\xab\xe4\xbf\x9d\xe9\x99\xba\xe8\x80\x85\xe8\xa8\x98\xe5\x8f\xb7\xe3\x83\xbb\xe7\x95"
+     "\xaa\xe5\x8f\xb7:77120945-16",
+     {{"id_label_ja", 28, 39, "77120945-16"}}},
+    {"\xe9\x9b\xbb\xe8\xa9\xb1\xe7\x95\xaa\xe5\x8f\xb7: 03-1234-5678 FAX\xe7\x95\xaa\xe5\x8f\xb7 "
+     "03-1234-5679",
+     {{"phone_national", 14, 26, "03-1234-5678"}, {"phone_national", 37, 49, "03-1234-5679"}}},
+    {"\xe7\x99\xbb\xe9\x8c\xb2\xe7\x95\xaa\xe5\x8f\xb7: 2026-07-01",
+     {{"date_iso", 14, 24, "2026-07-01"}}},
+    {"\xe9\x83\xb5\xe4\xbe\xbf\xe7\x95\xaa\xe5\x8f\xb7 812-0011 "
+     "\xe8\xa3\xbd\xe5\x93\x81\xe7\x95\xaa\xe5\x8f\xb7"
+     "01 User ID: 12345 \xe7\x95\xaa\xe5\x8f\xb7\xef\xbc\x9a"
+     "ABCDEFGH123 \xe7\x95\xaa\xe5\x8f\xb7: 111-111",
+     {{0}}},
     {"Account no.:\n12345678901", {{"account_context", 13, 24, "12345678901"}}},
     {"Acct #: 9876-5432-10 and routing 021000021",
      {{"account_context", 8, 20, "9876-5432-10"}, {"account_context", 33, 42, "021000021"}}},
