@@ -36,6 +36,13 @@ static const rcase account_cases[] = {
      {{"iban", 0, 27, "FR1420041010050500013M02606"}, {"iban", 29, 47, "NL91ABNA0417164300"}}},
     {"account number: 12345678901", {{"account_context", 16, 27, "12345678901"}}},
     /* identifiers after a Japanese label (id_label_ja) and the labels it leaves alone */
+    /* the longest label in bytes (ten 4-byte kanji) and separators: the first digit is
+     * 64 bytes after the label's start, still inside the prefilter's window */
+    {"\xf0\xa0\x80\x80\xf0\xa0\x80\x80\xf0\xa0\x80\x80\xf0\xa0\x80\x80\xf0\xa0\x80\x80\xf0\xa0\x80"
+     "\x80\xf0\xa0\x80\x80\xf0\xa0\x80\x80\xf0\xa0\x80\x80\xf0\xa0\x80\x80\xe7\x95\xaa\xe5\x8f\xb7"
+     "\xe3\x80\x80\xef\xbc\x9a\xe3\x80\x80\xe7\xac\xac"
+     "ABCDEF123",
+     {{"id_label_ja", 58, 67, "ABCDEF123"}}},
     {"\xe4\xbc\x9a\xe5\x93\xa1\xe7\x95\xaa\xe5\x8f\xb7:M-882901 "
      "\xe3\x81\xa8\xe7\xa4\xbe\xe5\x93\xa1\xe7\x95\xaa\xe5\x8f\xb7 S-30412",
      {{"id_label_ja", 13, 21, "M-882901"}, {"id_label_ja", 38, 45, "S-30412"}}},
