@@ -154,6 +154,33 @@
 #define JA_CH "[\\p{Han}\\p{Katakana}\\p{Hiragana}\\x{30fc}\\x{30fb}]"
 #define JA_NOT_PHONE                                                                               \
     "(?<!\\x{96fb}\\x{8a71}|\\x{643a}\\x{5e2f}|FAX|\\x{90f5}\\x{4fbf}|\\x{30af}\\x{30b9})"
+/* Japanese postal addresses (rule address_ja): an optional postcode
+ * (\u3012 812-0011), a prefecture (\u6771\u4eac\u90fd, \u5317\u6d77\u9053, \u4eac\u90fd\u5e9c,
+ * \u5927\u962a\u5e9c or two or three kanji and \u770c), the municipality and district (kanji and
+ * kana with a \u5e02, \u533a, \u753a, \u6751 or \u90e1; no particle), the block number (4-99-1,
+ * 2\u4e01\u76ee99\u756a\u5730, 40\u756a14\u53f7; not a count such as 3-4\u6708, not a route's
+ * 121\u53f7) and an optional building with its floor or room (5F, 3\u968e, 202\u53f7\u5ba4).  Kana
+ * and kanji of the Basic Multilingual Plane only. */
+#define JA_PL "[\\x{3041}-\\x{3096}\\x{30a1}-\\x{30fa}\\x{30fc}\\x{4e00}-\\x{9fff}\\x{3005}]"
+#define JA_PREF                                                                                    \
+    "(?:\\x{6771}\\x{4eac}\\x{90fd}|\\x{5317}\\x{6d77}\\x{9053}|\\x{4eac}\\x{90fd}\\x{5e9c}"       \
+    "|\\x{5927}\\x{962a}\\x{5e9c}|[\\x{4e00}-\\x{9fff}]{2,3}\\x{770c})"
+/* ... the particles to, wo, wa, de, ni, he, ya end a place name */
+#define JA_LC "(?![\\x{3068}\\x{3092}\\x{306f}\\x{3067}\\x{306b}\\x{3078}\\x{3084}])" JA_PL
+#define JA_LOCAL JA_LC "{0,8}?[\\x{5e02}\\x{533a}\\x{753a}\\x{6751}\\x{90e1}]" JA_LC "{0,14}?"
+#define JA_DASH "[\\-\\x{ff0d}\\x{30fc}\\x{2212}\\x{2010}]"
+#define JA_MARK "(?:\\x{756a}\\x{5730}?|\\x{53f7})"
+#define JA_BLOCK                                                                                   \
+    "(?:[0-9]{1,4}(?:\\x{4e01}\\x{76ee}|\\x{756a}\\x{5730}?)(?:" JA_DASH "?[0-9]{1,4}" JA_MARK     \
+    "?){0,3}"                                                                                      \
+    "|[0-9]{1,4}(?:" JA_DASH "[0-9]{1,4}" JA_MARK "?){1,3})"                                       \
+    "(?![0-9]|[\\x{6708}\\x{65e5}\\x{5e74}\\x{4eba}\\x{5186}\\x{6642}\\x{5206}\\x{56de}\\x{4ef6}"  \
+    "\\x{6b73}"                                                                                    \
+    "\\x{500b}\\x{540d}%\\x{ff05}])"
+#define JA_BUILDING                                                                                \
+    "(?:[ \\x{3000}]?(?:" JA_PL                                                                    \
+    "|[A-Za-z0-9]){1,20}?[0-9]{1,4}(?:[F\\x{ff26}\\x{968e}]|\\x{53f7}\\x{5ba4}?)"                  \
+    "(?![A-Za-z0-9]))?"
 /* Assignments: NAME ["'] (=|:|:=|=>) ["'] VALUE. */
 #define NAME_PFX "(?:[A-Za-z0-9]{1,24}[_.\\-]){0,3}"
 #define NAME_SFX "(?:[_.\\-][A-Za-z0-9]{1,16}){0,2}"
@@ -330,6 +357,11 @@ static const rule_def rule_defs[] = {
      "optional postcode and town",
      0, "(?:" ADDR_EU_DE "|" ADDR_EU_ROM ")" ADDR_EU_NUM ADDR_EU_TOWN "(?![\\p{L}\\p{N}_])", NULL},
     /* -- group B: may follow a word character ------------------------------------ */
+    {"address_ja", L_ADDRESS,
+     "Japanese address: \xe3\x80\x92 postcode, prefecture, municipality, block number, building "
+     "and floor",
+     1, "(?:\\x{3012}[0-9]{3}-?[0-9]{4}[ \\x{3000}]?)?" JA_PREF JA_LOCAL JA_BLOCK JA_BUILDING,
+     NULL},
     {"pem_private_key", L_SECRET, "PEM/PGP private key block, BEGIN to END", 1,
      "-----BEGIN[ ]" PEM_LABEL "-----[\\s\\S]{0,16384}?-----END[ ]" PEM_LABEL "-----", NULL},
     {"pem_private_key_open", L_SECRET, "PEM private key header and body without an END line", 1,
@@ -344,7 +376,8 @@ static const rule_def rule_defs[] = {
  * C so that PCRE2 runs (anchored) only where something might match.  Every
  * clause is implied by the rules above (docs/RULES.md gives the argument);
  * the tests compare prefiltered and plain PCRE2 scans.
- *   group B (PEM): "-----BEGIN " at p.
+ *   group B (PEM): "-----BEGIN " at p; (address_ja) the postcode mark, a
+ *   prefecture's name or the ken mark 6 or 9 bytes after p (pf_addr_ja).
  *   group A needs p to follow no ASCII word byte (a preceding non-ASCII
  *   character is left to PCRE2), and then one of:
  *   - p is a digit and the digits there start one of the digit shapes
@@ -962,6 +995,29 @@ static int pf_digit_start(const uint8_t *b, size_t p, size_t lim, int eod, pii_r
     return 0;
 }
 
+/* Group B, address_ja: the postcode mark or a prefecture starts at p (three
+ * literal names, or two or three 3-byte characters and the ken mark). */
+static int pf_addr_ja(const uint8_t *b, size_t p, size_t lim, int eod)
+{
+    static const uint8_t lit[][9] = {
+        {0xe6, 0x9d, 0xb1, 0xe4, 0xba, 0xac, 0xe9, 0x83, 0xbd},  /* Tokyo-to */
+        {0xe5, 0x8c, 0x97, 0xe6, 0xb5, 0xb7, 0xe9, 0x81, 0x93},  /* Hokkaido */
+        {0xe4, 0xba, 0xac, 0xe9, 0x83, 0xbd, 0xe5, 0xba, 0x9c},  /* Kyoto-fu */
+        {0xe5, 0xa4, 0xa7, 0xe9, 0x98, 0xaa, 0xe5, 0xba, 0x9c}}; /* Osaka-fu */
+    static const uint8_t ken[3] = {0xe7, 0x9c, 0x8c};
+    static const uint8_t mark[3] = {0xe3, 0x80, 0x92};
+    size_t n = lim - p;
+    if (n < 12 && !eod)
+        return 1; /* undecided */
+    if (n >= 3 && memcmp(b + p, mark, 3) == 0)
+        return 1;
+    for (size_t k = 0; k < sizeof lit / sizeof lit[0]; k++)
+        if (n >= 9 && memcmp(b + p, lit[k], 9) == 0)
+            return 1;
+    return (n >= 9 && memcmp(b + p + 6, ken, 3) == 0) ||
+           (n >= 12 && memcmp(b + p + 9, ken, 3) == 0);
+}
+
 static size_t rules_prefilter(const uint8_t *b, size_t at, size_t lim, int eod, pii_rx_pfcache *pc)
 {
     static const char pem[] = "-----BEGIN ";
@@ -972,6 +1028,13 @@ static size_t rules_prefilter(const uint8_t *b, size_t at, size_t lim, int eod, 
             if (memcmp(b + p, pem, n) == 0 && (n == sizeof pem - 1 || !eod))
                 return p;
         }
+        /* address_ja: the postcode mark, or the last byte of ken, to, do or fu 6
+         * bytes on or of ken 9 bytes on (then pf_addr_ja compares them whole) */
+        if (c >= 0xe3 && c <= 0xe9 &&
+            (lim - p < 12 || (c == 0xe3 && b[p + 1] == 0x80) || b[p + 8] == 0x8c ||
+             b[p + 8] == 0xbd || b[p + 8] == 0x93 || b[p + 8] == 0x9c || b[p + 11] == 0x8c) &&
+            pf_addr_ja(b, p, lim, eod))
+            return p;
         if (p > 0 && (pf_cls[b[p - 1]] & PF_WORD))
             continue;
         if (c < 0x80) {
