@@ -78,4 +78,12 @@ printf 'a\r\n\0\377\376 <PRIVATE_EMAIL> \300\r\nend' >"$TMPDIR/odd.want"
 $P --rules-only --binary "$TMPDIR/odd" | cmp - "$TMPDIR/odd.want" || fail "odd bytes"
 $P --rules-only --lines <"$TMPDIR/odd" | cmp - "$TMPDIR/odd.want" || fail "odd bytes (--lines)"
 
+# Forms and the address rules of 2026-11-28 (docs/RULES.md), through the
+# whole command in document mode: a label above its value, US military mail
+# over two lines, a Japanese address with its building, a Japanese member
+# number, a Swedish street.
+printf 'Phone:\n467 3395\nShip to USNS Comfort\nFPO AA 34090\n\351\200\201\344\273\230\345\205\210:\346\235\261\344\272\254\351\203\275\346\235\211\344\270\246\345\214\272\351\253\230\345\206\206\345\257\272\345\215\2274-99-1 \343\202\263\343\203\274\343\203\235202\345\217\267\345\256\244\n\344\274\232\345\223\241\347\225\252\345\217\267:M-882901\nSveav\303\244gen 12\n' >"$TMPDIR/forms"
+printf 'Phone:\n<PRIVATE_PHONE>\nShip to <PRIVATE_ADDRESS>\n\351\200\201\344\273\230\345\205\210:<PRIVATE_ADDRESS>\n\344\274\232\345\223\241\347\225\252\345\217\267:<ACCOUNT_NUMBER>\n<PRIVATE_ADDRESS>\n' >"$TMPDIR/forms.want"
+$P --rules-only "$TMPDIR/forms" | cmp - "$TMPDIR/forms.want" || fail "forms and addresses: $($P --rules-only "$TMPDIR/forms")"
+
 echo ok
