@@ -6,11 +6,13 @@
  * wins; the search resumes at the end of that match.  So spans never
  * overlap, an earlier start always wins, and at the same start the table
  * order below decides (specific token shapes first, then assignments and
- * context-word rules, then email, URL, account numbers, dates, phones).
+ * context-word rules, then email, URL, account numbers, dates, phones,
+ * street addresses).
  *
  * Most rules must start where no word character precedes; they share one
  * leading lookbehind (group A) so that inside a long word each position
- * costs one failed assertion.  Group B (PEM blocks) may start anywhere.
+ * costs one failed assertion.  Group B (PEM blocks, Japanese addresses,
+ * which follow a kana or kanji without a break) may start anywhere.
  *
  * Every quantifier is bounded, so a match attempt reads a bounded number
  * of bytes (the longest: a PEM block, 16 KiB of body), which is what makes
