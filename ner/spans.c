@@ -644,11 +644,11 @@ static int address_tail(const ner_text *tx, uint64_t *e, uint64_t lim, int eod)
     if (d == stop && more)
         return 0;
     if (ok) {
-        uint32_t cp = 0;
-        size_t n = d < stop ? utf8_at(tx->p, tx->len, (size_t)(d - tx->base), &cp) : 0;
-        if (d < stop && !n && more && tx->len - (size_t)(d - tx->base) < 4)
+        size_t n;
+        int w = d < stop ? widen_at(tx, NER_WIDEN_WORD, d, &n) : 0;
+        if (w < 0 && more)
             return 0;
-        if (!n || !pii_ner_word_cp(cp))
+        if (w != 1) /* the postcode ends a word */
             ce = d;
     }
 #undef TX
