@@ -240,7 +240,7 @@ pii_err pii_rt_st_writer_begin(pii_rt_st_writer *w, FILE *f)
         off += t->nbytes;
     }
     ok = ok && wb_str(&b, "}");
-    while (ok && (8 + b.n) % 8)
+    while (ok && (8 + b.n) % 64)
         ok = wb_str(&b, " ");
     if (!ok) {
         free(b.p);

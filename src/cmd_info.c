@@ -50,8 +50,11 @@ static void print_builtin(void)
     for (int i = 0; i < PII_SHA256_LEN; i++)
         printf("%02x", h[i]);
     printf(" (model.safetensors)\n");
-    printf("training:    trained by this project on synthetic text (tools/datagen, tools/train; "
-           "models/default/training.json); accuracy in docs/ACCURACY.md\n");
+    printf("training:    trained by this project on openly licensed annotated text and "
+           "synthetic text (tools/train, tools/datagen; models/default/training.json); "
+           "accuracy in docs/ACCURACY.md\n");
+    printf("build:       models/default as `make` embedded it (by default its int8 form: "
+           "experts int8, made by `pii-redact quantize`; mk/default_model.mk)\n");
 }
 
 void pii_cli_print_version(void)
