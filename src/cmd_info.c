@@ -54,7 +54,8 @@ static void print_builtin(void)
            "synthetic text (tools/train, tools/datagen; models/default/training.json); "
            "accuracy in docs/ACCURACY.md\n");
     printf("build:       models/default as `make` embedded it (by default its int8 form: "
-           "experts int8, made by `pii-redact quantize`; mk/default_model.mk)\n");
+           "experts and attention projections int8, made by `pii-redact quantize --attn`; "
+           "mk/default_model.mk)\n");
 }
 
 void pii_cli_print_version(void)

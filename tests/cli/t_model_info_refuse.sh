@@ -78,12 +78,16 @@ grep -q "^operating point: default ($TMPDIR/cal2/viterbi_calibration.json)\$" "$
 grep -q '^biases:      background_stay=1.5 background_to_start=-2 inside_to_continue=0 inside_to_end=0 end_to_background=0.25 end_to_start=0$' "$TMPDIR/i2"
 # no -m: the built-in model, with its size and sha256: models/default
 # itself (DEFAULT_MODEL_QUANT=none) or, by default, exactly what
-# `quantize --type int8` makes of it (mk/default_model.mk)
+# `quantize --type int8 --attn` makes of it (without --attn when the
+# attention projections stayed F16: DEFAULT_MODEL_QUANT_ARGS=;
+# mk/default_model.mk)
 "$PII_REDACT" info > "$TMPDIR/b"
 grep -q '^model: *built-in (compiled into this binary)$' "$TMPDIR/b"
 src=models/default/model.safetensors
 if grep -q '^experts in: *Q8_ROW$' "$TMPDIR/b"; then
-    "$PII_REDACT" quantize -m models/default -o "$TMPDIR/q8" --type int8
+    attn=
+    grep -q '^dtypes: .* I8 (' "$TMPDIR/b" && attn=--attn
+    "$PII_REDACT" quantize -m models/default -o "$TMPDIR/q8" --type int8 $attn
     src=$TMPDIR/q8/model.safetensors
 else
     grep -q '^experts in: *F16$' "$TMPDIR/b"
