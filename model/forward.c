@@ -15,7 +15,8 @@
  *   5 columns  x += att Woᵀ + bo
  *   6 tokens   a = RMSNorm(x); router logits; top-k and softmax
  *   7 thread 0 group the n*k choices by expert; build the expert task lists
- *   8 slots    gather a rows into expert order → xg
+ *   8 slots    gather a rows into expert order → xg (with Q8 experts and
+ *              int16 activations: their int16 rows, quantized in 6 → xgq)
  *   9 tasks    (expert, I-column chunk): gate, up, clamped SwiGLU → hg
  *  10 tasks    (expert, D-column chunk): yg = hg Dn[e] + bd[e]
  *  11 tokens   x += Σ_{experts ascending} w · yg
@@ -62,6 +63,9 @@ struct pii_model_ws {
     uint32_t *cnt, *off;     /* [E], [E+1]      */
     uint32_t *grp, *pos;     /* [N*k]           */
     float *xg, *yg;          /* [N*k][D]        */
+    int16_t *aq, *xgq;       /* [N][ldq], [N*k][ldq]: a and xg quantized once (Q8 weights) */
+    float *as, *xgs;         /* [N], [N*k]: their scales */
+    size_t ldq;              /* D rounded up to 32; 0: no Q8 weights, no buffers */
     float *hg;               /* [N*k][2I]: gate | up, then SwiGLU in the gate half */
     float *rope;             /* [N][hd/2][2]    */
     uint32_t *dstart, *dend; /* [N]         */
@@ -144,6 +148,17 @@ pii_model_ws *pii_model_ws_create(const pii_model *m, size_t max_tokens, pii_rt_
              (ws->scratch = ws_alloc(ws, (size_t)ws->nth * ws->scr * F)) &&
              (ws->ta = ws_alloc(ws, nta * sizeof(etask))) &&
              (ws->tb = ws_alloc(ws, ntb * sizeof(etask)));
+    /* Q8 attention projections or experts: int16 activations quantized
+     * once per row (phases 1, 6, 8) instead of once per product */
+    int q8 = 0;
+    for (int L = 0; L < c->n_layers; L++)
+        q8 |= m->layers[L].wq.dtype == PII_DT_Q8_ROW || m->layers[L].gate.dtype == PII_DT_Q8_ROW;
+    if (ok && q8) {
+        ws->ldq = (D + 31) / 32 * 32;
+        ok = (ws->aq = ws_alloc(ws, N * ws->ldq * sizeof(int16_t))) &&
+             (ws->xgq = ws_alloc(ws, N * K * ws->ldq * sizeof(int16_t))) &&
+             (ws->as = ws_alloc(ws, N * F)) && (ws->xgs = ws_alloc(ws, N * K * F));
+    }
     if (!ok) {
         pii_model_ws_free(ws);
         *err = PII_ENOMEM;
@@ -231,6 +246,23 @@ static void gemm_rows(const pii_rt_plan *pl, const pii_rt_mat *W, size_t n, cons
             t++;
         if (t > a)
             pii_rt_gemm(pl, W, t - a, x + a * ldx, ldx, bias, y + a * ldy, ldy, o0, o1, acc);
+    }
+}
+
+/* gemm_rows on rows quantized once (pii_rt_qx_rows): q [n][ldq], s [n]. */
+static void gemm_rows_qx(const pii_rt_plan *pl, const pii_rt_mat *W, size_t n, const int16_t *q,
+                         size_t ldq, const float *s, const float *bias, float *y, size_t ldy,
+                         size_t o0, size_t o1, const int16_t *lastl, int need)
+{
+    for (size_t t = 0; t < n;) {
+        while (lastl && t < n && lastl[t] < need)
+            t++;
+        size_t a = t;
+        while (t < n && (!lastl || lastl[t] >= need))
+            t++;
+        if (t > a)
+            pii_rt_gemm_qx(pl, W, t - a, q + a * ldq, ldq, s + a, bias, y + a * ldy, ldy, o0, o1,
+                           0);
     }
 }
 
@@ -344,23 +376,47 @@ static void forward_thread(void *vctx, int ith, int nth)
                       KV,    QW,     c->n_heads, c->n_kv_heads, c->head_dim, c->window};
     for (int L = 0; L < c->n_layers; L++) {
         const pf_layer *l = &m->layers[L];
+        /* q, k and v read a quantized once (Q8 weights, int16 activations);
+         * so do gate and up, through xgq (not with int16+8: its residue
+         * pass rewrites xg) */
+        const size_t ldq = ws->ldq;
+        const int qa = ldq && pii_rt_qx_usable(pl, &l->wq) && pii_rt_qx_usable(pl, &l->wk) &&
+                       pii_rt_qx_usable(pl, &l->wv);
+        const int qe = ldq && !x2 && !l->fused && pii_rt_qx_usable(pl, &l->gate) &&
+                       pii_rt_qx_usable(pl, &l->up);
         /* 1 */
         pii_rt_rmsnorm(pl, t1 - t0, D, ws->x + t0 * D, D, l->ln_attn, c->rms_eps, ws->a + t0 * D,
                        D);
+        if (qa)
+            pii_rt_qx_rows(pl, t1 - t0, D, ws->a + t0 * D, D, ws->aq + t0 * ldq, ldq, ws->as + t0);
         pii_rt_pool_barrier(pool);
         /* 2: columns of q|k|v; with kept rows, q of the rows this layer
          * needs (lastl >= L), k and v of those its attention reads (within
          * one window of them: lastl >= L - 1) */
         const int16_t *need = f->kept ? ws->lastl : NULL;
         pii_rt_split(QW + 2 * KV, 32, ith, nth, &lo, &hi);
-        if (lo < QW)
-            gemm_rows(pl, &l->wq, n, ws->a, D, l->bq, ws->q, QW, lo, hi < QW ? hi : QW, need, L, 0);
-        if (hi > QW && lo < QW + KV)
-            gemm_rows(pl, &l->wk, n, ws->a, D, l->bk, ws->k, KV, lo > QW ? lo - QW : 0,
-                      (hi < QW + KV ? hi : QW + KV) - QW, need, L - 1, 0);
-        if (hi > QW + KV)
-            gemm_rows(pl, &l->wv, n, ws->a, D, l->bv, ws->v, KV, lo > QW + KV ? lo - QW - KV : 0,
-                      hi - QW - KV, need, L - 1, 0);
+        if (qa) {
+            if (lo < QW)
+                gemm_rows_qx(pl, &l->wq, n, ws->aq, ldq, ws->as, l->bq, ws->q, QW, lo,
+                             hi < QW ? hi : QW, need, L);
+            if (hi > QW && lo < QW + KV)
+                gemm_rows_qx(pl, &l->wk, n, ws->aq, ldq, ws->as, l->bk, ws->k, KV,
+                             lo > QW ? lo - QW : 0, (hi < QW + KV ? hi : QW + KV) - QW, need,
+                             L - 1);
+            if (hi > QW + KV)
+                gemm_rows_qx(pl, &l->wv, n, ws->aq, ldq, ws->as, l->bv, ws->v, KV,
+                             lo > QW + KV ? lo - QW - KV : 0, hi - QW - KV, need, L - 1);
+        } else {
+            if (lo < QW)
+                gemm_rows(pl, &l->wq, n, ws->a, D, l->bq, ws->q, QW, lo, hi < QW ? hi : QW, need, L,
+                          0);
+            if (hi > QW && lo < QW + KV)
+                gemm_rows(pl, &l->wk, n, ws->a, D, l->bk, ws->k, KV, lo > QW ? lo - QW : 0,
+                          (hi < QW + KV ? hi : QW + KV) - QW, need, L - 1, 0);
+            if (hi > QW + KV)
+                gemm_rows(pl, &l->wv, n, ws->a, D, l->bv, ws->v, KV,
+                          lo > QW + KV ? lo - QW - KV : 0, hi - QW - KV, need, L - 1, 0);
+        }
         pii_rt_pool_barrier(pool);
         /* 3 */
         for (size_t t = t0; t < t1; t++) {
@@ -395,6 +451,8 @@ static void forward_thread(void *vctx, int ith, int nth)
         pii_rt_pool_barrier(pool);
         /* 6 */
         pii_rt_rmsnorm(pl, t1 - t0, D, ws->x + t0 * D, D, l->ln_moe, c->rms_eps, ws->a + t0 * D, D);
+        if (qe)
+            pii_rt_qx_rows(pl, t1 - t0, D, ws->a + t0 * D, D, ws->aq + t0 * ldq, ldq, ws->as + t0);
         pii_rt_gemm(pl, &l->router, t1 - t0, ws->a + t0 * D, D, l->brouter, ws->rl + t0 * E, E, 0,
                     E, 0);
         pii_rt_topk_softmax(t1 - t0, (int)E, (int)K, ws->rl + t0 * E, E, ws->sel + t0 * K,
@@ -421,8 +479,15 @@ static void forward_thread(void *vctx, int ith, int nth)
         /* 8 */
         const size_t nk = ws->off[E]; /* grouped rows: n K, less the skipped */
         pii_rt_split(nk, 1, ith, nth, &lo, &hi);
-        for (size_t p = lo; p < hi; p++)
-            memcpy(ws->xg + p * D, ws->a + (ws->grp[p] / K) * D, D * sizeof(float));
+        if (qe)
+            for (size_t p = lo; p < hi; p++) {
+                size_t r = ws->grp[p] / K;
+                memcpy(ws->xgq + p * ldq, ws->aq + r * ldq, ldq * sizeof(int16_t));
+                ws->xgs[p] = ws->as[r];
+            }
+        else
+            for (size_t p = lo; p < hi; p++)
+                memcpy(ws->xg + p * D, ws->a + (ws->grp[p] / K) * D, D * sizeof(float));
         pii_rt_pool_barrier(pool);
         /* 9: gate and up, SwiGLU.  With int16+8 activations on quantized
          * experts: pass 1 (int16) on xg, xg replaced by its int16 rounding
@@ -444,6 +509,12 @@ static void forward_thread(void *vctx, int ith, int nth)
                     pii_rt_mat gu = pii_rt_mat_offset(&l->gu, tk->e * l->gate_es);
                     pii_rt_gemm(pp, &gu, rn, ws->xg + r0 * D, D, bg, hg, 2 * I, c0, c1, pass);
                     c0 = 0, c1 = I;
+                } else if (qe) { /* pass 0 only: qe excludes int16+8 */
+                    pii_rt_mat g = pii_rt_mat_offset(&l->gate, tk->e * l->gate_es);
+                    pii_rt_mat u = pii_rt_mat_offset(&l->up, tk->e * l->up_es);
+                    const int16_t *xq = ws->xgq + r0 * ldq;
+                    pii_rt_gemm_qx(pp, &g, rn, xq, ldq, ws->xgs + r0, bg, hg, 2 * I, c0, c1, 0);
+                    pii_rt_gemm_qx(pp, &u, rn, xq, ldq, ws->xgs + r0, bu, hu, 2 * I, c0, c1, 0);
                 } else {
                     pii_rt_mat g = pii_rt_mat_offset(&l->gate, tk->e * l->gate_es);
                     pii_rt_mat u = pii_rt_mat_offset(&l->up, tk->e * l->up_es);

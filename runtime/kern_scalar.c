@@ -175,4 +175,6 @@ const rt_kernels pii_rt_kern_scalar = {
     .attn = attn_scalar,
     .rmsnorm = rmsnorm_scalar,
     .swiglu = swiglu_scalar,
+    .qx16 = pii_rt_qx16_scalar,
+    .gemm_q8qx = pii_rt_gemm_q8qx_scalar,
 };

@@ -25,6 +25,27 @@ void pii_rt_gemm(const pii_rt_plan *p, const pii_rt_mat *W, size_t n, const floa
     f(p, W, n, x, ldx, bias, y, ldy, o0, o1, acc);
 }
 
+int pii_rt_qx_usable(const pii_rt_plan *p, const pii_rt_mat *W)
+{
+    return W->dtype == PII_DT_Q8_ROW && W->layout == PII_RT_IO && p->qact == PII_RT_QACT_I16;
+}
+
+void pii_rt_qx_rows(const pii_rt_plan *p, size_t n, size_t n_in, const float *x, size_t ldx,
+                    int16_t *q, size_t ldq, float *s)
+{
+    (p->kern->qx16 ? p->kern->qx16 : pii_rt_kern_scalar.qx16)(x, ldx, n, n_in, q, ldq, s);
+}
+
+void pii_rt_gemm_qx(const pii_rt_plan *p, const pii_rt_mat *W, size_t n, const int16_t *q,
+                    size_t ldq, const float *s, const float *bias, float *y, size_t ldy, size_t o0,
+                    size_t o1, int acc)
+{
+    if (n == 0 || o1 <= o0)
+        return;
+    (p->kern->gemm_q8qx ? p->kern->gemm_q8qx : pii_rt_kern_scalar.gemm_q8qx)(
+        p, W, n, q, ldq, s, bias, y, ldy, o0, o1, acc);
+}
+
 pii_err pii_rt_mat_view(pii_rt_mat *m, const pii_rt_tensor *t, pii_rt_layout layout, int64_t index,
                         uint32_t c0, uint32_t ncols)
 {

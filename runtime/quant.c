@@ -445,6 +445,57 @@ void pii_rt_gemm_q8io_scalar(const pii_rt_plan *p, const pii_rt_mat *W, size_t n
     q8io(W, n, x, ldx, bias, y, ldy, o0, o1, acc, p->qact != PII_RT_QACT_I8);
 }
 
+void pii_rt_qx16_scalar(const float *x, size_t ldx, size_t n, size_t ni, int16_t *q, size_t ldq,
+                        float *s)
+{
+    for (size_t t = 0; t < n; t++) {
+        const float *xr = x + t * ldx;
+        int16_t *qr = q + t * ldq;
+        float inv;
+        act_scale(1, row_amax(xr, ni), &s[t], &inv);
+        for (size_t i = 0; i < ni; i++)
+            qr[i] = act_one(1, xr[i], inv);
+        for (size_t i = ni; i < ldq; i++)
+            qr[i] = 0;
+    }
+}
+
+/* q8io with int16 activations quantized beforehand (pii_rt_qx16_scalar):
+ * the same sums in the same order. */
+void pii_rt_gemm_q8qx_scalar(const pii_rt_plan *p, const pii_rt_mat *W, size_t n, const int16_t *q,
+                             size_t ldq, const float *s, const float *bias, float *y, size_t ldy,
+                             size_t o0, size_t o1, int acc)
+{
+    (void)p;
+    const size_t ni = W->n_in;
+    const uint8_t *base = W->data;
+    for (size_t t = 0; t < n; t++) {
+        const int16_t *qr = q + t * ldq;
+        for (size_t ob = o0; ob < o1;) {
+            size_t pi = ob / RT_QP, oe = (pi + 1) * RT_QP < o1 ? (pi + 1) * RT_QP : o1;
+            const uint8_t *pan = base + pi * W->ld;
+            int64_t sum[RT_QP] = {0};
+            for (size_t ic = 0; ic < ni; ic += QCH) {
+                size_t m = ni - ic < QCH ? ni - ic : QCH;
+                for (size_t o = ob; o < oe; o++) {
+                    size_t c = o % RT_QP;
+                    int64_t a = 0;
+                    for (size_t i = 0; i < m; i++) {
+                        size_t ii = ic + i;
+                        a += (int32_t)qr[ii] * (int8_t)pan[256 + ii / 4 * 256 + c * 4 + ii % 4];
+                    }
+                    sum[o - ob] += a;
+                }
+            }
+            for (size_t o = ob; o < oe; o++) {
+                float sc = get_f32(pan + (o % RT_QP) * 4);
+                finish(&y[t * ldy + o], (float)sum[o - ob] * (s[t] * sc), bias, o, acc);
+            }
+            ob = oe;
+        }
+    }
+}
+
 void pii_rt_gemm_q4io_scalar(const pii_rt_plan *p, const pii_rt_mat *W, size_t n, const float *x,
                              size_t ldx, const float *bias, float *y, size_t ldy, size_t o0,
                              size_t o1, int acc)
