@@ -61,6 +61,25 @@ for t in 2 3; do
     awk '{ printf "%s\n", $0; fflush() }' "$f" | $M --threads $t --window 3000 | cmp - "$TMPDIR/t1.txt"
 done
 
+# the same model in int8 with int8 attention projections (quantize --attn,
+# the form of the built-in model): its activations are quantized once per
+# row and shared by q/k/v and by gate/up (pii_rt_gemm_qx); windows with
+# halo rows, shared passes and threads still give the one-thread bytes
+"$P" quantize -m "$d" -o "$TMPDIR/q8a" --type int8 --attn >/dev/null
+Q="$P -m $TMPDIR/q8a --model-only --format json"
+$Q --threads 1 --window 2100 "$f" > "$TMPDIR/q1.json"
+grep -q '"source":"model"' "$TMPDIR/q1.json"
+# windows (halo rows skipped per layer: runs of rows at offsets) agree with
+# one pass over the whole file, as above (a wrong row offset in the shared
+# quantized rows breaks this)
+$Q --window 100000 "$f" > "$TMPDIR/qs.json"
+noscore "$TMPDIR/qs.json" > "$TMPDIR/qs.ns"
+noscore "$TMPDIR/q1.json" | cmp - "$TMPDIR/qs.ns"
+$Q --window 3000 "$f" | sed 's/"score":[-+.0-9eE]*//g' | cmp - "$TMPDIR/qs.ns"
+for t in 2 3; do
+    $Q --threads $t --window 2100 "$f" | cmp - "$TMPDIR/q1.json"
+done
+
 # spans are from the model; with rules on, both sources appear
 nm=$(grep -o '"source":"model"' "$TMPDIR/single.json" | wc -l)
 test "$nm" -gt 0
