@@ -344,6 +344,32 @@ static int16_t act_one(int a16, float x, float inv)
     return a16 ? rt_q16_one(x, inv) : rt_q_one(x, inv);
 }
 
+/* sum[o - ob] += the products of inputs [ic, ic + m) of one row, q[0 .. m),
+ * with the columns [ob, oe) of a Q8 panel. */
+static void q8_chunk(const uint8_t *pan, const int16_t *q, size_t ic, size_t m, size_t ob,
+                     size_t oe, int64_t *sum)
+{
+    for (size_t o = ob; o < oe; o++) {
+        size_t c = o % RT_QP;
+        int64_t a = 0;
+        for (size_t i = 0; i < m; i++) {
+            size_t ii = ic + i;
+            a += (int32_t)q[i] * (int8_t)pan[256 + ii / 4 * 256 + c * 4 + ii % 4];
+        }
+        sum[o - ob] += a;
+    }
+}
+
+/* yr[o] (+)= sum[o - ob] * s * scale[o] + bias[o], o in [ob, oe). */
+static void q8_finish(const uint8_t *pan, const int64_t *sum, float s, const float *bias, float *yr,
+                      size_t ob, size_t oe, int acc)
+{
+    for (size_t o = ob; o < oe; o++) {
+        float sc = get_f32(pan + (o % RT_QP) * 4);
+        finish(&yr[o], (float)sum[o - ob] * (s * sc), bias, o, acc);
+    }
+}
+
 /* Q8: exact integer sums (int64, so any n_in is exact), one rounding. */
 static void q8io(const pii_rt_mat *W, size_t n, const float *x, size_t ldx, const float *bias,
                  float *y, size_t ldy, size_t o0, size_t o1, int acc, int a16)
@@ -363,20 +389,9 @@ static void q8io(const pii_rt_mat *W, size_t n, const float *x, size_t ldx, cons
                 size_t m = ni - ic < QCH ? ni - ic : QCH;
                 for (size_t i = 0; i < m; i++)
                     qb[i] = act_one(a16, xr[ic + i], inv);
-                for (size_t o = ob; o < oe; o++) {
-                    size_t c = o % RT_QP;
-                    int64_t a = 0;
-                    for (size_t i = 0; i < m; i++) {
-                        size_t ii = ic + i;
-                        a += (int32_t)qb[i] * (int8_t)pan[256 + ii / 4 * 256 + c * 4 + ii % 4];
-                    }
-                    sum[o - ob] += a;
-                }
+                q8_chunk(pan, qb, ic, m, ob, oe, sum);
             }
-            for (size_t o = ob; o < oe; o++) {
-                float sc = get_f32(pan + (o % RT_QP) * 4);
-                finish(&y[t * ldy + o], (float)sum[o - ob] * (s * sc), bias, o, acc);
-            }
+            q8_finish(pan, sum, s, bias, y + t * ldy, ob, oe, acc);
             ob = oe;
         }
     }
@@ -475,22 +490,9 @@ void pii_rt_gemm_q8qx_scalar(const pii_rt_plan *p, const pii_rt_mat *W, size_t n
             size_t pi = ob / RT_QP, oe = (pi + 1) * RT_QP < o1 ? (pi + 1) * RT_QP : o1;
             const uint8_t *pan = base + pi * W->ld;
             int64_t sum[RT_QP] = {0};
-            for (size_t ic = 0; ic < ni; ic += QCH) {
-                size_t m = ni - ic < QCH ? ni - ic : QCH;
-                for (size_t o = ob; o < oe; o++) {
-                    size_t c = o % RT_QP;
-                    int64_t a = 0;
-                    for (size_t i = 0; i < m; i++) {
-                        size_t ii = ic + i;
-                        a += (int32_t)qr[ii] * (int8_t)pan[256 + ii / 4 * 256 + c * 4 + ii % 4];
-                    }
-                    sum[o - ob] += a;
-                }
-            }
-            for (size_t o = ob; o < oe; o++) {
-                float sc = get_f32(pan + (o % RT_QP) * 4);
-                finish(&y[t * ldy + o], (float)sum[o - ob] * (s[t] * sc), bias, o, acc);
-            }
+            for (size_t ic = 0; ic < ni; ic += QCH)
+                q8_chunk(pan, qr + ic, ic, ni - ic < QCH ? ni - ic : QCH, ob, oe, sum);
+            q8_finish(pan, sum, s[t], bias, y + t * ldy, ob, oe, acc);
             ob = oe;
         }
     }
