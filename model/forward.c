@@ -19,6 +19,9 @@
  *              int16 activations: their int16 rows, quantized in 6 → xgq)
  *   9 tasks    (expert, I-column chunk): gate, up, clamped SwiGLU → hg
  *  10 tasks    (expert, D-column chunk): yg = hg Dn[e] + bd[e]
+ *              (when every task of 9 is a whole expert, 9 and 10 run as
+ *              one sweep, SWEEP_ROWS rows of an expert at a time, so hg is
+ *              read back from cache, not memory; the same bits)
  *  11 tokens   x += Σ_{experts ascending} w · yg
  * Expert tasks are split by estimated cost (rows × columns), contiguous
  * and deterministic, so results never depend on the thread count.
@@ -40,6 +43,7 @@
 
 #define EXPERT_CHUNK 256 /* columns per expert task, about */
 #define WHOLE_ROWS 8     /* rows per expert (n k / E) up to which tasks are whole experts */
+#define SWEEP_ROWS 64    /* rows per block of phases 9-10 swept together */
 
 typedef struct etask {
     uint32_t e, c0, c1;
@@ -76,6 +80,7 @@ struct pii_model_ws {
     etask *ta, *tb; /* expert task lists */
     size_t nta, ntb;
     int fused; /* this layer's ta tasks run gate|up as one matrix */
+    int sweep; /* every ta task a whole expert, no int16+8: phases 9-10 as one */
     uint64_t costa, costb;
     size_t bytes;
     void *blocks[32];
@@ -384,6 +389,52 @@ static void embed_rows(const pii_model *m, const int32_t *ids, size_t t0, size_t
     }
 }
 
+/* Gate and up of expert e for its grouped rows [r0, r0 + rn), columns
+ * [c0, c1) (of 2I for the stacked float gate_up), then SwiGLU on them if
+ * swiglu: phase 9's task.  pass 1 is int16+8's residue pass (int8
+ * activations, accumulated, no bias). */
+static void expert_up(pii_model_ws *ws, const pf_layer *l, const pii_rt_plan *pl, size_t e,
+                      size_t r0, size_t rn, size_t c0, size_t c1, int qe, int pass, int swiglu)
+{
+    const pii_model_config *c = &ws->m->cfg;
+    const size_t D = (size_t)c->d_model, I = (size_t)c->d_expert, ldq = ws->ldq;
+    float *hg = ws->hg + r0 * 2 * I, *hu = hg + I;
+    const float *bg = pass ? NULL : l->bgate + e * l->bgu_es,
+                *bu = pass ? NULL : l->bup + e * l->bgu_es;
+    const pii_rt_plan *pp = pass ? &ws->plan8 : pl;
+    if (ws->fused) { /* one task = the whole expert, [0, 2I) */
+        pii_rt_mat gu = pii_rt_mat_offset(&l->gu, e * l->gate_es);
+        pii_rt_gemm(pp, &gu, rn, ws->xg + r0 * D, D, bg, hg, 2 * I, c0, c1, pass);
+        c0 = 0, c1 = I;
+    } else if (qe) { /* pass 0 only: qe excludes int16+8 */
+        pii_rt_mat g = pii_rt_mat_offset(&l->gate, e * l->gate_es);
+        pii_rt_mat u = pii_rt_mat_offset(&l->up, e * l->up_es);
+        const int16_t *xq = ws->xgq + r0 * ldq;
+        pii_rt_gemm_qx(pp, &g, rn, xq, ldq, ws->xgs + r0, bg, hg, 2 * I, c0, c1, 0);
+        pii_rt_gemm_qx(pp, &u, rn, xq, ldq, ws->xgs + r0, bu, hu, 2 * I, c0, c1, 0);
+    } else {
+        pii_rt_mat g = pii_rt_mat_offset(&l->gate, e * l->gate_es);
+        pii_rt_mat u = pii_rt_mat_offset(&l->up, e * l->up_es);
+        pii_rt_gemm(pp, &g, rn, ws->xg + r0 * D, D, bg, hg, 2 * I, c0, c1, pass);
+        pii_rt_gemm(pp, &u, rn, ws->xg + r0 * D, D, bu, hu, 2 * I, c0, c1, pass);
+    }
+    if (swiglu)
+        for (size_t r = 0; r < rn; r++)
+            pii_rt_swiglu(pl, hg + r * 2 * I + c0, hu + r * 2 * I + c0, c1 - c0, c->swiglu_alpha,
+                          c->swiglu_limit);
+}
+
+/* Down of expert e for its grouped rows [r0, r0 + rn), output columns
+ * [c0, c1): yg = hg Dn[e] + bd[e] (pass 1: int16+8's residue pass). */
+static void expert_down(pii_model_ws *ws, const pf_layer *l, const pii_rt_plan *pl, size_t e,
+                        size_t r0, size_t rn, size_t c0, size_t c1, int pass)
+{
+    const size_t D = (size_t)ws->m->cfg.d_model, I = (size_t)ws->m->cfg.d_expert;
+    pii_rt_mat dn = pii_rt_mat_offset(&l->down, e * l->down_es);
+    pii_rt_gemm(pass ? &ws->plan8 : pl, &dn, rn, ws->hg + r0 * 2 * I, 2 * I,
+                pass ? NULL : l->bdown + e * D, ws->yg + r0 * D, D, c0, c1, pass);
+}
+
 static void forward_thread(void *vctx, int ith, int nth)
 {
     fctx *f = vctx;
@@ -503,6 +554,9 @@ static void forward_thread(void *vctx, int ith, int nth)
             ws->nta = ws->fused ? build_tasks(ws->ta, ws->cnt, (int)E, 2 * I, D, whole, &ws->costa)
                                 : build_tasks(ws->ta, ws->cnt, (int)E, I, 2 * D, whole, &ws->costa);
             ws->ntb = build_tasks(ws->tb, ws->cnt, (int)E, D, I, whole, &ws->costb);
+            ws->sweep = !x2;
+            for (size_t j = 0; j < ws->nta && ws->sweep; j++)
+                ws->sweep = ws->ta[j].c0 == 0 && ws->ta[j].c1 == (ws->fused ? 2 * I : I);
             if (tr && tr->experts)
                 memcpy(tr->experts + (size_t)L * n * K, ws->sel, n * K * sizeof(int32_t));
             if (tr && tr->expert_w)
@@ -524,62 +578,52 @@ static void forward_thread(void *vctx, int ith, int nth)
             for (size_t p = lo; p < hi; p++)
                 memcpy(ws->xg + p * D, ws->a + (ws->grp[p] / K) * D, D * sizeof(float));
         pii_rt_pool_barrier(pool);
-        /* 9: gate and up, SwiGLU.  With int16+8 activations on quantized
-         * experts: pass 1 (int16) on xg, xg replaced by its int16 rounding
-         * residue, pass 2 (int8 activations) accumulated without bias, then
-         * SwiGLU. */
-        int x2g = x2 && qtype(l->gate.dtype) && qtype(l->up.dtype);
-        task_range(ws->ta, ws->nta, ws->costa, ith, nth, &lo, &hi);
-        for (int pass = 0; pass <= x2g; pass++) {
-            if (pass)
-                residue_phase(pool, ws->xg, nk, D, D, ith, nth);
+        /* 9 and 10 in one sweep when every task is a whole expert (and not
+         * int16+8, whose residue passes span all rows): per block of an
+         * expert's rows, gate, up, SwiGLU and down while hg is in cache */
+        if (ws->sweep) {
+            task_range(ws->ta, ws->nta, ws->costa, ith, nth, &lo, &hi);
             for (size_t j = lo; j < hi; j++) {
                 const etask *tk = &ws->ta[j];
-                size_t r0 = ws->off[tk->e], rn = ws->cnt[tk->e], c0 = tk->c0, c1 = tk->c1;
-                float *hg = ws->hg + r0 * 2 * I, *hu = hg + I;
-                const float *bg = pass ? NULL : l->bgate + tk->e * l->bgu_es,
-                            *bu = pass ? NULL : l->bup + tk->e * l->bgu_es;
-                const pii_rt_plan *pp = pass ? &ws->plan8 : pl;
-                if (ws->fused) { /* one task = the whole expert, [0, 2I) */
-                    pii_rt_mat gu = pii_rt_mat_offset(&l->gu, tk->e * l->gate_es);
-                    pii_rt_gemm(pp, &gu, rn, ws->xg + r0 * D, D, bg, hg, 2 * I, c0, c1, pass);
-                    c0 = 0, c1 = I;
-                } else if (qe) { /* pass 0 only: qe excludes int16+8 */
-                    pii_rt_mat g = pii_rt_mat_offset(&l->gate, tk->e * l->gate_es);
-                    pii_rt_mat u = pii_rt_mat_offset(&l->up, tk->e * l->up_es);
-                    const int16_t *xq = ws->xgq + r0 * ldq;
-                    pii_rt_gemm_qx(pp, &g, rn, xq, ldq, ws->xgs + r0, bg, hg, 2 * I, c0, c1, 0);
-                    pii_rt_gemm_qx(pp, &u, rn, xq, ldq, ws->xgs + r0, bu, hu, 2 * I, c0, c1, 0);
-                } else {
-                    pii_rt_mat g = pii_rt_mat_offset(&l->gate, tk->e * l->gate_es);
-                    pii_rt_mat u = pii_rt_mat_offset(&l->up, tk->e * l->up_es);
-                    pii_rt_gemm(pp, &g, rn, ws->xg + r0 * D, D, bg, hg, 2 * I, c0, c1, pass);
-                    pii_rt_gemm(pp, &u, rn, ws->xg + r0 * D, D, bu, hu, 2 * I, c0, c1, pass);
-                }
-                if (pass < x2g)
-                    continue;
-                for (size_t r = 0; r < rn; r++)
-                    pii_rt_swiglu(pl, hg + r * 2 * I + c0, hu + r * 2 * I + c0, c1 - c0,
-                                  c->swiglu_alpha, c->swiglu_limit);
-            }
-        }
-        pii_rt_pool_barrier(pool);
-        /* 10: down (two passes with int16+8, as in 9) */
-        int x2d = x2 && qtype(l->down.dtype);
-        task_range(ws->tb, ws->ntb, ws->costb, ith, nth, &lo, &hi);
-        for (int pass = 0; pass <= x2d; pass++) {
-            if (pass)
-                residue_phase(pool, ws->hg, nk, I, 2 * I, ith, nth);
-            for (size_t j = lo; j < hi; j++) {
-                const etask *tk = &ws->tb[j];
                 size_t r0 = ws->off[tk->e], rn = ws->cnt[tk->e];
-                pii_rt_mat dn = pii_rt_mat_offset(&l->down, tk->e * l->down_es);
-                pii_rt_gemm(pass ? &ws->plan8 : pl, &dn, rn, ws->hg + r0 * 2 * I, 2 * I,
-                            pass ? NULL : l->bdown + tk->e * D, ws->yg + r0 * D, D, tk->c0, tk->c1,
-                            pass);
+                for (size_t b = 0; b < rn; b += SWEEP_ROWS) {
+                    size_t nb = rn - b < SWEEP_ROWS ? rn - b : SWEEP_ROWS;
+                    expert_up(ws, l, pl, tk->e, r0 + b, nb, 0, tk->c1, qe, 0, 1);
+                    expert_down(ws, l, pl, tk->e, r0 + b, nb, 0, D, 0);
+                }
             }
+            pii_rt_pool_barrier(pool);
+        } else {
+            /* 9: gate and up, SwiGLU.  With int16+8 activations on quantized
+             * experts: pass 1 (int16) on xg, xg replaced by its int16 rounding
+             * residue, pass 2 (int8 activations) accumulated without bias, then
+             * SwiGLU. */
+            int x2g = x2 && qtype(l->gate.dtype) && qtype(l->up.dtype);
+            task_range(ws->ta, ws->nta, ws->costa, ith, nth, &lo, &hi);
+            for (int pass = 0; pass <= x2g; pass++) {
+                if (pass)
+                    residue_phase(pool, ws->xg, nk, D, D, ith, nth);
+                for (size_t j = lo; j < hi; j++) {
+                    const etask *tk = &ws->ta[j];
+                    expert_up(ws, l, pl, tk->e, ws->off[tk->e], ws->cnt[tk->e], tk->c0, tk->c1, qe,
+                              pass, pass == x2g);
+                }
+            }
+            pii_rt_pool_barrier(pool);
+            /* 10: down (two passes with int16+8, as in 9) */
+            int x2d = x2 && qtype(l->down.dtype);
+            task_range(ws->tb, ws->ntb, ws->costb, ith, nth, &lo, &hi);
+            for (int pass = 0; pass <= x2d; pass++) {
+                if (pass)
+                    residue_phase(pool, ws->hg, nk, I, 2 * I, ith, nth);
+                for (size_t j = lo; j < hi; j++) {
+                    const etask *tk = &ws->tb[j];
+                    expert_down(ws, l, pl, tk->e, ws->off[tk->e], ws->cnt[tk->e], tk->c0, tk->c1,
+                                pass);
+                }
+            }
+            pii_rt_pool_barrier(pool);
         }
-        pii_rt_pool_barrier(pool);
         /* 11: sum in ascending expert order (HF's order), then the residual */
         float *acc = scr;
         for (size_t t = t0; t < t1; t++) {

@@ -17,6 +17,7 @@
 #include "cli.h"
 #include "eval.h"
 #include "opts.h"
+#include "pii_rt.h"
 #include "pii_core.h"
 #include "pipeline.h"
 
@@ -32,6 +33,7 @@ enum {
     E_DUMP,
     E_NO_NAME_MEMORY,
     E_NO_NAME_LEXICON,
+    E_ACT,
     E_HELP,
     E_END
 };
@@ -53,6 +55,9 @@ static const pii_flag eval_flags[] = {
     [E_NO_NAME_LEXICON - E_FIRST] = {"no-name-lexicon", 0, NULL,
                                      "turn the model's name lexicon off (as the main command's "
                                      "option)"},
+    [E_ACT - E_FIRST] = {"act", 0, "MODE",
+                         "activations of an int8/int4 model: int16 (default), int16+8 or int8 "
+                         "(as the main command's option)"},
     [E_HELP - E_FIRST] = {"help", 'h', NULL, "show this help and exit"},
 };
 enum { E_NFLAGS = E_END - E_FIRST };
@@ -550,7 +555,7 @@ int pii_cmd_eval(int argc, char **argv)
 {
     pii_opts o;
     memset(&o, 0, sizeof o);
-    o.act = -1;   /* keep the process-wide activation mode */
+    o.act = -1;   /* keep the process-wide activation mode unless --act */
     int json = 0; /* 0 text, 1 json, 2 markdown */
     const char *pred_path = NULL, *dump_path = NULL;
     struct option lo[E_NFLAGS + 1];
@@ -598,6 +603,17 @@ int pii_cmd_eval(int argc, char **argv)
         case E_NO_NAME_LEXICON:
             o.no_name_lexicon = 1;
             break;
+        case E_ACT: {
+            pii_rt_qact a;
+            if (pii_rt_qact_parse(optarg, &a) != PII_OK) {
+                fprintf(stderr,
+                        "pii-redact eval: unknown activation mode '%s' (int16, int16+8 or int8)\n",
+                        optarg);
+                return PII_EXIT_USAGE;
+            }
+            o.act = (int)a;
+            break;
+        }
         case E_HELP:
             eval_usage(stdout);
             return PII_EXIT_OK;

@@ -146,6 +146,15 @@ static int setup(void **state)
     s.embed_rows = 37;
     if (pii_model_synth_write_hf(&s, path("compact"), msg, sizeof msg))
         return -1;
+    /* experts wider than one task's column chunk (EXPERT_CHUNK, 256) */
+    synth_small(&s);
+    s.cfg.d_expert = 320;
+    s.dtype = PII_DT_BF16;
+    if (pii_model_synth_write_hf(&s, path("wide"), msg, sizeof msg))
+        return -1;
+    s.gguf_experts = PII_DT_Q8_0;
+    if (pii_model_synth_write_gguf(&s, path("wide8.gguf"), msg, sizeof msg))
+        return -1;
     return 0;
 }
 
@@ -233,6 +242,51 @@ static void test_packing_threads(void **state)
     free(ids);
     free(packed);
     pii_model_free(m);
+}
+
+/* Phases 9 and 10 of a layer (gate, up, SwiGLU; down) run as one sweep over
+ * row blocks of each expert when every task is a whole expert, and as two
+ * column-split phases otherwise: both give the same bits.  With 8 experts,
+ * top 2 and 320-wide experts, a pass of up to 32 tokens has whole-expert
+ * tasks (swept), the 50-token pack has two column chunks per expert (not
+ * swept); bf16 experts and int8 ones (GGUF Q8_0 repacked: activations
+ * quantized once), one and three threads. */
+static void test_expert_sweep(void **state)
+{
+    (void)state;
+    const char *models[] = {"wide", "wide8.gguf"};
+    const size_t lens[] = {1, 13, 0, 4, 30, 2};
+    const size_t nd = sizeof lens / sizeof lens[0];
+    size_t n = 0;
+    for (size_t d = 0; d < nd; d++)
+        n += lens[d];
+    int32_t *ids = malloc(n * sizeof *ids);
+    ids_for(ids, n, 500, 5);
+    for (int k = 0; k < 2; k++) {
+        pii_model *m = load_p(path(models[k]), 1);
+        const size_t C = (size_t)pii_model_cfg(m)->n_labels;
+        assert_int_equal(pii_model_cfg(m)->d_expert, 320);
+        pii_err e;
+        pii_rt_pool *pool = pii_rt_pool_create(3, &e);
+        for (int p = 0; p < 2; p++) {
+            float *packed = run(m, ids, n, lens, nd, p ? pool : NULL, NULL);
+            size_t off = 0;
+            for (size_t d = 0; d < nd; d++) {
+                if (lens[d]) {
+                    float *one = run(m, ids + off, lens[d], NULL, 0, p ? pool : NULL, NULL);
+                    double df = maxdiff(one, packed + off * C, lens[d] * C);
+                    if (df != 0)
+                        fail_msg("%s, document %zu: packed differs by %g", models[k], d, df);
+                    free(one);
+                }
+                off += lens[d];
+            }
+            free(packed);
+        }
+        pii_rt_pool_free(pool);
+        pii_model_free(m);
+    }
+    free(ids);
 }
 
 /* pii_model_forward_kept: the kept rows of each document are bit-identical
@@ -482,7 +536,7 @@ int main(void)
         cmocka_unit_test(test_formats_agree), cmocka_unit_test(test_packing_threads),
         cmocka_unit_test(test_isa_paths),     cmocka_unit_test(test_row_map_and_trace),
         cmocka_unit_test(test_load_mem),      cmocka_unit_test(test_gguf_q8_0_repack),
-        cmocka_unit_test(test_forward_kept),
+        cmocka_unit_test(test_forward_kept),  cmocka_unit_test(test_expert_sweep),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
