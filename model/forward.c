@@ -60,7 +60,8 @@ struct pii_model_ws {
     float *x, *a;            /* [N][D]          */
     float *q, *att;          /* [N][QW]         */
     float *k, *v;            /* [N][KV]         */
-    float *kt;               /* [KV][N]         */
+    float *kt;               /* [KV][ldkt]      */
+    size_t ldkt;             /* N rounded up to 16, plus 16 (see ws_create) */
     float *rl;               /* [N][E]          */
     int32_t *sel;            /* [N][k]          */
     float *selw;             /* [N][k]          */
@@ -135,10 +136,14 @@ pii_model_ws *pii_model_ws_create(const pii_model *m, size_t max_tokens, pii_rt_
     size_t nta = E * ((I + EXPERT_CHUNK - 1) / EXPERT_CHUNK); /* whole: E */
     size_t ntb = E * ((D + EXPERT_CHUNK - 1) / EXPERT_CHUNK);
     const size_t F = sizeof(float);
+    /* kt's rows one cache line more than a multiple of 64 bytes apart: the
+     * attention reads hd rows of kt at once, and rows a power-of-two
+     * multiple of 4 KB apart (N = 4096) would all fall in one L1 set */
+    ws->ldkt = (N + 15) / 16 * 16 + 16;
     int ok = (ws->x = ws_alloc(ws, N * D * F)) && (ws->a = ws_alloc(ws, N * D * F)) &&
              (ws->q = ws_alloc(ws, N * QW * F)) && (ws->att = ws_alloc(ws, N * QW * F)) &&
              (ws->k = ws_alloc(ws, N * KV * F)) && (ws->v = ws_alloc(ws, N * KV * F)) &&
-             (ws->kt = ws_alloc(ws, N * KV * F)) && (ws->rl = ws_alloc(ws, N * E * F)) &&
+             (ws->kt = ws_alloc(ws, ws->ldkt * KV * F)) && (ws->rl = ws_alloc(ws, N * E * F)) &&
              (ws->sel = ws_alloc(ws, N * K * sizeof(int32_t))) &&
              (ws->selw = ws_alloc(ws, N * K * F)) &&
              (ws->cnt = ws_alloc(ws, E * sizeof(uint32_t))) &&
@@ -443,7 +448,7 @@ static void forward_thread(void *vctx, int ith, int nth)
     const pii_rt_plan *pl = &ws->plan;
     pii_rt_pool *pool = ws->pool;
     const pii_model_config *c = &m->cfg;
-    const size_t n = f->n, N = ws->N, D = (size_t)c->d_model, hd = (size_t)c->head_dim;
+    const size_t n = f->n, D = (size_t)c->d_model, hd = (size_t)c->head_dim;
     const size_t QW = (size_t)c->n_heads * hd, KV = (size_t)c->n_kv_heads * hd;
     const size_t E = (size_t)c->n_experts, K = (size_t)c->top_k, I = (size_t)c->d_expert;
     const size_t C = (size_t)c->n_labels;
@@ -458,7 +463,7 @@ static void forward_thread(void *vctx, int ith, int nth)
         memcpy(tr->hidden + t0 * D, ws->x + t0 * D, (t1 - t0) * D * sizeof(float));
     pii_rt_pool_barrier(pool);
 
-    pii_rt_attn at = {ws->q, ws->kt, ws->v,      ws->att,       NULL,        QW,       N,
+    pii_rt_attn at = {ws->q, ws->kt, ws->v,      ws->att,       NULL,        QW,       ws->ldkt,
                       KV,    QW,     c->n_heads, c->n_kv_heads, c->head_dim, c->window};
     for (int L = 0; L < c->n_layers; L++) {
         const pf_layer *l = &m->layers[L];
@@ -513,7 +518,7 @@ static void forward_thread(void *vctx, int ith, int nth)
                 pii_rt_rope_apply(ws->q + t * QW, c->n_heads, c->head_dim, cs);
             pii_rt_rope_apply(ws->k + t * KV, c->n_kv_heads, c->head_dim, cs);
         }
-        pii_rt_transpose(ws->k + t0 * KV, KV, t1 - t0, KV, ws->kt + t0, N);
+        pii_rt_transpose(ws->k + t0 * KV, KV, t1 - t0, KV, ws->kt + t0, ws->ldkt);
         pii_rt_pool_barrier(pool);
         /* 4 */
         at.sinks = l->sinks;
