@@ -80,9 +80,11 @@ struct pii_model_ws {
     size_t scr;
     etask *ta, *tb; /* expert task lists */
     size_t nta, ntb;
-    int fused; /* this layer's ta tasks run gate|up as one matrix */
-    int sweep; /* every ta task a whole expert, no int16+8: phases 9-10 as one */
-    uint64_t costa, costb;
+    etask *ts;  /* the sweep's tasks in a long pass: (expert, rows [c0, c1)) */
+    size_t nts; /* 0: the sweep runs ta (whole experts) */
+    int fused;  /* this layer's ta tasks run gate|up as one matrix */
+    int sweep;  /* every ta task a whole expert, no int16+8: phases 9-10 as one */
+    uint64_t costa, costb, costs;
     size_t bytes;
     void *blocks[32];
     int nblocks;
@@ -135,6 +137,7 @@ pii_model_ws *pii_model_ws_create(const pii_model *m, size_t max_tokens, pii_rt_
     ws->scr = pii_rt_attn_scratch(c->window, c->n_heads, c->n_kv_heads) + D;
     size_t nta = E * ((I + EXPERT_CHUNK - 1) / EXPERT_CHUNK); /* whole: E */
     size_t ntb = E * ((D + EXPERT_CHUNK - 1) / EXPERT_CHUNK);
+    size_t nts = N * K / SWEEP_ROWS + E;
     const size_t F = sizeof(float);
     /* kt's rows one cache line more than a multiple of 64 bytes apart: the
      * attention reads hd rows of kt at once, and rows a power-of-two
@@ -157,7 +160,8 @@ pii_model_ws *pii_model_ws_create(const pii_model *m, size_t max_tokens, pii_rt_
              (ws->lastl = ws_alloc(ws, N * sizeof(int16_t))) &&
              (ws->scratch = ws_alloc(ws, (size_t)ws->nth * ws->scr * F)) &&
              (ws->ta = ws_alloc(ws, nta * sizeof(etask))) &&
-             (ws->tb = ws_alloc(ws, ntb * sizeof(etask)));
+             (ws->tb = ws_alloc(ws, ntb * sizeof(etask))) &&
+             (ws->ts = ws_alloc(ws, nts * sizeof(etask)));
     /* Q8 attention projections or experts: int16 activations quantized
      * once per row (phases 1, 6, 8) instead of once per product */
     int q8 = 0;
@@ -379,6 +383,23 @@ static size_t build_tasks(etask *t, const uint32_t *cnt, int E, size_t cols, uin
     return nt;
 }
 
+/* The sweep's tasks of a long pass: each expert's rows in blocks of
+ * SWEEP_ROWS, (e, first row, end row) relative to the expert's group,
+ * cost the row count. */
+static size_t row_tasks(etask *t, const uint32_t *cnt, int E, uint64_t *total)
+{
+    size_t nt = 0;
+    uint64_t cum = 0;
+    for (int e = 0; e < E; e++)
+        for (uint32_t r = 0; r < cnt[e]; r += SWEEP_ROWS) {
+            uint32_t r1 = cnt[e] - r < SWEEP_ROWS ? cnt[e] : r + SWEEP_ROWS;
+            t[nt++] = (etask){(uint32_t)e, r, r1, cum, r1 - r};
+            cum += r1 - r;
+        }
+    *total = cum;
+    return nt;
+}
+
 static void embed_rows(const pii_model *m, const int32_t *ids, size_t t0, size_t t1, float *x)
 {
     const size_t D = (size_t)m->cfg.d_model;
@@ -562,6 +583,10 @@ static void forward_thread(void *vctx, int ith, int nth)
             ws->sweep = !x2;
             for (size_t j = 0; j < ws->nta && ws->sweep; j++)
                 ws->sweep = ws->ta[j].c0 == 0 && ws->ta[j].c1 == (ws->fused ? 2 * I : I);
+            /* a long pass sweeps blocks of rows, which the threads share
+             * more evenly than whole experts; a short one (bound by the
+             * weight stream) keeps each expert on one thread */
+            ws->nts = ws->sweep && !whole ? row_tasks(ws->ts, ws->cnt, (int)E, &ws->costs) : 0;
             if (tr && tr->experts)
                 memcpy(tr->experts + (size_t)L * n * K, ws->sel, n * K * sizeof(int32_t));
             if (tr && tr->expert_w)
@@ -587,14 +612,18 @@ static void forward_thread(void *vctx, int ith, int nth)
          * int16+8, whose residue passes span all rows): per block of an
          * expert's rows, gate, up, SwiGLU and down while hg is in cache */
         if (ws->sweep) {
-            task_range(ws->ta, ws->nta, ws->costa, ith, nth, &lo, &hi);
+            const etask *ts = ws->nts ? ws->ts : ws->ta;
+            task_range(ts, ws->nts ? ws->nts : ws->nta, ws->nts ? ws->costs : ws->costa, ith, nth,
+                       &lo, &hi);
+            const size_t cols = ws->fused ? 2 * I : I;
             for (size_t j = lo; j < hi; j++) {
-                const etask *tk = &ws->ta[j];
-                size_t r0 = ws->off[tk->e], rn = ws->cnt[tk->e];
-                for (size_t b = 0; b < rn; b += SWEEP_ROWS) {
-                    size_t nb = rn - b < SWEEP_ROWS ? rn - b : SWEEP_ROWS;
-                    expert_up(ws, l, pl, tk->e, r0 + b, nb, 0, tk->c1, qe, 0, 1);
-                    expert_down(ws, l, pl, tk->e, r0 + b, nb, 0, D, 0);
+                const etask *tk = &ts[j];
+                size_t r0 = ws->off[tk->e];
+                size_t a = ws->nts ? tk->c0 : 0, b = ws->nts ? tk->c1 : ws->cnt[tk->e];
+                for (size_t r = a; r < b; r += SWEEP_ROWS) {
+                    size_t nb = b - r < SWEEP_ROWS ? b - r : SWEEP_ROWS;
+                    expert_up(ws, l, pl, tk->e, r0 + r, nb, 0, cols, qe, 0, 1);
+                    expert_down(ws, l, pl, tk->e, r0 + r, nb, 0, D, 0);
                 }
             }
             pii_rt_pool_barrier(pool);
