@@ -20,8 +20,10 @@
  *   9 tasks    (expert, I-column chunk): gate, up, clamped SwiGLU → hg
  *  10 tasks    (expert, D-column chunk): yg = hg Dn[e] + bd[e]
  *              (when every task of 9 is a whole expert, 9 and 10 run as
- *              one sweep, SWEEP_ROWS rows of an expert at a time, so hg is
- *              read back from cache, not memory; the same bits)
+ *              one sweep, SWEEP_ROWS rows of an expert at a time, through a
+ *              per-thread block hblk read back from cache, not memory; the
+ *              same bits; the whole hg exists only for models whose passes
+ *              may run 9 and 10 apart: hg_needed)
  *  11 tokens   x += Σ_{experts ascending} w · yg
  * Expert tasks are split by estimated cost (rows × columns), contiguous
  * and deterministic, so results never depend on the thread count.
@@ -71,7 +73,10 @@ struct pii_model_ws {
     int16_t *aq, *xgq;       /* [N][ldq], [N*k][ldq]: a and xg quantized once (Q8 weights) */
     float *as, *xgs;         /* [N], [N*k]: their scales */
     size_t ldq;              /* D rounded up to 32; 0: no Q8 weights, no buffers */
-    float *hg;               /* [N*k][2I]: gate | up, then SwiGLU in the gate half */
+    float *hg;               /* [N*k][2I]: gate | up, then SwiGLU in the gate half; only
+                                for passes that may run phases 9 and 10 apart (made on
+                                first need, hg_needed) */
+    float *hblk;             /* [nth][SWEEP_ROWS][2I]: the sweep's rows, per thread */
     float *rope;             /* [N][hd/2][2]    */
     uint32_t *dstart, *dend; /* [N]         */
     int16_t *lastl;          /* [N]: last layer whose query and experts a row needs
@@ -154,7 +159,8 @@ pii_model_ws *pii_model_ws_create(const pii_model *m, size_t max_tokens, pii_rt_
              (ws->grp = ws_alloc(ws, N * K * sizeof(uint32_t))) &&
              (ws->pos = ws_alloc(ws, N * K * sizeof(uint32_t))) &&
              (ws->xg = ws_alloc(ws, N * K * D * F)) && (ws->yg = ws_alloc(ws, N * K * D * F)) &&
-             (ws->hg = ws_alloc(ws, N * K * 2 * I * F)) && (ws->rope = ws_alloc(ws, N * hd * F)) &&
+             (ws->hblk = ws_alloc(ws, (size_t)ws->nth * SWEEP_ROWS * 2 * I * F)) &&
+             (ws->rope = ws_alloc(ws, N * hd * F)) &&
              (ws->dstart = ws_alloc(ws, N * sizeof(uint32_t))) &&
              (ws->dend = ws_alloc(ws, N * sizeof(uint32_t))) &&
              (ws->lastl = ws_alloc(ws, N * sizeof(int16_t))) &&
@@ -383,6 +389,15 @@ static size_t build_tasks(etask *t, const uint32_t *cnt, int E, size_t cols, uin
     return nt;
 }
 
+/* May a pass run phases 9 and 10 apart (and so need the whole hg)?  With
+ * int16+8 activations (the residue passes span all rows), or where a long
+ * pass splits an expert's columns into tasks (d_expert > EXPERT_CHUNK;
+ * build_tasks).  Otherwise every pass sweeps, through hblk. */
+static int hg_needed(const pii_model *m, int x2)
+{
+    return x2 || (size_t)m->cfg.d_expert > EXPERT_CHUNK;
+}
+
 /* The sweep's tasks of a long pass: each expert's rows in blocks of
  * SWEEP_ROWS, (e, first row, end row) relative to the expert's group,
  * cost the row count. */
@@ -420,11 +435,12 @@ static void embed_rows(const pii_model *m, const int32_t *ids, size_t t0, size_t
  * swiglu: phase 9's task.  pass 1 is int16+8's residue pass (int8
  * activations, accumulated, no bias). */
 static void expert_up(pii_model_ws *ws, const pf_layer *l, const pii_rt_plan *pl, size_t e,
-                      size_t r0, size_t rn, size_t c0, size_t c1, int qe, int pass, int swiglu)
+                      size_t r0, size_t rn, float *hg, size_t c0, size_t c1, int qe, int pass,
+                      int swiglu)
 {
     const pii_model_config *c = &ws->m->cfg;
     const size_t D = (size_t)c->d_model, I = (size_t)c->d_expert, ldq = ws->ldq;
-    float *hg = ws->hg + r0 * 2 * I, *hu = hg + I;
+    float *hu = hg + I;
     const float *bg = pass ? NULL : l->bgate + e * l->bgu_es,
                 *bu = pass ? NULL : l->bup + e * l->bgu_es;
     const pii_rt_plan *pp = pass ? &ws->plan8 : pl;
@@ -453,12 +469,12 @@ static void expert_up(pii_model_ws *ws, const pf_layer *l, const pii_rt_plan *pl
 /* Down of expert e for its grouped rows [r0, r0 + rn), output columns
  * [c0, c1): yg = hg Dn[e] + bd[e] (pass 1: int16+8's residue pass). */
 static void expert_down(pii_model_ws *ws, const pf_layer *l, const pii_rt_plan *pl, size_t e,
-                        size_t r0, size_t rn, size_t c0, size_t c1, int pass)
+                        size_t r0, size_t rn, const float *hg, size_t c0, size_t c1, int pass)
 {
     const size_t D = (size_t)ws->m->cfg.d_model, I = (size_t)ws->m->cfg.d_expert;
     pii_rt_mat dn = pii_rt_mat_offset(&l->down, e * l->down_es);
-    pii_rt_gemm(pass ? &ws->plan8 : pl, &dn, rn, ws->hg + r0 * 2 * I, 2 * I,
-                pass ? NULL : l->bdown + e * D, ws->yg + r0 * D, D, c0, c1, pass);
+    pii_rt_gemm(pass ? &ws->plan8 : pl, &dn, rn, hg, 2 * I, pass ? NULL : l->bdown + e * D,
+                ws->yg + r0 * D, D, c0, c1, pass);
 }
 
 static void forward_thread(void *vctx, int ith, int nth)
@@ -616,14 +632,15 @@ static void forward_thread(void *vctx, int ith, int nth)
             task_range(ts, ws->nts ? ws->nts : ws->nta, ws->nts ? ws->costs : ws->costa, ith, nth,
                        &lo, &hi);
             const size_t cols = ws->fused ? 2 * I : I;
+            float *hb = ws->hblk + (size_t)ith * SWEEP_ROWS * 2 * I;
             for (size_t j = lo; j < hi; j++) {
                 const etask *tk = &ts[j];
                 size_t r0 = ws->off[tk->e];
                 size_t a = ws->nts ? tk->c0 : 0, b = ws->nts ? tk->c1 : ws->cnt[tk->e];
                 for (size_t r = a; r < b; r += SWEEP_ROWS) {
                     size_t nb = b - r < SWEEP_ROWS ? b - r : SWEEP_ROWS;
-                    expert_up(ws, l, pl, tk->e, r0 + r, nb, 0, cols, qe, 0, 1);
-                    expert_down(ws, l, pl, tk->e, r0 + r, nb, 0, D, 0);
+                    expert_up(ws, l, pl, tk->e, r0 + r, nb, hb, 0, cols, qe, 0, 1);
+                    expert_down(ws, l, pl, tk->e, r0 + r, nb, hb, 0, D, 0);
                 }
             }
             pii_rt_pool_barrier(pool);
@@ -639,8 +656,9 @@ static void forward_thread(void *vctx, int ith, int nth)
                     residue_phase(pool, ws->xg, nk, D, D, ith, nth);
                 for (size_t j = lo; j < hi; j++) {
                     const etask *tk = &ws->ta[j];
-                    expert_up(ws, l, pl, tk->e, ws->off[tk->e], ws->cnt[tk->e], tk->c0, tk->c1, qe,
-                              pass, pass == x2g);
+                    expert_up(ws, l, pl, tk->e, ws->off[tk->e], ws->cnt[tk->e],
+                              ws->hg + ws->off[tk->e] * 2 * I, tk->c0, tk->c1, qe, pass,
+                              pass == x2g);
                 }
             }
             pii_rt_pool_barrier(pool);
@@ -652,8 +670,8 @@ static void forward_thread(void *vctx, int ith, int nth)
                     residue_phase(pool, ws->hg, nk, I, 2 * I, ith, nth);
                 for (size_t j = lo; j < hi; j++) {
                     const etask *tk = &ws->tb[j];
-                    expert_down(ws, l, pl, tk->e, ws->off[tk->e], ws->cnt[tk->e], tk->c0, tk->c1,
-                                pass);
+                    expert_down(ws, l, pl, tk->e, ws->off[tk->e], ws->cnt[tk->e],
+                                ws->hg + ws->off[tk->e] * 2 * I, tk->c0, tk->c1, pass);
                 }
             }
             pii_rt_pool_barrier(pool);
@@ -754,6 +772,11 @@ pii_err pii_model_forward_kept(const pii_model *m, pii_model_ws *ws, const int32
         }
     }
     fctx f = {m, ws, ids, n, logits, trace, ws->plan.qact == PII_RT_QACT_I16R8, 0};
+    if (!ws->hg && hg_needed(m, f.x2)) {
+        const size_t K = (size_t)m->cfg.top_k, I = (size_t)m->cfg.d_expert;
+        if (!(ws->hg = ws_alloc(ws, ws->N * K * 2 * I * sizeof(float))))
+            return PII_ENOMEM;
+    }
     if (!trace)
         f.kept = plan_kept(m, ws, n, doc_lens, ndocs, keep_lo, keep_hi);
     pii_rt_pool_run(ws->pool, forward_thread, &f);
