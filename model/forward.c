@@ -24,7 +24,8 @@
  *              per-thread block hblk read back from cache, not memory; the
  *              same bits; the whole hg exists only for models whose passes
  *              may run 9 and 10 apart: hg_needed)
- *  11 tokens   x += Σ_{experts ascending} w · yg
+ *  11 tokens   x += Σ_{experts ascending} w · yg (a thread sweeping alone
+ *              sums into a during the sweep instead: the same order)
  * Expert tasks are split by estimated cost (rows × columns), contiguous
  * and deterministic, so results never depend on the thread count.
  * Unselected experts get no task at all.
@@ -77,6 +78,7 @@ struct pii_model_ws {
                                 for passes that may run phases 9 and 10 apart (made on
                                 first need, hg_needed) */
     float *hblk;             /* [nth][SWEEP_ROWS][2I]: the sweep's rows, per thread */
+    float *yblk;             /* [SWEEP_ROWS][D]: a one-thread sweep's down rows */
     float *rope;             /* [N][hd/2][2]    */
     uint32_t *dstart, *dend; /* [N]         */
     int16_t *lastl;          /* [N]: last layer whose query and experts a row needs
@@ -148,26 +150,26 @@ pii_model_ws *pii_model_ws_create(const pii_model *m, size_t max_tokens, pii_rt_
      * attention reads hd rows of kt at once, and rows a power-of-two
      * multiple of 4 KB apart (N = 4096) would all fall in one L1 set */
     ws->ldkt = (N + 15) / 16 * 16 + 16;
-    int ok = (ws->x = ws_alloc(ws, N * D * F)) && (ws->a = ws_alloc(ws, N * D * F)) &&
-             (ws->q = ws_alloc(ws, N * QW * F)) && (ws->att = ws_alloc(ws, N * QW * F)) &&
-             (ws->k = ws_alloc(ws, N * KV * F)) && (ws->v = ws_alloc(ws, N * KV * F)) &&
-             (ws->kt = ws_alloc(ws, ws->ldkt * KV * F)) && (ws->rl = ws_alloc(ws, N * E * F)) &&
-             (ws->sel = ws_alloc(ws, N * K * sizeof(int32_t))) &&
-             (ws->selw = ws_alloc(ws, N * K * F)) &&
-             (ws->cnt = ws_alloc(ws, E * sizeof(uint32_t))) &&
-             (ws->off = ws_alloc(ws, (E + 1) * sizeof(uint32_t))) &&
-             (ws->grp = ws_alloc(ws, N * K * sizeof(uint32_t))) &&
-             (ws->pos = ws_alloc(ws, N * K * sizeof(uint32_t))) &&
-             (ws->xg = ws_alloc(ws, N * K * D * F)) && (ws->yg = ws_alloc(ws, N * K * D * F)) &&
-             (ws->hblk = ws_alloc(ws, (size_t)ws->nth * SWEEP_ROWS * 2 * I * F)) &&
-             (ws->rope = ws_alloc(ws, N * hd * F)) &&
-             (ws->dstart = ws_alloc(ws, N * sizeof(uint32_t))) &&
-             (ws->dend = ws_alloc(ws, N * sizeof(uint32_t))) &&
-             (ws->lastl = ws_alloc(ws, N * sizeof(int16_t))) &&
-             (ws->scratch = ws_alloc(ws, (size_t)ws->nth * ws->scr * F)) &&
-             (ws->ta = ws_alloc(ws, nta * sizeof(etask))) &&
-             (ws->tb = ws_alloc(ws, ntb * sizeof(etask))) &&
-             (ws->ts = ws_alloc(ws, nts * sizeof(etask)));
+    int ok =
+        (ws->x = ws_alloc(ws, N * D * F)) && (ws->a = ws_alloc(ws, N * D * F)) &&
+        (ws->q = ws_alloc(ws, N * QW * F)) && (ws->att = ws_alloc(ws, N * QW * F)) &&
+        (ws->k = ws_alloc(ws, N * KV * F)) && (ws->v = ws_alloc(ws, N * KV * F)) &&
+        (ws->kt = ws_alloc(ws, ws->ldkt * KV * F)) && (ws->rl = ws_alloc(ws, N * E * F)) &&
+        (ws->sel = ws_alloc(ws, N * K * sizeof(int32_t))) && (ws->selw = ws_alloc(ws, N * K * F)) &&
+        (ws->cnt = ws_alloc(ws, E * sizeof(uint32_t))) &&
+        (ws->off = ws_alloc(ws, (E + 1) * sizeof(uint32_t))) &&
+        (ws->grp = ws_alloc(ws, N * K * sizeof(uint32_t))) &&
+        (ws->pos = ws_alloc(ws, N * K * sizeof(uint32_t))) &&
+        (ws->xg = ws_alloc(ws, N * K * D * F)) && (ws->yg = ws_alloc(ws, N * K * D * F)) &&
+        (ws->hblk = ws_alloc(ws, (size_t)ws->nth * SWEEP_ROWS * 2 * I * F)) &&
+        (ws->yblk = ws_alloc(ws, SWEEP_ROWS * D * F)) && (ws->rope = ws_alloc(ws, N * hd * F)) &&
+        (ws->dstart = ws_alloc(ws, N * sizeof(uint32_t))) &&
+        (ws->dend = ws_alloc(ws, N * sizeof(uint32_t))) &&
+        (ws->lastl = ws_alloc(ws, N * sizeof(int16_t))) &&
+        (ws->scratch = ws_alloc(ws, (size_t)ws->nth * ws->scr * F)) &&
+        (ws->ta = ws_alloc(ws, nta * sizeof(etask))) &&
+        (ws->tb = ws_alloc(ws, ntb * sizeof(etask))) &&
+        (ws->ts = ws_alloc(ws, nts * sizeof(etask)));
     /* Q8 attention projections or experts: int16 activations quantized
      * once per row (phases 1, 6, 8) instead of once per product */
     int q8 = 0;
@@ -466,15 +468,15 @@ static void expert_up(pii_model_ws *ws, const pf_layer *l, const pii_rt_plan *pl
                           c->swiglu_limit);
 }
 
-/* Down of expert e for its grouped rows [r0, r0 + rn), output columns
- * [c0, c1): yg = hg Dn[e] + bd[e] (pass 1: int16+8's residue pass). */
+/* Down of expert e for rn of its rows, output columns [c0, c1): y = hg
+ * Dn[e] + bd[e] (rows D apart; pass 1: int16+8's residue pass). */
 static void expert_down(pii_model_ws *ws, const pf_layer *l, const pii_rt_plan *pl, size_t e,
-                        size_t r0, size_t rn, const float *hg, size_t c0, size_t c1, int pass)
+                        size_t rn, const float *hg, float *y, size_t c0, size_t c1, int pass)
 {
     const size_t D = (size_t)ws->m->cfg.d_model, I = (size_t)ws->m->cfg.d_expert;
     pii_rt_mat dn = pii_rt_mat_offset(&l->down, e * l->down_es);
-    pii_rt_gemm(pass ? &ws->plan8 : pl, &dn, rn, hg, 2 * I, pass ? NULL : l->bdown + e * D,
-                ws->yg + r0 * D, D, c0, c1, pass);
+    pii_rt_gemm(pass ? &ws->plan8 : pl, &dn, rn, hg, 2 * I, pass ? NULL : l->bdown + e * D, y, D,
+                c0, c1, pass);
 }
 
 static void forward_thread(void *vctx, int ith, int nth)
@@ -627,12 +629,19 @@ static void forward_thread(void *vctx, int ith, int nth)
         /* 9 and 10 in one sweep when every task is a whole expert (and not
          * int16+8, whose residue passes span all rows): per block of an
          * expert's rows, gate, up, SwiGLU and down while hg is in cache */
+        /* One thread sweeping (a window on a workspace of its own): it
+         * meets the experts in ascending order, so each token's weighted
+         * expert outputs are summed into a (free after phase 8) as they
+         * come, in phase 11's order, instead of through yg. */
+        const int direct = ws->sweep && nth == 1;
         if (ws->sweep) {
             const etask *ts = ws->nts ? ws->ts : ws->ta;
             task_range(ts, ws->nts ? ws->nts : ws->nta, ws->nts ? ws->costs : ws->costa, ith, nth,
                        &lo, &hi);
             const size_t cols = ws->fused ? 2 * I : I;
             float *hb = ws->hblk + (size_t)ith * SWEEP_ROWS * 2 * I;
+            if (direct)
+                memset(ws->a, 0, n * D * sizeof(float));
             for (size_t j = lo; j < hi; j++) {
                 const etask *tk = &ts[j];
                 size_t r0 = ws->off[tk->e];
@@ -640,7 +649,15 @@ static void forward_thread(void *vctx, int ith, int nth)
                 for (size_t r = a; r < b; r += SWEEP_ROWS) {
                     size_t nb = b - r < SWEEP_ROWS ? b - r : SWEEP_ROWS;
                     expert_up(ws, l, pl, tk->e, r0 + r, nb, hb, 0, cols, qe, 0, 1);
-                    expert_down(ws, l, pl, tk->e, r0 + r, nb, hb, 0, D, 0);
+                    if (!direct) {
+                        expert_down(ws, l, pl, tk->e, nb, hb, ws->yg + (r0 + r) * D, 0, D, 0);
+                        continue;
+                    }
+                    expert_down(ws, l, pl, tk->e, nb, hb, ws->yblk, 0, D, 0);
+                    for (size_t i = 0; i < nb; i++) {
+                        uint32_t g = ws->grp[r0 + r + i]; /* token g / K, slot g % K */
+                        axpy_rows(ws->a + (g / K) * D, ws->selw[g], ws->yblk + i * D, D);
+                    }
                 }
             }
             pii_rt_pool_barrier(pool);
@@ -670,8 +687,8 @@ static void forward_thread(void *vctx, int ith, int nth)
                     residue_phase(pool, ws->hg, nk, I, 2 * I, ith, nth);
                 for (size_t j = lo; j < hi; j++) {
                     const etask *tk = &ws->tb[j];
-                    expert_down(ws, l, pl, tk->e, ws->off[tk->e], ws->cnt[tk->e],
-                                ws->hg + ws->off[tk->e] * 2 * I, tk->c0, tk->c1, pass);
+                    expert_down(ws, l, pl, tk->e, ws->cnt[tk->e], ws->hg + ws->off[tk->e] * 2 * I,
+                                ws->yg + ws->off[tk->e] * D, tk->c0, tk->c1, pass);
                 }
             }
             pii_rt_pool_barrier(pool);
@@ -681,6 +698,10 @@ static void forward_thread(void *vctx, int ith, int nth)
         for (size_t t = t0; t < t1; t++) {
             if (f->kept && ws->lastl[t] < L)
                 continue; /* no later layer needs this row */
+            if (direct) {
+                add_rows(ws->x + t * D, ws->a + t * D, D);
+                continue;
+            }
             const int32_t *se = ws->sel + t * K;
             const float *sw = ws->selw + t * K;
             memset(acc, 0, D * sizeof(float));
