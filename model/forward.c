@@ -598,6 +598,8 @@ static void forward_thread(void *vctx, int ith, int nth)
             ws->nta = ws->fused ? build_tasks(ws->ta, ws->cnt, (int)E, 2 * I, D, whole, &ws->costa)
                                 : build_tasks(ws->ta, ws->cnt, (int)E, I, 2 * D, whole, &ws->costa);
             ws->ntb = build_tasks(ws->tb, ws->cnt, (int)E, D, I, whole, &ws->costb);
+            /* always set where !hg_needed (d_expert <= EXPERT_CHUNK: one
+             * chunk per expert), so a NULL hg is never read */
             ws->sweep = !x2;
             for (size_t j = 0; j < ws->nta && ws->sweep; j++)
                 ws->sweep = ws->ta[j].c0 == 0 && ws->ta[j].c1 == (ws->fused ? 2 * I : I);
