@@ -193,6 +193,31 @@ static void test_formats_agree(void **state)
     pii_model_free(m32);
 }
 
+/* The packed pass of documents lens[0..nd) (ids back to back, on pool or
+ * none) against each document run alone: bit for bit.  Returns the packed
+ * logits (caller frees). */
+static float *packed_equals_alone(const pii_model *m, const int32_t *ids, const size_t *lens,
+                                  size_t nd, pii_rt_pool *pool, const char *what)
+{
+    const size_t C = (size_t)pii_model_cfg(m)->n_labels;
+    size_t n = 0;
+    for (size_t d = 0; d < nd; d++)
+        n += lens[d];
+    float *packed = run(m, ids, n, lens, nd, pool, NULL);
+    size_t off = 0;
+    for (size_t d = 0; d < nd; d++) {
+        if (lens[d]) {
+            float *one = run(m, ids + off, lens[d], NULL, 0, pool, NULL);
+            double df = maxdiff(one, packed + off * C, lens[d] * C);
+            if (df != 0)
+                fail_msg("%s, document %zu: packed differs by %g", what, d, df);
+            free(one);
+        }
+        off += lens[d];
+    }
+    return packed;
+}
+
 /* Packed documents == each document alone; threads change nothing.  The
  * 50-token pass has more than 8 rows per expert (column-chunk tasks, gate
  * and up apart); each document alone has fewer (whole-expert tasks, gate|up
@@ -210,18 +235,7 @@ static void test_packing_threads(void **state)
         n += lens[d];
     int32_t *ids = malloc(n * sizeof *ids);
     ids_for(ids, n, 500, 3);
-    float *packed = run(m, ids, n, lens, nd, NULL, NULL);
-    size_t off = 0;
-    for (size_t d = 0; d < nd; d++) {
-        if (lens[d]) {
-            float *one = run(m, ids + off, lens[d], NULL, 0, NULL, NULL);
-            double df = maxdiff(one, packed + off * C, lens[d] * C);
-            if (df != 0)
-                fail_msg("document %zu: packed differs by %g", d, df);
-            free(one);
-        }
-        off += lens[d];
-    }
+    float *packed = packed_equals_alone(m, ids, lens, nd, NULL, "bf16");
     for (int nt = 2; nt <= 3; nt++) {
         pii_err e;
         pii_rt_pool *pool = pii_rt_pool_create(nt, &e);
@@ -264,25 +278,11 @@ static void test_expert_sweep(void **state)
     ids_for(ids, n, 500, 5);
     for (int k = 0; k < 2; k++) {
         pii_model *m = load_p(path(models[k]), 1);
-        const size_t C = (size_t)pii_model_cfg(m)->n_labels;
         assert_int_equal(pii_model_cfg(m)->d_expert, 320);
         pii_err e;
         pii_rt_pool *pool = pii_rt_pool_create(3, &e);
-        for (int p = 0; p < 2; p++) {
-            float *packed = run(m, ids, n, lens, nd, p ? pool : NULL, NULL);
-            size_t off = 0;
-            for (size_t d = 0; d < nd; d++) {
-                if (lens[d]) {
-                    float *one = run(m, ids + off, lens[d], NULL, 0, p ? pool : NULL, NULL);
-                    double df = maxdiff(one, packed + off * C, lens[d] * C);
-                    if (df != 0)
-                        fail_msg("%s, document %zu: packed differs by %g", models[k], d, df);
-                    free(one);
-                }
-                off += lens[d];
-            }
-            free(packed);
-        }
+        for (int p = 0; p < 2; p++)
+            free(packed_equals_alone(m, ids, lens, nd, p ? pool : NULL, models[k]));
         pii_rt_pool_free(pool);
         pii_model_free(m);
     }
