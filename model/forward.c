@@ -597,12 +597,13 @@ static void forward_thread(void *vctx, int ith, int nth)
             ws->fused = whole && l->fused;
             ws->nta = ws->fused ? build_tasks(ws->ta, ws->cnt, (int)E, 2 * I, D, whole, &ws->costa)
                                 : build_tasks(ws->ta, ws->cnt, (int)E, I, 2 * D, whole, &ws->costa);
-            ws->ntb = build_tasks(ws->tb, ws->cnt, (int)E, D, I, whole, &ws->costb);
             /* always set where !hg_needed (d_expert <= EXPERT_CHUNK: one
              * chunk per expert), so a NULL hg is never read */
             ws->sweep = !x2;
             for (size_t j = 0; j < ws->nta && ws->sweep; j++)
                 ws->sweep = ws->ta[j].c0 == 0 && ws->ta[j].c1 == (ws->fused ? 2 * I : I);
+            /* phase 10's own tasks only where it runs apart */
+            ws->ntb = ws->sweep ? 0 : build_tasks(ws->tb, ws->cnt, (int)E, D, I, whole, &ws->costb);
             /* a long pass sweeps blocks of rows, which the threads share
              * more evenly than whole experts; a short one (bound by the
              * weight stream) keeps each expert on one thread */
@@ -630,11 +631,11 @@ static void forward_thread(void *vctx, int ith, int nth)
         pii_rt_pool_barrier(pool);
         /* 9 and 10 in one sweep when every task is a whole expert (and not
          * int16+8, whose residue passes span all rows): per block of an
-         * expert's rows, gate, up, SwiGLU and down while hg is in cache */
-        /* One thread sweeping (a window on a workspace of its own): it
-         * meets the experts in ascending order, so each token's weighted
-         * expert outputs are summed into a (free after phase 8) as they
-         * come, in phase 11's order, instead of through yg. */
+         * expert's rows, gate, up, SwiGLU and down while hg is in cache.
+         * One thread sweeping (a window on a workspace of its own) meets
+         * the experts in ascending order, so each token's weighted expert
+         * outputs are summed into a (free after phase 8) as they come, in
+         * phase 11's order, instead of through yg. */
         const int direct = ws->sweep && nth == 1;
         if (ws->sweep) {
             const etask *ts = ws->nts ? ws->ts : ws->ta;
