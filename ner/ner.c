@@ -37,7 +37,7 @@ struct pii_ner {
     char calib_file[4096];
     char calib_warn[512];
     size_t C, K;
-    size_t W, H, stride, pack;
+    size_t W, H, stride, pack, pack1; /* pack: tokens per pass; pack1: per thread */
     size_t tail; /* the last window of a document may be W + tail long */
     size_t max_lag, max_span;
     int no_cache;
@@ -61,7 +61,7 @@ pii_ner_params pii_ner_default_params(void)
 {
     pii_ner_params p;
     memset(&p, 0, sizeof p);
-    p.window = 0; /* auto: 4096, or 4 x halo for deeper models */
+    p.window = 0; /* auto: 8192, or 8 x halo for deeper models */
     p.pack_tokens = 0;
     p.threshold = 0.0f;
     snprintf(p.operating_point, sizeof p.operating_point, "default");
@@ -290,7 +290,7 @@ pii_ner *pii_ner_create_backend(const pii_ner_backend *be, const pii_ner_params 
         n->thr[k] = p->label_thresholds[i].value;
     }
     n->H = be->halo;
-    n->W = p->window ? p->window : (4 * n->H > 4096 ? 4 * n->H : 4096);
+    n->W = p->window ? p->window : (8 * n->H > 8192 ? 8 * n->H : 8192);
     if (n->W <= 2 * n->H) {
         e = PII_EINVAL;
         char a[32], b[32];
@@ -308,7 +308,11 @@ pii_ner *pii_ner_create_backend(const pii_ner_backend *be, const pii_ner_params 
     n->pcat = pc;
     n->person = pc >= 0 ? pii_ner_labels_category(n->L, (size_t)pc) : NULL;
     n->name_memory = n->name_lexicon = 1;
-    n->pack = (p->pack_tokens ? p->pack_tokens : n->W) * (be->par > 1 ? be->par : 1);
+    /* A pass of one long document's window runs on all threads at once;
+     * packs of short documents hold 4096 tokens per thread (the window
+     * then only bounds a long document's halo share: 2 x halo / window) */
+    n->pack1 = p->pack_tokens ? p->pack_tokens : p->window ? n->W : 4096;
+    n->pack = n->pack1 * (be->par > 1 ? be->par : 1);
     n->decode = p->decode;
     n->max_lag = p->max_lag;
     n->max_span = p->max_span_tokens;
@@ -381,6 +385,11 @@ size_t pii_ner_halo(const pii_ner *n)
 size_t pii_ner_window(const pii_ner *n)
 {
     return n->W;
+}
+
+size_t pii_ner_pack_tokens(const pii_ner *n)
+{
+    return n->pack1;
 }
 
 size_t pii_ner_window_max(const pii_ner *n)

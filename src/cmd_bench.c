@@ -11,7 +11,7 @@
  *               the read ended with a flush (src/main.c run_fd), so the
  *               model detector packs the queued lines into shared forward
  *               passes of up to --pack tokens per thread (the engine's
- *               pack_tokens; default: its window).
+ *               pack_tokens; default: 4096).
  *   latency     one line per document, put and flushed (one forward pass
  *               for a sentence), each timed from put to written.
  * Every round has a fresh stream (the model detector's cache of identical
@@ -78,7 +78,7 @@ static const mc_opt opts[] = {
     {"length", 0, "N", "inputs of N tokens cut from the corpus (one a line)"},
     {"pack", 0, "N",
      "tokens per packed forward pass and thread (the engine's pack_tokens; default: "
-     "its window)"},
+     "4096)"},
     {"limit", 0, "N", "use only the first N lines of the corpus"},
     {"model-only", 0, NULL, "time the model detector alone (default: model and rule tier)"},
     {"output", 'o', "FILE", "write the redacted text of one whole round to FILE"},
@@ -682,7 +682,7 @@ int pii_cmd_bench(int argc, char **argv)
     const pii_model *m = pl.model;
     if (!o.model)
         o.model = "(default, built in)";
-    const size_t pack = o.pack ? o.pack : pii_ner_window(pl.ner);
+    const size_t pack = o.pack ? o.pack : pii_ner_pack_tokens(pl.ner);
 
     /* the documents and their tokens (the engine's tokenizer) */
     if (!(enc = pii_tok_enc_create(pl.tok ? pl.tok : pii_tok_o200k()))) {

@@ -297,10 +297,12 @@ typedef enum pii_ner_decode_mode {
 #define PII_NER_NAME_MAX 64
 
 typedef struct pii_ner_params {
-    size_t window;      /* tokens per forward pass; 0 (default): 4096, or
-                           4 x halo when that is larger                   */
-    size_t pack_tokens; /* tokens per packed forward and thread, default
-                           window (a pass holds up to backend par x this) */
+    size_t window;      /* tokens per forward pass; 0 (default): 8192, or
+                           8 x halo when that is larger                   */
+    size_t pack_tokens; /* tokens per packed forward and thread; 0
+                           (default): the window when one is given, else
+                           4096 (a pass holds up to backend par x this, and
+                           at least one window)                            */
     float threshold;    /* global minimum span score, default 0 (keep all) */
     size_t nlabel_thresholds;
     struct {
@@ -397,6 +399,8 @@ const char *pii_ner_calibration_file(const pii_ner *n);
 const char *pii_ner_calibration_warning(const pii_ner *n);
 size_t pii_ner_halo(const pii_ner *n);
 size_t pii_ner_window(const pii_ner *n);
+/* Tokens per thread of a packed pass (pii_ner_params.pack_tokens as resolved). */
+size_t pii_ner_pack_tokens(const pii_ner *n);
 /* The longest pass one window may need: window + window/4 (the last). */
 size_t pii_ner_window_max(const pii_ner *n);
 /* Name memory (docs/NER.md, "Name memory"): on (the default) when the

@@ -800,7 +800,7 @@ static void test_params(void **st)
     pii_ner_biases b = pii_ner_get_biases(n);
     assert_true(b.v[1] == -3.0f && b.v[0] == 0.0f);
     assert_int_equal(pii_ner_halo(n), 8);
-    assert_int_equal(pii_ner_window(n), 4096);
+    assert_int_equal(pii_ner_window(n), 8192);
     assert_int_equal(pii_ner_labels_ncat(pii_ner_get_labels(n)), 8);
     pii_ner_free(n);
     pii_ner_free(NULL);
