@@ -354,6 +354,11 @@ def main():
                     help="with --init: word vectors of tokens (glove.py); each such token gets a "
                          "row of its own, and a learned projection of its vector is added to "
                          "its row (folded into the embedding at export)")
+    ap.add_argument("--grow-layers", type=int, default=0, metavar="N",
+                    help="with --init: the init model has N layers fewer than --layers; the new "
+                         "ones go on top, each the identity at step 0 (its attention output and "
+                         "expert down projections start at zero, the rest random), so training "
+                         "starts from the init model's function")
     ap.add_argument("--resume", action="store_true",
                     help="continue from OUT/ckpt/state.pt (written at every --eval-every step; "
                          "from step 0 when there is none yet); "
@@ -389,8 +394,8 @@ def main():
             row_map, n_rows = extend_rows(init, row_map, class_row, len(class_names),
                                           a.extend_from, a.extend_min_count,
                                           glove["ids"] if glove is not None else None)
-    elif a.glove:
-        sys.exit("train: --glove needs --init")
+    elif a.glove or a.grow_layers:
+        sys.exit("train: --glove and --grow-layers need --init")
     print(f"train: {len(train_ids)} docs, {sum(len(t) for t in train_ids)} tokens, "
           f"{n_rows - len(class_names)} token rows + {len(class_names)} class rows", file=sys.stderr)
 
@@ -408,6 +413,20 @@ def main():
     model.model.embed_tokens = nn.Embedding(n_rows, a.d_model)
     if init is not None:
         sd = init.state_dict()
+        if a.grow_layers:
+            # new top layers: random, then their outputs zeroed (identity)
+            first = a.layers - a.grow_layers
+            if init.cfg.n_layers != first:
+                sys.exit(f"train: {a.init} has {init.cfg.n_layers} layers, not "
+                         f"--layers - --grow-layers = {first}")
+            init_weights(model, 0.02, a.seed)
+            fresh = model.state_dict()
+            for k, v in fresh.items():
+                if k.startswith("model.layers.") and int(k.split(".")[2]) >= first:
+                    if (k.endswith("o_proj.weight") or k.endswith("o_proj.bias")
+                            or ".down_proj" in k):
+                        v = torch.zeros_like(v)
+                    sd[k] = v
         bad = [k for k, v in model.state_dict().items() if k not in sd or sd[k].shape != v.shape]
         if bad:
             sys.exit(f"train: {a.init} does not match the size options ({bad[0]})")
