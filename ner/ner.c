@@ -38,7 +38,7 @@ struct pii_ner {
     char calib_warn[512];
     size_t C, K;
     size_t W, H, stride, pack, pack1; /* pack: tokens per pass; pack1: per thread */
-    size_t tail; /* the last window of a document may be W + tail long */
+    size_t tail;                      /* the last window of a document may be W + tail long */
     size_t max_lag, max_span;
     int no_cache;
     const char *person;            /* private_person, or NULL when the model has none */
