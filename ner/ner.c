@@ -37,8 +37,8 @@ struct pii_ner {
     char calib_file[4096];
     char calib_warn[512];
     size_t C, K;
-    size_t W, H, stride, pack, pack1; /* pack: tokens per pass; pack1: per thread */
-    size_t tail;                      /* the last window of a document may be W + tail long */
+    size_t W, H, stride, pack; /* pack: tokens per pass (be.par x pii_ner_pack_tokens) */
+    size_t tail;               /* the last window of a document may be W + tail long */
     size_t max_lag, max_span;
     int no_cache;
     const char *person;            /* private_person, or NULL when the model has none */
@@ -311,8 +311,10 @@ pii_ner *pii_ner_create_backend(const pii_ner_backend *be, const pii_ner_params 
     /* A pass of one long document's window runs on all threads at once;
      * packs of short documents hold 4096 tokens per thread (the window
      * then only bounds a long document's halo share: 2 x halo / window) */
-    n->pack1 = p->pack_tokens ? p->pack_tokens : p->window ? n->W : 4096;
-    n->pack = n->pack1 * (be->par > 1 ? be->par : 1);
+    n->pack = (p->pack_tokens ? p->pack_tokens
+               : p->window    ? n->W
+                              : 4096) *
+              (be->par > 1 ? be->par : 1);
     n->decode = p->decode;
     n->max_lag = p->max_lag;
     n->max_span = p->max_span_tokens;
@@ -389,7 +391,7 @@ size_t pii_ner_window(const pii_ner *n)
 
 size_t pii_ner_pack_tokens(const pii_ner *n)
 {
-    return n->pack1;
+    return n->pack / (n->be.par > 1 ? n->be.par : 1);
 }
 
 size_t pii_ner_window_max(const pii_ner *n)

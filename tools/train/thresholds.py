@@ -70,21 +70,18 @@ def main():
                          "(default 20: SEC's 5 persons moved the mean by 0.016 a person)")
     a = ap.parse_args()
     exe = os.environ.get("PII_REDACT", os.path.join(ROOT, "pii-redact"))
-    files = []
+    files, voters = [], []  # voters: indices into files
     for fn in sorted(os.listdir(a.dev)):
         if not fn.endswith(".jsonl"):
             continue
         with open(os.path.join(a.dev, fn), encoding="utf-8") as f:
-            first = json.loads(f.readline())
-        if first["lang"] == "en" and LABEL in first["scored_labels"]:
+            recs = [json.loads(x) for x in f]
+        if recs and recs[0]["lang"] == "en" and LABEL in recs[0]["scored_labels"]:
+            if sum(sp["label"] == LABEL for r in recs for sp in r["spans"]) >= a.min_persons:
+                voters.append(len(files))
             files.append(fn)
-    npers = {}
-    for fn in files:
-        with open(os.path.join(a.dev, fn), encoding="utf-8") as f:
-            npers[fn] = sum(sp["label"] == LABEL for x in f for sp in json.loads(x)["spans"])
-    voters = [i for i, fn in enumerate(files) if npers[fn] >= a.min_persons]
     if not voters:
-        sys.exit(f"thresholds: no English dev files in {a.dev}")
+        sys.exit(f"thresholds: no English dev file in {a.dev} has {a.min_persons} gold persons")
     table = {(b, t): [] for b in BIASES for t in CANDIDATES}
     with tempfile.TemporaryDirectory() as tmp:
         for b in BIASES:
