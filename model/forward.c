@@ -64,6 +64,8 @@ struct pii_model_ws {
     float *q, *att;          /* [N][QW]         */
     float *k, *v;            /* [N][KV]         */
     float *kt;               /* [KV][ldkt]      */
+    pii_rt_kvq kvq;          /* int16 k and v (attq): pii_rt_kvq_ld(N) keys */
+    int attq;                /* the int16 attention (int8 q, k, v projections) */
     size_t ldkt;             /* N rounded up to 16, plus 16 (see ws_create) */
     float *rl;               /* [N][E]          */
     int32_t *sel;            /* [N][k]          */
@@ -118,6 +120,16 @@ void pii_model_ws_free(pii_model_ws *ws)
     for (int i = 0; i < ws->nblocks; i++)
         free(ws->blocks[i]);
     free(ws);
+}
+
+int pii_model_attn_int16(const pii_model *m)
+{
+    const pii_model_config *c = &m->cfg;
+    int q8a = !m->params.attn_f32 && c->head_dim % 2 == 0 && c->head_dim <= 256;
+    for (int L = 0; L < c->n_layers; L++)
+        q8a &= m->layers[L].wq.dtype == PII_DT_Q8_ROW && m->layers[L].wk.dtype == PII_DT_Q8_ROW &&
+               m->layers[L].wv.dtype == PII_DT_Q8_ROW;
+    return q8a;
 }
 
 pii_model_ws *pii_model_ws_create(const pii_model *m, size_t max_tokens, pii_rt_pool *pool,
@@ -180,6 +192,19 @@ pii_model_ws *pii_model_ws_create(const pii_model *m, size_t max_tokens, pii_rt_
         ok = (ws->aq = ws_alloc(ws, N * ws->ldq * sizeof(int16_t))) &&
              (ws->xgq = ws_alloc(ws, N * K * ws->ldq * sizeof(int16_t))) &&
              (ws->as = ws_alloc(ws, N * F)) && (ws->xgs = ws_alloc(ws, N * K * F));
+    }
+    if (ok && pii_model_attn_int16(m)) {
+        const size_t ld = pii_rt_kvq_ld(N), nq = ld * KV; /* int16 of kq, and of vq */
+        char *b = ws_alloc(ws, 2 * nq * sizeof(int16_t) + 2 * ld * (size_t)c->n_kv_heads * F);
+        if ((ok = b != NULL)) {
+            memset(b, 0, 2 * nq * sizeof(int16_t) + 2 * ld * (size_t)c->n_kv_heads * F);
+            ws->kvq.kq = (int16_t *)(void *)b;
+            ws->kvq.vq = ws->kvq.kq + nq;
+            ws->kvq.ks = (float *)(void *)(ws->kvq.vq + nq);
+            ws->kvq.vs = ws->kvq.ks + ld * (size_t)c->n_kv_heads;
+            ws->kvq.ld = ld;
+            ws->attq = 1;
+        }
     }
     if (!ok) {
         pii_model_ws_free(ws);
@@ -502,8 +527,20 @@ static void forward_thread(void *vctx, int ith, int nth)
         memcpy(tr->hidden + t0 * D, ws->x + t0 * D, (t1 - t0) * D * sizeof(float));
     pii_rt_pool_barrier(pool);
 
-    pii_rt_attn at = {ws->q, ws->kt, ws->v,      ws->att,       NULL,        QW,       ws->ldkt,
-                      KV,    QW,     c->n_heads, c->n_kv_heads, c->head_dim, c->window};
+    pii_rt_attn at = {ws->q,
+                      ws->kt,
+                      ws->v,
+                      ws->att,
+                      NULL,
+                      QW,
+                      ws->ldkt,
+                      KV,
+                      QW,
+                      c->n_heads,
+                      c->n_kv_heads,
+                      c->head_dim,
+                      c->window,
+                      ws->attq ? &ws->kvq : NULL};
     for (int L = 0; L < c->n_layers; L++) {
         const pf_layer *l = &m->layers[L];
         /* q, k and v read a quantized once (Q8 weights, int16 activations);
@@ -557,7 +594,10 @@ static void forward_thread(void *vctx, int ith, int nth)
                 pii_rt_rope_apply(ws->q + t * QW, c->n_heads, c->head_dim, cs);
             pii_rt_rope_apply(ws->k + t * KV, c->n_kv_heads, c->head_dim, cs);
         }
-        pii_rt_transpose(ws->k + t0 * KV, KV, t1 - t0, KV, ws->kt + t0, ws->ldkt);
+        if (ws->attq)
+            pii_rt_kvq_rows(pl, &ws->kvq, c->n_kv_heads, c->head_dim, ws->k, KV, ws->v, KV, t0, t1);
+        else
+            pii_rt_transpose(ws->k + t0 * KV, KV, t1 - t0, KV, ws->kt + t0, ws->ldkt);
         pii_rt_pool_barrier(pool);
         /* 4 */
         at.sinks = l->sinks;

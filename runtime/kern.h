@@ -22,6 +22,11 @@ typedef void (*rt_gemm_fn)(const pii_rt_plan *p, const pii_rt_mat *W, size_t n, 
 typedef struct pii_rt_kernels {
     rt_gemm_fn gemm[PII_DT_COUNT][2]; /* [dtype][layout] */
     void (*attn)(const pii_rt_attn *a, size_t d0, size_t d1, size_t i0, size_t i1, float *scratch);
+    /* the int16 attention (a->kvq set): NULL falls back to the scalar table */
+    void (*attn_q16)(const pii_rt_plan *p, const pii_rt_attn *a, size_t d0, size_t d1, size_t i0,
+                     size_t i1, float *scratch);
+    void (*kvq_rows)(const pii_rt_kvq *kv, int Hkv, int hd, const float *k, size_t ldk,
+                     const float *v, size_t ldv, size_t t0, size_t t1);
     void (*rmsnorm)(size_t d, const float *x, const float *g, float eps, float *y);
     void (*swiglu)(float *g, const float *u, size_t m, float alpha, float limit);
     /* pii_rt_qx_rows and pii_rt_gemm_qx (int16 activations of Q8_ROW IO

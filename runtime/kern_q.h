@@ -97,6 +97,76 @@ static inline int8_t rt_q_one(float x, float inv)
     return (int8_t)(v > 127.0f ? 127 : v < -127.0f ? -127 : v);
 }
 
+/* ---- int16 attention (pii_rt.h, pii_rt_kvq): the quantizers every path
+ * shares, so keys and queries are the same integers on all of them ---- */
+#define RT_ATTQ_V 32767.0f /* max |v| and max p map here */
+#define RT_ATTQ_P 65536.0f /* sum pq <= RT_ATTQ_P - nk / 2 */
+
+/* The range of q and k for head size hd: hd A^2 < 2^31, so no sum of hd
+ * products of two of them overflows int32 (8191 for hd 32, 5792 for 64). */
+static inline float rt_attq_qk(int hd)
+{
+    return floorf(sqrtf(2147483647.0f / (float)hd)) - 1.0f;
+}
+
+/* max |x_i| of a row, NaN ignored (so in any order, the same). */
+static inline float rt_attq_amax(const float *x, int n)
+{
+    float amax = 0;
+    for (int i = 0; i < n; i++)
+        amax = fabsf(x[i]) > amax ? fabsf(x[i]) : amax;
+    return amax;
+}
+
+/* (scale, inverse) of a row with that max, for range A: amax / A and
+ * A / amax, both 0 when amax is 0 or not finite. */
+static inline float rt_attq_inv(float amax, float A, float *scale)
+{
+    if (!(amax > 0 && amax <= 3.0e38f)) {
+        *scale = 0;
+        return 0;
+    }
+    *scale = amax / A;
+    return A / amax;
+}
+
+/* rint(x * inv) within [-A, A] (NaN: unspecified) */
+static inline int16_t rt_attq_one(float x, float inv, float A)
+{
+    float v = rintf(x * inv);
+    return (int16_t)(v > A ? A : v < -A ? -A : v);
+}
+
+/* x[0..n) -> q[i * stride] with range A; returns the scale. */
+static inline float rt_attq_row(const float *x, int n, float A, int16_t *q, size_t stride)
+{
+    float s, inv = rt_attq_inv(rt_attq_amax(x, n), A, &s);
+    for (int i = 0; i < n; i++)
+        q[(size_t)i * stride] = rt_attq_one(x[i], inv, A);
+    return s;
+}
+
+/* The int16 kernels' score row stride (floats): the union band of RT_ATT_QB
+ * queries, plus the key vectors a score pass computes past it (2 x 16). */
+static inline size_t rt_attq_stride(int radius)
+{
+    return 2 * (size_t)radius + RT_ATT_QB + 2 * 2 * 16 + 2;
+}
+
+/* The softmax weights' scale c (pii_rt.h) from their sum and maximum. */
+static inline float rt_attq_pscale(float sum, float mx, size_t nk)
+{
+    if (!(sum > 0 && sum <= 3.0e38f))
+        return 0;
+    float c = (RT_ATTQ_P - (float)nk) / sum, cm = RT_ATTQ_V / mx;
+    return cm < c ? cm : c;
+}
+
+void pii_rt_attn_q16_scalar(const pii_rt_plan *p, const pii_rt_attn *a, size_t d0, size_t d1,
+                            size_t i0, size_t i1, float *scratch);
+void pii_rt_kvq_rows_scalar(const pii_rt_kvq *kv, int Hkv, int hd, const float *k, size_t ldk,
+                            const float *v, size_t ldv, size_t t0, size_t t1);
+
 /* Scalar kernels (reference; also the tails of the SIMD ones). */
 void pii_rt_gemm_q8io_scalar(const pii_rt_plan *p, const pii_rt_mat *W, size_t n, const float *x,
                              size_t ldx, const float *bias, float *y, size_t ldy, size_t o0,

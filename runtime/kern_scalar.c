@@ -142,6 +142,85 @@ static void attn_scalar(const pii_rt_attn *a, size_t d0, size_t d1, size_t i0, s
     }
 }
 
+/* The int16 attention (pii_rt.h, pii_rt_kvq), one query at a time; the
+ * integer sums in int64 (their values fit in int32: the SIMD paths' int32
+ * lanes give the same). */
+void pii_rt_attn_q16_scalar(const pii_rt_plan *p, const pii_rt_attn *a, size_t d0, size_t d1,
+                            size_t i0, size_t i1, float *scratch)
+{
+    (void)p;
+    const pii_rt_kvq *kv = a->kvq;
+    const int G = a->H / a->Hkv, hd = a->hd, Hkv = a->Hkv;
+    const size_t R = (size_t)a->radius, ld = kv->ld;
+    const float A = rt_attq_qk(hd);
+    float *s = scratch;                                     /* [2R+1] */
+    int16_t *pq = (int16_t *)(void *)(scratch + 2 * R + 2); /* [2R+1] */
+    int16_t *qq = pq + 2 * R + 2;                           /* [hd] */
+    for (size_t i = i0; i < i1; i++) {
+        size_t lo = i - d0 > R ? i - R : d0;
+        size_t hi = d1 - i > R + 1 ? i + R + 1 : d1;
+        size_t nk = hi - lo;
+        for (int h = 0; h < a->H; h++) {
+            int g = h / G;
+            float qs = rt_attq_row(a->q + i * a->ldq + (size_t)h * hd, hd, A, qq, 1);
+            const int16_t *kg = kv->kq + (size_t)g * (size_t)hd / 2 * ld * 2;
+            const float *ks = kv->ks + (size_t)g * ld, *vs = kv->vs + (size_t)g * ld;
+            float M = a->sinks[h];
+            for (size_t j = 0; j < nk; j++) {
+                int64_t acc = 0;
+                for (int e = 0; e < hd / 2; e++) {
+                    const int16_t *kp = kg + ((size_t)e * ld + lo + j) * 2;
+                    acc += (int32_t)qq[2 * e] * kp[0] + (int32_t)qq[2 * e + 1] * kp[1];
+                }
+                s[j] = (float)(int32_t)acc * qs * ks[lo + j];
+                M = s[j] > M ? s[j] : M;
+            }
+            float Z = expf(a->sinks[h] - M), S = 0, mx = 0;
+            for (size_t j = 0; j < nk; j++) {
+                float e = expf(s[j] - M);
+                Z += e;
+                s[j] = e * vs[lo + j];
+                S += s[j];
+                mx = s[j] > mx ? s[j] : mx;
+            }
+            float c = rt_attq_pscale(S, mx, nk);
+            for (size_t j = 0; j < nk; j++)
+                pq[j] = rt_attq_one(s[j], c, RT_ATTQ_V);
+            float oinv = c > 0 ? 1.0f / (c * Z) : 0;
+            float *o = a->o + i * a->ldo + (size_t)h * hd;
+            for (int d = 0; d < hd; d++) {
+                int64_t acc = 0;
+                for (size_t j = 0; j < nk; j++) {
+                    size_t key = lo + j;
+                    acc +=
+                        (int32_t)pq[j] *
+                        kv->vq[((key / 2 * (size_t)Hkv + (size_t)g) * (size_t)hd + (size_t)d) * 2 +
+                               key % 2];
+                }
+                o[d] = (float)(int32_t)acc * oinv;
+            }
+        }
+    }
+}
+
+void pii_rt_kvq_rows_scalar(const pii_rt_kvq *kv, int Hkv, int hd, const float *k, size_t ldk,
+                            const float *v, size_t ldv, size_t t0, size_t t1)
+{
+    const size_t ld = kv->ld, H2 = (size_t)hd / 2;
+    const float A = rt_attq_qk(hd);
+    int16_t tmp[256];
+    for (size_t t = t0; t < t1; t++)
+        for (int g = 0; g < Hkv; g++) {
+            kv->ks[(size_t)g * ld + t] = rt_attq_row(k + t * ldk + (size_t)g * hd, hd, A, tmp, 1);
+            int16_t *kq = kv->kq + ((size_t)g * H2 * ld + t) * 2;
+            for (size_t e = 0; e < H2; e++)
+                memcpy(kq + e * ld * 2, tmp + 2 * e, 2 * sizeof *tmp);
+            int16_t *vq = kv->vq + ((t / 2 * (size_t)Hkv + (size_t)g) * (size_t)hd) * 2 + t % 2;
+            kv->vs[(size_t)g * ld + t] =
+                rt_attq_row(v + t * ldv + (size_t)g * hd, hd, RT_ATTQ_V, vq, 2);
+        }
+}
+
 static void rmsnorm_scalar(size_t d, const float *x, const float *g, float eps, float *y)
 {
     float ss = 0;
@@ -173,6 +252,8 @@ const rt_kernels pii_rt_kern_scalar = {
             [PII_DT_Q4_G32] = {NULL, pii_rt_gemm_q4io_scalar},
         },
     .attn = attn_scalar,
+    .attn_q16 = pii_rt_attn_q16_scalar,
+    .kvq_rows = pii_rt_kvq_rows_scalar,
     .rmsnorm = rmsnorm_scalar,
     .swiglu = swiglu_scalar,
     .qx16 = pii_rt_qx16_scalar,

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "kern.h"
+#include "kern_q.h"
 
 /* ---- GEMM ------------------------------------------------------------------ */
 
@@ -109,8 +110,25 @@ size_t pii_rt_attn_scratch(int radius, int H, int Hkv)
     /* the SIMD kernel (kern_simd.inc): QB * G rows of scores over the union
      * band of QB consecutive queries */
     const size_t QB = RT_ATT_QB;
-    size_t rows = QB * G;
-    return (2 * (size_t)radius + 16 + QB) * (rows < 8 ? 8 : rows);
+    size_t rows = QB * G < 8 ? 8 : QB * G;
+    size_t f32 = (2 * (size_t)radius + 16 + QB) * rows;
+    /* the int16 kernel (kern_attq.inc): rows of scores (stride S), of int16
+     * weights (S + 2) and of the quantized query (<= 256 int16) */
+    size_t S = rt_attq_stride(radius);
+    size_t q16 = rows * (S + (S + 2) / 2 + 128);
+    return f32 > q16 ? f32 : q16;
+}
+
+size_t pii_rt_kvq_ld(size_t n)
+{
+    return ((n + 1) & ~(size_t)1) + 64;
+}
+
+void pii_rt_kvq_rows(const pii_rt_plan *p, const pii_rt_kvq *kv, int Hkv, int hd, const float *k,
+                     size_t ldk, const float *v, size_t ldv, size_t t0, size_t t1)
+{
+    (p->kern->kvq_rows ? p->kern->kvq_rows : pii_rt_kvq_rows_scalar)(kv, Hkv, hd, k, ldk, v, ldv,
+                                                                     t0, t1);
 }
 
 void pii_rt_attn_band(const pii_rt_plan *p, const pii_rt_attn *a, size_t d0, size_t d1, size_t i0,
@@ -119,7 +137,10 @@ void pii_rt_attn_band(const pii_rt_plan *p, const pii_rt_attn *a, size_t d0, siz
     if (i1 <= i0)
         return;
     const rt_kernels *k = p->kern;
-    (k->attn ? k->attn : pii_rt_kern_scalar.attn)(a, d0, d1, i0, i1, scratch);
+    if (a->kvq)
+        (k->attn_q16 ? k->attn_q16 : pii_rt_attn_q16_scalar)(p, a, d0, d1, i0, i1, scratch);
+    else
+        (k->attn ? k->attn : pii_rt_kern_scalar.attn)(a, d0, d1, i0, i1, scratch);
 }
 
 void pii_rt_transpose(const float *src, size_t lds, size_t rows, size_t cols, float *dst,

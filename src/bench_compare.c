@@ -223,13 +223,15 @@ int bench_compare(const bench_compare_args *a, pii_rt_pool *pool, const pii_mode
         bench_json_num("spans_identical_pct", same_pct, 0);
         bench_json_num("sentences", (double)f.docs, 0);
         bench_json_num("tokens", (double)f.tokens, 0);
-        printf("\"weights_dtype\":\"%s\",\"ref_dtype\":\"%s\",\"act\":\"%s\"}\n",
+        printf("\"weights_dtype\":\"%s\",\"ref_dtype\":\"%s\",\"act\":\"%s\",\"attn\":\"%s\"}\n",
                bench_dtype_label(pii_model_expert_dtype(m)),
                bench_dtype_label(pii_model_expert_dtype(ref)),
-               pii_rt_qact_name(pii_model_plan(m)->qact));
+               pii_rt_qact_name(pii_model_plan(m)->qact),
+               pii_model_attn_int16(m) ? "int16" : "f32");
     } else {
-        printf("fidelity:    %s (%s) against %s (%s)\n", a->model_name,
-               bench_dtype_label(pii_model_expert_dtype(m)), a->ref_name,
+        printf("fidelity:    %s (%s, attention %s) against %s (%s)\n", a->model_name,
+               bench_dtype_label(pii_model_expert_dtype(m)),
+               pii_model_attn_int16(m) ? "int16" : "f32", a->ref_name,
                bench_dtype_label(pii_model_expert_dtype(ref)));
         printf("sentences:   %zu (%zu tokens)\n", f.docs, f.tokens);
         printf("cosine:      min %.6f, mean %.6f; tokens >= 0.999: %.3f%%, >= 0.99: %.3f%%\n",

@@ -91,6 +91,7 @@ static const mc_opt opts[] = {
      "activations of int8/int4 weights: int16 (default), int8, or int16+8 (the experts "
      "add an int8 pass over the int16 rounding residue: near-f32 accuracy, ~1.7x their "
      "time)"},
+    {"attn", 0, "A", "attention of int8 models: int16 (default) or f32"},
     {"no-peak", 0, NULL, "skip the peak FMA/VNNI measurement"},
     {"json", 0, NULL, "print one JSON object"},
     {"help", 'h', NULL, "show this help and exit"},
@@ -525,6 +526,13 @@ static int parse(int argc, char **argv, bench_opts *o)
                 return PII_EXIT_USAGE;
             }
             mc_qact(a);
+        } else if (!strcmp(nm, "attn")) {
+            int f = mc_attn_parse(val);
+            if (f < 0) {
+                fprintf(stderr, "pii-redact bench: --attn: expected int16 or f32\n");
+                return PII_EXIT_USAGE;
+            }
+            mc_attn_f32(f);
         } else if (!strcmp(nm, "isa")) {
             if (mc_isa(CMD, val))
                 return PII_EXIT_USAGE;
@@ -809,8 +817,10 @@ int pii_cmd_bench(int argc, char **argv)
         bench_json_num("peak_gops_after", peak_i2 / 1e9, 0);
         bench_json_num("cpu_share", cpu_share, 0);
         printf("\"contended\":%s,", contended ? "true" : "false");
-        printf("\"mode\":\"%s\",\"act\":\"%s\",", o.latency ? "latency" : "throughput",
-               qint ? pii_rt_qact_name(pii_model_plan(m)->qact) : "f32");
+        printf("\"mode\":\"%s\",\"act\":\"%s\",\"attn\":\"%s\",",
+               o.latency ? "latency" : "throughput",
+               qint ? pii_rt_qact_name(pii_model_plan(m)->qact) : "f32",
+               pii_model_attn_int16(m) ? "int16" : "f32");
         bench_json_num("length", (double)o.length, 0);
         bench_json_num("pack", (double)(o.latency ? 0 : pack), 0);
         bench_json_num("sentences", (double)docs, 0);
@@ -840,8 +850,9 @@ int pii_cmd_bench(int argc, char **argv)
         else
             printf("inputs:       %s, %zu lines, %llu tokens\n", o.corpus, fd.ndocs,
                    (unsigned long long)fd.tokens);
-        printf("threads:      %d, isa %s%s%s\n", nth, isa, qint ? ", activations " : "",
-               qint ? pii_rt_qact_name(pii_model_plan(m)->qact) : "");
+        printf("threads:      %d, isa %s%s%s, attention %s\n", nth, isa,
+               qint ? ", activations " : "", qint ? pii_rt_qact_name(pii_model_plan(m)->qact) : "",
+               pii_model_attn_int16(m) ? "int16" : "f32");
         printf("measured:     %llu inputs, %llu tokens, %llu rounds, %llu flushes in %.2f s\n",
                (unsigned long long)docs, (unsigned long long)toks, (unsigned long long)rounds,
                (unsigned long long)flushes, el);

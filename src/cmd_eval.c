@@ -16,6 +16,7 @@
 
 #include "cli.h"
 #include "eval.h"
+#include "model_cli.h"
 #include "opts.h"
 #include "pii_rt.h"
 #include "pii_core.h"
@@ -34,6 +35,7 @@ enum {
     E_NO_NAME_MEMORY,
     E_NO_NAME_LEXICON,
     E_ACT,
+    E_ATTN,
     E_HELP,
     E_END
 };
@@ -58,6 +60,9 @@ static const pii_flag eval_flags[] = {
     [E_ACT - E_FIRST] = {"act", 0, "MODE",
                          "activations of an int8/int4 model: int16 (default), int16+8 or int8 "
                          "(as the main command's option)"},
+    [E_ATTN - E_FIRST] = {"attn", 0, "MODE",
+                          "attention of an int8 model: int16 (default) or f32 (as the main "
+                          "command's option)"},
     [E_HELP - E_FIRST] = {"help", 'h', NULL, "show this help and exit"},
 };
 enum { E_NFLAGS = E_END - E_FIRST };
@@ -556,6 +561,7 @@ int pii_cmd_eval(int argc, char **argv)
     pii_opts o;
     memset(&o, 0, sizeof o);
     o.act = -1;   /* keep the process-wide activation mode unless --act */
+    o.attn = -1;  /* and attention mode unless --attn */
     int json = 0; /* 0 text, 1 json, 2 markdown */
     const char *pred_path = NULL, *dump_path = NULL;
     struct option lo[E_NFLAGS + 1];
@@ -602,6 +608,13 @@ int pii_cmd_eval(int argc, char **argv)
             break;
         case E_NO_NAME_LEXICON:
             o.no_name_lexicon = 1;
+            break;
+        case E_ATTN:
+            if ((o.attn = mc_attn_parse(optarg)) < 0) {
+                fprintf(stderr, "pii-redact eval: unknown attention mode '%s' (int16 or f32)\n",
+                        optarg);
+                return PII_EXIT_USAGE;
+            }
             break;
         case E_ACT: {
             pii_rt_qact a;

@@ -176,6 +176,9 @@ int pii_cmd_info(int argc, char **argv)
             printf(" %s (%llu tensors, %llu values)", pii_dtype_name((pii_dtype)d),
                    (unsigned long long)cnt[d], (unsigned long long)el[d]);
     printf("\nexperts in:  %s\n", pii_dtype_name(pii_model_expert_dtype(m)));
+    printf("attention in: %s\n", pii_model_attn_int16(m)
+                                     ? "int16 (int8 q, k and v projections; --attn f32: float)"
+                                     : "f32");
     printf("tensors:     %zu\n", pii_rt_store_count(st));
     printf("labels:      %d:", c->n_labels);
     for (int l = 0; l < c->n_labels; l++)

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "model_cli.h"
 #include "opts.h"
 #include "pii_rt.h"
 
@@ -81,6 +82,7 @@ int pii_opts_parse(int argc, char **argv, pii_opts *o)
 
     memset(o, 0, sizeof *o);
     o->act = -1;
+    o->attn = -1;
     opterr = 0;
     optind = 0; /* glibc: 0 re-initialises getopt completely (a stale short-option
                    cluster from an earlier parse is forgotten); 1 does not */
@@ -140,6 +142,12 @@ int pii_opts_parse(int argc, char **argv, pii_opts *o)
             o->act = (int)a;
             break;
         }
+        case O_ATTN:
+            if ((o->attn = mc_attn_parse(optarg)) < 0) {
+                usage_error("unknown attention mode '%s' (int16 or f32)", optarg);
+                return PII_EXIT_USAGE;
+            }
+            break;
         case O_THRESHOLD:
         case O_BIAS: {
             const char ***v = c == O_BIAS ? &o->biases : &o->thresholds;

@@ -82,6 +82,10 @@ typedef struct pii_model_params {
      * quantized experts.  Loading fails on a value the CPU cannot run. */
     int isa;
     int qact;
+    /* 0 (default): where every layer's q, k and v projections are int8
+     * (Q8_ROW), attention runs in int16 (pii_rt.h, pii_rt_kvq); 1: always
+     * in f32 (the reference's arithmetic). */
+    int attn_f32;
 } pii_model_params;
 
 void pii_model_default_params(pii_model_params *p);
@@ -106,6 +110,8 @@ const pii_model_config *pii_model_cfg(const pii_model *m);
 /* The execution plan built from the load parameters (ISA, VNNI,
  * activation precision); new workspaces start with a copy of it. */
 const pii_rt_plan *pii_model_plan(const pii_model *m);
+/* 1 when the model's attention runs in int16 (pii_model_params.attn_f32). */
+int pii_model_attn_int16(const pii_model *m);
 const char *pii_model_label(const pii_model *m, int id); /* NULL if out of range */
 const pii_rt_store *pii_model_store(const pii_model *m);
 /* Checks that every stored weight is finite (pii_rt_tensor_finite over the

@@ -354,8 +354,39 @@ typedef struct pii_rt_attn {
     const float *sinks; /* [H], natural-log units          */
     size_t ldq, ldkt, ldv, ldo;
     int H, Hkv, hd, radius;
+    const struct pii_rt_kvq *kvq; /* NULL: the float kernel; else int16 (below) */
 } pii_rt_attn;
 size_t pii_rt_attn_scratch(int radius, int H, int Hkv);
+
+/* int16 attention: with pii_rt_attn.kvq set, pii_rt_attn_band computes the
+ * same function with integer dot products.  Keys are quantized once per key
+ * and kv head (pii_rt_kvq_rows), each query row when it is used:
+ *   k: ks = max |k| / A, kq = rint(k * (A / max |k|)), A = floor(sqrt((2^31 - 1)
+ *      / hd)) - 1 (8191 for hd 32); q likewise: qs, qq (scale 0: all zero)
+ *   v: vs = max |v| / 32767, vq = rint(v * (32767 / max |v|))
+ *   s_j = (float)(sum_d qq_d kq_jd) * qs * ks_j   (|sum| < 2^31: exact)
+ *   e_j = exp(s_j - M), Z = sum_j e_j + exp(sink - M), M the max with the sink
+ *   p_j = e_j * vs_j, c = min((65536 - nk) / sum p, 32767 / max p),
+ *   pq_j = rint(p_j * c), o_d = (float)(sum_j pq_j vq_jd) * (1 / (c * Z))
+ * (nk the query's keys; sum pq <= 65536 - nk / 2, so the int32 sum is exact).
+ * Integer sums do not depend on order, so a query's output is the same
+ * whatever the blocking, the thread split or the window; the float steps
+ * are in this order on every path (the exp and the sums of the softmax are
+ * the path's own, as in the float kernel).  Scores of queries against the
+ * quantized keys differ from the float kernel's by ~1e-4 of max|q| max|k| hd. */
+typedef struct pii_rt_kvq {
+    int16_t *kq; /* [Hkv][hd/2][ld][2]: dims 2e, 2e+1 of key j at ((g hd/2 + e) ld + j) 2 */
+    int16_t *vq; /* [ld/2][Hkv][hd][2]: keys 2p, 2p+1 of dim d at ((p Hkv + g) hd + d) 2 */
+    float *ks;   /* [Hkv][ld] */
+    float *vs;   /* [Hkv][ld] */
+    size_t ld;   /* keys allocated, pii_rt_kvq_ld(n): kernels read past the last */
+} pii_rt_kvq;
+size_t pii_rt_kvq_ld(size_t n);
+/* Keys [t0, t1): k and v rows [t][ldk] / [t][ldv], kv head g at g * hd (k
+ * after RoPE; hd even, <= 256).  The same integers on every path.  Threads
+ * may quantize disjoint key ranges at once. */
+void pii_rt_kvq_rows(const pii_rt_plan *p, const pii_rt_kvq *kv, int Hkv, int hd, const float *k,
+                     size_t ldk, const float *v, size_t ldv, size_t t0, size_t t1);
 void pii_rt_attn_band(const pii_rt_plan *p, const pii_rt_attn *a, size_t d0, size_t d1, size_t i0,
                       size_t i1, float *scratch);
 

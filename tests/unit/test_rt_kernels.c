@@ -231,7 +231,7 @@ static void check_attn(int H, int Hkv, int hd, int R, size_t n, size_t d0, size_
     attn_in t = attn_in_make(H, Hkv, hd, R, n);
     const float *q = t.q, *k = t.k, *v = t.v, *sinks = t.sinks;
     float *o = malloc(n * qw * 4), *scratch = t.scratch;
-    pii_rt_attn a = {q, t.kt, v, o, sinks, qw, n, kw, qw, H, Hkv, hd, R};
+    pii_rt_attn a = {q, t.kt, v, o, sinks, qw, n, kw, qw, H, Hkv, hd, R, NULL};
     double *p = malloc((size_t)(2 * R + 1) * sizeof *p);
     for (int isa = 0; isa < nisa(); isa++) {
         pii_rt_plan pl = plan_of(isa);
@@ -293,7 +293,7 @@ static void check_attn_blk(int H, int Hkv, int hd, int R, size_t n, size_t d0, s
     attn_in t = attn_in_make(H, Hkv, hd, R, n);
     float *o = malloc(n * qw * 4), *o1 = malloc(n * qw * 4), *ref = malloc(n * qw * 4);
     float *scratch = t.scratch;
-    pii_rt_attn a = {t.q, t.kt, t.v, o, t.sinks, qw, n, kw, qw, H, Hkv, hd, R};
+    pii_rt_attn a = {t.q, t.kt, t.v, o, t.sinks, qw, n, kw, qw, H, Hkv, hd, R, NULL};
     pii_rt_plan ps = plan_of(PII_RT_ISA_SCALAR);
     a.o = ref;
     pii_rt_attn_band(&ps, &a, d0, d1, i0, i1, scratch);
@@ -348,6 +348,123 @@ static void test_attn_blocked(void **state)
     check_attn_blk(4, 2, 32, 1, 20, 2, 20, 2, 20);   /* radius below the block */
     check_attn_blk(4, 2, 32, 40, 30, 0, 30, 0, 30);  /* radius beyond the document */
     check_attn_blk(16, 1, 32, 33, 90, 0, 90, 7, 90); /* G=16 */
+}
+
+/* The int16 attention (pii_rt.h, pii_rt_kvq) on queries [i0, i1) of document
+ * [d0, d1): keys quantized to the same integers on every path and in any
+ * split of the rows; every path within `tol` of the attention computed in
+ * double from the float inputs and within 1e-4 of the scalar path; rows
+ * outside [i0, i1) untouched; bit-identical to one query at a time and to a
+ * split of the queries.  Returns the largest error against double. */
+static double check_attn_q16(int H, int Hkv, int hd, int R, size_t n, size_t d0, size_t d1,
+                             size_t i0, size_t i1, double tol)
+{
+    size_t qw = (size_t)H * hd, kw = (size_t)Hkv * hd;
+    attn_in t = attn_in_make(H, Hkv, hd, R, n);
+    const size_t ld = pii_rt_kvq_ld(n), nq = ld * kw, nsc = ld * (size_t)Hkv;
+    pii_rt_kvq kv = {calloc(nq, 2), calloc(nq, 2), calloc(nsc, 4), calloc(nsc, 4), ld};
+    pii_rt_kvq k2 = {calloc(nq, 2), calloc(nq, 2), calloc(nsc, 4), calloc(nsc, 4), ld};
+    float *o = malloc(n * qw * 4), *o1 = malloc(n * qw * 4), *sc = malloc(n * qw * 4);
+    double *p = malloc((size_t)(2 * R + 1) * sizeof *p), worst = 0;
+    pii_rt_plan ps = plan_of(PII_RT_ISA_SCALAR);
+    pii_rt_kvq_rows(&ps, &kv, Hkv, hd, t.k, kw, t.v, kw, 0, n);
+    pii_rt_attn a = {t.q, t.kt, t.v, sc, t.sinks, qw, n, kw, qw, H, Hkv, hd, R, &kv};
+    pii_rt_attn_band(&ps, &a, d0, d1, i0, i1, t.scratch);
+    for (int isa = 0; isa < nisa(); isa++) {
+        pii_rt_plan pl = plan_of(isa);
+        size_t m = n * 5 / 9;
+        pii_rt_kvq_rows(&pl, &k2, Hkv, hd, t.k, kw, t.v, kw, m, n);
+        pii_rt_kvq_rows(&pl, &k2, Hkv, hd, t.k, kw, t.v, kw, 0, m);
+        if (memcmp(kv.kq, k2.kq, nq * 2) || memcmp(kv.vq, k2.vq, nq * 2) ||
+            memcmp(kv.ks, k2.ks, nsc * 4) || memcmp(kv.vs, k2.vs, nsc * 4))
+            fail_msg("kvq isa %d: keys quantized differently from the scalar path", isa);
+        for (size_t i = 0; i < n * qw; i++)
+            o[i] = o1[i] = NAN;
+        a.o = o;
+        pii_rt_attn_band(&pl, &a, d0, d1, i0, i1, t.scratch);
+        for (size_t i = 0; i < n; i++)
+            for (int h = 0; h < H; h++) {
+                if (i < i0 || i >= i1) {
+                    for (int d = 0; d < hd; d++)
+                        if (!isnan(o[i * qw + (size_t)h * hd + d]))
+                            fail_msg("attn q16 isa %d wrote row %zu outside [%zu,%zu)", isa, i, i0,
+                                     i1);
+                    continue;
+                }
+                int g = h / (H / Hkv);
+                size_t lo = i >= d0 + (size_t)R ? i - (size_t)R : d0;
+                size_t hi = i + (size_t)R + 1 < d1 ? i + (size_t)R + 1 : d1;
+                double M = t.sinks[h];
+                for (size_t j = lo; j < hi; j++) {
+                    double s = 0;
+                    for (int d = 0; d < hd; d++)
+                        s += (double)t.q[i * qw + (size_t)h * hd + d] *
+                             t.k[j * kw + (size_t)g * hd + d];
+                    p[j - lo] = s;
+                    M = s > M ? s : M;
+                }
+                double sum = exp(t.sinks[h] - M);
+                for (size_t j = lo; j < hi; j++)
+                    sum += (p[j - lo] = exp(p[j - lo] - M));
+                for (int d = 0; d < hd; d++) {
+                    double ref = 0;
+                    for (size_t j = lo; j < hi; j++)
+                        ref += p[j - lo] / sum * t.v[j * kw + (size_t)g * hd + d];
+                    size_t c = i * qw + (size_t)h * hd + d;
+                    double e = fabs(o[c] - ref);
+                    worst = e > worst ? e : worst;
+                    if (!(e <= tol) || !(fabsf(o[c] - sc[c]) <= 1e-4f))
+                        fail_msg("attn q16 isa %d H=%d hd=%d R=%d i=%zu h=%d d=%d got %.9g ref "
+                                 "%.9g scalar %.9g",
+                                 isa, H, hd, R, i, h, d, o[c], ref, sc[c]);
+                }
+            }
+        a.o = o1;
+        for (size_t i = i0; i < i1; i++)
+            pii_rt_attn_band(&pl, &a, d0, d1, i, i + 1, t.scratch);
+        if (memcmp(o + i0 * qw, o1 + i0 * qw, (i1 - i0) * qw * 4))
+            fail_msg("attn q16 isa %d: blocked differs from one query at a time", isa);
+        size_t mq = i0 + (i1 - i0) * 3 / 7;
+        pii_rt_attn_band(&pl, &a, d0, d1, i0, mq, t.scratch);
+        pii_rt_attn_band(&pl, &a, d0, d1, mq, i1, t.scratch);
+        if (memcmp(o + i0 * qw, o1 + i0 * qw, (i1 - i0) * qw * 4))
+            fail_msg("attn q16 isa %d: split at %zu differs", isa, mq);
+    }
+    pii_rt_kvq *kk[2] = {&kv, &k2};
+    for (int j = 0; j < 2; j++) {
+        free(kk[j]->kq);
+        free(kk[j]->vq);
+        free(kk[j]->ks);
+        free(kk[j]->vs);
+    }
+    free(o);
+    free(o1);
+    free(sc);
+    free(p);
+    attn_in_free(&t);
+    return worst;
+}
+
+static void test_attn_q16(void **state)
+{
+    (void)state;
+    double w = 0, e;
+#define Q16(...) (e = check_attn_q16(__VA_ARGS__), w = e > w ? e : w)
+    Q16(4, 2, 32, 128, 600, 0, 600, 0, 600, 6e-3);   /* built-in shape */
+    Q16(4, 2, 32, 128, 600, 17, 561, 33, 530, 6e-3); /* clipped band, odd share */
+    Q16(14, 2, 64, 128, 300, 0, 300, 0, 300, 6e-3);  /* full shape */
+    Q16(4, 2, 32, 128, 12, 3, 4, 3, 4, 6e-3);        /* documents of 1, 2, 3 tokens */
+    Q16(4, 2, 32, 128, 12, 3, 5, 3, 5, 6e-3);
+    Q16(4, 2, 32, 128, 13, 4, 7, 4, 7, 6e-3);
+    Q16(2, 2, 32, 7, 51, 1, 48, 2, 45, 6e-3);   /* G=1, odd n */
+    Q16(6, 2, 32, 11, 64, 5, 64, 6, 61, 6e-3);  /* G=3 */
+    Q16(4, 2, 48, 20, 80, 0, 80, 1, 79, 6e-3);  /* three vectors of the head */
+    Q16(2, 1, 256, 4, 24, 0, 24, 0, 23, 6e-3);  /* widest head */
+    Q16(2, 1, 12, 4, 30, 0, 30, 0, 30, 6e-3);   /* hd not a vector multiple: scalar */
+    Q16(4, 2, 32, 0, 20, 0, 20, 0, 19, 6e-3);   /* radius 0: one key */
+    Q16(16, 1, 32, 33, 90, 0, 90, 7, 90, 6e-3); /* G=16 */
+#undef Q16
+    printf("int16 attention: largest error against double %.3g\n", w);
 }
 
 /* ---- row kernels --------------------------------------------------------------- */
@@ -540,6 +657,7 @@ int main(void)
         cmocka_unit_test(test_mat_view),
         cmocka_unit_test(test_attn),
         cmocka_unit_test(test_attn_blocked),
+        cmocka_unit_test(test_attn_q16),
         cmocka_unit_test(test_rmsnorm_swiglu),
         cmocka_unit_test(test_rope),
         cmocka_unit_test(test_topk_group),
