@@ -125,7 +125,9 @@ void pii_model_ws_free(pii_model_ws *ws)
 int pii_model_attn_int16(const pii_model *m)
 {
     const pii_model_config *c = &m->cfg;
-    int q8a = !m->params.attn_f32 && c->head_dim % 2 == 0 && c->head_dim <= 256;
+    const int a = m->params.attn;
+    int q8a = (a == PII_MODEL_ATTN_INT16 || (a == PII_MODEL_ATTN_AUTO && m->plan.vnni)) &&
+              c->head_dim % 2 == 0 && c->head_dim <= 256;
     for (int L = 0; L < c->n_layers; L++)
         q8a &= m->layers[L].wq.dtype == PII_DT_Q8_ROW && m->layers[L].wk.dtype == PII_DT_Q8_ROW &&
                m->layers[L].wv.dtype == PII_DT_Q8_ROW;

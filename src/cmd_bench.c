@@ -91,7 +91,7 @@ static const mc_opt opts[] = {
      "activations of int8/int4 weights: int16 (default), int8, or int16+8 (the experts "
      "add an int8 pass over the int16 rounding residue: near-f32 accuracy, ~1.7x their "
      "time)"},
-    {"attn", 0, "A", "attention of int8 models: int16 (default) or f32"},
+    {"attn", 0, "A", "attention of int8 models: auto (default: int16 with VNNI), int16 or f32"},
     {"no-peak", 0, NULL, "skip the peak FMA/VNNI measurement"},
     {"json", 0, NULL, "print one JSON object"},
     {"help", 'h', NULL, "show this help and exit"},
@@ -529,10 +529,10 @@ static int parse(int argc, char **argv, bench_opts *o)
         } else if (!strcmp(nm, "attn")) {
             int f = mc_attn_parse(val);
             if (f < 0) {
-                fprintf(stderr, "pii-redact bench: --attn: expected int16 or f32\n");
+                fprintf(stderr, "pii-redact bench: --attn: expected auto, int16 or f32\n");
                 return PII_EXIT_USAGE;
             }
-            mc_attn_f32(f);
+            mc_attn(f);
         } else if (!strcmp(nm, "isa")) {
             if (mc_isa(CMD, val))
                 return PII_EXIT_USAGE;
@@ -670,7 +670,8 @@ int pii_cmd_bench(int argc, char **argv)
      * [--threads N]`, plus the engine's pack_tokens for --pack */
     pii_opts po;
     memset(&po, 0, sizeof po);
-    po.act = -1; /* --act went to mc_qact already */
+    po.act = -1;  /* --act went to mc_qact already */
+    po.attn = -1; /* and --attn to mc_attn */
     po.lines = 1;
     po.model_path = o.model;
     po.model_only = o.model_only;

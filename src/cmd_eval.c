@@ -61,8 +61,8 @@ static const pii_flag eval_flags[] = {
                          "activations of an int8/int4 model: int16 (default), int16+8 or int8 "
                          "(as the main command's option)"},
     [E_ATTN - E_FIRST] = {"attn", 0, "MODE",
-                          "attention of an int8 model: int16 (default) or f32 (as the main "
-                          "command's option)"},
+                          "attention of an int8 model: auto (default), int16 or f32 (as the "
+                          "main command's option)"},
     [E_HELP - E_FIRST] = {"help", 'h', NULL, "show this help and exit"},
 };
 enum { E_NFLAGS = E_END - E_FIRST };
@@ -611,7 +611,8 @@ int pii_cmd_eval(int argc, char **argv)
             break;
         case E_ATTN:
             if ((o.attn = mc_attn_parse(optarg)) < 0) {
-                fprintf(stderr, "pii-redact eval: unknown attention mode '%s' (int16 or f32)\n",
+                fprintf(stderr,
+                        "pii-redact eval: unknown attention mode '%s' (auto, int16 or f32)\n",
                         optarg);
                 return PII_EXIT_USAGE;
             }

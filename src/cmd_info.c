@@ -84,6 +84,7 @@ int pii_cmd_info(int argc, char **argv)
     pii_opts o;
     memset(&o, 0, sizeof o);
     o.act = -1;
+    o.attn = -1;
     o.model_only = 1;
     o.threads = "1";
     while ((k = mc_next("info", argc, argv, &i, opts, NOPTS, &val)) != MC_END) {

@@ -18,7 +18,7 @@ static const mc_opt opts[] = {
     {"threads", 't', "N", "worker threads (default: all cores)"},
     {"isa", 0, "NAME", "kernel path: scalar, avx2 or avx512 (default: best)"},
     {"rope-f32", 0, NULL, "float32 RoPE angles (stock HF) instead of float64"},
-    {"attn", 0, "MODE", "attention of an int8 model: int16 (default) or f32"},
+    {"attn", 0, "MODE", "attention of an int8 model: auto (default), int16 or f32"},
     {"experts", 0, NULL, "add the chosen experts per layer (ascending) to each line"},
     {"help", 'h', NULL, "show this help and exit"},
 };
@@ -158,10 +158,10 @@ int pii_cmd_logits(int argc, char **argv)
         } else if (!strcmp(nm, "attn")) {
             int f = mc_attn_parse(val);
             if (f < 0) {
-                fprintf(stderr, "pii-redact logits: --attn: expected int16 or f32\n");
+                fprintf(stderr, "pii-redact logits: --attn: expected auto, int16 or f32\n");
                 return PII_EXIT_USAGE;
             }
-            mc_attn_f32(f);
+            mc_attn(f);
         }
     }
     if (!mpath) {

@@ -115,16 +115,19 @@ void mc_qact(pii_rt_qact a)
     qact_choice = a;
 }
 
-static int attn_f32_choice = 0;
+static int attn_choice = PII_MODEL_ATTN_AUTO;
 
-void mc_attn_f32(int f32)
+void mc_attn(int a)
 {
-    attn_f32_choice = f32;
+    attn_choice = a;
 }
 
 int mc_attn_parse(const char *s)
 {
-    return !strcmp(s, "f32") ? 1 : !strcmp(s, "int16") ? 0 : -1;
+    return !strcmp(s, "auto")    ? PII_MODEL_ATTN_AUTO
+           : !strcmp(s, "f32")   ? PII_MODEL_ATTN_F32
+           : !strcmp(s, "int16") ? PII_MODEL_ATTN_INT16
+                                 : -1;
 }
 
 pii_rt_qact mc_qact_active(void)
@@ -139,7 +142,7 @@ void mc_params(pii_model_params *p)
     p->gguf_q8_0_exact = q && !strcmp(q, "exact");
     p->isa = mc_isa_choice();
     p->qact = (int)qact_choice;
-    p->attn_f32 = attn_f32_choice;
+    p->attn = attn_choice;
 }
 
 pii_model *mc_load(const char *cmd, const char *path, int rope_f32, int *status)

@@ -37,9 +37,10 @@ void mc_isa_choice_set(int c); /* back to a value mc_isa_choice returned */
 pii_rt_isa mc_isa_active(void);
 /* Activation precision of quantized models loaded after this (--act). */
 void mc_qact(pii_rt_qact a);
-/* The attention of int8 models (pii_model_params.attn_f32): 1 f32, 0 int16;
- * mc_attn_parse("f32" or "int16") gives 1 or 0, -1 for anything else. */
-void mc_attn_f32(int f32);
+/* The attention of int8 models (pii_model_params.attn): mc_attn_parse
+ * gives the PII_MODEL_ATTN_ value of "auto", "f32" or "int16", -1 for
+ * anything else. */
+void mc_attn(int a);
 int mc_attn_parse(const char *s);
 pii_rt_qact mc_qact_active(void);
 /* Loads a model, printing "pii-redact CMD: message" on failure. */

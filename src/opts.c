@@ -144,7 +144,7 @@ int pii_opts_parse(int argc, char **argv, pii_opts *o)
         }
         case O_ATTN:
             if ((o->attn = mc_attn_parse(optarg)) < 0) {
-                usage_error("unknown attention mode '%s' (int16 or f32)", optarg);
+                usage_error("unknown attention mode '%s' (auto, int16 or f32)", optarg);
                 return PII_EXIT_USAGE;
             }
             break;

@@ -36,7 +36,7 @@ typedef struct pii_opts {
     const char *window, *operating_point, *calibration, *decode, *threads;
     const char *pack;    /* pack_tokens (no option of its own: `bench --pack`); NULL: the window */
     int act;             /* --act: a pii_rt_qact value, or -1 when not given */
-    int attn;            /* --attn: 1 f32, 0 int16, -1 when not given */
+    int attn;            /* --attn: a PII_MODEL_ATTN_ value, or -1 when not given */
     int no_calibration;  /* --no-calibration */
     int no_name_memory;  /* --no-name-memory */
     int no_name_lexicon; /* --no-name-lexicon */

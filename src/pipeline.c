@@ -290,7 +290,7 @@ static int ner_params(const pii_opts *o, pii_ner_params *np)
     if (o->act >= 0)
         mc_qact((pii_rt_qact)o->act);
     if (o->attn >= 0)
-        mc_attn_f32(o->attn);
+        mc_attn(o->attn);
     for (size_t i = 0; i < o->n_thresholds; i++)
         if (pii_ner_params_threshold(np, o->thresholds[i])) {
             fprintf(stderr, "pii-redact: --threshold: bad value '%s' (X or LABEL=X, 0 <= X <= 1)\n",

@@ -67,6 +67,8 @@ typedef struct pii_model_config {
     pii_rt_rope rope;
 } pii_model_config;
 
+enum { PII_MODEL_ATTN_AUTO = 0, PII_MODEL_ATTN_F32 = 1, PII_MODEL_ATTN_INT16 = 2 };
+
 typedef struct pii_model_params {
     int rope_f32_angles; /* 0 (default): f64 angles; 1: HF float32 angles */
     /* GGUF files with Q8_0 expert weights (LocalAI's): 0 (default) re-
@@ -82,10 +84,12 @@ typedef struct pii_model_params {
      * quantized experts.  Loading fails on a value the CPU cannot run. */
     int isa;
     int qact;
-    /* 0 (default): where every layer's q, k and v projections are int8
-     * (Q8_ROW), attention runs in int16 (pii_rt.h, pii_rt_kvq); 1: always
-     * in f32 (the reference's arithmetic). */
-    int attn_f32;
+    /* The attention's arithmetic where every layer's q, k and v projections
+     * are int8 (Q8_ROW): PII_MODEL_ATTN_AUTO (0, default) int16 (pii_rt.h,
+     * pii_rt_kvq) when the plan has VNNI (elsewhere it is no faster), else
+     * f32; _F32 always f32 (the reference's arithmetic); _INT16 int16 on
+     * every path.  Other models always run f32. */
+    int attn;
 } pii_model_params;
 
 void pii_model_default_params(pii_model_params *p);
@@ -110,7 +114,7 @@ const pii_model_config *pii_model_cfg(const pii_model *m);
 /* The execution plan built from the load parameters (ISA, VNNI,
  * activation precision); new workspaces start with a copy of it. */
 const pii_rt_plan *pii_model_plan(const pii_model *m);
-/* 1 when the model's attention runs in int16 (pii_model_params.attn_f32). */
+/* 1 when the model's attention runs in int16 (pii_model_params.attn). */
 int pii_model_attn_int16(const pii_model *m);
 const char *pii_model_label(const pii_model *m, int id); /* NULL if out of range */
 const pii_rt_store *pii_model_store(const pii_model *m);
