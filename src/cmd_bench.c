@@ -527,12 +527,8 @@ static int parse(int argc, char **argv, bench_opts *o)
             }
             mc_qact(a);
         } else if (!strcmp(nm, "attn")) {
-            int f = mc_attn_parse(val);
-            if (f < 0) {
-                fprintf(stderr, "pii-redact bench: --attn: expected auto, int16 or f32\n");
+            if (mc_attn_opt(CMD, val))
                 return PII_EXIT_USAGE;
-            }
-            mc_attn(f);
         } else if (!strcmp(nm, "isa")) {
             if (mc_isa(CMD, val))
                 return PII_EXIT_USAGE;

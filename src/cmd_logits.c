@@ -156,12 +156,8 @@ int pii_cmd_logits(int argc, char **argv)
             if (mc_isa("logits", val))
                 return PII_EXIT_USAGE;
         } else if (!strcmp(nm, "attn")) {
-            int f = mc_attn_parse(val);
-            if (f < 0) {
-                fprintf(stderr, "pii-redact logits: --attn: expected auto, int16 or f32\n");
+            if (mc_attn_opt("logits", val))
                 return PII_EXIT_USAGE;
-            }
-            mc_attn(f);
         }
     }
     if (!mpath) {

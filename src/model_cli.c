@@ -160,6 +160,17 @@ pii_model *mc_load(const char *cmd, const char *path, int rope_f32, int *status)
     return m;
 }
 
+int mc_attn_opt(const char *cmd, const char *name)
+{
+    int a = mc_attn_parse(name);
+    if (a < 0) {
+        fprintf(stderr, "pii-redact %s: --attn: expected auto, int16 or f32\n", cmd);
+        return -1;
+    }
+    attn_choice = a;
+    return 0;
+}
+
 int mc_isa(const char *cmd, const char *name)
 {
     pii_rt_isa isa;

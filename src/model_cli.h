@@ -42,6 +42,9 @@ void mc_qact(pii_rt_qact a);
  * anything else. */
 void mc_attn(int a);
 int mc_attn_parse(const char *s);
+/* --attn NAME of a subcommand: sets the choice, or prints a usage error
+ * naming cmd and returns -1. */
+int mc_attn_opt(const char *cmd, const char *name);
 pii_rt_qact mc_qact_active(void);
 /* Loads a model, printing "pii-redact CMD: message" on failure. */
 pii_model *mc_load(const char *cmd, const char *path, int rope_f32, int *status);
