@@ -164,13 +164,15 @@ pii_model_ws *pii_model_ws_create(const pii_model *m, size_t max_tokens, pii_rt_
      * attention reads hd rows of kt at once, and rows a power-of-two
      * multiple of 4 KB apart (N = 4096) would all fall in one L1 set */
     ws->ldkt = (N + 15) / 16 * 16 + 16;
+    /* the int16 attention reads kvq (below) and never kt */
+    ws->attq = pii_model_attn_int16(m);
     int ok =
         (ws->x = ws_alloc(ws, N * D * F)) && (ws->a = ws_alloc(ws, N * D * F)) &&
         (ws->q = ws_alloc(ws, N * QW * F)) && (ws->att = ws_alloc(ws, N * QW * F)) &&
         (ws->k = ws_alloc(ws, N * KV * F)) && (ws->v = ws_alloc(ws, N * KV * F)) &&
-        (ws->kt = ws_alloc(ws, ws->ldkt * KV * F)) && (ws->rl = ws_alloc(ws, N * E * F)) &&
-        (ws->sel = ws_alloc(ws, N * K * sizeof(int32_t))) && (ws->selw = ws_alloc(ws, N * K * F)) &&
-        (ws->cnt = ws_alloc(ws, E * sizeof(uint32_t))) &&
+        (ws->attq || (ws->kt = ws_alloc(ws, ws->ldkt * KV * F))) &&
+        (ws->rl = ws_alloc(ws, N * E * F)) && (ws->sel = ws_alloc(ws, N * K * sizeof(int32_t))) &&
+        (ws->selw = ws_alloc(ws, N * K * F)) && (ws->cnt = ws_alloc(ws, E * sizeof(uint32_t))) &&
         (ws->off = ws_alloc(ws, (E + 1) * sizeof(uint32_t))) &&
         (ws->grp = ws_alloc(ws, N * K * sizeof(uint32_t))) &&
         (ws->pos = ws_alloc(ws, N * K * sizeof(uint32_t))) &&
@@ -195,17 +197,18 @@ pii_model_ws *pii_model_ws_create(const pii_model *m, size_t max_tokens, pii_rt_
              (ws->xgq = ws_alloc(ws, N * K * ws->ldq * sizeof(int16_t))) &&
              (ws->as = ws_alloc(ws, N * F)) && (ws->xgs = ws_alloc(ws, N * K * F));
     }
-    if (ok && pii_model_attn_int16(m)) {
-        const size_t ld = pii_rt_kvq_ld(N), nq = ld * KV; /* int16 of kq, and of vq */
-        char *b = ws_alloc(ws, 2 * nq * sizeof(int16_t) + 2 * ld * (size_t)c->n_kv_heads * F);
+    if (ok && ws->attq) {
+        /* kq and vq (int16), then ks and vs; zeroed: kernels read keys past n */
+        const size_t ld = pii_rt_kvq_ld(N), nq = ld * KV, ns = ld * (size_t)c->n_kv_heads;
+        const size_t bytes = 2 * nq * sizeof(int16_t) + 2 * ns * F;
+        char *b = ws_alloc(ws, bytes);
         if ((ok = b != NULL)) {
-            memset(b, 0, 2 * nq * sizeof(int16_t) + 2 * ld * (size_t)c->n_kv_heads * F);
+            memset(b, 0, bytes);
             ws->kvq.kq = (int16_t *)(void *)b;
             ws->kvq.vq = ws->kvq.kq + nq;
             ws->kvq.ks = (float *)(void *)(ws->kvq.vq + nq);
-            ws->kvq.vs = ws->kvq.ks + ld * (size_t)c->n_kv_heads;
+            ws->kvq.vs = ws->kvq.ks + ns;
             ws->kvq.ld = ld;
-            ws->attq = 1;
         }
     }
     if (!ok) {

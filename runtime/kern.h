@@ -19,6 +19,13 @@ typedef void (*rt_gemm_fn)(const pii_rt_plan *p, const pii_rt_mat *W, size_t n, 
  * rows of 2R + 16 + RT_ATT_QB scores. */
 #define RT_ATT_QB 4
 
+/* The keys [lo, hi) of query i of document [d0, d1): |i - j| <= R. */
+static inline void rt_att_band(size_t i, size_t d0, size_t d1, size_t R, size_t *lo, size_t *hi)
+{
+    *lo = i - d0 > R ? i - R : d0;
+    *hi = d1 - i > R + 1 ? i + R + 1 : d1;
+}
+
 typedef struct pii_rt_kernels {
     rt_gemm_fn gemm[PII_DT_COUNT][2]; /* [dtype][layout] */
     void (*attn)(const pii_rt_attn *a, size_t d0, size_t d1, size_t i0, size_t i1, float *scratch);

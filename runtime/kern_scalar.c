@@ -106,8 +106,8 @@ static void attn_scalar(const pii_rt_attn *a, size_t d0, size_t d1, size_t i0, s
     const size_t R = (size_t)a->radius;
     float *s = scratch; /* [2R+1] */
     for (size_t i = i0; i < i1; i++) {
-        size_t lo = i - d0 > R ? i - R : d0;
-        size_t hi = d1 - i > R + 1 ? i + R + 1 : d1;
+        size_t lo, hi;
+        rt_att_band(i, d0, d1, R, &lo, &hi);
         size_t nk = hi - lo;
         for (int h = 0; h < a->H; h++) {
             int g = h / G;
@@ -157,8 +157,8 @@ void pii_rt_attn_q16_scalar(const pii_rt_plan *p, const pii_rt_attn *a, size_t d
     int16_t *pq = (int16_t *)(void *)(scratch + 2 * R + 2); /* [2R+1] */
     int16_t *qq = pq + 2 * R + 2;                           /* [hd] */
     for (size_t i = i0; i < i1; i++) {
-        size_t lo = i - d0 > R ? i - R : d0;
-        size_t hi = d1 - i > R + 1 ? i + R + 1 : d1;
+        size_t lo, hi;
+        rt_att_band(i, d0, d1, R, &lo, &hi);
         size_t nk = hi - lo;
         for (int h = 0; h < a->H; h++) {
             int g = h / G;
