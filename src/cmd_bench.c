@@ -14,6 +14,13 @@
  *               pack_tokens; default: 4096).
  *   latency     one line per document, put and flushed (one forward pass
  *               for a sentence), each timed from put to written.
+ *   document    one round = `pii-redact CORPUS` without the load: the
+ *               corpus bytes (its first --limit lines) as one document in
+ *               64 KiB reads, each put with a flush, ended at the end; the
+ *               engine cuts it into exact windows and spreads them over the
+ *               threads.  Whole rounds only (--seconds stops between
+ *               rounds); the warm-up is a document of the corpus's first
+ *               lines (WARM_BYTES), or with --output the whole corpus.
  * Every round has a fresh stream (the model detector's cache of identical
  * short documents lives in a stream: a second round in the same stream
  * would be answered from it), created and freed inside the timed region.
@@ -61,6 +68,7 @@
 
 #define READ_CHUNK (64u * 1024u) /* src/main.c's reads */
 #define WARM_TOKENS 2048         /* warm-up: enough tokens to touch every expert */
+#define WARM_BYTES (16u * 1024u) /* --mode document: the warm-up document's size */
 
 static const mc_opt opts[] = {
     {"model", 'm', "PATH", "model directory, .safetensors, index .json or .gguf"},
@@ -69,7 +77,8 @@ static const mc_opt opts[] = {
      "share/pii-redact/sentences.txt)"},
     {"threads", 't', "N", "worker threads (default: all cores)"},
     {"mode", 0, "MODE",
-     "throughput (lines queued and flushed as --lines does, default) or latency (one "
+     "throughput (lines queued and flushed as --lines does, default), document (the "
+     "corpus as one input, as pii-redact FILE reads it) or latency (one "
      "line per flush, each timed)"},
     {"seconds", 0, "S",
      "measure for about S seconds (default 10): no line is put after S, and what is "
@@ -331,9 +340,12 @@ static pii_err t_end_doc(void *ud)
  * READ_CHUNK-byte reads, each read's complete lines put with END_DOC, the
  * rest of the read put with FLUSH, an unfinished last line ended at the
  * end.  Stops after the first put at or past `deadline` (then flushes).
+ * Without `lines`, as `pii-redact` puts a file: the bytes of [0, d1) are
+ * one document, every read put with FLUSH and the document ended at the
+ * end (never stopped early).
  * Returns 1 when it stopped early, 0 at the end, -1 on an error (*err). */
-static int round_lines(pii_stream *st, const feed *f, size_t d1, double deadline, uint64_t *flushes,
-                       pii_err *err)
+static int round_lines(pii_stream *st, const feed *f, size_t d1, int lines, double deadline,
+                       uint64_t *flushes, pii_err *err)
 {
     const uint8_t *buf = f->buf;
     const size_t end = f->start[d1];
@@ -343,7 +355,7 @@ static int round_lines(pii_stream *st, const feed *f, size_t d1, double deadline
         size_t n = end - off < READ_CHUNK ? end - off : READ_CHUNK, o = 0;
         const uint8_t *b = buf + off, *nl;
         int stop = 0;
-        while (o < n && (nl = memchr(b + o, '\n', n - o))) {
+        while (lines && o < n && (nl = memchr(b + o, '\n', n - o))) {
             size_t k = (size_t)(nl - (b + o)) + 1;
             if ((e = pii_stream_put(st, b + o, k, PII_STREAM_END_DOC)))
                 goto fail;
@@ -446,7 +458,7 @@ static double peak_rss_mb(void)
 typedef struct bench_opts {
     const char *model, *corpus, *compare, *ref_isa, *output;
     const char *threads_arg, *pack_arg; /* as given: the pipeline parses them */
-    int threads, latency, json, peak, model_only;
+    int threads, latency, document, json, peak, model_only;
     double seconds, min_cos, min_spans;
     size_t length, pack, limit, rounds;
 } bench_opts;
@@ -472,7 +484,9 @@ static int parse(int argc, char **argv, bench_opts *o)
                      "detector and the rule tier; --model-only: the model alone) fed through a\n"
                      "stream.  throughput: each round is `pii-redact --lines CORPUS` without the\n"
                      "load (lines queued, packed into shared forward passes, flushed every 64 KiB\n"
-                     "read), in a fresh stream; latency: one line per flush, each timed.  Reports\n"
+                     "read), in a fresh stream; document: each round is `pii-redact CORPUS` (the\n"
+                     "corpus one input, cut into windows over the threads); latency: one line\n"
+                     "per flush, each timed.  Reports\n"
                      "sentences/s, tokens/s (the engine tokenizer's tokens of the lines, with\n"
                      "their newlines), effective GFLOP/s (model FLOPs per token x tokens / time),\n"
                      "latency percentiles, load time, peak RSS, and the machine's own f32 FMA and\n"
@@ -511,12 +525,11 @@ static int parse(int argc, char **argv, bench_opts *o)
         else if (!strcmp(nm, "no-peak"))
             o->peak = 0;
         else if (!strcmp(nm, "mode")) {
-            if (!strcmp(val, "latency"))
-                o->latency = 1;
-            else if (!strcmp(val, "throughput"))
-                o->latency = 0;
-            else {
-                fprintf(stderr, "pii-redact bench: --mode: expected throughput or latency\n");
+            o->latency = !strcmp(val, "latency");
+            o->document = !strcmp(val, "document");
+            if (!o->latency && !o->document && strcmp(val, "throughput")) {
+                fprintf(stderr,
+                        "pii-redact bench: --mode: expected throughput, document or latency\n");
                 return PII_EXIT_USAGE;
             }
         } else if (!strcmp(nm, "act")) {
@@ -634,6 +647,11 @@ int pii_cmd_bench(int argc, char **argv)
         corpus_free(&cp);
         return PII_EXIT_IO;
     }
+    if (o.document && o.length) {
+        fprintf(stderr, "pii-redact bench: --length cuts lines: not with --mode document\n");
+        corpus_free(&cp);
+        return PII_EXIT_USAGE;
+    }
     if (o.compare) {
         st = run_compare(&o, &cp);
         corpus_free(&cp);
@@ -662,13 +680,13 @@ int pii_cmd_bench(int argc, char **argv)
         peak_i = bench_peak_rate(pool, 1);
     }
 
-    /* the redactor of `pii-redact [--model-only] --lines [-m MODEL]
+    /* the redactor of `pii-redact [--model-only] [--lines] [-m MODEL]
      * [--threads N]`, plus the engine's pack_tokens for --pack */
     pii_opts po;
     memset(&po, 0, sizeof po);
     po.act = -1;  /* --act went to mc_qact already */
     po.attn = -1; /* and --attn to mc_attn */
-    po.lines = 1;
+    po.lines = !o.document;
     po.model_path = o.model;
     po.model_only = o.model_only;
     po.threads = o.threads_arg;
@@ -694,8 +712,13 @@ int pii_cmd_bench(int argc, char **argv)
         status = PII_EXIT_FAIL;
         goto out;
     }
+    size_t doc_start[2] = {cp.start[0], cp.start[cp.n]};
     if (o.length) {
         e = feed_cut(&fd, &cp, enc, o.length);
+    } else if (o.document) { /* the corpus, one document */
+        fd.buf = (const uint8_t *)cp.buf;
+        fd.start = doc_start;
+        fd.ndocs = 1;
     } else {
         fd.buf = (const uint8_t *)cp.buf;
         fd.start = cp.start;
@@ -714,17 +737,27 @@ int pii_cmd_bench(int argc, char **argv)
     }
 
     /* warm-up: the first WARM_TOKENS (at least one document), or with
-     * --output the whole corpus, written to it */
+     * --output the whole corpus, written to it; --mode document: the
+     * corpus's first lines up to WARM_BYTES as one document (at least one
+     * line), or with --output the whole corpus */
     double t_first = bench_now_s();
     tally tl = {.in = &fd, .out = out};
     pii_sink sink = {t_write, t_span, t_end_doc, &tl};
     uint64_t flushes = 0;
     {
-        size_t dw = 0, tw = 0;
+        size_t dw = 0, tw = 0, warm_start[2] = {cp.start[0], cp.start[cp.n]};
+        feed wf = fd;
         while (dw < fd.ndocs && (out || dw == 0 || tw < WARM_TOKENS))
             tw += fd.tok[dw++];
+        if (o.document && !out) {
+            size_t l = 1;
+            while (l < cp.n && cp.start[l] - cp.start[0] < WARM_BYTES)
+                l++;
+            warm_start[1] = cp.start[l];
+            wf.start = warm_start;
+        }
         if (!(sm = pii_stream_create(pl.red, &sink, &e)) ||
-            round_lines(sm, &fd, dw, INFINITY, &flushes, &e) < 0)
+            round_lines(sm, &wf, dw, !o.document, INFINITY, &flushes, &e) < 0)
             goto engine_fail;
         pii_stream_free(sm);
         sm = NULL;
@@ -752,7 +785,7 @@ int pii_cmd_bench(int argc, char **argv)
         if (!(sm = pii_stream_create(pl.red, &sink, &e)))
             goto engine_fail;
         int r = o.latency ? round_latency(sm, &fd, deadline, &lg, &flushes, &e)
-                          : round_lines(sm, &fd, fd.ndocs, deadline, &flushes, &e);
+                          : round_lines(sm, &fd, fd.ndocs, !o.document, deadline, &flushes, &e);
         pii_stream_free(sm);
         sm = NULL;
         if (r < 0)
@@ -815,7 +848,9 @@ int pii_cmd_bench(int argc, char **argv)
         bench_json_num("cpu_share", cpu_share, 0);
         printf("\"contended\":%s,", contended ? "true" : "false");
         printf("\"mode\":\"%s\",\"act\":\"%s\",\"attn\":\"%s\",",
-               o.latency ? "latency" : "throughput",
+               o.latency    ? "latency"
+               : o.document ? "document"
+                            : "throughput",
                qint ? pii_rt_qact_name(pii_model_plan(m)->qact) : "f32",
                pii_model_attn_int16(m) ? "int16" : "f32");
         bench_json_num("length", (double)o.length, 0);
@@ -834,10 +869,14 @@ int pii_cmd_bench(int argc, char **argv)
         printf("}\n");
     } else {
         printf("model:        %s (%s weights)\n", o.model, bench_dtype_label(wdt));
-        printf("pipeline:     %s, the stream engine of pii-redact --lines\n",
-               pl.rules ? "model detector and rule tier" : "model detector alone");
-        printf("mode:         %s", o.latency ? "latency (one input per flush)" : "throughput");
-        if (!o.latency)
+        printf("pipeline:     %s, the stream engine of pii-redact%s\n",
+               pl.rules ? "model detector and rule tier" : "model detector alone",
+               o.document ? "" : " --lines");
+        printf("mode:         %s",
+               o.latency    ? "latency (one input per flush)"
+               : o.document ? "document (the corpus one input, in windows over the threads)"
+                            : "throughput");
+        if (!o.latency && !o.document)
             printf(" (lines queued, packed up to %zu tokens per pass and thread)", pack);
         printf("\n");
         if (o.length)
@@ -845,7 +884,7 @@ int pii_cmd_bench(int argc, char **argv)
                    fd.ndocs, o.length, o.corpus,
                    fd.ndocs ? (double)fd.tokens / (double)fd.ndocs : 0.0);
         else
-            printf("inputs:       %s, %zu lines, %llu tokens\n", o.corpus, fd.ndocs,
+            printf("inputs:       %s, %zu lines, %llu tokens\n", o.corpus, cp.n,
                    (unsigned long long)fd.tokens);
         printf("threads:      %d, isa %s%s%s, attention %s\n", nth, isa,
                qint ? ", activations " : "", qint ? pii_rt_qact_name(pii_model_plan(m)->qact) : "",

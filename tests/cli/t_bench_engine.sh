@@ -9,7 +9,9 @@
 #    `pii-redact --lines` writes on the same file, model and rule tier by
 #    default and with --model-only, whatever --pack;
 #  - "pipeline" says which detectors ran; --length N cuts the corpus text
-#    into floor(tokens / N) documents; the JSON parses.
+#    into floor(tokens / N) documents; the JSON parses;
+#  - --mode document feeds the corpus as one document: its output is
+#    `pii-redact FILE`'s, its tokens the whole file's.
 # The fixture is a small random model with the o200k vocabulary (the engine
 # refuses token ids outside a model's vocabulary).
 set -eu
@@ -77,6 +79,33 @@ test "$(field "$d/lat.json" sentences)" = $((2 * nlines))
 test "$(field "$d/lat.json" tokens)" = $((2 * ntok))
 test "$(field "$d/lat.json" flushes)" = $((2 * nlines))
 python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); assert 0 <= j["p50_ms"] <= j["p90_ms"] <= j["p99_ms"]' "$d/lat.json"
+
+# document: each round is `pii-redact FILE` — the corpus one document (its
+# CRLF, empty line and unterminated last line inside it), tokens those of
+# the whole file; --output is byte for byte the command's text
+"$P" tokenize "$d/c.txt" | wc -w > "$d/cdoc.n"
+$B --rounds 2 --mode document --output "$d/bd.out" > "$d/doc.json"
+python3 -m json.tool "$d/doc.json" > /dev/null
+test "$(field "$d/doc.json" mode)" = document
+test "$(field "$d/doc.json" corpus_sentences)" = 1
+test "$(field "$d/doc.json" sentences)" = 2
+test "$(field "$d/doc.json" corpus_tokens)" = "$(cat "$d/cdoc.n")"
+test "$(field "$d/doc.json" tokens)" = $((2 * $(cat "$d/cdoc.n")))
+"$P" -m "$d/m" --threads 2 "$d/c.txt" > "$d/d.out"
+cmp "$d/bd.out" "$d/d.out"
+test "$(field "$d/doc.json" pipeline)" = model+rules
+$B --rounds 1 --mode document --model-only --output "$d/bdm.out" > /dev/null
+"$P" -m "$d/m" --model-only --threads 2 "$d/c.txt" > "$d/dm.out"
+cmp "$d/bdm.out" "$d/dm.out"
+# its first lines only with --limit
+head -n 5 "$d/c.txt" > "$d/c5.txt"
+$B --rounds 1 --mode document --limit 5 > "$d/doc5.json"
+test "$(field "$d/doc5.json" tokens)" = "$("$P" tokenize "$d/c5.txt" | wc -w)"
+# --length cuts lines: not in document mode; an unknown mode
+if $B --mode document --length 10 2> "$d/err"; then exit 1; fi
+grep -q 'not with --mode document' "$d/err"
+if $B --mode lines 2> "$d/err"; then exit 1; fi
+grep -q 'expected throughput, document or latency' "$d/err"
 
 # --limit N: the first N lines
 $B --rounds 1 --limit 5 > "$d/l5.json"
