@@ -16,7 +16,7 @@
  *   6 tokens   a = RMSNorm(x); router logits; top-k and softmax
  *   7 thread 0 group the n*k choices by expert; build the expert task lists
  *   8 slots    gather a rows into expert order → xg (with Q8 experts and
- *              int16 activations: their int16 rows, quantized in 6 → xgq)
+ *              int16 or int8 activations: their rows, quantized in 6 → xgq)
  *   9 tasks    (expert, I-column chunk): gate, up, clamped SwiGLU → hg
  *  10 tasks    (expert, D-column chunk): yg = hg Dn[e] + bd[e]
  *              (when every task of 9 is a whole expert, 9 and 10 run as
@@ -47,6 +47,7 @@
 #define EXPERT_CHUNK 256 /* columns per expert task, about */
 #define WHOLE_ROWS 8     /* rows per expert (n k / E) up to which tasks are whole experts */
 #define SWEEP_ROWS 64    /* rows per block of phases 9-10 swept together */
+#define WS_BLOCKS 48     /* allocations of one workspace, at most (ws_alloc) */
 
 typedef struct etask {
     uint32_t e, c0, c1;
@@ -75,6 +76,7 @@ struct pii_model_ws {
     float *xg, *yg;          /* [N*k][D]        */
     int16_t *aq, *xgq;       /* [N][ldq], [N*k][ldq]: a and xg quantized once (Q8 weights) */
     float *as, *xgs;         /* [N], [N*k]: their scales */
+    int32_t *asq, *xgsq;     /* [N], [N*k]: their row sums (int8 activations) */
     size_t ldq;              /* D rounded up to 32; 0: no Q8 weights, no buffers */
     float *hg;               /* [N*k][2I]: gate | up, then SwiGLU in the gate half; only
                                 for passes that may run phases 9 and 10 apart (made on
@@ -95,13 +97,13 @@ struct pii_model_ws {
     int sweep;  /* every ta task a whole expert, no int16+8: phases 9-10 as one */
     uint64_t costa, costb, costs;
     size_t bytes;
-    void *blocks[32];
+    void *blocks[WS_BLOCKS];
     int nblocks;
 };
 
 static void *ws_alloc(pii_model_ws *ws, size_t bytes)
 {
-    if (ws->nblocks >= 32)
+    if (ws->nblocks >= WS_BLOCKS)
         return NULL;
     if (bytes == 0)
         bytes = 64;
@@ -186,8 +188,8 @@ pii_model_ws *pii_model_ws_create(const pii_model *m, size_t max_tokens, pii_rt_
         (ws->ta = ws_alloc(ws, nta * sizeof(etask))) &&
         (ws->tb = ws_alloc(ws, ntb * sizeof(etask))) &&
         (ws->ts = ws_alloc(ws, nts * sizeof(etask)));
-    /* Q8 attention projections or experts: int16 activations quantized
-     * once per row (phases 1, 6, 8) instead of once per product */
+    /* Q8 attention projections or experts: int16 or int8 activations
+     * quantized once per row (phases 1, 6, 8) instead of once per product */
     int q8 = 0;
     for (int L = 0; L < c->n_layers; L++)
         q8 |= m->layers[L].wq.dtype == PII_DT_Q8_ROW || m->layers[L].gate.dtype == PII_DT_Q8_ROW;
@@ -195,7 +197,10 @@ pii_model_ws *pii_model_ws_create(const pii_model *m, size_t max_tokens, pii_rt_
         ws->ldq = (D + 31) / 32 * 32;
         ok = (ws->aq = ws_alloc(ws, N * ws->ldq * sizeof(int16_t))) &&
              (ws->xgq = ws_alloc(ws, N * K * ws->ldq * sizeof(int16_t))) &&
-             (ws->as = ws_alloc(ws, N * F)) && (ws->xgs = ws_alloc(ws, N * K * F));
+             (ws->as = ws_alloc(ws, N * F)) && (ws->xgs = ws_alloc(ws, N * K * F)) &&
+             (ws->asq = ws_alloc(ws, N * (K + 1) * sizeof(int32_t)));
+        if (ok)
+            ws->xgsq = ws->asq + N;
     }
     if (ok && ws->attq) {
         /* kq and vq (int16), then ks and vs; zeroed: kernels read keys past n */
@@ -301,10 +306,11 @@ static void gemm_rows(const pii_rt_plan *pl, const pii_rt_mat *W, size_t n, cons
     }
 }
 
-/* gemm_rows on rows quantized once (pii_rt_qx_rows): q [n][ldq], s [n]. */
+/* gemm_rows on rows quantized once (pii_rt_qx_rows): q [n][ldq], s [n],
+ * sq [n]. */
 static void gemm_rows_qx(const pii_rt_plan *pl, const pii_rt_mat *W, size_t n, const int16_t *q,
-                         size_t ldq, const float *s, const float *bias, float *y, size_t ldy,
-                         size_t o0, size_t o1, const int16_t *lastl, int need)
+                         size_t ldq, const float *s, const int32_t *sq, const float *bias, float *y,
+                         size_t ldy, size_t o0, size_t o1, const int16_t *lastl, int need)
 {
     for (size_t t = 0; t < n;) {
         while (lastl && t < n && lastl[t] < need)
@@ -313,8 +319,8 @@ static void gemm_rows_qx(const pii_rt_plan *pl, const pii_rt_mat *W, size_t n, c
         while (t < n && (!lastl || lastl[t] >= need))
             t++;
         if (t > a)
-            pii_rt_gemm_qx(pl, W, t - a, q + a * ldq, ldq, s + a, bias, y + a * ldy, ldy, o0, o1,
-                           0);
+            pii_rt_gemm_qx(pl, W, t - a, q + a * ldq, ldq, s + a, sq + a, bias, y + a * ldy, ldy,
+                           o0, o1, 0);
     }
 }
 
@@ -484,8 +490,8 @@ static void expert_up(pii_model_ws *ws, const pf_layer *l, const pii_rt_plan *pl
         pii_rt_mat g = pii_rt_mat_offset(&l->gate, e * l->gate_es);
         pii_rt_mat u = pii_rt_mat_offset(&l->up, e * l->up_es);
         const int16_t *xq = ws->xgq + r0 * ldq;
-        pii_rt_gemm_qx(pp, &g, rn, xq, ldq, ws->xgs + r0, bg, hg, 2 * I, c0, c1, 0);
-        pii_rt_gemm_qx(pp, &u, rn, xq, ldq, ws->xgs + r0, bu, hu, 2 * I, c0, c1, 0);
+        pii_rt_gemm_qx(pp, &g, rn, xq, ldq, ws->xgs + r0, ws->xgsq + r0, bg, hg, 2 * I, c0, c1, 0);
+        pii_rt_gemm_qx(pp, &u, rn, xq, ldq, ws->xgs + r0, ws->xgsq + r0, bu, hu, 2 * I, c0, c1, 0);
     } else {
         pii_rt_mat g = pii_rt_mat_offset(&l->gate, e * l->gate_es);
         pii_rt_mat u = pii_rt_mat_offset(&l->up, e * l->up_es);
@@ -548,7 +554,8 @@ static void forward_thread(void *vctx, int ith, int nth)
                       ws->attq ? &ws->kvq : NULL};
     for (int L = 0; L < c->n_layers; L++) {
         const pf_layer *l = &m->layers[L];
-        /* q, k and v read a quantized once (Q8 weights, int16 activations);
+        /* q, k and v read a quantized once (Q8 weights, int16 or int8
+         * activations);
          * so do gate and up, through xgq (not with int16+8: its residue
          * pass rewrites xg) */
         const size_t ldq = ws->ldq;
@@ -560,7 +567,8 @@ static void forward_thread(void *vctx, int ith, int nth)
         pii_rt_rmsnorm(pl, t1 - t0, D, ws->x + t0 * D, D, l->ln_attn, c->rms_eps, ws->a + t0 * D,
                        D);
         if (qa)
-            pii_rt_qx_rows(pl, t1 - t0, D, ws->a + t0 * D, D, ws->aq + t0 * ldq, ldq, ws->as + t0);
+            pii_rt_qx_rows(pl, t1 - t0, D, ws->a + t0 * D, D, ws->aq + t0 * ldq, ldq, ws->as + t0,
+                           ws->asq + t0);
         pii_rt_pool_barrier(pool);
         /* 2: columns of q|k|v; with kept rows, q of the rows this layer
          * needs (lastl >= L), k and v of those its attention reads (within
@@ -569,14 +577,14 @@ static void forward_thread(void *vctx, int ith, int nth)
         pii_rt_split(QW + 2 * KV, 32, ith, nth, &lo, &hi);
         if (qa) {
             if (lo < QW)
-                gemm_rows_qx(pl, &l->wq, n, ws->aq, ldq, ws->as, l->bq, ws->q, QW, lo,
+                gemm_rows_qx(pl, &l->wq, n, ws->aq, ldq, ws->as, ws->asq, l->bq, ws->q, QW, lo,
                              hi < QW ? hi : QW, need, L);
             if (hi > QW && lo < QW + KV)
-                gemm_rows_qx(pl, &l->wk, n, ws->aq, ldq, ws->as, l->bk, ws->k, KV,
+                gemm_rows_qx(pl, &l->wk, n, ws->aq, ldq, ws->as, ws->asq, l->bk, ws->k, KV,
                              lo > QW ? lo - QW : 0, (hi < QW + KV ? hi : QW + KV) - QW, need,
                              L - 1);
             if (hi > QW + KV)
-                gemm_rows_qx(pl, &l->wv, n, ws->aq, ldq, ws->as, l->bv, ws->v, KV,
+                gemm_rows_qx(pl, &l->wv, n, ws->aq, ldq, ws->as, ws->asq, l->bv, ws->v, KV,
                              lo > QW + KV ? lo - QW - KV : 0, hi - QW - KV, need, L - 1);
         } else {
             if (lo < QW)
@@ -627,7 +635,8 @@ static void forward_thread(void *vctx, int ith, int nth)
         /* 6 */
         pii_rt_rmsnorm(pl, t1 - t0, D, ws->x + t0 * D, D, l->ln_moe, c->rms_eps, ws->a + t0 * D, D);
         if (qe)
-            pii_rt_qx_rows(pl, t1 - t0, D, ws->a + t0 * D, D, ws->aq + t0 * ldq, ldq, ws->as + t0);
+            pii_rt_qx_rows(pl, t1 - t0, D, ws->a + t0 * D, D, ws->aq + t0 * ldq, ldq, ws->as + t0,
+                           ws->asq + t0);
         pii_rt_gemm(pl, &l->router, t1 - t0, ws->a + t0 * D, D, l->brouter, ws->rl + t0 * E, E, 0,
                     E, 0);
         pii_rt_topk_softmax(t1 - t0, (int)E, (int)K, ws->rl + t0 * E, E, ws->sel + t0 * K,
@@ -669,6 +678,7 @@ static void forward_thread(void *vctx, int ith, int nth)
                 size_t r = ws->grp[p] / K;
                 memcpy(ws->xgq + p * ldq, ws->aq + r * ldq, ldq * sizeof(int16_t));
                 ws->xgs[p] = ws->as[r];
+                ws->xgsq[p] = ws->asq[r];
             }
         else
             for (size_t p = lo; p < hi; p++)

@@ -36,12 +36,18 @@ typedef struct pii_rt_kernels {
                      const float *v, size_t ldv, size_t t0, size_t t1);
     void (*rmsnorm)(size_t d, const float *x, const float *g, float eps, float *y);
     void (*swiglu)(float *g, const float *u, size_t m, float alpha, float limit);
-    /* pii_rt_qx_rows and pii_rt_gemm_qx (int16 activations of Q8_ROW IO
-     * products, quantized once): NULL falls back to the scalar table */
+    /* pii_rt_qx_rows and pii_rt_gemm_qx (the activations of Q8_ROW IO
+     * products, quantized once; int16, or int8 with row sums, rows ldq
+     * bytes apart): NULL falls back to the scalar table */
     void (*qx16)(const float *x, size_t ldx, size_t n, size_t ni, int16_t *q, size_t ldq, float *s);
     void (*gemm_q8qx)(const pii_rt_plan *p, const pii_rt_mat *W, size_t n, const int16_t *q,
                       size_t ldq, const float *s, const float *bias, float *y, size_t ldy,
                       size_t o0, size_t o1, int acc);
+    void (*qx8)(const float *x, size_t ldx, size_t n, size_t ni, int8_t *q, size_t ldq, float *s,
+                int32_t *sq);
+    void (*gemm_q8qx8)(const pii_rt_plan *p, const pii_rt_mat *W, size_t n, const int8_t *q,
+                       size_t ldq, const float *s, const int32_t *sq, const float *bias, float *y,
+                       size_t ldy, size_t o0, size_t o1, int acc);
 } rt_kernels;
 
 extern const rt_kernels pii_rt_kern_scalar;

@@ -179,5 +179,10 @@ void pii_rt_qx16_scalar(const float *x, size_t ldx, size_t n, size_t ni, int16_t
 void pii_rt_gemm_q8qx_scalar(const pii_rt_plan *p, const pii_rt_mat *W, size_t n, const int16_t *q,
                              size_t ldq, const float *s, const float *bias, float *y, size_t ldy,
                              size_t o0, size_t o1, int acc);
+void pii_rt_qx8_scalar(const float *x, size_t ldx, size_t n, size_t ni, int8_t *q, size_t ldq,
+                       float *s, int32_t *sq);
+void pii_rt_gemm_q8qx8_scalar(const pii_rt_plan *p, const pii_rt_mat *W, size_t n, const int8_t *q,
+                              size_t ldq, const float *s, const int32_t *sq, const float *bias,
+                              float *y, size_t ldy, size_t o0, size_t o1, int acc);
 
 #endif

@@ -258,4 +258,6 @@ const rt_kernels pii_rt_kern_scalar = {
     .swiglu = swiglu_scalar,
     .qx16 = pii_rt_qx16_scalar,
     .gemm_q8qx = pii_rt_gemm_q8qx_scalar,
+    .qx8 = pii_rt_qx8_scalar,
+    .gemm_q8qx8 = pii_rt_gemm_q8qx8_scalar,
 };

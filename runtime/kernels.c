@@ -28,23 +28,33 @@ void pii_rt_gemm(const pii_rt_plan *p, const pii_rt_mat *W, size_t n, const floa
 
 int pii_rt_qx_usable(const pii_rt_plan *p, const pii_rt_mat *W)
 {
-    return W->dtype == PII_DT_Q8_ROW && W->layout == PII_RT_IO && p->qact == PII_RT_QACT_I16;
+    return W->dtype == PII_DT_Q8_ROW && W->layout == PII_RT_IO &&
+           (p->qact == PII_RT_QACT_I16 || p->qact == PII_RT_QACT_I8);
 }
 
+/* int8 rows live in the int16 slots of q: row t at byte 2 t ldq */
 void pii_rt_qx_rows(const pii_rt_plan *p, size_t n, size_t n_in, const float *x, size_t ldx,
-                    int16_t *q, size_t ldq, float *s)
+                    int16_t *q, size_t ldq, float *s, int32_t *sq)
 {
-    (p->kern->qx16 ? p->kern->qx16 : pii_rt_kern_scalar.qx16)(x, ldx, n, n_in, q, ldq, s);
+    if (p->qact == PII_RT_QACT_I8)
+        (p->kern->qx8 ? p->kern->qx8 : pii_rt_kern_scalar.qx8)(x, ldx, n, n_in, (int8_t *)q,
+                                                               2 * ldq, s, sq);
+    else
+        (p->kern->qx16 ? p->kern->qx16 : pii_rt_kern_scalar.qx16)(x, ldx, n, n_in, q, ldq, s);
 }
 
 void pii_rt_gemm_qx(const pii_rt_plan *p, const pii_rt_mat *W, size_t n, const int16_t *q,
-                    size_t ldq, const float *s, const float *bias, float *y, size_t ldy, size_t o0,
-                    size_t o1, int acc)
+                    size_t ldq, const float *s, const int32_t *sq, const float *bias, float *y,
+                    size_t ldy, size_t o0, size_t o1, int acc)
 {
     if (n == 0 || o1 <= o0)
         return;
-    (p->kern->gemm_q8qx ? p->kern->gemm_q8qx : pii_rt_kern_scalar.gemm_q8qx)(
-        p, W, n, q, ldq, s, bias, y, ldy, o0, o1, acc);
+    if (p->qact == PII_RT_QACT_I8)
+        (p->kern->gemm_q8qx8 ? p->kern->gemm_q8qx8 : pii_rt_kern_scalar.gemm_q8qx8)(
+            p, W, n, (const int8_t *)q, 2 * ldq, s, sq, bias, y, ldy, o0, o1, acc);
+    else
+        (p->kern->gemm_q8qx ? p->kern->gemm_q8qx : pii_rt_kern_scalar.gemm_q8qx)(
+            p, W, n, q, ldq, s, bias, y, ldy, o0, o1, acc);
 }
 
 pii_err pii_rt_mat_view(pii_rt_mat *m, const pii_rt_tensor *t, pii_rt_layout layout, int64_t index,

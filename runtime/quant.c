@@ -498,6 +498,52 @@ void pii_rt_gemm_q8qx_scalar(const pii_rt_plan *p, const pii_rt_mat *W, size_t n
     }
 }
 
+void pii_rt_qx8_scalar(const float *x, size_t ldx, size_t n, size_t ni, int8_t *q, size_t ldq,
+                       float *s, int32_t *sq)
+{
+    for (size_t t = 0; t < n; t++) {
+        const float *xr = x + t * ldx;
+        int8_t *qr = q + t * ldq;
+        float inv;
+        int32_t sum = 0;
+        act_scale(0, row_amax(xr, ni), &s[t], &inv);
+        for (size_t i = 0; i < ni; i++)
+            sum += qr[i] = (int8_t)act_one(0, xr[i], inv);
+        for (size_t i = ni; i < ldq; i++)
+            qr[i] = 0;
+        sq[t] = sum;
+    }
+}
+
+/* q8io with int8 activations quantized beforehand (pii_rt_qx8_scalar):
+ * the same sums in the same order (the row sums are the SIMD paths'). */
+void pii_rt_gemm_q8qx8_scalar(const pii_rt_plan *p, const pii_rt_mat *W, size_t n, const int8_t *q,
+                              size_t ldq, const float *s, const int32_t *sq, const float *bias,
+                              float *y, size_t ldy, size_t o0, size_t o1, int acc)
+{
+    (void)p;
+    (void)sq;
+    const size_t ni = W->n_in;
+    const uint8_t *base = W->data;
+    int16_t qb[QCH];
+    for (size_t t = 0; t < n; t++) {
+        const int8_t *qr = q + t * ldq;
+        for (size_t ob = o0; ob < o1;) {
+            size_t pi = ob / RT_QP, oe = (pi + 1) * RT_QP < o1 ? (pi + 1) * RT_QP : o1;
+            const uint8_t *pan = base + pi * W->ld;
+            int64_t sum[RT_QP] = {0};
+            for (size_t ic = 0; ic < ni; ic += QCH) {
+                size_t m = ni - ic < QCH ? ni - ic : QCH;
+                for (size_t i = 0; i < m; i++)
+                    qb[i] = qr[ic + i];
+                q8_chunk(pan, qb, ic, m, ob, oe, sum);
+            }
+            q8_finish(pan, sum, s[t], bias, y + t * ldy, ob, oe, acc);
+            ob = oe;
+        }
+    }
+}
+
 void pii_rt_gemm_q4io_scalar(const pii_rt_plan *p, const pii_rt_mat *W, size_t n, const float *x,
                              size_t ldx, const float *bias, float *y, size_t ldy, size_t o0,
                              size_t o1, int acc)

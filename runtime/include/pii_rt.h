@@ -434,20 +434,22 @@ void pii_rt_swiglu(const pii_rt_plan *p, float *g, const float *u, size_t m, flo
  * scalar, with identical results on every path (src/runtime/kern_q.h has
  * the exact arithmetic).  Any column range [o0, o1) is allowed. */
 
-/* The int16 activations of Q8_ROW products, quantized once for several
- * products of the same rows (the q, k and v projections of one input; the
- * gate and up halves of one expert): pii_rt_qx_rows writes rows x[t][0 ..
- * n_in), t < n, as q[t][0 .. ldq) (int16, zero past n_in; ldq >= n_in)
- * and s[t], exactly as pii_rt_gemm quantizes each row; pii_rt_gemm_qx is
- * pii_rt_gemm on those rows, with the same result bit for bit.  Only where
- * pii_rt_qx_usable(p, W): W Q8_ROW in IO layout, the plan's activations
- * int16. */
+/* The activations of Q8_ROW products, quantized once for several products
+ * of the same rows (the q, k and v projections of one input; the gate and
+ * up halves of one expert): pii_rt_qx_rows writes rows x[t][0 .. n_in),
+ * t < n, as row t of q (2 ldq bytes from q + t ldq; ldq >= n_in) and s[t],
+ * exactly as pii_rt_gemm quantizes each row: with int16 activations
+ * q[t][0 .. ldq) int16, zero past n_in (sq unused, may be NULL); with int8
+ * activations the row's 2 ldq bytes int8, zero past n_in, and their sum
+ * sq[t].  pii_rt_gemm_qx is pii_rt_gemm on those rows, with the same
+ * result bit for bit.  Only where pii_rt_qx_usable(p, W): W Q8_ROW in IO
+ * layout, the plan's activations int16 or int8 (not int16+8). */
 int pii_rt_qx_usable(const pii_rt_plan *p, const pii_rt_mat *W);
 void pii_rt_qx_rows(const pii_rt_plan *p, size_t n, size_t n_in, const float *x, size_t ldx,
-                    int16_t *q, size_t ldq, float *s);
+                    int16_t *q, size_t ldq, float *s, int32_t *sq);
 void pii_rt_gemm_qx(const pii_rt_plan *p, const pii_rt_mat *W, size_t n, const int16_t *q,
-                    size_t ldq, const float *s, const float *bias, float *y, size_t ldy, size_t o0,
-                    size_t o1, int acc);
+                    size_t ldq, const float *s, const int32_t *sq, const float *bias, float *y,
+                    size_t ldy, size_t o0, size_t o1, int acc);
 
 /* Replaces x[0..n) by what the int16 activation quantization of the
  * kernels leaves out: x_i - q_i * s with (q, s) exactly as the kernels

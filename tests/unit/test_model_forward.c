@@ -55,7 +55,9 @@ static char *path(const char *name)
     return b;
 }
 
-/* Q8_0 GGUF experts as stored (exact) unless `repack`. */
+/* Q8_0 GGUF experts as stored (exact) unless `repack`; activations of
+ * int8 weights g_qact. */
+static int g_qact = PII_RT_QACT_I16;
 static pii_model *load_p(const char *p, int repack)
 {
     pii_err e;
@@ -63,6 +65,7 @@ static pii_model *load_p(const char *p, int repack)
     pii_model_params prm;
     pii_model_default_params(&prm);
     prm.gguf_q8_0_exact = !repack;
+    prm.qact = g_qact;
     pii_model *m = pii_model_load(p, &prm, &e, msg, sizeof msg);
     if (!m)
         fail_msg("load %s: %s", p, msg);
@@ -264,11 +267,11 @@ static void test_packing_threads(void **state)
  * top 2 and 320-wide experts, a pass of up to 32 tokens has whole-expert
  * tasks (swept), the 50-token pack has two column chunks per expert (not
  * swept); bf16 experts and int8 ones (GGUF Q8_0 repacked: activations
- * quantized once), one and three threads. */
+ * quantized once, int16 and int8), one and three threads. */
 static void test_expert_sweep(void **state)
 {
     (void)state;
-    const char *models[] = {"wide", "wide8.gguf"};
+    const char *models[] = {"wide", "wide8.gguf", "wide8.gguf"};
     const size_t lens[] = {1, 13, 0, 4, 30, 2};
     const size_t nd = sizeof lens / sizeof lens[0];
     size_t n = 0;
@@ -276,13 +279,31 @@ static void test_expert_sweep(void **state)
         n += lens[d];
     int32_t *ids = malloc(n * sizeof *ids);
     ids_for(ids, n, 500, 5);
-    for (int k = 0; k < 2; k++) {
+    for (int k = 0; k < 3; k++) {
+        g_qact = k == 2 ? PII_RT_QACT_I8 : PII_RT_QACT_I16;
         pii_model *m = load_p(path(models[k]), 1);
+        g_qact = PII_RT_QACT_I16;
+        assert_int_equal(pii_model_plan(m)->qact, k == 2 ? PII_RT_QACT_I8 : PII_RT_QACT_I16);
         assert_int_equal(pii_model_cfg(m)->d_expert, 320);
         pii_err e;
         pii_rt_pool *pool = pii_rt_pool_create(3, &e);
-        for (int p = 0; p < 2; p++)
-            free(packed_equals_alone(m, ids, lens, nd, p ? pool : NULL, models[k]));
+        float *dispatched = NULL;
+        for (int p = 0; p < 2; p++) {
+            float *y = packed_equals_alone(m, ids, lens, nd, p ? pool : NULL, models[k]);
+            free(p ? y : dispatched);
+            dispatched = p ? dispatched : y;
+        }
+        /* the scalar path (which quantizes its own way and never reads the
+         * row sums) within 1e-4 of the dispatched one: the f32 parts sum
+         * in another order */
+        set_isa(PII_RT_ISA_SCALAR);
+        float *scalar = run(m, ids, n, lens, nd, NULL, NULL);
+        set_isa(-1);
+        double d = maxdiff(dispatched, scalar, n * (size_t)pii_model_cfg(m)->n_labels);
+        if (d > 1e-4)
+            fail_msg("%s, activations %d: scalar differs by %g", models[k], k == 2 ? 8 : 16, d);
+        free(dispatched);
+        free(scalar);
         pii_rt_pool_free(pool);
         pii_model_free(m);
     }

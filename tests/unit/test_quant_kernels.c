@@ -218,27 +218,41 @@ static int last_path(void)
     return best == PII_RT_ISA_AVX512 ? PII_RT_ISA_COUNT : best;
 }
 
-/* pii_rt_gemm_qx after pii_rt_qx_rows on one path, rows ldq = n_in + 5
- * apart (a stride the kernels' own buffers never use); q and s returned. */
-static void gemm_qx_on(int isa, const pii_rt_mat *W, size_t n, const float *x, size_t ldx,
-                       const float *bias, float *y, size_t ldy, size_t o0, size_t o1, int acc,
-                       int16_t *q, float *s)
+/* pii_rt_gemm_qx after pii_rt_qx_rows on one path, activations act, rows
+ * ldq = n_in + 5 int16 slots apart (a stride the kernels' own buffers never
+ * use); q, s and sq returned. */
+static void gemm_qx_on(int isa, pii_rt_qact act, const pii_rt_mat *W, size_t n, const float *x,
+                       size_t ldx, const float *bias, float *y, size_t ldy, size_t o0, size_t o1,
+                       int acc, int16_t *q, float *s, int32_t *sq)
 {
     pii_rt_plan p;
     int novnni = isa == PII_RT_ISA_COUNT;
-    assert_int_equal(pii_rt_plan_init(&p, novnni ? PII_RT_ISA_AVX512 : isa, PII_RT_QACT_I16),
-                     PII_OK);
+    assert_int_equal(pii_rt_plan_init(&p, novnni ? PII_RT_ISA_AVX512 : isa, act), PII_OK);
     if (novnni)
         p.vnni = 0;
     assert_true(pii_rt_qx_usable(&p, W));
     const size_t ldq = W->n_in + 5;
     for (size_t k = 0; k < n * ldq; k++)
         q[k] = 0x5555; /* the padding must be written */
-    pii_rt_qx_rows(&p, n, W->n_in, x, ldx, q, ldq, s);
     for (size_t t = 0; t < n; t++)
-        for (size_t i = W->n_in; i < ldq; i++)
-            assert_int_equal(q[t * ldq + i], 0);
-    pii_rt_gemm_qx(&p, W, n, q, ldq, s, bias, y, ldy, o0, o1, acc);
+        sq[t] = 0x55555555;
+    pii_rt_qx_rows(&p, n, W->n_in, x, ldx, q, ldq, s, sq);
+    for (size_t t = 0; t < n; t++) {
+        if (act == PII_RT_QACT_I8) { /* int8 values, zero past n_in, and their sum */
+            const int8_t *r = (const int8_t *)(q + t * ldq);
+            int32_t sum = 0;
+            for (size_t i = 0; i < 2 * ldq; i++) {
+                if (i >= W->n_in)
+                    assert_int_equal(r[i], 0);
+                sum += r[i];
+            }
+            assert_int_equal(sq[t], sum);
+        } else {
+            for (size_t i = W->n_in; i < ldq; i++)
+                assert_int_equal(q[t * ldq + i], 0);
+        }
+    }
+    pii_rt_gemm_qx(&p, W, n, q, ldq, s, sq, bias, y, ldy, o0, o1, acc);
 }
 
 static void reference(pii_dtype qt, const uint8_t *b, size_t ni, size_t no, size_t n,
@@ -311,27 +325,34 @@ static void check_paths(pii_dtype qt, size_t ni, size_t no, size_t n)
                         fail_msg("qt %d ni %zu no %zu t %zu o %zu: %g vs %g", qt, ni, no, t, o,
                                  (double)ys[t * no + o], want);
                 }
-            /* int16 activations quantized once (pii_rt_qx_rows), every
-             * path: the same bits as pii_rt_gemm, and the same q and s */
-            if (qt == PII_DT_Q8_ROW && g_act == PII_RT_QACT_I16) {
+            /* int16 or int8 activations quantized once
+             * (pii_rt_qx_rows), every path: the same bits as pii_rt_gemm,
+             * and the same q, s and row sums */
+            if (qt == PII_DT_Q8_ROW && (g_act == PII_RT_QACT_I16 || g_act == PII_RT_QACT_I8)) {
                 int16_t *q0 = malloc(n * (ni + 5) * 2), *q1 = malloc(n * (ni + 5) * 2);
                 float *s0 = malloc(n * 4), *s1 = malloc(n * 4);
+                int32_t *sq0 = malloc(n * 4), *sq1 = malloc(n * 4);
                 for (int isa = 0; isa <= last_path(); isa++) {
                     for (size_t k = 0; k < n * no; k++)
                         yv[k] = (float)k * 0.001f;
-                    gemm_qx_on(isa, &m, n, x, ni, bi, yv, no, o0, o1, acc, isa ? q1 : q0,
-                               isa ? s1 : s0);
+                    gemm_qx_on(isa, g_act, &m, n, x, ni, bi, yv, no, o0, o1, acc, isa ? q1 : q0,
+                               isa ? s1 : s0, isa ? sq1 : sq0);
                     if (memcmp(ys, yv, n * no * 4))
-                        fail_msg("gemm_qx isa %d ni %zu no %zu n %zu [%zu,%zu) acc %d differs", isa,
-                                 ni, no, n, o0, o1, acc);
-                    if (isa && (memcmp(q0, q1, n * (ni + 5) * 2) || memcmp(s0, s1, n * 4)))
-                        fail_msg("qx_rows isa %d ni %zu n %zu: q or s differs from scalar", isa, ni,
-                                 n);
+                        fail_msg("gemm_qx act %d isa %d ni %zu no %zu n %zu [%zu,%zu) acc %d "
+                                 "differs",
+                                 (int)g_act, isa, ni, no, n, o0, o1, acc);
+                    if (isa && (memcmp(q0, q1, n * (ni + 5) * 2) || memcmp(s0, s1, n * 4) ||
+                                (g_act == PII_RT_QACT_I8 && memcmp(sq0, sq1, n * 4))))
+                        fail_msg("qx_rows act %d isa %d ni %zu n %zu: q, s or sq differs from "
+                                 "scalar",
+                                 (int)g_act, isa, ni, n);
                 }
                 free(q0);
                 free(q1);
                 free(s0);
                 free(s1);
+                free(sq0);
+                free(sq1);
             }
             for (int isa = 1; isa <= last_path(); isa++) {
                 for (size_t k = 0; k < n * no; k++)
