@@ -18,7 +18,8 @@
  *   8 slots    gather a rows into expert order → xg (with Q8 experts and
  *              int16 or int8 activations: their rows, quantized in 6 → xgq)
  *   9 tasks    (expert, I-column chunk): gate, up, clamped SwiGLU → hg
- *  10 tasks    (expert, D-column chunk): yg = hg Dn[e] + bd[e]
+ *  10 tasks    (expert, D-column chunk): yg = hg Dn[e] + bd[e] (with a Q8
+ *              down projection: hg's rows quantized once first → hgq)
  *              (when every task of 9 is a whole expert, 9 and 10 run as
  *              one sweep, SWEEP_ROWS rows of an expert at a time, through a
  *              per-thread block hblk read back from cache, not memory; the
@@ -77,6 +78,9 @@ struct pii_model_ws {
     int16_t *aq, *xgq;       /* [N][ldq], [N*k][ldq]: a and xg quantized once (Q8 weights) */
     float *as, *xgs;         /* [N], [N*k]: their scales */
     int32_t *asq, *xgsq;     /* [N], [N*k]: their row sums (int8 activations) */
+    int16_t *hgq, *hblkq;    /* [N*k][ldqi], [nth][SWEEP_ROWS][ldqi]: hg and hblk quantized
+                                once for Q8 down projections (scales and sums in xgs, xgsq) */
+    size_t ldqi;             /* d_expert rounded up to 32; 0: no Q8 down projection */
     size_t ldq;              /* D rounded up to 32; 0: no Q8 weights, no buffers */
     float *hg;               /* [N*k][2I]: gate | up, then SwiGLU in the gate half; only
                                 for passes that may run phases 9 and 10 apart (made on
@@ -201,6 +205,14 @@ pii_model_ws *pii_model_ws_create(const pii_model *m, size_t max_tokens, pii_rt_
              (ws->asq = ws_alloc(ws, N * (K + 1) * sizeof(int32_t)));
         if (ok)
             ws->xgsq = ws->asq + N;
+    }
+    int q8d = 0;
+    for (int L = 0; L < c->n_layers; L++)
+        q8d |= m->layers[L].down.dtype == PII_DT_Q8_ROW;
+    if (ok && q8 && q8d) {
+        ws->ldqi = (I + 31) / 32 * 32;
+        ok = (ws->hblkq =
+                  ws_alloc(ws, (size_t)ws->nth * SWEEP_ROWS * ws->ldqi * sizeof(int16_t))) != NULL;
     }
     if (ok && ws->attq) {
         /* kq and vq (int16), then ks and vs; zeroed: kernels read keys past n */
@@ -505,14 +517,20 @@ static void expert_up(pii_model_ws *ws, const pf_layer *l, const pii_rt_plan *pl
 }
 
 /* Down of expert e for rn of its rows, output columns [c0, c1): y = hg
- * Dn[e] + bd[e] (rows D apart; pass 1: int16+8's residue pass). */
+ * Dn[e] + bd[e] (rows D apart; pass 1: int16+8's residue pass); with hq,
+ * on hg's rows quantized once (pii_rt_qx_rows: hq ldqi apart, scales hs,
+ * sums hsq), the same bits. */
 static void expert_down(pii_model_ws *ws, const pf_layer *l, const pii_rt_plan *pl, size_t e,
-                        size_t rn, const float *hg, float *y, size_t c0, size_t c1, int pass)
+                        size_t rn, const float *hg, float *y, size_t c0, size_t c1, int pass,
+                        const int16_t *hq, const float *hs, const int32_t *hsq)
 {
     const size_t D = (size_t)ws->m->cfg.d_model, I = (size_t)ws->m->cfg.d_expert;
     pii_rt_mat dn = pii_rt_mat_offset(&l->down, e * l->down_es);
-    pii_rt_gemm(pass ? &ws->plan8 : pl, &dn, rn, hg, 2 * I, pass ? NULL : l->bdown + e * D, y, D,
-                c0, c1, pass);
+    if (hq)
+        pii_rt_gemm_qx(pl, &dn, rn, hq, ws->ldqi, hs, hsq, l->bdown + e * D, y, D, c0, c1, 0);
+    else
+        pii_rt_gemm(pass ? &ws->plan8 : pl, &dn, rn, hg, 2 * I, pass ? NULL : l->bdown + e * D, y,
+                    D, c0, c1, pass);
 }
 
 static void forward_thread(void *vctx, int ith, int nth)
@@ -563,6 +581,9 @@ static void forward_thread(void *vctx, int ith, int nth)
                        pii_rt_qx_usable(pl, &l->wv);
         const int qe = ldq && !x2 && !l->fused && pii_rt_qx_usable(pl, &l->gate) &&
                        pii_rt_qx_usable(pl, &l->up);
+        /* and down reads hg quantized once per row (scales and sums in
+         * xgs and xgsq, which gate and up no longer need) */
+        const int qd = ldq && ws->ldqi && !x2 && pii_rt_qx_usable(pl, &l->down);
         /* 1 */
         pii_rt_rmsnorm(pl, t1 - t0, D, ws->x + t0 * D, D, l->ln_attn, c->rms_eps, ws->a + t0 * D,
                        D);
@@ -698,6 +719,7 @@ static void forward_thread(void *vctx, int ith, int nth)
                        &lo, &hi);
             const size_t cols = ws->fused ? 2 * I : I;
             float *hb = ws->hblk + (size_t)ith * SWEEP_ROWS * 2 * I;
+            int16_t *hbq = qd ? ws->hblkq + (size_t)ith * SWEEP_ROWS * ws->ldqi : NULL;
             if (direct)
                 memset(ws->a, 0, n * D * sizeof(float));
             for (size_t j = lo; j < hi; j++) {
@@ -707,11 +729,16 @@ static void forward_thread(void *vctx, int ith, int nth)
                 for (size_t r = a; r < b; r += SWEEP_ROWS) {
                     size_t nb = b - r < SWEEP_ROWS ? b - r : SWEEP_ROWS;
                     expert_up(ws, l, pl, tk->e, r0 + r, nb, hb, 0, cols, qe, 0, 1);
+                    float *hs = qd ? ws->xgs + r0 + r : NULL;
+                    int32_t *hsq = qd ? ws->xgsq + r0 + r : NULL;
+                    if (qd)
+                        pii_rt_qx_rows(pl, nb, I, hb, 2 * I, hbq, ws->ldqi, hs, hsq);
                     if (!direct) {
-                        expert_down(ws, l, pl, tk->e, nb, hb, ws->yg + (r0 + r) * D, 0, D, 0);
+                        expert_down(ws, l, pl, tk->e, nb, hb, ws->yg + (r0 + r) * D, 0, D, 0, hbq,
+                                    hs, hsq);
                         continue;
                     }
-                    expert_down(ws, l, pl, tk->e, nb, hb, ws->yblk, 0, D, 0);
+                    expert_down(ws, l, pl, tk->e, nb, hb, ws->yblk, 0, D, 0, hbq, hs, hsq);
                     for (size_t i = 0; i < nb; i++) {
                         uint32_t g = ws->grp[r0 + r + i]; /* token g / K, slot g % K */
                         axpy_rows(ws->a + (g / K) * D, ws->selw[g], ws->yblk + i * D, D);
@@ -737,6 +764,14 @@ static void forward_thread(void *vctx, int ith, int nth)
                 }
             }
             pii_rt_pool_barrier(pool);
+            const int qdh = qd && ws->hgq;
+            if (qdh) { /* hg's rows quantized once, before the column tasks */
+                pii_rt_split(nk, 1, ith, nth, &lo, &hi);
+                if (hi > lo)
+                    pii_rt_qx_rows(pl, hi - lo, I, ws->hg + lo * 2 * I, 2 * I,
+                                   ws->hgq + lo * ws->ldqi, ws->ldqi, ws->xgs + lo, ws->xgsq + lo);
+                pii_rt_pool_barrier(pool);
+            }
             /* 10: down (two passes with int16+8, as in 9) */
             int x2d = x2 && qtype(l->down.dtype);
             task_range(ws->tb, ws->ntb, ws->costb, ith, nth, &lo, &hi);
@@ -745,8 +780,10 @@ static void forward_thread(void *vctx, int ith, int nth)
                     residue_phase(pool, ws->hg, nk, I, 2 * I, ith, nth);
                 for (size_t j = lo; j < hi; j++) {
                     const etask *tk = &ws->tb[j];
-                    expert_down(ws, l, pl, tk->e, ws->cnt[tk->e], ws->hg + ws->off[tk->e] * 2 * I,
-                                ws->yg + ws->off[tk->e] * D, tk->c0, tk->c1, pass);
+                    size_t o = ws->off[tk->e];
+                    expert_down(ws, l, pl, tk->e, ws->cnt[tk->e], ws->hg + o * 2 * I,
+                                ws->yg + o * D, tk->c0, tk->c1, pass,
+                                qdh ? ws->hgq + o * ws->ldqi : NULL, ws->xgs + o, ws->xgsq + o);
                 }
             }
             pii_rt_pool_barrier(pool);
@@ -854,6 +891,11 @@ pii_err pii_model_forward_kept(const pii_model *m, pii_model_ws *ws, const int32
     if (!ws->hg && hg_needed(m, f.x2)) {
         const size_t K = (size_t)m->cfg.top_k, I = (size_t)m->cfg.d_expert;
         if (!(ws->hg = ws_alloc(ws, ws->N * K * 2 * I * sizeof(float))))
+            return PII_ENOMEM;
+    }
+    if (ws->hg && ws->ldqi && !ws->hgq && !f.x2) {
+        const size_t K = (size_t)m->cfg.top_k;
+        if (!(ws->hgq = ws_alloc(ws, ws->N * K * ws->ldqi * sizeof(int16_t))))
             return PII_ENOMEM;
     }
     if (!trace)
