@@ -475,27 +475,39 @@ void pii_rt_qx16_scalar(const float *x, size_t ldx, size_t n, size_t ni, int16_t
     }
 }
 
-/* q8io with int16 activations quantized beforehand (pii_rt_qx16_scalar):
- * the same sums in the same order. */
+/* One row of q8io on activations quantized beforehand: int16 (q16) or
+ * int8 (q8, widened chunk by chunk), scale s; the same sums in the same
+ * order as q8io. */
+static void q8_row(const pii_rt_mat *W, const int16_t *q16, const int8_t *q8, float s,
+                   const float *bias, float *yr, size_t o0, size_t o1, int acc)
+{
+    const size_t ni = W->n_in;
+    const uint8_t *base = W->data;
+    int16_t qb[QCH];
+    for (size_t ob = o0; ob < o1;) {
+        size_t pi = ob / RT_QP, oe = (pi + 1) * RT_QP < o1 ? (pi + 1) * RT_QP : o1;
+        const uint8_t *pan = base + pi * W->ld;
+        int64_t sum[RT_QP] = {0};
+        for (size_t ic = 0; ic < ni; ic += QCH) {
+            size_t m = ni - ic < QCH ? ni - ic : QCH;
+            if (q8)
+                for (size_t i = 0; i < m; i++)
+                    qb[i] = q8[ic + i];
+            q8_chunk(pan, q8 ? qb : q16 + ic, ic, m, ob, oe, sum);
+        }
+        q8_finish(pan, sum, s, bias, yr, ob, oe, acc);
+        ob = oe;
+    }
+}
+
+/* q8io with int16 activations quantized beforehand (pii_rt_qx16_scalar). */
 void pii_rt_gemm_q8qx_scalar(const pii_rt_plan *p, const pii_rt_mat *W, size_t n, const int16_t *q,
                              size_t ldq, const float *s, const float *bias, float *y, size_t ldy,
                              size_t o0, size_t o1, int acc)
 {
     (void)p;
-    const size_t ni = W->n_in;
-    const uint8_t *base = W->data;
-    for (size_t t = 0; t < n; t++) {
-        const int16_t *qr = q + t * ldq;
-        for (size_t ob = o0; ob < o1;) {
-            size_t pi = ob / RT_QP, oe = (pi + 1) * RT_QP < o1 ? (pi + 1) * RT_QP : o1;
-            const uint8_t *pan = base + pi * W->ld;
-            int64_t sum[RT_QP] = {0};
-            for (size_t ic = 0; ic < ni; ic += QCH)
-                q8_chunk(pan, qr + ic, ic, ni - ic < QCH ? ni - ic : QCH, ob, oe, sum);
-            q8_finish(pan, sum, s[t], bias, y + t * ldy, ob, oe, acc);
-            ob = oe;
-        }
-    }
+    for (size_t t = 0; t < n; t++)
+        q8_row(W, q + t * ldq, NULL, s[t], bias, y + t * ldy, o0, o1, acc);
 }
 
 void pii_rt_qx8_scalar(const float *x, size_t ldx, size_t n, size_t ni, int8_t *q, size_t ldq,
@@ -515,33 +527,16 @@ void pii_rt_qx8_scalar(const float *x, size_t ldx, size_t n, size_t ni, int8_t *
     }
 }
 
-/* q8io with int8 activations quantized beforehand (pii_rt_qx8_scalar):
- * the same sums in the same order (the row sums are the SIMD paths'). */
+/* q8io with int8 activations quantized beforehand (pii_rt_qx8_scalar; the
+ * row sums are the SIMD paths'). */
 void pii_rt_gemm_q8qx8_scalar(const pii_rt_plan *p, const pii_rt_mat *W, size_t n, const int8_t *q,
                               size_t ldq, const float *s, const int32_t *sq, const float *bias,
                               float *y, size_t ldy, size_t o0, size_t o1, int acc)
 {
     (void)p;
     (void)sq;
-    const size_t ni = W->n_in;
-    const uint8_t *base = W->data;
-    int16_t qb[QCH];
-    for (size_t t = 0; t < n; t++) {
-        const int8_t *qr = q + t * ldq;
-        for (size_t ob = o0; ob < o1;) {
-            size_t pi = ob / RT_QP, oe = (pi + 1) * RT_QP < o1 ? (pi + 1) * RT_QP : o1;
-            const uint8_t *pan = base + pi * W->ld;
-            int64_t sum[RT_QP] = {0};
-            for (size_t ic = 0; ic < ni; ic += QCH) {
-                size_t m = ni - ic < QCH ? ni - ic : QCH;
-                for (size_t i = 0; i < m; i++)
-                    qb[i] = qr[ic + i];
-                q8_chunk(pan, qb, ic, m, ob, oe, sum);
-            }
-            q8_finish(pan, sum, s[t], bias, y + t * ldy, ob, oe, acc);
-            ob = oe;
-        }
-    }
+    for (size_t t = 0; t < n; t++)
+        q8_row(W, NULL, q + t * ldq, s[t], bias, y + t * ldy, o0, o1, acc);
 }
 
 void pii_rt_gemm_q4io_scalar(const pii_rt_plan *p, const pii_rt_mat *W, size_t n, const float *x,
