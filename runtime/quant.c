@@ -370,30 +370,41 @@ static void q8_finish(const uint8_t *pan, const int64_t *sum, float s, const flo
     }
 }
 
-/* Q8: exact integer sums (int64, so any n_in is exact), one rounding. */
-static void q8io(const pii_rt_mat *W, size_t n, const float *x, size_t ldx, const float *bias,
-                 float *y, size_t ldy, size_t o0, size_t o1, int acc, int a16)
+/* One row of Q8 output columns [o0, o1): exact integer sums (int64, so any
+ * n_in is exact), one rounding, on the row's integer activations — int16
+ * (q16) or int8 (q8) quantized beforehand, or quantized here chunk by
+ * chunk from the floats xr (act_one with inv, a16) — scale s. */
+static void q8_row(const pii_rt_mat *W, const int16_t *q16, const int8_t *q8, const float *xr,
+                   float inv, int a16, float s, const float *bias, float *yr, size_t o0, size_t o1,
+                   int acc)
 {
     const size_t ni = W->n_in;
     const uint8_t *base = W->data;
     int16_t qb[QCH];
+    for (size_t ob = o0; ob < o1;) {
+        size_t pi = ob / RT_QP, oe = (pi + 1) * RT_QP < o1 ? (pi + 1) * RT_QP : o1;
+        const uint8_t *pan = base + pi * W->ld;
+        int64_t sum[RT_QP] = {0};
+        for (size_t ic = 0; ic < ni; ic += QCH) {
+            size_t m = ni - ic < QCH ? ni - ic : QCH;
+            for (size_t i = 0; !q16 && i < m; i++)
+                qb[i] = q8 ? q8[ic + i] : act_one(a16, xr[ic + i], inv);
+            q8_chunk(pan, q16 ? q16 + ic : qb, ic, m, ob, oe, sum);
+        }
+        q8_finish(pan, sum, s, bias, yr, ob, oe, acc);
+        ob = oe;
+    }
+}
+
+/* Q8 on float rows: each row quantized (one scale per row), then q8_row. */
+static void q8io(const pii_rt_mat *W, size_t n, const float *x, size_t ldx, const float *bias,
+                 float *y, size_t ldy, size_t o0, size_t o1, int acc, int a16)
+{
     for (size_t t = 0; t < n; t++) {
         const float *xr = x + t * ldx;
         float s, inv;
-        act_scale(a16, row_amax(xr, ni), &s, &inv);
-        for (size_t ob = o0; ob < o1;) {
-            size_t p = ob / RT_QP, oe = (p + 1) * RT_QP < o1 ? (p + 1) * RT_QP : o1;
-            const uint8_t *pan = base + p * W->ld;
-            int64_t sum[RT_QP] = {0};
-            for (size_t ic = 0; ic < ni; ic += QCH) {
-                size_t m = ni - ic < QCH ? ni - ic : QCH;
-                for (size_t i = 0; i < m; i++)
-                    qb[i] = act_one(a16, xr[ic + i], inv);
-                q8_chunk(pan, qb, ic, m, ob, oe, sum);
-            }
-            q8_finish(pan, sum, s, bias, y + t * ldy, ob, oe, acc);
-            ob = oe;
-        }
+        act_scale(a16, row_amax(xr, W->n_in), &s, &inv);
+        q8_row(W, NULL, NULL, xr, inv, a16, s, bias, y + t * ldy, o0, o1, acc);
     }
 }
 
@@ -475,31 +486,6 @@ void pii_rt_qx16_scalar(const float *x, size_t ldx, size_t n, size_t ni, int16_t
     }
 }
 
-/* One row of q8io on activations quantized beforehand: int16 (q16) or
- * int8 (q8, widened chunk by chunk), scale s; the same sums in the same
- * order as q8io. */
-static void q8_row(const pii_rt_mat *W, const int16_t *q16, const int8_t *q8, float s,
-                   const float *bias, float *yr, size_t o0, size_t o1, int acc)
-{
-    const size_t ni = W->n_in;
-    const uint8_t *base = W->data;
-    int16_t qb[QCH];
-    for (size_t ob = o0; ob < o1;) {
-        size_t pi = ob / RT_QP, oe = (pi + 1) * RT_QP < o1 ? (pi + 1) * RT_QP : o1;
-        const uint8_t *pan = base + pi * W->ld;
-        int64_t sum[RT_QP] = {0};
-        for (size_t ic = 0; ic < ni; ic += QCH) {
-            size_t m = ni - ic < QCH ? ni - ic : QCH;
-            if (q8)
-                for (size_t i = 0; i < m; i++)
-                    qb[i] = q8[ic + i];
-            q8_chunk(pan, q8 ? qb : q16 + ic, ic, m, ob, oe, sum);
-        }
-        q8_finish(pan, sum, s, bias, yr, ob, oe, acc);
-        ob = oe;
-    }
-}
-
 /* q8io with int16 activations quantized beforehand (pii_rt_qx16_scalar). */
 void pii_rt_gemm_q8qx_scalar(const pii_rt_plan *p, const pii_rt_mat *W, size_t n, const int16_t *q,
                              size_t ldq, const float *s, const float *bias, float *y, size_t ldy,
@@ -507,7 +493,7 @@ void pii_rt_gemm_q8qx_scalar(const pii_rt_plan *p, const pii_rt_mat *W, size_t n
 {
     (void)p;
     for (size_t t = 0; t < n; t++)
-        q8_row(W, q + t * ldq, NULL, s[t], bias, y + t * ldy, o0, o1, acc);
+        q8_row(W, q + t * ldq, NULL, NULL, 0, 1, s[t], bias, y + t * ldy, o0, o1, acc);
 }
 
 void pii_rt_qx8_scalar(const float *x, size_t ldx, size_t n, size_t ni, int8_t *q, size_t ldq,
@@ -536,7 +522,7 @@ void pii_rt_gemm_q8qx8_scalar(const pii_rt_plan *p, const pii_rt_mat *W, size_t 
     (void)p;
     (void)sq;
     for (size_t t = 0; t < n; t++)
-        q8_row(W, NULL, q + t * ldq, s[t], bias, y + t * ldy, o0, o1, acc);
+        q8_row(W, NULL, q + t * ldq, NULL, 0, 0, s[t], bias, y + t * ldy, o0, o1, acc);
 }
 
 void pii_rt_gemm_q4io_scalar(const pii_rt_plan *p, const pii_rt_mat *W, size_t n, const float *x,
