@@ -344,8 +344,8 @@ static pii_err t_end_doc(void *ud)
  * one document, every read put with FLUSH and the document ended at the
  * end (never stopped early).
  * Returns 1 when it stopped early, 0 at the end, -1 on an error (*err). */
-static int round_lines(pii_stream *st, const feed *f, size_t d1, int lines, double deadline,
-                       uint64_t *flushes, pii_err *err)
+static int round_file(pii_stream *st, const feed *f, size_t d1, int lines, double deadline,
+                      uint64_t *flushes, pii_err *err)
 {
     const uint8_t *buf = f->buf;
     const size_t end = f->start[d1];
@@ -393,7 +393,7 @@ typedef struct lat_log {
 } lat_log;
 
 /* One document per flush, each timed from its put to its last byte
- * written.  Returns as round_lines. */
+ * written.  Returns as round_file. */
 static int round_latency(pii_stream *st, const feed *f, double deadline, lat_log *lg,
                          uint64_t *flushes, pii_err *err)
 {
@@ -486,9 +486,9 @@ static int parse(int argc, char **argv, bench_opts *o)
                      "load (lines queued, packed into shared forward passes, flushed every 64 KiB\n"
                      "read), in a fresh stream; document: each round is `pii-redact CORPUS` (the\n"
                      "corpus one input, cut into windows over the threads); latency: one line\n"
-                     "per flush, each timed.  Reports\n"
-                     "sentences/s, tokens/s (the engine tokenizer's tokens of the lines, with\n"
-                     "their newlines), effective GFLOP/s (model FLOPs per token x tokens / time),\n"
+                     "per flush, each timed.  Reports sentences/s, tokens/s (the engine\n"
+                     "tokenizer's tokens of the inputs as fed: the lines with their newlines, or\n"
+                     "the whole text), effective GFLOP/s (model FLOPs per token x tokens / time),\n"
                      "latency percentiles, load time, peak RSS, and the machine's own f32 FMA and\n"
                      "int8 VNNI peak on the same threads, before and after the run (pct_of_peak:\n"
                      "against the better of the two int8 peaks for int8/int4 weights, else of\n"
@@ -757,7 +757,7 @@ int pii_cmd_bench(int argc, char **argv)
             wf.start = warm_start;
         }
         if (!(sm = pii_stream_create(pl.red, &sink, &e)) ||
-            round_lines(sm, &wf, dw, !o.document, INFINITY, &flushes, &e) < 0)
+            round_file(sm, &wf, dw, !o.document, INFINITY, &flushes, &e) < 0)
             goto engine_fail;
         pii_stream_free(sm);
         sm = NULL;
@@ -785,7 +785,7 @@ int pii_cmd_bench(int argc, char **argv)
         if (!(sm = pii_stream_create(pl.red, &sink, &e)))
             goto engine_fail;
         int r = o.latency ? round_latency(sm, &fd, deadline, &lg, &flushes, &e)
-                          : round_lines(sm, &fd, fd.ndocs, !o.document, deadline, &flushes, &e);
+                          : round_file(sm, &fd, fd.ndocs, !o.document, deadline, &flushes, &e);
         pii_stream_free(sm);
         sm = NULL;
         if (r < 0)
