@@ -57,6 +57,21 @@
     "|januar|j\\x{e4}nner|februar|m\\x{e4}rz|maerz|juni|juli|oktober|dezember"                     \
     "|enero|febrero|marzo|abril|mayo|junio|julio|agosto|septiembre|setiembre|octubre"              \
     "|noviembre|diciembre)(?!\\p{L})"
+/* A word of a person's event before a date (rule date_context). */
+#define DATE_CTX_WORD                                                                              \
+    "(?i:date[ ]of[ ]birth|birth[ ]?date|birthday|born|dob|d\\.o\\.b\\.?|d/o/b|died"               \
+    "|date[ ]of[ ]death|deceased|admitted|admission|date[ ]of[ ]admission|discharged"              \
+    "|discharge[ ]date|appointment|appt\\.?|hired|hire[ ]date|date[ ]of[ ]hire|start[ ]date"       \
+    "|employed[ ]since|joined|geboren|geb\\.|geburtsdatum|n\\x{e9}e?|date[ ]de[ ]naissance"        \
+    "|fecha[ ]de[ ]nacimiento|nacid[oa]|data[ ]de[ ]nascimento|nascid[oa])"
+/* The four date shapes of date_iso, date_numeric, date_text_dmy and
+ * date_text_mdy, with their boundaries. */
+#define DATE_ANY                                                                                   \
+    "(?:(?:19|20)[0-9]{2}([\\-/])(?:0[1-9]|1[0-2])\\g{-1}(?:0[1-9]|[12][0-9]|3[01])" DATE_END      \
+    "|" DAY "([./\\-])" DAY "\\g{-1}(?:19|20)[0-9]{2}" DATE_END "|" DAY                            \
+    "(?:st|nd|rd|th|er|\\.)?" SP "(?:(?i:of|de)" SP ")?" MONTH "\\.?,?" SP "(?:(?i:de)" SP         \
+    ")?" YEAR "(?![\\p{L}\\p{N}_]|[.:][0-9])"                                                      \
+    "|" MONTH "\\.?" SP DAY "(?:st|nd|rd|th)?,?" SP YEAR "(?![\\p{L}\\p{N}_]|[.:][0-9]))"
 /* Street addresses (rule street_address): a house number not after a
  * reference word ("section 12", "page 3", "No. 7") ... */
 #define ADDR_NOT_AFTER                                                                             \
@@ -203,12 +218,186 @@
 #define L_URL "private_url"
 #define L_SECRET "secret"
 
+/* Breadth (docs/LABELS.md): by default a date or a URL is a rule finding
+ * only when it is a person's (date_context, url with url_personal); the
+ * rules marked RM_BROAD run instead with PII_RULES_BROAD
+ * (--all-dates-urls).  A rule of the other breadth stays in the one
+ * pattern, so that the prefilter and the table order are the same in both,
+ * but its validator rejects every match (each such rule has one). */
+enum { RM_BOTH = 0, RM_POLICY = 1, RM_BROAD = 2 };
+
 typedef struct rule_def {
     const char *id, *label, *about;
     int anywhere; /* 0: group A (no word character before), 1: group B */
     const char *re;
     pii_rx_check check;
 } rule_def;
+
+/* ---- validators of the default breadth -------------------------------- */
+
+/* A rule of the other breadth: never a finding. */
+static int rules_val_never(const uint8_t *p, size_t n)
+{
+    (void)p;
+    (void)n;
+    return 0;
+}
+
+/* date_context: the date shapes of the four date rules, told apart by
+ * their first bytes, each with its own validator. */
+static int rules_val_date_any(const uint8_t *p, size_t n)
+{
+    if (n == 10 && p[0] >= '0' && p[0] <= '9' && (p[4] == '-' || p[4] == '/'))
+        return pii_val_date_iso(p, n);
+    size_t i = 0;
+    while (i < n && p[i] >= '0' && p[i] <= '9')
+        i++;
+    if (i > 0 && i < n && (p[i] == '.' || p[i] == '/' || p[i] == '-')) {
+        size_t k = i + 1;
+        while (k < n && p[k] >= '0' && p[k] <= '9')
+            k++;
+        if (k > i + 1 && k < n && p[k] == p[i])
+            return pii_val_date_numeric(p, n); /* d.m.yyyy, d/m/yyyy */
+    }
+    return pii_val_date_text(p, n);
+}
+
+static uint8_t lc(uint8_t c)
+{
+    return (c >= 'A' && c <= 'Z') ? (uint8_t)(c + 32) : c;
+}
+
+static int eq_lc(const uint8_t *p, size_t n, const char *w)
+{
+    size_t m = strlen(w);
+    if (m != n)
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        if (lc(p[i]) != (uint8_t)w[i])
+            return 0;
+    return 1;
+}
+
+static int ends_lc(const uint8_t *p, size_t n, const char *w)
+{
+    size_t m = strlen(w);
+    return n >= m && eq_lc(p + n - m, m, w);
+}
+
+static int in_list(const uint8_t *p, size_t n, const char *const *ws)
+{
+    for (size_t k = 0; ws[k]; k++)
+        if (eq_lc(p, n, ws[k]))
+            return 1;
+    return 0;
+}
+
+/* Query parameters that carry a credential or a person's data. */
+static const char *const url_params[] = {
+    "key",   "sig",     "sid",       "code",      "email",  "mail",     "user",   "username",
+    "login", "name",    "pass",      "pwd",       "passwd", "password", "auth",   "session",
+    "jwt",   "apikey",  "api_key",   "token",     "phone",  "tel",      "userid", "user_id",
+    "uid",   "account", "signature", "sessionid", NULL};
+static const char *const url_param_ends[] = {"token",     "secret", "signature",  "password",
+                                             "_key",      "-key",   "credential", "email",
+                                             "sessionid", NULL};
+/* Hosts whose one-segment paths are people's pages (github.com/kofiasante). */
+static const char *const url_profile_hosts[] = {"github.com",      "gitlab.com",
+                                                "twitter.com",     "x.com",
+                                                "instagram.com",   "facebook.com",
+                                                "fb.com",          "t.me",
+                                                "tiktok.com",      "medium.com",
+                                                "keybase.io",      "bitbucket.org",
+                                                "codeberg.org",    "gravatar.com",
+                                                "about.me",        "vk.com",
+                                                "pinterest.com",   "twitch.tv",
+                                                "threads.net",     "soundcloud.com",
+                                                "gist.github.com", NULL};
+/* Path segments before a person's name or id (/users/jdoe, /in/jdoe). */
+static const char *const url_person_dirs[] = {"user",    "users",    "u",      "in",     "pub",
+                                              "profile", "profiles", "people", "member", "members",
+                                              "author",  "authors",  "home",   NULL};
+
+/* url, by default: a URL that belongs to or names a person, or carries
+ * personal data or a credential (docs/LABELS.md): userinfo (user:pw@),
+ * an e-mail in its path or query ('@', %40), a query parameter of a
+ * credential or a person's data (token=, sig=, email=, user=, ...), a
+ * personal page (/~jdoe), a person's directory (/users/jdoe, /in/jdoe) or a
+ * one-segment path on a profile host (github.com/kofiasante). */
+static int rules_val_url_personal(const uint8_t *p, size_t n)
+{
+    if (!pii_val_url(p, n))
+        return 0;
+    size_t i = 0;
+    for (size_t k = 0; k + 2 < n && k < 8; k++)
+        if (p[k] == ':' && p[k + 1] == '/' && p[k + 2] == '/') {
+            i = k + 3;
+            break;
+        }
+    size_t a_end = i;
+    while (a_end < n && p[a_end] != '/' && p[a_end] != '?' && p[a_end] != '#')
+        a_end++;
+    size_t h = i;
+    for (size_t k = i; k < a_end; k++)
+        if (p[k] == '@')
+            return 1; /* userinfo */
+    size_t h_end = h;
+    while (h_end < a_end && p[h_end] != ':')
+        h_end++;
+    for (size_t k = a_end; k < n; k++)
+        if (p[k] == '@' || (p[k] == '%' && k + 2 < n && p[k + 1] == '4' && p[k + 2] == '0'))
+            return 1; /* an e-mail in the path or query */
+    /* the query and fragment: parameter names */
+    size_t q = a_end;
+    while (q < n && p[q] != '?' && p[q] != '#')
+        q++;
+    for (size_t k = q; k < n;) {
+        size_t s = k + 1, e = s;
+        while (e < n && p[e] != '=' && p[e] != '&' && p[e] != ';' && p[e] != '#' && p[e] != '?')
+            e++;
+        if (e < n && p[e] == '=' && e > s) {
+            if (in_list(p + s, e - s, url_params))
+                return 1;
+            for (size_t w = 0; url_param_ends[w]; w++)
+                if (ends_lc(p + s, e - s, url_param_ends[w]))
+                    return 1;
+        }
+        k = e;
+        while (k < n && p[k] != '&' && p[k] != ';' && p[k] != '#' && p[k] != '?')
+            k++;
+    }
+    /* the path: segments */
+    size_t seg[4][2], nseg = 0;
+    for (size_t k = a_end; k < q && p[k] == '/';) {
+        size_t s = k + 1, e = s;
+        while (e < q && p[e] != '/')
+            e++;
+        if (e > s) {
+            if (p[s] == '~')
+                return 1; /* a personal page */
+            if (nseg < 4) {
+                seg[nseg][0] = s;
+                seg[nseg][1] = e;
+            }
+            nseg++;
+        }
+        k = e;
+    }
+    for (size_t k = 0; k + 1 < nseg && k < 3; k++)
+        if (in_list(p + seg[k][0], seg[k][1] - seg[k][0], url_person_dirs))
+            return 1;
+    if (nseg == 1) {
+        const uint8_t *host = p + h;
+        size_t hn = h_end - h;
+        if (hn > 4 && eq_lc(host, 4, "www."))
+            host += 4, hn -= 4;
+        else if (hn > 2 && eq_lc(host, 2, "m."))
+            host += 2, hn -= 2;
+        if (in_list(host, hn, url_profile_hosts))
+            return 1;
+    }
+    return 0;
+}
 
 static const rule_def rule_defs[] = {
     /* -- secrets with a fixed shape ------------------------------------ */
@@ -241,9 +430,11 @@ static const rule_def rule_defs[] = {
     {"bearer_token", L_SECRET, "high-entropy token after 'Bearer'", 0,
      "(?i:bearer)[ ]{1,3}(?<V>[A-Za-z0-9._~+/\\-]{16,4096}={0,2})(?![A-Za-z0-9._~+/=\\-])",
      pii_val_secret_token},
+    /* not a test log's result line ("PASS: config.sub", "XPASS: t-1.sh") */
     {"password_assignment", L_SECRET, "value assigned to a password-like name", 0,
-     "(?i:" NAME_PFX "(?:password|passwd|passphrase|passcode|pass|pwd|pw)" NAME_SFX ")" ASSIGN
-     "(?<V>" VALCH "{6,256})" VALEND,
+     "(?!X?PASS[ \\t]{0,3}:)(?i:" NAME_PFX
+     "(?:password|passwd|passphrase|passcode|pass|pwd|pw)" NAME_SFX ")" ASSIGN "(?<V>" VALCH
+     "{6,256})" VALEND,
      pii_val_secret_password},
     {"secret_assignment", L_SECRET, "high-entropy value assigned to a key/token/secret-like name",
      0,
@@ -287,7 +478,7 @@ static const rule_def rule_defs[] = {
      "(?:(?i:https?|ftps?|sftp|wss?)://(?:[^\\s/?\\#@\"'<>\\[\\]]{1,128}@)?|(?i:www)\\.)"
      "(?:" DLABEL "\\.){1,10}" TLD "(?::[0-9]{1,5})?"
      "(?:[/?\\#][^\\s<>\"'`{}|\\\\^\\x{0}-\\x{1f}\\x{7f}]{0,2048})?"
-     "(?![\\p{L}\\p{N}_\\-@]|\\.[\\p{L}\\p{N}]|:[0-9])",
+     "(?![\\p{L}\\p{N}_\\-@/]|\\.[\\p{L}\\p{N}]|:[0-9])",
      pii_val_url},
     /* -- account numbers ----------------------------------------------------- */
     {"iban", L_ACCOUNT, "IBAN (country length table and mod-97 check)", 0,
@@ -304,6 +495,15 @@ static const rule_def rule_defs[] = {
      "(?=[ ][0-9]{4}(?![0-9]))",
      pii_val_card},
     /* -- dates --------------------------------------------------------------- */
+    /* a date after a word of a person's event (born, DOB, admitted, hired,
+     * ...): only the date is the span.  Between them, up to 32 characters
+     * of one sentence with no digit, '@', '/', '=', '<' or '>', so that no
+     * value another rule would find is passed over. */
+    {"date_context", L_DATE,
+     "date after a word of a person's event: born, DOB, admitted, appointment, hired, died", 0,
+     DATE_CTX_WORD "(?![\\p{L}\\p{N}_])(?:(?![.!?;][ ]|[.!?;]$)[^\\n\\p{N}@/=<>]){0,32}?"
+                   "(?<V>" DATE_ANY ")",
+     rules_val_date_any},
     {"date_iso", L_DATE, "yyyy-mm-dd or yyyy/mm/dd, a real date, not followed by a time", 0,
      "(?<![./:\\-+])(?:19|20)[0-9]{2}([\\-/"
      "])(?:0[1-9]|1[0-2])\\g{-1}(?:0[1-9]|[12][0-9]|3[01])" DATE_END,
@@ -372,6 +572,21 @@ static const rule_def rule_defs[] = {
 
 #define NRULES (sizeof rule_defs / sizeof rule_defs[0])
 
+/* The breadth of the rules it concerns (see RM_BOTH above); a rule not
+ * listed is RM_BOTH with its own validator. */
+static const struct rule_breadth {
+    const char *id;
+    int mode;
+    pii_rx_check policy_check; /* by default instead of the rule's (NULL: its own) */
+} rule_breadth[] = {
+    {"url", RM_BOTH, rules_val_url_personal},
+    {"date_context", RM_POLICY, NULL},
+    {"date_iso", RM_BROAD, NULL},
+    {"date_numeric", RM_BROAD, NULL},
+    {"date_text_dmy", RM_BROAD, NULL},
+    {"date_text_mdy", RM_BROAD, NULL},
+};
+
 /* ---- the prefilter ------------------------------------------------------
  *
  * A necessary condition for a match of the combined pattern at p, checked in
@@ -401,7 +616,7 @@ static const rule_def rule_defs[] = {
  *     (d) R starts with "www." or is "bearer";
  *     (e) a digit lies within 64 bytes of p, and either p starts
  *         [A-Z][A-Z][0-9][0-9] (IBAN), or a context-word stem (phone,
- *         account, post office box, military mail and month words), or a
+ *         account, post office box, military mail, date_context and month words), or a
  *         non-ASCII byte lies within 16 bytes of p (non-ASCII month names
  *         and caseless forms);
  *     (f) a street name before its number (pf_addr_eu);
@@ -463,7 +678,11 @@ static const pf_stem ctx_stems[] = {
     /* post office boxes */
     ST("po"), ST("p.o"), ST("p o"), ST("apartado"),
     /* military mail: PSC 12, Box 3 / APO AE 09204 */
-    ST("psc"), ST("cmr"), ST("unit"), ST("apo"), ST("fpo"), ST("dpo")};
+    ST("psc"), ST("cmr"), ST("unit"), ST("apo"), ST("fpo"), ST("dpo"),
+    /* date_context (non-ASCII words: the non-ASCII clause) */
+    ST("date"), ST("birth"), ST("born"), ST("dob"), ST("d.o.b"), ST("d/o/b"), ST("died"),
+    ST("deceased"), ST("admi"), ST("discharg"), ST("appo"), ST("appt"), ST("hire"), ST("start"),
+    ST("employed"), ST("joined"), ST("geb"), ST("fecha"), ST("naci"), ST("data"), ST("nasc")};
 /* ASCII month names, by their first three letters */
 static const pf_stem month_stems[] = {
     ST("jan"), ST("feb"), ST("mar"), ST("apr"), ST("may"), ST("jun"), ST("jul"), ST("aug"),
@@ -1137,7 +1356,8 @@ char *pii_rules__pattern(void)
     return buf;
 }
 
-pii_rules *pii_rules__create(int use_jit, int use_prefilter, pii_err *err, char *msg, size_t msgcap)
+pii_rules *pii_rules__create(unsigned flags, int use_jit, int use_prefilter, pii_err *err,
+                             char *msg, size_t msgcap)
 {
     pii_err e = PII_ENOMEM;
     pii_rules *r = calloc(1, sizeof *r);
@@ -1147,7 +1367,17 @@ pii_rules *pii_rules__create(int use_jit, int use_prefilter, pii_err *err, char 
     for (size_t i = 0; i < NRULES; i++) {
         r->alts[i].id = rule_defs[i].id;
         r->alts[i].label = rule_defs[i].label;
+        int broad = (flags & PII_RULES_BROAD) != 0;
         r->alts[i].check = rule_defs[i].check;
+        for (size_t k = 0; k < sizeof rule_breadth / sizeof rule_breadth[0]; k++) {
+            const struct rule_breadth *b = &rule_breadth[k];
+            if (strcmp(b->id, rule_defs[i].id) != 0)
+                continue;
+            if (!broad && b->policy_check)
+                r->alts[i].check = b->policy_check;
+            if ((b->mode == RM_BROAD && !broad) || (b->mode == RM_POLICY && broad))
+                r->alts[i].check = rules_val_never; /* every gated rule has a check */
+        }
         r->info[i].id = rule_defs[i].id;
         r->info[i].label = rule_defs[i].label;
         r->info[i].about = rule_defs[i].about;
@@ -1186,7 +1416,17 @@ int pii_rules__jit(const pii_rules *r)
 
 pii_rules *pii_rules_create(pii_err *err)
 {
-    return pii_rules__create(1, 1, err, NULL, 0);
+    return pii_rules__create(0, 1, 1, err, NULL, 0);
+}
+
+pii_rules *pii_rules_create_flags(unsigned flags, pii_err *err)
+{
+    if (flags & ~(unsigned)PII_RULES_BROAD) {
+        if (err)
+            *err = PII_EINVAL;
+        return NULL;
+    }
+    return pii_rules__create(flags, 1, 1, err, NULL, 0);
 }
 
 void pii_rules_free(pii_rules *r)

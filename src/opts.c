@@ -103,6 +103,9 @@ int pii_opts_parse(int argc, char **argv, pii_opts *o)
         case O_RULES_ONLY:
             o->rules_only = 1;
             break;
+        case O_ALL_DATES_URLS:
+            o->all_dates_urls = 1;
+            break;
         case O_MODEL:
             o->model_path = optarg;
             break;

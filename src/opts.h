@@ -17,6 +17,7 @@ enum pii_report_format { PII_RFMT_TEXT, PII_RFMT_JSON, PII_RFMT_SARIF, PII_RFMT_
 
 typedef struct pii_opts {
     int rules_only, model_only;
+    int all_dates_urls; /* --all-dates-urls: PII_RULES_BROAD */
     int lines;
     enum pii_format format;
     int offsets_cp;

@@ -484,7 +484,7 @@ int pii_pipeline_build(const pii_opts *o, pii_pipeline *p)
     if (!o->rules_only && (rc = build_model(o, p)) >= 0)
         return rc;
     if (!o->model_only) {
-        if (!(p->rules = pii_rules_create(&e))) {
+        if (!(p->rules = pii_rules_create_flags(o->all_dates_urls ? PII_RULES_BROAD : 0, &e))) {
             pii_cli_error("rules", e);
             return pii_exit_for(e);
         }

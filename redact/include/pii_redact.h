@@ -103,6 +103,14 @@ typedef struct pii_rule_info {
  * Streaming detector: holds back at most the longest match attempt (about
  * 16.6 KiB, a PEM block) plus 40 bytes; done - keep <= 40 bytes. */
 pii_rules *pii_rules_create(pii_err *err);
+/* The label policy (docs/LABELS.md) is the default: a date is a rule
+ * finding only after a word of a person's event (rule date_context), a URL
+ * only when it names a person or carries personal data or a credential;
+ * other dates and URLs are left to the model.  PII_RULES_BROAD runs the
+ * date rules on every date and the url rule on every URL instead (the CLI's
+ * --all-dates-urls).  Unknown flags: NULL with PII_EINVAL. */
+#define PII_RULES_BROAD 1u
+pii_rules *pii_rules_create_flags(unsigned flags, pii_err *err);
 void pii_rules_free(pii_rules *r);
 size_t pii_rules_count(const pii_rules *r);
 const pii_rule_info *pii_rules_info(const pii_rules *r, size_t i);
