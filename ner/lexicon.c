@@ -21,6 +21,12 @@ __asm__(".section .rodata.pii_ner_lexicon,\"a\",@progbits\n"
         ".hidden pii_ner__common_words_end\n"
         ".hidden pii_ner__countries\n"
         ".hidden pii_ner__countries_end\n"
+        ".hidden pii_ner__org_heads\n"
+        ".hidden pii_ner__org_heads_end\n"
+        ".hidden pii_ner__non_person\n"
+        ".hidden pii_ner__non_person_end\n"
+        ".hidden pii_ner__lead_words\n"
+        ".hidden pii_ner__lead_words_end\n"
         "pii_ner__first_names:\n"
         ".incbin \"" PII_NER_LEXICON_DIR "/first_names.txt\"\n"
         "pii_ner__first_names_end:\n"
@@ -33,11 +39,23 @@ __asm__(".section .rodata.pii_ner_lexicon,\"a\",@progbits\n"
         "pii_ner__countries:\n"
         ".incbin \"" PII_NER_LEXICON_DIR "/countries.txt\"\n"
         "pii_ner__countries_end:\n"
+        "pii_ner__org_heads:\n"
+        ".incbin \"" PII_NER_LEXICON_DIR "/org_heads.txt\"\n"
+        "pii_ner__org_heads_end:\n"
+        "pii_ner__non_person:\n"
+        ".incbin \"" PII_NER_LEXICON_DIR "/non_person.txt\"\n"
+        "pii_ner__non_person_end:\n"
+        "pii_ner__lead_words:\n"
+        ".incbin \"" PII_NER_LEXICON_DIR "/lead_words.txt\"\n"
+        "pii_ner__lead_words_end:\n"
         ".previous\n");
 extern const char pii_ner__first_names[], pii_ner__first_names_end[];
 extern const char pii_ner__name_stop[], pii_ner__name_stop_end[];
 extern const char pii_ner__common_words[], pii_ner__common_words_end[];
 extern const char pii_ner__countries[], pii_ner__countries_end[];
+extern const char pii_ner__org_heads[], pii_ner__org_heads_end[];
+extern const char pii_ner__non_person[], pii_ner__non_person_end[];
+extern const char pii_ner__lead_words[], pii_ner__lead_words_end[];
 
 /* Compares the line at l (ending in '\n') with w[0..n) by bytes. */
 static int line_cmp(const char *l, const uint8_t *w, size_t n)
@@ -110,6 +128,12 @@ long pii_ner_lex_check(int which)
         return list_check(pii_ner__common_words, pii_ner__common_words_end);
     case 3:
         return list_check(pii_ner__countries, pii_ner__countries_end);
+    case 4:
+        return list_check(pii_ner__org_heads, pii_ner__org_heads_end);
+    case 5:
+        return list_check(pii_ner__non_person, pii_ner__non_person_end);
+    case 6:
+        return list_check(pii_ner__lead_words, pii_ner__lead_words_end);
     default:
         return -1;
     }
@@ -118,6 +142,21 @@ long pii_ner_lex_check(int which)
 int pii_ner_lex_first_name(const uint8_t *w, size_t n)
 {
     return list_has(pii_ner__first_names, pii_ner__first_names_end, w, n);
+}
+
+int pii_ner_lex_org_head(const uint8_t *w, size_t n)
+{
+    return list_has(pii_ner__org_heads, pii_ner__org_heads_end, w, n);
+}
+
+int pii_ner_lex_non_person(const uint8_t *w, size_t n)
+{
+    return list_has(pii_ner__non_person, pii_ner__non_person_end, w, n);
+}
+
+int pii_ner_lex_lead_word(const uint8_t *w, size_t n)
+{
+    return list_has(pii_ner__lead_words, pii_ner__lead_words_end, w, n);
 }
 
 int pii_ner_lex_name_stop(const uint8_t *w, size_t n)

@@ -600,6 +600,21 @@ static int lex_family(const ner_text *tx, uint64_t ws, uint64_t lim, int eod, ui
     return 1;
 }
 
+/* Does the head word of an organisation follow the name that ends at we
+ * ("Pierce Glynn Solicitors", "Baxter Moore LLP")?  1 yes, 0 no, -1 when
+ * more bytes are needed. */
+static int org_after(const ner_text *tx, uint64_t we, uint64_t lim, int eod)
+{
+    uint8_t b;
+    int r = byte_at(tx, we, eod, &b);
+    if (r <= 0 || b != ' ')
+        return r < 0 ? -1 : 0;
+    uint64_t e;
+    if ((r = cap_word_at(tx, we + 1, lim, eod, &e)) <= 0)
+        return r;
+    return pii_ner_lex_org_head(tx->p + (we + 1 - tx->base), (size_t)(e - we - 1));
+}
+
 /* A lexicon name starting with the word [ws, we): 1, *le (its end) and
  * *lwe (the end of its last word, past a possessive), 0 when none, -1 when
  * more bytes are needed. */
@@ -630,6 +645,8 @@ static int lex_match(const ner_text *tx, uint64_t ws, uint64_t we, uint64_t lim,
             if (r > 0) {
                 *le = ne;
                 *lwe = e2;
+                r = org_after(tx, e2, lim, eod);
+                return r < 0 ? -1 : !r;
             }
             return r;
         }
@@ -654,7 +671,9 @@ static int lex_match(const ner_text *tx, uint64_t ws, uint64_t we, uint64_t lim,
             }
         }
     }
-    return 1;
+    /* an organisation's name holds it: no person */
+    r = org_after(tx, *lwe, lim, eod);
+    return r < 0 ? -1 : !r;
 }
 
 /* Is w[0..n) one of the k words of t, byte for byte? */

@@ -43,6 +43,7 @@ struct pii_ner {
     int no_cache;
     const char *person;            /* private_person, or NULL when the model has none */
     int name_memory, name_lexicon; /* names.c: on by default (with a person category) */
+    int name_filter;               /* nonperson.c: on by default */
     int pcat;                      /* person's category index (thr), -1: none */
     ner_forward_kept_fn fwd_kept;  /* NULL: be.forward */
     pii_ner_decode_mode decode;
@@ -307,7 +308,7 @@ pii_ner *pii_ner_create_backend(const pii_ner_backend *be, const pii_ner_params 
     int pc = pii_ner_labels_find_category(n->L, "private_person");
     n->pcat = pc;
     n->person = pc >= 0 ? pii_ner_labels_category(n->L, (size_t)pc) : NULL;
-    n->name_memory = n->name_lexicon = 1;
+    n->name_memory = n->name_lexicon = n->name_filter = 1;
     /* A pass of one long document's window runs on all threads at once;
      * packs of short documents hold 4096 tokens per thread (the window
      * then only bounds a long document's halo share: 2 x halo / window) */
@@ -351,6 +352,16 @@ void pii_ner_set_name_lexicon(pii_ner *n, int on)
 int pii_ner_name_lexicon(const pii_ner *n)
 {
     return n->person && n->name_lexicon;
+}
+
+void pii_ner_set_name_filter(pii_ner *n, int on)
+{
+    n->name_filter = on != 0;
+}
+
+int pii_ner_name_filter(const pii_ner *n)
+{
+    return n->person && n->name_filter;
 }
 
 /* Does the document scan its words for names (names.c)? */
@@ -485,6 +496,7 @@ static pii_err doc_init(ner_doc *d, const pii_ner *n)
         !(d->ov = pii_ner_online_create(n->V, n->max_lag, &e)))
         return e;
     pii_ner_sm_init(&d->sm, n->L, n->max_span);
+    pii_ner_names_reset(&d->names); /* as doc_reset: the first word starts a sentence */
     doc_names_mode(d);
     return PII_OK;
 }
@@ -687,18 +699,47 @@ static int doc_next_job(ner_doc *d, ner_job *j)
 /* A final span (whole words: widened): taught to the name memory, handed
  * to the resolver.  With the name lexicon, a person span of lower-case
  * dictionary words alone is dropped ("the remand", "her highborn
- * kinsman"): a common word read as a name. */
-static pii_err doc_resolve(ner_doc *d, const pii_span *sp)
+ * kinsman"): a common word read as a name.  With the non-person filter, a
+ * person span that names no person is dropped and the words beside a name
+ * are cut off (nonperson.c) — before it teaches the name memory. */
+static pii_err doc_resolve(ner_doc *d, const pii_span *in)
 {
+    pii_span cut = *in;
+    const pii_span *sp = &cut;
     if (d->n->name_lexicon && sp->label == d->n->person &&
         pii_ner_lex_common_only(d->tx.p + (sp->start - d->tx.base), (size_t)(sp->end - sp->start)))
         return PII_OK;
+    if (d->n->name_filter && sp->label == d->n->person) {
+        if (!pii_ner_person_filter(&d->tx, &cut.start, &cut.end))
+            return PII_OK;
+        if (pii_ner_org_after(&d->tx, cut.end, d->eod))
+            return PII_OK; /* "Baxter Moore Solicitors": an organisation (doc_waits) */
+    }
     if (d->names.memory && sp->label == d->n->person) {
         pii_err e = pii_ner_names_offer(&d->names, &d->tx, sp, d->n->person, &d->rs);
         if (e)
             return e;
     }
     return pii_ner_resolver_add(&d->rs, sp);
+}
+
+/* Must a final person span wait for the word after it (the non-person
+ * filter's look at an organisation's head word, not in view yet)? */
+static int doc_waits(const ner_doc *d, const pii_span *sp)
+{
+    if (!d->n->name_filter || sp->label != d->n->person)
+        return 0;
+    uint64_t s = sp->start, e = sp->end;
+    return pii_ner_person_filter(&d->tx, &s, &e) && pii_ner_org_after(&d->tx, e, d->eod) < 0;
+}
+
+static pii_err doc_hold(ner_doc *d, const pii_span *sp, uint64_t lim)
+{
+    pii_err err = PII_VEC_RESERVE(d->held, d->heldcap, d->nheld + 1);
+    if (err)
+        return err;
+    d->held[d->nheld++] = (ner_held){*sp, lim};
+    return PII_OK;
 }
 
 static pii_err doc_add_tspan(ner_doc *d, const ner_tsp *t)
@@ -714,17 +755,14 @@ static pii_err doc_add_tspan(ner_doc *d, const ner_tsp *t)
     if (!(score >= n->thr[t->cat]))
         return PII_OK;
     pii_span sp = {s, e, pii_ner_labels_category(n->L, t->cat), NULL, score, PII_SRC_MODEL};
+    uint64_t lim = sp.end + NER_WIDEN_MAX;
     if (pii_ner_widens(sp.label)) {
         sp.start = pii_ner_widen_left(&d->tx, sp.label, sp.start);
-        uint64_t lim = sp.end + NER_WIDEN_MAX;
-        if (!pii_ner_widen_right(&d->tx, sp.label, &sp.end, lim, d->eod)) {
-            pii_err err = PII_VEC_RESERVE(d->held, d->heldcap, d->nheld + 1);
-            if (err)
-                return err;
-            d->held[d->nheld++] = (ner_held){sp, lim};
-            return PII_OK;
-        }
+        if (!pii_ner_widen_right(&d->tx, sp.label, &sp.end, lim, d->eod))
+            return doc_hold(d, &sp, lim);
     }
+    if (doc_waits(d, &sp))
+        return doc_hold(d, &sp, lim);
     return doc_resolve(d, &sp);
 }
 
@@ -735,7 +773,10 @@ static pii_err doc_release(ner_doc *d)
     pii_err e = PII_OK;
     for (size_t i = 0; i < d->nheld; i++) {
         ner_held *h = &d->held[i];
-        if (!e && pii_ner_widen_right(&d->tx, h->sp.label, &h->sp.end, h->lim, d->eod))
+        if (!e &&
+            (!pii_ner_widens(h->sp.label) ||
+             pii_ner_widen_right(&d->tx, h->sp.label, &h->sp.end, h->lim, d->eod)) &&
+            !doc_waits(d, &h->sp))
             e = doc_resolve(d, &h->sp);
         else
             d->held[k++] = *h;

@@ -160,10 +160,31 @@ int pii_ner_lex_common_only(const uint8_t *p, size_t n);
  * in capitals: "UK", "U.S.")?  An address span grows over a country after
  * it (docs/NER.md, "Spans"). */
 int pii_ner_lex_country(const uint8_t *w, size_t n);
+/* The lists of the non-person filter (ner/data/README.md), exact bytes:
+ * head words of organisations, courts, prisons and firms ("Court",
+ * "Solicitors", "LLP", "HMP"); capitalised words that name no person alone
+ * (institutional and legal English, roles, products, demonyms and
+ * languages, day and month abbreviations: "Prosecutor", "Kafka",
+ * "Cypriot"); words that stand before a name without being part of it
+ * (imperatives and greetings: "Add", "Tell", "Dear"). */
+int pii_ner_lex_org_head(const uint8_t *w, size_t n);
+int pii_ner_lex_non_person(const uint8_t *w, size_t n);
+int pii_ner_lex_lead_word(const uint8_t *w, size_t n);
 /* Words of the given-name list (which 0), the stop list (1), the
- * common-word list (2) or the country list (3), or -1 when the list breaks
+ * common-word list (2), the country list (3), the org-head list (4), the
+ * non-person list (5) or the lead-word list (6), or -1 when the list breaks
  * the lookup's format (ner/data/README.md). */
 long pii_ner_lex_check(int which);
+/* The non-person filter (nonperson.c, docs/NER.md "Non-person filter"):
+ * the person span [*s, *e) of tx, whose bytes are in view; it reads no
+ * byte outside them.  0: not a person (drop it); 1: keep [*s, *e), trimmed
+ * of the words next to the name that are not part of it ("Tell Tom Baker"
+ * -> "Tom Baker", "soy Javier" -> "Javier"). */
+int pii_ner_person_filter(const ner_text *tx, uint64_t *s, uint64_t *e);
+/* Is the word after one blank at `end` the head word of an organisation
+ * ("Baxter Moore" before "Solicitors")?  1 yes, 0 no, -1 when more bytes
+ * are needed (the word reaches the end of the view before eod). */
+int pii_ner_org_after(const ner_text *tx, uint64_t end, int eod);
 /* The score of a person span the lexicon finds. */
 #define NER_LEX_SCORE 0.75f
 

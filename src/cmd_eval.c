@@ -34,6 +34,8 @@ enum {
     E_DUMP,
     E_NO_NAME_MEMORY,
     E_NO_NAME_LEXICON,
+    E_NO_NAME_FILTER,
+    E_ALL_DATES_URLS,
     E_ACT,
     E_ATTN,
     E_HELP,
@@ -57,6 +59,12 @@ static const pii_flag eval_flags[] = {
     [E_NO_NAME_LEXICON - E_FIRST] = {"no-name-lexicon", 0, NULL,
                                      "turn the model's name lexicon off (as the main command's "
                                      "option)"},
+    [E_NO_NAME_FILTER - E_FIRST] = {"no-name-filter", 0, NULL,
+                                    "turn the model's non-person filter off (as the main "
+                                    "command's option)"},
+    [E_ALL_DATES_URLS - E_FIRST] = {"all-dates-urls", 0, NULL,
+                                    "let the rules redact every date and URL (as the main "
+                                    "command's option)"},
     [E_ACT - E_FIRST] = {"act", 0, "MODE",
                          "activations of an int8/int4 model: int16 (default), int16+8 or int8 "
                          "(as the main command's option)"},
@@ -608,6 +616,12 @@ int pii_cmd_eval(int argc, char **argv)
             break;
         case E_NO_NAME_LEXICON:
             o.no_name_lexicon = 1;
+            break;
+        case E_NO_NAME_FILTER:
+            o.no_name_filter = 1;
+            break;
+        case E_ALL_DATES_URLS:
+            o.all_dates_urls = 1;
             break;
         case E_ATTN:
             if ((o.attn = mc_attn_parse(optarg)) < 0) {

@@ -209,6 +209,9 @@ int pii_cmd_info(int argc, char **argv)
                                        "family name after it; lower-case dictionary words are "
                                        "no names)"
                                      : "off");
+    printf("name filter: %s\n", pii_ner_name_filter(p.ner)
+                                    ? "on (institutional, technical and code words are no names)"
+                                    : "off");
     printf("isa:         %s\n", pii_rt_isa_name(pii_model_plan(p.model)->isa));
     if (tensors)
         for (size_t t = 0; t < pii_rt_store_count(st); t++) {

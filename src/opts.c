@@ -133,6 +133,9 @@ int pii_opts_parse(int argc, char **argv, pii_opts *o)
         case O_NO_NAME_LEXICON:
             o->no_name_lexicon = 1;
             break;
+        case O_NO_NAME_FILTER:
+            o->no_name_filter = 1;
+            break;
         case O_THREADS:
             o->threads = optarg;
             break;

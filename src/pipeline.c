@@ -428,6 +428,7 @@ static int build_model(const pii_opts *o, pii_pipeline *p)
     }
     pii_ner_set_name_memory(p->ner, !o->no_name_memory);
     pii_ner_set_name_lexicon(p->ner, !o->no_name_lexicon);
+    pii_ner_set_name_filter(p->ner, !o->no_name_filter);
     const char *cw = pii_ner_calibration_warning(p->ner);
     if (cw[0] && !o->quiet)
         fprintf(stderr, "pii-redact: warning: %s: %s\n", pii_ner_calibration_file(p->ner), cw);

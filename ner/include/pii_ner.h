@@ -422,6 +422,17 @@ int pii_ner_name_memory(const pii_ner *n);
 void pii_ner_set_name_lexicon(pii_ner *n, int on);
 int pii_ner_name_lexicon(const pii_ner *n);
 
+/* The non-person filter (docs/NER.md, "Non-person filter"; on by default):
+ * a model person span that is a code identifier, holds the head word of an
+ * organisation ("Pierce Glynn Solicitors", "HMP Acklington"), or is made of
+ * institutional, legal, technical or demonym words and imperatives alone
+ * ("Fundamental Freedoms", "Staff SRE", "Add") is dropped, and the words
+ * beside a name that are not part of it are cut off ("Tell Tom Baker" ->
+ * "Tom Baker"), before the span teaches the name memory.  Set it before
+ * the first detection. */
+void pii_ner_set_name_filter(pii_ner *n, int on);
+int pii_ner_name_filter(const pii_ner *n);
+
 /* The detector over the project's encoder (pii_model.h) and tokenizer
  * (pii_tok.h; NULL: the built-in o200k).  Both are borrowed and must
  * outlive the pii_ner.  The receptive field is the model's layers x

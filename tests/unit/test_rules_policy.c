@@ -27,7 +27,8 @@ static const rcase policy_cases[] = {
     {"born in room 12 on 1990-05-17", {{0}}},
     {"DOB a@b.co 1990-05-17", {{"email", 4, 10, "a@b.co"}}},
     {"born 2026-02-30 and born 2026-04-23T10:15:30Z", {{0}}},
-    /* URLs: a person's or a credential's (a rejected URL is not cut back to a shorter one that ends before a "/": "github.com/nodejs" of a pull request) */
+    /* URLs: a person's or a credential's (a rejected URL is not cut back to a shorter one that ends
+       before a "/": "github.com/nodejs" of a pull request) */
     {"See https://www.gnu.org/licenses/ and https://github.com/nodejs/node/pull/42555", {{0}}},
     {"http://mozilla.org/MPL/2.0/ or www.example.com/docs?page=2&lang=en", {{0}}},
     {"https://github.com/kofiasante and https://www.linkedin.com/in/jdoe/",
@@ -36,16 +37,19 @@ static const rcase policy_cases[] = {
     {"https://jane:pw@db.example.com/x https://example.com/~jdoe/",
      {{"url", 0, 32, "https://jane:pw@db.example.com/x"},
       {"url", 33, 59, "https://example.com/~jdoe/"}}},
-    {"https://x.io/a?token=abc1 https://x.io/r?email=jane%40x.org https://x.io/s?X-Amz-Signature=ab",
+    {"https://x.io/a?token=abc1 https://x.io/r?email=jane%40x.org "
+     "https://x.io/s?X-Amz-Signature=ab",
      {{"url", 0, 25, "https://x.io/a?token=abc1"},
       {"url", 26, 59, "https://x.io/r?email=jane%40x.org"},
       {"url", 60, 93, "https://x.io/s?X-Amz-Signature=ab"}}},
-    {"https://api.example.com/users/8812/orders", {{"url", 0, 41, "https://api.example.com/users/8812/orders"}}},
+    {"https://api.example.com/users/8812/orders",
+     {{"url", 0, 41, "https://api.example.com/users/8812/orders"}}},
     {"https://x.io/search?keywords=abc&page=2", {{0}}},
     /* secrets: a test log's result line is no password */
     {"PASS: config.sub\nXPASS: t-strtod.sh\nFAIL: t-1", {{0}}},
     {"DB_PASS: hunter2xyz\nPass: s3cretvalue",
-     {{"password_assignment", 9, 19, "hunter2xyz"}, {"password_assignment", 26, 37, "s3cretvalue"}}},
+     {{"password_assignment", 9, 19, "hunter2xyz"},
+      {"password_assignment", 26, 37, "s3cretvalue"}}},
 };
 
 static void test_policy(void **state)
