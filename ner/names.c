@@ -452,7 +452,8 @@ static pii_err names_recall(const ner_text *tx, const ner_teacher *t, const char
             k = pii_ner_names_occurrences(tx, from, t->start, w, t->len[i], at, 16);
             size_t got = k < 16 ? k : 16;
             for (size_t j = 0; j < got; j++) {
-                pii_span s = {at[j], at[j] + t->len[i], label, NULL, t->score, PII_SRC_MODEL};
+                pii_span s = {at[j],           at[j] + t->len[i], label,
+                              NER_RULE_MEMORY, t->score,          PII_SRC_MODEL};
                 pii_err e = pii_ner_resolver_add(rs, &s);
                 if (e)
                     return e;
@@ -1003,7 +1004,8 @@ pii_err pii_ner_names_scan(ner_names *m, const ner_text *tx, uint64_t *pos, uint
                 break; /* the citation may go on: next time */
             if (r > 0) {
                 for (int j = 0; j < nc; j++) {
-                    pii_span s = {cs[j][0], cs[j][1], label, NULL, NER_LEX_SCORE, PII_SRC_MODEL};
+                    pii_span s = {cs[j][0],          cs[j][1],      label,
+                                  NER_RULE_CITATION, NER_LEX_SCORE, PII_SRC_MODEL};
                     if ((err = pii_ner_resolver_add(rs, &s)))
                         return err;
                 }
@@ -1016,16 +1018,19 @@ pii_err pii_ner_names_scan(ner_names *m, const ner_text *tx, uint64_t *pos, uint
             /* a title may follow a capitalised word ("Vice President
              * Harris"); a given name may not */
             uint64_t ns = p, le, lwe;
+            const char *how = NER_RULE_LEXICON;
             int r = m->last_block && m->gap_space ? 0 : lex_match(tx, p, we, lim, eod, &le, &lwe);
-            if (r == 0)
+            if (r == 0) {
                 r = lex_title(tx, p, we, lim, eod, &ns, &le, &lwe);
+                how = NER_RULE_HONORIFIC;
+            }
             if (r < 0)
                 break; /* the name may go on: next time */
             if (r > 0) {
                 /* the span is the name; with an honorific, the span that
                  * teaches holds both (two words: the name is taught) */
-                pii_span s = {ns, le, label, NULL, NER_LEX_SCORE, PII_SRC_MODEL};
-                pii_span t = {p, le, label, NULL, NER_LEX_SCORE, PII_SRC_MODEL};
+                pii_span s = {ns, le, label, how, NER_LEX_SCORE, PII_SRC_MODEL};
+                pii_span t = {p, le, label, how, NER_LEX_SCORE, PII_SRC_MODEL};
                 if ((err = pii_ner_resolver_add(rs, &s)) ||
                     (m->memory && (err = pii_ner_names_offer(m, tx, &t, label, rs))))
                     return err;
@@ -1040,7 +1045,7 @@ pii_err pii_ner_names_scan(ner_names *m, const ner_text *tx, uint64_t *pos, uint
             if (r < 0)
                 break;
             if (r > 0 && cite_name(tx, p, lim, eod, &ce) > 0) {
-                pii_span s = {p, ce, label, NULL, NER_LEX_SCORE, PII_SRC_MODEL};
+                pii_span s = {p, ce, label, NER_RULE_CITATION, NER_LEX_SCORE, PII_SRC_MODEL};
                 if ((err = pii_ner_resolver_add(rs, &s)))
                     return err;
             }
@@ -1049,7 +1054,7 @@ pii_err pii_ner_names_scan(ner_names *m, const ner_text *tx, uint64_t *pos, uint
         int i;
         if (m->memory && m->n && up && (i = names_match(m, tx, p, we, &ne)) >= 0 &&
             m->v[i].from <= p) {
-            pii_span s = {p, ne, label, NULL, m->v[i].score, PII_SRC_MODEL};
+            pii_span s = {p, ne, label, NER_RULE_MEMORY, m->v[i].score, PII_SRC_MODEL};
             if ((err = pii_ner_resolver_add(rs, &s)))
                 return err;
         }

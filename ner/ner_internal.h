@@ -185,6 +185,14 @@ int pii_ner_person_filter(const ner_text *tx, uint64_t *s, uint64_t *e);
  * ("Baxter Moore" before "Solicitors")?  1 yes, 0 no, -1 when more bytes
  * are needed (the word reaches the end of the view before eod). */
 int pii_ner_org_after(const ner_text *tx, uint64_t end, int eod);
+/* The rule ids of the name heuristics' spans (pii_span.rule, source
+ * PII_SRC_MODEL: they are part of the model tier), shown in JSON, SARIF and
+ * --check output: a given name and a family name, an honorific or title and
+ * a family name, an author of a citation, a word the name memory found. */
+#define NER_RULE_LEXICON "name_lexicon"
+#define NER_RULE_HONORIFIC "honorific"
+#define NER_RULE_CITATION "citation"
+#define NER_RULE_MEMORY "name_memory"
 /* The score of a person span the lexicon finds. */
 #define NER_LEX_SCORE 0.75f
 

@@ -8,12 +8,11 @@
  * iPhone, a word with a digit) or the head word of an
  * organisation, court, prison or firm ("Court", "Solicitors", "LLP",
  * "HMP"); its edge words are cut while they are a lead word or a
- * non-person word at its start ("Tell", "Dear", "Add", "SRE") or, in a span with a capitalised word, a
- * lower-case word other than a name particle ("soy", "wants"); what is left
- * is dropped when every word is a non-person word, a lead word or a
- * connector ("Fundamental Freedoms", "Support, Payout"), or when every word
- * is in capitals and, lowered, a dictionary word (SYNOPSIS, SHELL).  The
- * lists are ner/data/{org_heads,non_person,lead_words}.txt (lexicon.c). */
+ * non-person word at its start ("Tell", "Dear", "Add", "SRE") or, in a span with a capitalised
+ * word, a lower-case word other than a name particle ("soy", "wants"); what is left is dropped when
+ * every word is a non-person word, a lead word or a connector ("Fundamental Freedoms", "Support,
+ * Payout"), or when every word is in capitals and, lowered, a dictionary word (SYNOPSIS, SHELL).
+ * The lists are ner/data/{org_heads,non_person,lead_words}.txt (lexicon.c). */
 #include <string.h>
 
 #include "ner/ner_internal.h"
@@ -79,9 +78,9 @@ static int is_capitalised(const uint8_t *w, size_t n)
  * names ("Court of Appeal"). */
 static int is_particle(const uint8_t *w, size_t n)
 {
-    static const char *const t[] = {"de",  "da",  "das", "do",  "dos", "del", "della", "di",
-                                    "du",  "la",  "le",  "van", "von", "der", "den",   "ter",
-                                    "ten", "bin", "bint", "al", "el",  "ibn", "y",     "e"};
+    static const char *const t[] = {"de",  "da",  "das",  "do",  "dos", "del", "della", "di",
+                                    "du",  "la",  "le",   "van", "von", "der", "den",   "ter",
+                                    "ten", "bin", "bint", "al",  "el",  "ibn", "y",     "e"};
     for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
         if (strlen(t[i]) == n && !memcmp(t[i], w, n))
             return 1;

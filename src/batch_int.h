@@ -42,8 +42,9 @@ typedef struct lcount {
 typedef struct finding {
     uint64_t line, col; /* 1-based; col in bytes (records: record, offset in the field) */
     const char *label;
-    uint8_t source;  /* pii_source */
-    uint8_t allowed; /* its line holds the pii-redact:allow marker */
+    const char *rule; /* the rule or name heuristic (static or the pipeline's); NULL: the model */
+    uint8_t source;   /* pii_source */
+    uint8_t allowed;  /* its line holds the pii-redact:allow marker */
     float score;
     char fp[17]; /* fingerprint, 16 hex digits */
     char *value; /* --show-values only */

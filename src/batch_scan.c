@@ -145,6 +145,7 @@ pii_err batch_scan_span(worker *w, const pii_span *sp, const uint8_t *v, size_t 
         f.allowed = lo < s->nallow && s->allow[lo] == li;
     }
     f.label = sp->label;
+    f.rule = sp->rule;
     f.source = sp->source;
     f.score = sp->score;
     pii_sha256_ctx c;
@@ -267,6 +268,8 @@ static void text_line(FILE *f, const bitem *it, const finding *x, int values)
     const char *path = it->is_root && strcmp(it->path, "-") == 0 ? "-" : clean_path(it->path);
     fprintf(f, "%s:%llu:%llu: %s (%s", path, (unsigned long long)x->line,
             (unsigned long long)x->col, x->label, src_name(x->source));
+    if (x->source == PII_SRC_MODEL && x->rule)
+        fprintf(f, "/%s", x->rule); /* a name heuristic of the model tier */
     if (x->source == PII_SRC_MODEL)
         fprintf(f, " %.2f", x->score);
     fprintf(f, ") %s", x->fp);
@@ -301,7 +304,10 @@ static void sarif_result(FILE *f, const bitem *it, const finding *x, int first, 
         fprintf(f, ",\"ruleIndex\":%d", rule);
     fputs(",\"level\":\"error\",\"message\":{\"text\":", f);
     char msg[160];
-    snprintf(msg, sizeof msg, "%s found (%s)", x->label, src_name(x->source));
+    if (x->rule)
+        snprintf(msg, sizeof msg, "%s found (%s %s)", x->label, src_name(x->source), x->rule);
+    else
+        snprintf(msg, sizeof msg, "%s found (%s)", x->label, src_name(x->source));
     jstr(f, msg, strlen(msg));
     fputs("},\"locations\":[{\"physicalLocation\":{\"artifactLocation\":{\"uri\":", f);
     jstr(f, strcmp(path, "-") == 0 ? "stdin" : path,
@@ -385,6 +391,10 @@ long batch_scan_report(batch *b)
                         "\"score\":%.4f,\"fingerprint\":\"%s\"",
                         (unsigned long long)x->line, (unsigned long long)x->col, x->label,
                         src_name(x->source), x->score, x->fp);
+                if (x->rule) {
+                    fputs(",\"rule\":", f);
+                    jstr(f, x->rule, strlen(x->rule));
+                }
                 if (o->show_values && x->value) {
                     fputs(",\"value\":", f);
                     jstr(f, x->value, x->vlen);
@@ -393,8 +403,10 @@ long batch_scan_report(batch *b)
                 break;
             case PII_RFMT_CSV:
                 csvstr(f, path, strlen(path));
-                fprintf(f, ",%llu,%llu,%s,%s,%.4f,%s", (unsigned long long)x->line,
-                        (unsigned long long)x->col, x->label, src_name(x->source), x->score, x->fp);
+                fprintf(f, ",%llu,%llu,%s,%s%s%s,%.4f,%s", (unsigned long long)x->line,
+                        (unsigned long long)x->col, x->label, src_name(x->source),
+                        x->source == PII_SRC_MODEL && x->rule ? "/" : "",
+                        x->source == PII_SRC_MODEL && x->rule ? x->rule : "", x->score, x->fp);
                 if (o->show_values && x->value) {
                     fputc(',', f);
                     csvstr(f, x->value, x->vlen);
