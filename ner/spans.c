@@ -436,6 +436,16 @@ static void trim_closing(const ner_text *tx, const char *cat, uint64_t s, uint64
     *ep = e;
 }
 
+/* Han, kana, CJK punctuation and the full-width comma, colon, semicolon,
+ * ! and ?: never part of an e-mail, phone or account number (full-width
+ * digits, letters, + - ( ) are: "０３－１２３４－５６７８"). */
+static int cjk_cp(uint32_t cp)
+{
+    return (cp >= 0x3000 && cp <= 0x30ff) || (cp >= 0x3400 && cp <= 0x4dbf) ||
+           (cp >= 0x4e00 && cp <= 0x9fff) || (cp >= 0xf900 && cp <= 0xfaff) || cp == 0xff0c ||
+           cp == 0xff1a || cp == 0xff1b || cp == 0xff01 || cp == 0xff1f;
+}
+
 int pii_ner_byte_span(const ner_text *tx, const char *cat, uint64_t first_start, uint64_t last_end,
                       uint64_t *sp, uint64_t *ep)
 {
@@ -452,6 +462,27 @@ int pii_ner_byte_span(const ner_text *tx, const char *cat, uint64_t first_start,
         if (!n || !(pii_ner_isspace(cp) || (cp < 0x80 && cp && strchr(junk, (int)cp))))
             break;
         s += n;
+    }
+    /* an e-mail, phone or account number in Chinese or Japanese text: the
+     * characters the model took in before or after the value ("邮箱wang@x.cn",
+     * "是13812345678") are no part of it */
+    if (cat && (!strcmp(cat, "private_email") || !strcmp(cat, "private_phone") ||
+                !strcmp(cat, "account_number"))) {
+        while (s < e) {
+            uint32_t cp;
+            size_t n = utf8_at(tx->p, tx->len, (size_t)(s - tx->base), &cp);
+            if (!n || !cjk_cp(cp))
+                break;
+            s += n;
+        }
+        while (e > s) {
+            uint64_t cs = tx_char_start(tx, e - 1);
+            uint32_t cp;
+            size_t n = utf8_at(tx->p, tx->len, (size_t)(cs - tx->base), &cp);
+            if (!n || cs + n != e || !cjk_cp(cp))
+                break;
+            e = cs;
+        }
     }
     /* a secret keeps every byte, except the "=" or ":" of an assignment
      * glued to its first token ("KEY=value", "token:value") */

@@ -72,6 +72,20 @@
     "(?:st|nd|rd|th|er|\\.)?" SP "(?:(?i:of|de)" SP ")?" MONTH "\\.?,?" SP "(?:(?i:de)" SP         \
     ")?" YEAR "(?![\\p{L}\\p{N}_]|[.:][0-9])"                                                      \
     "|" MONTH "\\.?" SP DAY "(?:st|nd|rd|th)?,?" SP YEAR "(?![\\p{L}\\p{N}_]|[.:][0-9]))"
+/* A letter or digit of an e-mail's local part: not Han or kana, which run
+ * into the address in Chinese and Japanese text ("邮箱wang@x.cn": the
+ * address starts at "w", rule email_cjk). */
+#define EMAIL_LCH "(?![\\p{Han}\\p{Hiragana}\\p{Katakana}])[\\p{L}\\p{N}_]"
+/* Chinese phone words (rule phone_cn): 手机 (mobile), 电话 (telephone), 联系
+ * (contact), 致电 and 拨打 (call). */
+#define CN_PHONE_CTX                                                                               \
+    "(?:\\x{624b}\\x{673a}|\\x{7535}\\x{8bdd}|\\x{8054}\\x{7cfb}|\\x{81f4}\\x{7535}"               \
+    "|\\x{62e8}\\x{6253})"
+/* The labels of a Chinese resident ID (rule cn_resident_id): 身份证 (号码/号),
+ * 证件号码. */
+#define CN_ID_CTX                                                                                  \
+    "(?:\\x{8eab}\\x{4efd}\\x{8bc1}(?:\\x{53f7}\\x{7801}|\\x{53f7})?"                              \
+    "|\\x{8bc1}\\x{4ef6}\\x{53f7}\\x{7801})"
 /* Street addresses (rule street_address): a house number not after a
  * reference word ("section 12", "page 3", "No. 7") ... */
 #define ADDR_NOT_AFTER                                                                             \
@@ -234,6 +248,29 @@ typedef struct rule_def {
 } rule_def;
 
 /* ---- validators of the default breadth -------------------------------- */
+
+/* cn_resident_id: GB 11643: six digits of region, a birth date YYYYMMDD
+ * (1900-2099, a real month and day), three digits, and a check character
+ * (ISO 7064 MOD 11-2: 0-9 or X). */
+static int rules_val_cn_id(const uint8_t *p, size_t n)
+{
+    static const int w[17] = {7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2};
+    static const char chk[] = "10X98765432";
+    if (n != 18)
+        return 0;
+    int sum = 0;
+    for (int i = 0; i < 17; i++) {
+        if (p[i] < '0' || p[i] > '9')
+            return 0;
+        sum += (p[i] - '0') * w[i];
+    }
+    int y = (p[6] - '0') * 1000 + (p[7] - '0') * 100 + (p[8] - '0') * 10 + (p[9] - '0');
+    int m = (p[10] - '0') * 10 + (p[11] - '0'), d = (p[12] - '0') * 10 + (p[13] - '0');
+    if (y < 1900 || y > 2099 || m < 1 || m > 12 || d < 1 || d > 31)
+        return 0;
+    uint8_t c = p[17] == 'x' ? 'X' : p[17];
+    return c == (uint8_t)chk[sum % 11];
+}
 
 /* A rule of the other breadth: never a finding. */
 static int rules_val_never(const uint8_t *p, size_t n)
@@ -471,7 +508,7 @@ static const rule_def rule_defs[] = {
      pii_val_id_ja},
     /* -- email and URL ----------------------------------------------------- */
     {"email", L_EMAIL, "email address (IDN domains allowed)", 0,
-     "(?<![.%+\\-])[\\p{L}\\p{N}_][\\p{L}\\p{N}_.%+\\-]{0,63}@(?:" DLABEL "\\.){1,8}" TLD
+     "(?<![.%+\\-])" EMAIL_LCH "(?:" EMAIL_LCH "|[.%+\\-]){0,63}@(?:" DLABEL "\\.){1,8}" TLD
      "(?![\\p{L}\\p{N}_\\-@]|\\.[\\p{L}\\p{N}]|:[\\p{L}\\p{N}_~.\\-])",
      pii_val_email},
     {"url", L_URL, "URL with a scheme (http, https, ftp, ws) or starting with www.", 0,
@@ -559,6 +596,28 @@ static const rule_def rule_defs[] = {
      "optional postcode and town",
      0, "(?:" ADDR_EU_DE "|" ADDR_EU_ROM ")" ADDR_EU_NUM ADDR_EU_TOWN "(?![\\p{L}\\p{N}_])", NULL},
     /* -- group B: may follow a word character ------------------------------------ */
+    /* Chinese text runs words together: its values follow a Han character.
+     * A mainland mobile number after a phone word (手机, 电话, 联系, 致电,
+     * 拨打) and up to six characters of the same sentence, an e-mail right
+     * after a CJK character, a resident ID (居民身份证, 18 characters, ISO
+     * 7064 MOD 11-2) after its label. */
+    {"phone_cn", L_PHONE,
+     "mainland China mobile number 1[3-9]xxxxxxxxx after a phone word "
+     "(\xe6\x89\x8b\xe6\x9c\xba, \xe7\x94\xb5\xe8\xaf\x9d, ...)",
+     1,
+     CN_PHONE_CTX
+     "[^\\n\\p{N}@.!?;\\x{3002}\\x{ff01}\\x{ff1f}\\x{ff1b}]{0,6}?(?<V>1[3-9][0-9]{9})(?![0-9])",
+     NULL},
+    {"email_cjk", L_EMAIL, "email address right after a Chinese or Japanese character", 1,
+     "(?<=[\\p{Han}\\p{Hiragana}\\p{Katakana}\\x{3000}-\\x{303f}\\x{ff00}-\\x{ffef}])"
+     "[A-Za-z0-9_][A-Za-z0-9_.%+\\-]{0,63}@(?:" DLABEL "\\.){1,8}" TLD
+     "(?![\\p{L}\\p{N}_\\-@]|\\.[\\p{L}\\p{N}]|:[\\p{L}\\p{N}_~.\\-])",
+     pii_val_email},
+    {"cn_resident_id", L_ACCOUNT,
+     "Chinese resident identity card number after its label (18 characters, ISO 7064 check)", 1,
+     CN_ID_CTX
+     "[ \\x{3000}:\\x{ff1a}\\x{662f}\\x{4e3a}]{0,3}(?<V>[1-9][0-9]{16}[0-9Xx])(?![0-9A-Za-z])",
+     rules_val_cn_id},
     {"address_ja", L_ADDRESS,
      "Japanese address: \xe3\x80\x92 postcode, prefecture, municipality, block number, building "
      "and floor",
@@ -1239,6 +1298,21 @@ static int pf_addr_ja(const uint8_t *b, size_t p, size_t lim, int eod)
            (n >= 12 && memcmp(b + p + 9, ken, 3) == 0);
 }
 
+/* The first character of a Chinese context word of phone_cn or
+ * cn_resident_id at b[p]: 手 电 联 致 拨 身 证 (UTF-8).  Undecided: yes. */
+static int pf_cn_ctx(const uint8_t *b, size_t p, size_t lim, int eod)
+{
+    static const uint8_t first[][3] = {{0xe6, 0x89, 0x8b}, {0xe7, 0x94, 0xb5}, {0xe8, 0x81, 0x94},
+                                       {0xe8, 0x87, 0xb4}, {0xe6, 0x8b, 0xa8}, {0xe8, 0xba, 0xab},
+                                       {0xe8, 0xaf, 0x81}};
+    if (lim - p < 3)
+        return !eod;
+    for (size_t k = 0; k < sizeof first / sizeof first[0]; k++)
+        if (memcmp(b + p, first[k], 3) == 0)
+            return 1;
+    return 0;
+}
+
 static size_t rules_prefilter(const uint8_t *b, size_t at, size_t lim, int eod, pii_rx_pfcache *pc)
 {
     static const char pem[] = "-----BEGIN ";
@@ -1255,6 +1329,9 @@ static size_t rules_prefilter(const uint8_t *b, size_t at, size_t lim, int eod, 
             (lim - p < 12 || (c == 0xe3 && b[p + 1] == 0x80) || b[p + 8] == 0x8c ||
              b[p + 8] == 0xbd || b[p + 8] == 0x93 || b[p + 8] == 0x9c || b[p + 11] == 0x8c) &&
             pf_addr_ja(b, p, lim, eod))
+            return p;
+        /* phone_cn, cn_resident_id: the first character of a context word */
+        if (c >= 0xe5 && c <= 0xe8 && pf_cn_ctx(b, p, lim, eod))
             return p;
         if (p > 0 && (pf_cls[b[p - 1]] & PF_WORD))
             continue;

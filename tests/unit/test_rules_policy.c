@@ -45,6 +45,24 @@ static const rcase policy_cases[] = {
     {"https://api.example.com/users/8812/orders",
      {{"url", 0, 41, "https://api.example.com/users/8812/orders"}}},
     {"https://x.io/search?keywords=abc&page=2", {{0}}},
+    /* Chinese text (both breadths): a mobile number after a phone word, an
+     * e-mail right after a Han character, a resident ID with its check
+     * character after its label */
+    {"\xe6\x88\x91\xe5\x8f\xab\xe7\x8e\x8b\xe5\xb0\x8f\xe6\x98\x8e\xef\xbc\x8c"
+     "\xe6\x89\x8b\xe6\x9c\xba\xe5\x8f\xb7\xe7\xa0\x81\xe6\x98\xaf"
+     "13812345678\xef\xbc\x8c"
+     "\xe9\x82\xae\xe7\xae\xb1wang@example.cn\xef\xbc\x8c"
+     "\xe8\xba\xab\xe4\xbb\xbd\xe8\xaf\x81\xe5\x8f\xb7\xe7\xa0\x81\xef\xbc\x9a"
+     "11010519491231002X\xe3\x80\x82",
+     {{"phone_cn", 33, 44, "13812345678"},
+      {"email_cjk", 53, 68, "wang@example.cn"},
+      {"cn_resident_id", 89, 107, "11010519491231002X"}}},
+    /* no phone word (an order number), a wrong check character */
+    {"\xe8\xae\xa2\xe5\x8d\x95\xe5\x8f\xb7"
+     "13812345678 "
+     "\xe8\xba\xab\xe4\xbb\xbd\xe8\xaf\x81\xef\xbc\x9a"
+     "110105194912310021",
+     {{0}}},
     /* secrets: a test log's result line is no password */
     {"PASS: config.sub\nXPASS: t-strtod.sh\nFAIL: t-1", {{0}}},
     {"DB_PASS: hunter2xyz\nPass: s3cretvalue",
