@@ -709,6 +709,8 @@ static pii_err doc_resolve(ner_doc *d, const pii_span *in)
     if (d->n->name_lexicon && sp->label == d->n->person &&
         pii_ner_lex_common_only(d->tx.p + (sp->start - d->tx.base), (size_t)(sp->end - sp->start)))
         return PII_OK;
+    if (!strcmp(sp->label, "secret") && pii_ner_digest_span(&d->tx, sp->start, sp->end))
+        return PII_OK; /* a digest or commit id, no credential */
     if (d->n->name_filter && sp->label == d->n->person) {
         if (!pii_ner_person_filter(&d->tx, &cut.start, &cut.end))
             return PII_OK;
@@ -917,7 +919,8 @@ static uint64_t doc_keep(const ner_doc *d)
     uint64_t pos = doc_pending_byte(d);
     if (d->tf < pos)
         pos = d->tf;
-    pos = pos > 3 + NER_WIDEN_MAX ? pos - 3 - NER_WIDEN_MAX : 0;
+    /* the widening's bytes, and the digest filter's before them */
+    pos = pos > 3 + NER_WIDEN_MAX + NER_DIGEST_BACK ? pos - 3 - NER_WIDEN_MAX - NER_DIGEST_BACK : 0;
     if (names_on(d->n) && d->pscan < pos)
         pos = d->pscan;
     uint64_t h = doc_held_min(d);

@@ -185,6 +185,15 @@ int pii_ner_person_filter(const ner_text *tx, uint64_t *s, uint64_t *e);
  * ("Baxter Moore" before "Solicitors")?  1 yes, 0 no, -1 when more bytes
  * are needed (the word reaches the end of the view before eod). */
 int pii_ner_org_after(const ner_text *tx, uint64_t end, int eod);
+/* Is the model's secret span [s, e) a digest, not a credential
+ * (docs/LABELS.md)?  Hexadecimal of 7 to 128 digits after a digest or
+ * commit word on its line within NER_DIGEST_BACK bytes ("sha256:",
+ * "commit", "Merge:", "checksum", "SHA256 (file) ="), or a bare commit id
+ * (40 lower-case hex digits) with no credential word (token, key, secret,
+ * password, auth, session, cookie, bearer) there.  Reads the bytes in view
+ * only. */
+#define NER_DIGEST_BACK 64
+int pii_ner_digest_span(const ner_text *tx, uint64_t s, uint64_t e);
 /* The rule ids of the name heuristics' spans (pii_span.rule, source
  * PII_SRC_MODEL: they are part of the model tier), shown in JSON, SARIF and
  * --check output: a given name and a family name, an honorific or title and

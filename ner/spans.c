@@ -839,3 +839,49 @@ pii_err pii_ner_extract_spans(const pii_ner_labels *L, const pii_ner_span_opts *
     pii_ner_resolver_free(&rs);
     return err;
 }
+
+/* Does the window w[0..n) (lower-cased ASCII) hold one of the words? */
+static int window_has(const uint8_t *w, size_t n, const char *const *words)
+{
+    for (size_t k = 0; words[k]; k++) {
+        size_t m = strlen(words[k]);
+        for (size_t i = 0; i + m <= n; i++)
+            if (!memcmp(w + i, words[k], m))
+                return 1;
+    }
+    return 0;
+}
+
+int pii_ner_digest_span(const ner_text *tx, uint64_t s, uint64_t e)
+{
+    static const char *const digest[] = {"sha1",   "sha-1", "sha2",     "sha-2",  "sha3",
+                                         "sha-3",  "sha5",  "sha-5",    "sha384", "sha-384",
+                                         "md5",    "blake", "checksum", "digest", "commit",
+                                         "merge:", "hash",  "revision", "@sha",   NULL};
+    static const char *const cred[] = {"token", "key",     "secret", "passw",  "pwd",
+                                       "auth",  "session", "cookie", "bearer", NULL};
+    if (s < tx->base || e > tx->base + tx->len || e - s < 7 || e - s > 128)
+        return 0;
+    size_t n = (size_t)(e - s), upper = 0;
+    const uint8_t *p = tx->p + (s - tx->base);
+    for (size_t i = 0; i < n; i++) {
+        uint8_t c = p[i];
+        if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')))
+            return 0;
+        upper += c >= 'A' && c <= 'F';
+    }
+    /* the same line, up to NER_DIGEST_BACK bytes before the span, lowered */
+    uint8_t w[NER_DIGEST_BACK];
+    size_t k = 0;
+    uint64_t b = s;
+    while (b > tx->base && s - b < NER_DIGEST_BACK && tx->p[b - 1 - tx->base] != '\n')
+        b--;
+    for (uint64_t q = b; q < s; q++) {
+        uint8_t c = tx->p[q - tx->base];
+        w[k++] = c >= 'A' && c <= 'Z' ? (uint8_t)(c | 0x20) : c;
+    }
+    if (window_has(w, k, digest))
+        return 1;
+    /* a bare commit id: 40 lower-case hex digits with no credential word */
+    return n == 40 && !upper && !window_has(w, k, cred);
+}

@@ -299,6 +299,11 @@ static int rules_val_date_any(const uint8_t *p, size_t n)
     return pii_val_date_text(p, n);
 }
 
+static int is_ident_start(uint8_t c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+
 static uint8_t lc(uint8_t c)
 {
     return (c >= 'A' && c <= 'Z') ? (uint8_t)(c + 32) : c;
@@ -327,6 +332,54 @@ static int in_list(const uint8_t *p, size_t n, const char *const *ws)
         if (eq_lc(p, n, ws[k]))
             return 1;
     return 0;
+}
+
+/* password_assignment: not a code expression — a dotted path of
+ * identifiers that starts at a receiver (self.distribution.password,
+ * os.environ.pw), ends in a key name (cfg.db.password) or holds an
+ * identifier with '_' and a digit (th_u1.th_u2.tu_data) — nor a file name
+ * (config.sub, setup.py).  A passphrase of dotted words ("correct.horse")
+ * stays a value. */
+static int rules_val_password(const uint8_t *p, size_t n)
+{
+    static const char *const recv[] = {
+        "self", "this",    "os",      "config",      "settings", "args", "opts",    "options",
+        "env",  "request", "params",  "cfg",         "conf",     "ctx",  "context", "app",
+        "cls",  "data",    "secrets", "credentials", "creds",    "auth", NULL};
+    static const char *const keys[] = {"password", "passwd", "pass", "pwd",        "pw",
+                                       "secret",   "token",  "key",  "passphrase", NULL};
+    static const char *const exts[] = {
+        "sub", "guess", "sh", "py", "c",  "h",  "txt", "conf", "cfg", "ini", "json", "yml", "yaml",
+        "log", "exp",   "pl", "rb", "js", "ts", "go",  "rs",   "in",  "am",  "ac",   "md",  NULL};
+    if (!pii_val_secret_password(p, n))
+        return 0;
+    size_t parts = 0, first_end = 0, last_start = 0;
+    int under_digit = 0;
+    for (size_t i = 0; i < n;) {
+        size_t j = i;
+        if (!(is_ident_start(p[j])))
+            return 1; /* not an identifier path: a value */
+        int under = 0, digit = 0;
+        while (j < n && (is_ident_start(p[j]) || (p[j] >= '0' && p[j] <= '9'))) {
+            under |= p[j] == '_';
+            digit |= p[j] >= '0' && p[j] <= '9';
+            j++;
+        }
+        under_digit |= under && digit;
+        if (parts == 0)
+            first_end = j;
+        last_start = i;
+        parts++;
+        if (j == n)
+            break;
+        if (p[j] != '.' || j + 1 == n)
+            return 1;
+        i = j + 1;
+    }
+    if (parts < 2)
+        return 1;
+    return !(in_list(p, first_end, recv) || in_list(p + last_start, n - last_start, keys) ||
+             in_list(p + last_start, n - last_start, exts) || under_digit);
 }
 
 /* Query parameters that carry a credential or a person's data. */
@@ -637,13 +690,15 @@ static const struct rule_breadth {
     const char *id;
     int mode;
     pii_rx_check policy_check; /* by default instead of the rule's (NULL: its own) */
+    pii_rx_check check;        /* at both breadths instead of the rule's (NULL: its own) */
 } rule_breadth[] = {
-    {"url", RM_BOTH, rules_val_url_personal},
-    {"date_context", RM_POLICY, NULL},
-    {"date_iso", RM_BROAD, NULL},
-    {"date_numeric", RM_BROAD, NULL},
-    {"date_text_dmy", RM_BROAD, NULL},
-    {"date_text_mdy", RM_BROAD, NULL},
+    {"url", RM_BOTH, rules_val_url_personal, NULL},
+    {"date_context", RM_POLICY, NULL, NULL},
+    {"date_iso", RM_BROAD, NULL, NULL},
+    {"date_numeric", RM_BROAD, NULL, NULL},
+    {"date_text_dmy", RM_BROAD, NULL, NULL},
+    {"date_text_mdy", RM_BROAD, NULL, NULL},
+    {"password_assignment", RM_BOTH, NULL, rules_val_password},
 };
 
 /* ---- the prefilter ------------------------------------------------------
@@ -1450,6 +1505,8 @@ pii_rules *pii_rules__create(unsigned flags, int use_jit, int use_prefilter, pii
             const struct rule_breadth *b = &rule_breadth[k];
             if (strcmp(b->id, rule_defs[i].id) != 0)
                 continue;
+            if (b->check)
+                r->alts[i].check = b->check;
             if (!broad && b->policy_check)
                 r->alts[i].check = b->policy_check;
             if ((b->mode == RM_BROAD && !broad) || (b->mode == RM_POLICY && broad))

@@ -65,6 +65,9 @@ static const rcase policy_cases[] = {
      {{0}}},
     /* secrets: a test log's result line is no password */
     {"PASS: config.sub\nXPASS: t-strtod.sh\nFAIL: t-1", {{0}}},
+    /* ... nor a code path or a file name assigned to a password name */
+    {"self.password = self.distribution.password\npw: setup.py\npass: th_u1.th_u2.tu_data", {{0}}},
+    {"password: correct.horse", {{"password_assignment", 10, 23, "correct.horse"}}},
     {"DB_PASS: hunter2xyz\nPass: s3cretvalue",
      {{"password_assignment", 9, 19, "hunter2xyz"},
       {"password_assignment", 26, 37, "s3cretvalue"}}},
