@@ -26,6 +26,8 @@ __asm__(".section .rodata.pii_ner_lexicon,\"a\",@progbits\n"
         ".hidden pii_ner__non_person\n"
         ".hidden pii_ner__non_person_end\n"
         ".hidden pii_ner__lead_words\n"
+        ".hidden pii_ner__org_prefix\n"
+        ".hidden pii_ner__org_prefix_end\n"
         ".hidden pii_ner__lead_words_end\n"
         "pii_ner__first_names:\n"
         ".incbin \"" PII_NER_LEXICON_DIR "/first_names.txt\"\n"
@@ -48,6 +50,9 @@ __asm__(".section .rodata.pii_ner_lexicon,\"a\",@progbits\n"
         "pii_ner__lead_words:\n"
         ".incbin \"" PII_NER_LEXICON_DIR "/lead_words.txt\"\n"
         "pii_ner__lead_words_end:\n"
+        "pii_ner__org_prefix:\n"
+        ".incbin \"" PII_NER_LEXICON_DIR "/org_prefix.txt\"\n"
+        "pii_ner__org_prefix_end:\n"
         ".previous\n");
 extern const char pii_ner__first_names[], pii_ner__first_names_end[];
 extern const char pii_ner__name_stop[], pii_ner__name_stop_end[];
@@ -56,6 +61,7 @@ extern const char pii_ner__countries[], pii_ner__countries_end[];
 extern const char pii_ner__org_heads[], pii_ner__org_heads_end[];
 extern const char pii_ner__non_person[], pii_ner__non_person_end[];
 extern const char pii_ner__lead_words[], pii_ner__lead_words_end[];
+extern const char pii_ner__org_prefix[], pii_ner__org_prefix_end[];
 
 /* Compares the line at l (ending in '\n') with w[0..n) by bytes. */
 static int line_cmp(const char *l, const uint8_t *w, size_t n)
@@ -134,6 +140,8 @@ long pii_ner_lex_check(int which)
         return list_check(pii_ner__non_person, pii_ner__non_person_end);
     case 6:
         return list_check(pii_ner__lead_words, pii_ner__lead_words_end);
+    case 7:
+        return list_check(pii_ner__org_prefix, pii_ner__org_prefix_end);
     default:
         return -1;
     }
@@ -147,6 +155,11 @@ int pii_ner_lex_first_name(const uint8_t *w, size_t n)
 int pii_ner_lex_org_head(const uint8_t *w, size_t n)
 {
     return list_has(pii_ner__org_heads, pii_ner__org_heads_end, w, n);
+}
+
+int pii_ner_lex_org_prefix(const uint8_t *w, size_t n)
+{
+    return list_has(pii_ner__org_prefix, pii_ner__org_prefix_end, w, n);
 }
 
 int pii_ner_lex_non_person(const uint8_t *w, size_t n)

@@ -709,6 +709,9 @@ static pii_err doc_resolve(ner_doc *d, const pii_span *in)
     if (d->n->name_lexicon && sp->label == d->n->person &&
         pii_ner_lex_common_only(d->tx.p + (sp->start - d->tx.base), (size_t)(sp->end - sp->start)))
         return PII_OK;
+    if (d->n->name_filter && !strcmp(sp->label, "private_address") &&
+        !pii_ner_address_filter(&d->tx, sp->start, sp->end))
+        return PII_OK; /* "Likewise", a list of languages: no address */
     if (!strcmp(sp->label, "secret") && pii_ner_digest_span(&d->tx, sp->start, sp->end))
         return PII_OK; /* a digest or commit id, no credential */
     if (d->n->name_filter && sp->label == d->n->person) {

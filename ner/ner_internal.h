@@ -168,11 +168,16 @@ int pii_ner_lex_country(const uint8_t *w, size_t n);
  * "Cypriot"); words that stand before a name without being part of it
  * (imperatives and greetings: "Add", "Tell", "Dear"). */
 int pii_ner_lex_org_head(const uint8_t *w, size_t n);
+/* Head words that stand before an institution's name ("Hospital Gregorio
+ * Marañón", "HMP Acklington", "University of ..."): a name before one is
+ * still a person ("Dra. María Merino Viveros Hospital ..."). */
+int pii_ner_lex_org_prefix(const uint8_t *w, size_t n);
 int pii_ner_lex_non_person(const uint8_t *w, size_t n);
 int pii_ner_lex_lead_word(const uint8_t *w, size_t n);
 /* Words of the given-name list (which 0), the stop list (1), the
  * common-word list (2), the country list (3), the org-head list (4), the
- * non-person list (5) or the lead-word list (6), or -1 when the list breaks
+ * non-person list (5), the lead-word list (6) or the org-prefix list (7), or
+ * -1 when the list breaks
  * the lookup's format (ner/data/README.md). */
 long pii_ner_lex_check(int which);
 /* The non-person filter (nonperson.c, docs/NER.md "Non-person filter"):
@@ -181,6 +186,10 @@ long pii_ner_lex_check(int which);
  * of the words next to the name that are not part of it ("Tell Tom Baker"
  * -> "Tom Baker", "soy Javier" -> "Javier"). */
 int pii_ner_person_filter(const ner_text *tx, uint64_t *s, uint64_t *e);
+/* The same lists for a model address span: 0 when every word is a lead
+ * word, a non-person word or a connector ("Likewise", "Serbian Tajik
+ * Thai": no place), 1 to keep it. */
+int pii_ner_address_filter(const ner_text *tx, uint64_t s, uint64_t e);
 /* Is the word after one blank at `end` the head word of an organisation
  * ("Baxter Moore" before "Solicitors")?  1 yes, 0 no, -1 when more bytes
  * are needed (the word reaches the end of the view before eod). */

@@ -125,6 +125,23 @@ static int all_caps_common(const np_word *w, size_t k)
     return 1;
 }
 
+/* Day and month abbreviations alone ("Sun Jun", "Mon Jul": a changelog's
+ * date line); one word only when it is no given name ("Jun" stays). */
+static int date_words(const np_word *w, size_t k)
+{
+    static const char *const t[] = {"Mon", "Tue", "Wed",  "Thu", "Fri", "Sat", "Sun",
+                                    "Jan", "Feb", "Mar",  "Apr", "May", "Jun", "Jul",
+                                    "Aug", "Sep", "Sept", "Oct", "Nov", "Dec"};
+    for (size_t i = 0; i < k; i++) {
+        int hit = 0;
+        for (size_t j = 0; j < sizeof t / sizeof t[0] && !hit; j++)
+            hit = strlen(t[j]) == w[i].n && !memcmp(t[j], w[i].p, w[i].n);
+        if (!hit)
+            return 0;
+    }
+    return k > 1 || !pii_ner_lex_first_name(w[0].p, w[0].n);
+}
+
 int pii_ner_person_filter(const ner_text *tx, uint64_t *s, uint64_t *e)
 {
     if (*s < tx->base || *e > tx->base + tx->len || *e <= *s)
@@ -156,6 +173,12 @@ int pii_ner_person_filter(const ner_text *tx, uint64_t *s, uint64_t *e)
         if (is_identifier(w[i].p, w[i].n) || pii_ner_lex_org_head(w[i].p, w[i].n) ||
             pii_ner_lex_org_head(w[i].p, sl))
             return 0;
+        if (pii_ner_lex_org_prefix(w[i].p, w[i].n) || pii_ner_lex_org_prefix(w[i].p, sl)) {
+            if (i == 0)
+                return 0; /* "HMP Acklington": an institution's name */
+            k = i;        /* "María Merino Viveros Hospital ...": the name before it */
+            break;
+        }
         capital |= is_capitalised(w[i].p, w[i].n);
     }
     size_t a = 0, b = k;
@@ -175,7 +198,7 @@ int pii_ner_person_filter(const ner_text *tx, uint64_t *s, uint64_t *e)
             !is_connector(w[i].p, w[i].n))
             other = 1;
     }
-    if (!other || all_caps_common(w + a, b - a))
+    if (!other || all_caps_common(w + a, b - a) || date_words(w + a, b - a))
         return 0;
     *s = w[a].s;
     *e = w[b - 1].e;
@@ -206,4 +229,30 @@ int pii_ner_org_after(const ner_text *tx, uint64_t end, int eod)
     const uint8_t *w = tx->p + (ws - tx->base);
     size_t n = (size_t)(we - ws);
     return pii_ner_lex_org_head(w, n) || pii_ner_lex_org_head(w, stem_len(w, n));
+}
+
+int pii_ner_address_filter(const ner_text *tx, uint64_t s, uint64_t e)
+{
+    if (s < tx->base || e > tx->base + tx->len || e <= s)
+        return 1;
+    const uint8_t *p = tx->p + (s - tx->base);
+    size_t n = (size_t)(e - s), words = 0;
+    for (size_t i = 0; i < n;) {
+        uint8_t c = p[i];
+        if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == ',' || c == ';') {
+            i++;
+            continue;
+        }
+        size_t j = i;
+        while (j < n && p[j] != ' ' && p[j] != '\t' && p[j] != '\n' && p[j] != '\r' &&
+               p[j] != ',' && p[j] != ';')
+            j++;
+        size_t sl = stem_len(p + i, j - i);
+        if (!pii_ner_lex_lead_word(p + i, sl) && !pii_ner_lex_non_person(p + i, sl) &&
+            !is_connector(p + i, j - i))
+            return 1; /* a word of a place, or a number */
+        words++;
+        i = j;
+    }
+    return words == 0;
 }

@@ -63,7 +63,10 @@
     "|date[ ]of[ ]death|deceased|admitted|admission|date[ ]of[ ]admission|discharged"              \
     "|discharge[ ]date|appointment|appt\\.?|hired|hire[ ]date|date[ ]of[ ]hire|start[ ]date"       \
     "|employed[ ]since|joined|geboren|geb\\.|geburtsdatum|n\\x{e9}e?|date[ ]de[ ]naissance"        \
-    "|fecha[ ]de[ ]nacimiento|nacid[oa]|data[ ]de[ ]nascimento|nascid[oa])"
+    "|fecha[ ]de[ ]nacimiento|nacid[oa]|data[ ]de[ ]nascimento|nascid[oa]"                         \
+    "|ingres(?:\\x{f3}|o|ad[oa]|a)|fecha[ ]de[ ]ingreso|fecha[ ]de[ "                              \
+    "]alta|fallec(?:i\\x{f3}|ido|ida)"                                                             \
+    "|intervenid[oa]|operad[oa]|operated|surgery|diagnosed|treated|seen|visit(?:ed)?)"
 /* The four date shapes of date_iso, date_numeric, date_text_dmy and
  * date_text_mdy, with their boundaries. */
 #define DATE_ANY                                                                                   \
@@ -796,7 +799,9 @@ static const pf_stem ctx_stems[] = {
     /* date_context (non-ASCII words: the non-ASCII clause) */
     ST("date"), ST("birth"), ST("born"), ST("dob"), ST("d.o.b"), ST("d/o/b"), ST("died"),
     ST("deceased"), ST("admi"), ST("discharg"), ST("appo"), ST("appt"), ST("hire"), ST("start"),
-    ST("employed"), ST("joined"), ST("geb"), ST("fecha"), ST("naci"), ST("data"), ST("nasc")};
+    ST("employed"), ST("joined"), ST("geb"), ST("fecha"), ST("naci"), ST("data"), ST("nasc"),
+    ST("ingres"), ST("fallec"), ST("interv"), ST("opera"), ST("surg"), ST("diagnos"), ST("treat"),
+    ST("seen"), ST("visit")};
 /* ASCII month names, by their first three letters */
 static const pf_stem month_stems[] = {
     ST("jan"), ST("feb"), ST("mar"), ST("apr"), ST("may"), ST("jun"), ST("jul"), ST("aug"),

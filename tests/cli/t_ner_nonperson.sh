@@ -66,6 +66,13 @@ printf 'Staff SRE Ravi wrote. The Staff SRE team met. Ask the Staff SRE.\n' >"$T
 [ "$(cat "$T/out")" = 'Staff SRE <PRIVATE_PERSON> wrote. The Staff SRE team met. Ask the Staff SRE.' ] ||
     fail "memory: $(cat "$T/out")"
 
+# a changelog: "Likewise" is neither a person nor an address; a name before
+# a hospital's name stays a person
+printf 'Sun Jun 23 14:29:34 BST 2013  Colin Watson  <cjwatson@debian.org>\n\n\t* src/man.c: Likewise.\n\nMon Jul  8 03:00:20 BST 2013  Colin Watson  <cjwatson@debian.org>\n\n\t* configure: Likewise.\n\nRemitido por: Dra. Mar\303\255a Merino Viveros Hospital Universitario de Canarias\n' >"$T/cl"
+printf 'Sun Jun 23 14:29:34 BST 2013  <PRIVATE_PERSON>  <<PRIVATE_EMAIL>>\n\n\t* src/man.c: Likewise.\n\nMon Jul  8 03:00:20 BST 2013  <PRIVATE_PERSON>  <<PRIVATE_EMAIL>>\n\n\t* configure: Likewise.\n\nRemitido por: Dra. <PRIVATE_PERSON> Hospital Universitario de Canarias\n' >"$T/want"
+"$P" "$T/cl" >"$T/out" || fail "changelog: exit $?"
+cmp -s "$T/want" "$T/out" || { diff "$T/want" "$T/out"; fail "changelog"; }
+
 # the switch: the model's own spans come back
 printf 'Dear Support, Payout failed for Staff SRE.' | "$P" --no-name-filter >"$T/out" || fail "switch: exit $?"
 [ "$(cat "$T/out")" = 'Dear Support, <PRIVATE_PERSON> failed for Staff <PRIVATE_PERSON>.' ] ||

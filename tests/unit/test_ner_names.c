@@ -326,10 +326,11 @@ static void test_lexicon_pairs(void **st)
     assert_true(pii_ner_lex_check(1) > 1000);
     assert_true(pii_ner_lex_check(2) > 50000);
     assert_true(pii_ner_lex_check(3) > 300);
-    assert_true(pii_ner_lex_check(4) > 50);
+    assert_true(pii_ner_lex_check(4) > 40);
     assert_true(pii_ner_lex_check(5) > 300);
     assert_true(pii_ner_lex_check(6) > 80);
-    assert_int_equal(pii_ner_lex_check(7), -1);
+    assert_true(pii_ner_lex_check(7) > 5);
+    assert_int_equal(pii_ner_lex_check(8), -1);
     /* the country list: any case, but short names and dotted ones in capitals */
     const char *cy[] = {"France",
                         "FRANCE",
