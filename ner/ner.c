@@ -712,6 +712,12 @@ static pii_err doc_resolve(ner_doc *d, const pii_span *in)
     if (d->n->name_filter && !strcmp(sp->label, "private_address") &&
         !pii_ner_address_filter(&d->tx, sp->start, sp->end))
         return PII_OK; /* "Likewise", a list of languages: no address */
+    if (!strcmp(sp->label, "private_email") &&
+        !memchr(d->tx.p + (sp->start - d->tx.base), '@', (size_t)(sp->end - sp->start)) &&
+        !pii_ner_has_fullwidth_at(&d->tx, sp->start, sp->end))
+        return PII_OK; /* no "@": no e-mail address ("openssl/e_os2.h") */
+    if (!strcmp(sp->label, "private_email"))
+        pii_ner_email_core(&d->tx, &cut.start, &cut.end);
     if (!strcmp(sp->label, "secret") && pii_ner_digest_span(&d->tx, sp->start, sp->end))
         return PII_OK; /* a digest or commit id, no credential */
     if (d->n->name_filter && sp->label == d->n->person) {

@@ -202,6 +202,14 @@ int pii_ner_org_after(const ner_text *tx, uint64_t end, int eod);
  * password, auth, session, cookie, bearer) there.  Reads the bytes in view
  * only. */
 #define NER_DIGEST_BACK 64
+/* Does [s, e) hold a full-width at sign (U+FF20)?  A model e-mail span with
+ * neither it nor "@" is no address and is dropped. */
+int pii_ner_has_fullwidth_at(const ner_text *tx, uint64_t s, uint64_t e);
+/* Narrows the model e-mail span [*s, *e) to the run around its first "@"
+ * without blanks, line breaks, quotes, brackets, "<>", "," or ";": a span
+ * never takes in the words beside the address ("openssl/e_os2.h>\nmail
+ * jane@example.org" -> "jane@example.org"). */
+void pii_ner_email_core(const ner_text *tx, uint64_t *s, uint64_t *e);
 int pii_ner_digest_span(const ner_text *tx, uint64_t s, uint64_t e);
 /* The rule ids of the name heuristics' spans (pii_span.rule, source
  * PII_SRC_MODEL: they are part of the model tier), shown in JSON, SARIF and

@@ -885,3 +885,35 @@ int pii_ner_digest_span(const ner_text *tx, uint64_t s, uint64_t e)
     /* a bare commit id: 40 lower-case hex digits with no credential word */
     return n == 40 && !upper && !window_has(w, k, cred);
 }
+
+int pii_ner_has_fullwidth_at(const ner_text *tx, uint64_t s, uint64_t e)
+{
+    static const uint8_t at[3] = {0xef, 0xbc, 0xa0}; /* U+FF20 */
+    for (uint64_t q = s; q + 3 <= e; q++)
+        if (!memcmp(tx->p + (q - tx->base), at, 3))
+            return 1;
+    return 0;
+}
+
+static int email_stop(uint8_t c)
+{
+    return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '<' || c == '>' || c == '"' ||
+           c == '\'' || c == '(' || c == ')' || c == ',' || c == ';' || c == '[' || c == ']';
+}
+
+void pii_ner_email_core(const ner_text *tx, uint64_t *s, uint64_t *e)
+{
+    const uint8_t *p = tx->p + (*s - tx->base);
+    size_t n = (size_t)(*e - *s), at = 0;
+    while (at < n && p[at] != '@')
+        at++;
+    if (at == n)
+        return; /* a full-width @: left as it is */
+    size_t a = at, b = at + 1;
+    while (a > 0 && !email_stop(p[a - 1]))
+        a--;
+    while (b < n && !email_stop(p[b]))
+        b++;
+    *e = *s + b;
+    *s += a;
+}

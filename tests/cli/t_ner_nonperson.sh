@@ -59,6 +59,11 @@ span 'soy Javier Fernández' 4 21 'Javier Fernández'
 span 'my sister Anjali wants to come' 10 16 'Anjali'
 span 'mail e.f@x.com' 5 14 'e.f@x.com'
 
+# a model e-mail span keeps the address alone; one with no "@" is none
+printf '#include <openssl/e_os2.h>\nmail jane@example.org\n' | "$P" >"$T/out" || fail "email: exit $?"
+printf '#include <openssl/e_os2.h>\nmail <PRIVATE_EMAIL>\n' >"$T/want"
+cmp -s "$T/want" "$T/out" || { diff "$T/want" "$T/out"; fail "email neighbours"; }
+
 # a dropped span teaches the name memory nothing: "SRE" is not redacted
 # where it comes back
 printf 'Staff SRE Ravi wrote. The Staff SRE team met. Ask the Staff SRE.\n' >"$T/mem"
