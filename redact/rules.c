@@ -406,6 +406,73 @@ static const char *const url_profile_hosts[] = {"github.com",      "gitlab.com",
                                                 "pinterest.com",   "twitch.tv",
                                                 "threads.net",     "soundcloud.com",
                                                 "gist.github.com", NULL};
+/* Hosts (and their subdomains) of documentation, standards, licences and
+ * free-software projects. */
+static const char *const url_doc_hosts[] = {"gnu.org",
+                                            "fsf.org",
+                                            "mozilla.org",
+                                            "python.org",
+                                            "debian.org",
+                                            "ubuntu.com",
+                                            "kernel.org",
+                                            "w3.org",
+                                            "schema.org",
+                                            "apache.org",
+                                            "openssl.org",
+                                            "nodejs.org",
+                                            "readthedocs.io",
+                                            "readthedocs.org",
+                                            "wikipedia.org",
+                                            "wikimedia.org",
+                                            "sourceforge.net",
+                                            "freedesktop.org",
+                                            "gnome.org",
+                                            "kde.org",
+                                            "creativecommons.org",
+                                            "opensource.org",
+                                            "ietf.org",
+                                            "rfc-editor.org",
+                                            "iana.org",
+                                            "unicode.org",
+                                            "json-schema.org",
+                                            "oasis-open.org",
+                                            "perl.org",
+                                            "cpan.org",
+                                            "pypi.org",
+                                            "npmjs.com",
+                                            "npmjs.org",
+                                            "rust-lang.org",
+                                            "golang.org",
+                                            "go.dev",
+                                            "crates.io",
+                                            "docs.rs",
+                                            "translationproject.org",
+                                            "tldp.org",
+                                            "man7.org",
+                                            "sourceware.org",
+                                            "llvm.org",
+                                            "gcc.gnu.org",
+                                            "isc.org",
+                                            "x.org",
+                                            "xfree86.org",
+                                            "opengroup.org",
+                                            "iso.org",
+                                            "ecma-international.org",
+                                            NULL};
+/* Subdomains of documentation and project infrastructure (docs.example.com). */
+static const char *const url_doc_subdomains[] = {
+    "docs.",     "doc.",      "developer.", "developers.", "bugs.", "bugzilla.", "wiki.",
+    "lists.",    "git.",      "svn.",       "cvs.",        "ftp.",  "download.", "downloads.",
+    "packages.", "releases.", "issues.",    "jira.",       "ci.",   "status.",   NULL};
+/* Path pieces of documentation, project and licence pages. */
+static const char *const url_doc_paths[] = {
+    "/pull",      "/commit",        "/commits",  "/issues",     "/blob",      "/tree",
+    "/releases",  "/compare",       "/licenses", "/license",    "/licence",   "/docs",
+    "/doc",       "/documentation", "/manual",   "/man",        "/wiki",      "/show_bug.cgi",
+    "/bugs",      "/pub",           "/dist",     "/download",   "/downloads", "/source",
+    "/spec",      "/specs",         "/rfc",      "/schema",     "/schemas",   "/ns",
+    "/tr",        "/faq",           "/security", "/advisories", "/changelog", "/api",
+    "/reference", "/tutorial",      "/guide",    "/help",       "/software",  NULL};
 /* Path segments before a person's name or id (/users/jdoe, /in/jdoe). */
 static const char *const url_person_dirs[] = {"user",    "users",    "u",      "in",     "pub",
                                               "profile", "profiles", "people", "member", "members",
@@ -479,17 +546,38 @@ static int rules_val_url_personal(const uint8_t *p, size_t n)
     for (size_t k = 0; k + 1 < nseg && k < 3; k++)
         if (in_list(p + seg[k][0], seg[k][1] - seg[k][0], url_person_dirs))
             return 1;
-    if (nseg == 1) {
-        const uint8_t *host = p + h;
-        size_t hn = h_end - h;
-        if (hn > 4 && eq_lc(host, 4, "www."))
-            host += 4, hn -= 4;
-        else if (hn > 2 && eq_lc(host, 2, "m."))
-            host += 2, hn -= 2;
-        if (in_list(host, hn, url_profile_hosts))
-            return 1;
+    const uint8_t *host = p + h;
+    size_t hn = h_end - h;
+    if (hn > 4 && eq_lc(host, 4, "www."))
+        host += 4, hn -= 4;
+    else if (hn > 2 && eq_lc(host, 2, "m."))
+        host += 2, hn -= 2;
+    int profile = in_list(host, hn, url_profile_hosts);
+    if (profile && nseg == 1)
+        return 1;
+    /* documentation, project, schema and licence pages are not a person's */
+    if (profile && nseg >= 2)
+        return 0; /* github.com/nodejs/node/pull/42555: a project's page */
+    for (size_t k = 0; url_doc_hosts[k]; k++) {
+        size_t m = strlen(url_doc_hosts[k]);
+        if (hn >= m && eq_lc(host + hn - m, m, url_doc_hosts[k]) &&
+            (hn == m || host[hn - m - 1] == '.'))
+            return 0;
     }
-    return 0;
+    for (size_t k = 0; url_doc_subdomains[k]; k++) {
+        size_t m = strlen(url_doc_subdomains[k]);
+        if (hn > m && eq_lc(host, m, url_doc_subdomains[k]))
+            return 0;
+    }
+    for (size_t k = a_end; k < q; k++)
+        for (size_t w = 0; url_doc_paths[w]; w++) {
+            size_t m = strlen(url_doc_paths[w]);
+            if (k + m <= q && eq_lc(p + k, m, url_doc_paths[w]) &&
+                (k + m == q || p[k + m] == '/' || p[k + m] == '.' || p[k + m] == '-' ||
+                 p[k + m] == '_'))
+                return 0;
+        }
+    return 1; /* anything else may be a person's: fail closed */
 }
 
 static const rule_def rule_defs[] = {

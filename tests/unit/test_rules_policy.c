@@ -44,7 +44,11 @@ static const rcase policy_cases[] = {
       {"url", 60, 93, "https://x.io/s?X-Amz-Signature=ab"}}},
     {"https://api.example.com/users/8812/orders",
      {{"url", 0, 41, "https://api.example.com/users/8812/orders"}}},
-    {"https://x.io/search?keywords=abc&page=2", {{0}}},
+    {"https://docs.example.com/search?keywords=abc&page=2 https://example.org/docs/install.html",
+     {{0}}},
+    /* an unknown site may be a person's: fail closed */
+    {"https://x.io/search?keywords=abc&page=2",
+     {{"url", 0, 39, "https://x.io/search?keywords=abc&page=2"}}},
     /* Chinese text (both breadths): a mobile number after a phone word, an
      * e-mail right after a Han character, a resident ID with its check
      * character after its label */
