@@ -26,6 +26,7 @@
 #include "cli.h"
 #include "pii_core.h"
 #include "redact/sha256.h"
+#include "runtime/pii_rt_write.h"
 
 #define MARKER "pii-redact:allow"
 #define MARKER_LEN (sizeof MARKER - 1)
@@ -331,11 +332,12 @@ long batch_scan_report(batch *b)
         return -1;
     }
     if (o->write_baseline) {
-        char *tmp = malloc(strlen(o->baseline) + 8);
-        FILE *bf = tmp ? (sprintf(tmp, "%s.tmp", o->baseline), fopen(tmp, "w")) : NULL;
+        /* a new file beside the baseline (never a planted name or link),
+         * 0600, renamed over it when complete (issue 42 H2) */
+        char *tmp = NULL;
+        FILE *bf = pii_rt_temp_fopen(o->baseline, &tmp);
         if (!bf) {
             fprintf(stderr, "pii-redact: --baseline %s: %s\n", o->baseline, strerror(errno));
-            free(tmp);
             return -1;
         }
         fputs("# pii-redact baseline: accepted findings, one fingerprint a line "
@@ -348,10 +350,13 @@ long batch_scan_report(batch *b)
                     fprintf(bf, "%s %s:%llu %s\n", x->fp, clean_path(b->items[i].path),
                             (unsigned long long)x->line, x->label);
             }
-        int bad = fclose(bf) != 0 || rename(tmp, o->baseline) != 0;
-        if (bad) {
-            fprintf(stderr, "pii-redact: --baseline %s: %s\n", o->baseline, strerror(errno));
+        int bad = ferror(bf);
+        bad |= fclose(bf) != 0;
+        if (bad || rename(tmp, o->baseline) != 0) {
+            fprintf(stderr, "pii-redact: --baseline %s: %s\n", o->baseline,
+                    strerror(errno ? errno : EIO));
             unlink(tmp);
+            bad = 1;
         }
         free(tmp);
         return bad ? -1 : 0;
