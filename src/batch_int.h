@@ -214,6 +214,11 @@ int batch_collect(batch *b);
 char *batch_out_path(const batch *b, const char *path);
 /* The skip reason of a file listed twice (batch_walk.c); it was read. */
 #define BATCH_SAME_FILE "the same file as another name listed (a link): done once"
+/* The skip reason of a walked file ending in --suffix (batch_walk.c). */
+#define BATCH_PREV_OUTPUT "ends in the --suffix: taken as an output of an earlier run"
+/* batch_dest.c: refuses a run where an output would overwrite an input or
+ * another output (issue 42 H3).  -1, or an exit status after a message. */
+int batch_check_dests(batch *b);
 /* The temporary-file name pattern's marker (".NAME.pii-redact-XXXXXX"). */
 #define BATCH_TMP_MARK ".pii-redact-"
 int batch_is_tmp_name(const char *name);

@@ -152,6 +152,8 @@ int pii_batch_run(const pii_opts *o, pii_pipeline *p)
         goto done;
     if (o->report && (rc = report_is_input(&b)) >= 0)
         goto done;
+    if ((rc = batch_check_dests(&b)) >= 0)
+        goto done;
     pii_cli_testhook_pause("walked");
     rc = PII_EXIT_OK;
 

@@ -237,8 +237,7 @@ static int walk(batch *b, const char *dir, const char *root, const struct stat *
             free(path);
             continue;
         }
-        if ((o->ninclude && !glob_hit(o->include, o->ninclude, name, rel)) ||
-            (b->dest == DEST_SUFFIX && ends_with(name, o->suffix))) {
+        if (o->ninclude && !glob_hit(o->include, o->ninclude, name, rel)) {
             free(path);
             continue;
         }
@@ -247,6 +246,15 @@ static int walk(batch *b, const char *dir, const char *root, const struct stat *
         if (!it) {
             rc = -1;
             break;
+        }
+        if (b->dest == DEST_SUFFIX && ends_with(name, o->suffix)) {
+            /* listed, so batch_dest.c can tell a previous output from a
+             * file that only shares its name (issue 42 H3) */
+            it->have_id = 1;
+            it->dev = s->st_dev, it->ino = s->st_ino;
+            it->status = ST_SKIPPED;
+            it->reason = BATCH_PREV_OUTPUT;
+            continue;
         }
         it->have_id = 1; /* batch.c re-checks these before opening */
         it->dev = s->st_dev, it->ino = s->st_ino;
