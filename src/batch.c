@@ -122,6 +122,8 @@ void pii_batch_tune(pii_opts *o)
 
 struct tslot {
     volatile sig_atomic_t on;
+    int dirfd;  /* >= 0: remove path + off relative to it (never a path */
+    size_t off; /* through folders that may have been swapped since) */
     char path[PATH_MAX];
 };
 
@@ -131,13 +133,15 @@ static unsigned g_nslots;
 static void on_fatal_signal(int sig)
 {
     for (unsigned i = 0; i < g_nslots; i++)
-        if (g_slots[i].on)
+        if (g_slots[i].on && g_slots[i].dirfd >= 0)
+            unlinkat(g_slots[i].dirfd, g_slots[i].path + g_slots[i].off, 0);
+        else if (g_slots[i].on)
             unlink(g_slots[i].path);
     signal(sig, SIG_DFL);
     raise(sig);
 }
 
-static void slot_set(tslot *s, const char *path)
+static void slot_set(tslot *s, const char *path, int dirfd, size_t off)
 {
     if (!s)
         return;
@@ -145,6 +149,8 @@ static void slot_set(tslot *s, const char *path)
     if (n >= sizeof s->path)
         return;
     memcpy(s->path, path, n + 1);
+    s->dirfd = dirfd;
+    s->off = off;
     atomic_signal_fence(memory_order_seq_cst);
     s->on = 1;
 }
@@ -234,7 +240,7 @@ static int open_registered(char *t, tslot *slot, int dirfd, size_t base_off)
         v ^= v >> 27;
         for (int i = 0; i < 6; i++, v /= 62)
             x[i] = al[v % 62];
-        slot_set(slot, t);
+        slot_set(slot, t, dirfd == AT_FDCWD ? -1 : dirfd, base_off);
         int fd =
             openat(dirfd, t + base_off, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
         if (fd >= 0)
@@ -249,8 +255,10 @@ static int open_registered(char *t, tslot *slot, int dirfd, size_t base_off)
 }
 
 /* Creates ".BASE.pii-redact-XXXXXX" beside `out`, registered in `slot`;
- * *tmp gets its path. */
-static int make_temp(const char *out, int mkdirs, tslot *slot, char **tmp, int dirfd)
+ * *tmp gets its path.  With dirfd >= 0 (the verified folder of a walked
+ * input, or the --out-dir folder entered without following links) the
+ * file is created there, whatever its path now leads to. */
+static int make_temp(const char *out, tslot *slot, char **tmp, int dirfd)
 {
     const char *slash = strrchr(out, '/');
     size_t dl = slash ? (size_t)(slash - out) + 1 : 0;
@@ -265,23 +273,7 @@ static int make_temp(const char *out, int mkdirs, tslot *slot, char **tmp, int d
     t[dl] = '.';
     memcpy(t + dl + 1, base, bl);
     strcpy(t + dl + 1 + bl, BATCH_TMP_MARK "XXXXXX");
-    char *copy = strdup(t);
-    if (!copy) {
-        free(t);
-        return -1;
-    }
-    /* With dirfd (the verified directory of a walked input) the file is
-     * created there, whatever its path now leads to. */
     int fd = open_registered(t, slot, dirfd >= 0 ? dirfd : AT_FDCWD, dirfd >= 0 ? dl : 0);
-    if (fd < 0 && errno == ENOENT && mkdirs && dl && dirfd < 0) {
-        char *dir = strndup(out, dl - 1);
-        if (dir && (dl == 1 || batch_mkdir_p(dir) == 0)) {
-            strcpy(t, copy);
-            fd = open_registered(t, slot, AT_FDCWD, 0);
-        }
-        free(dir);
-    }
-    free(copy);
     if (fd < 0) {
         int err = errno;
         free(t);
@@ -290,6 +282,61 @@ static int make_temp(const char *out, int mkdirs, tslot *slot, char **tmp, int d
     }
     *tmp = t;
     return fd;
+}
+
+/* --out-dir (issue 42 H1): the folder of `out` (a path below the
+ * --out-dir folder, batch_out_path), created and entered one component at
+ * a time from the held --out-dir descriptor with mkdirat and openat
+ * (O_NOFOLLOW | O_DIRECTORY): a symbolic link planted anywhere in the
+ * mirrored tree is never followed (ELOOP or ENOTDIR).  Returns a new
+ * descriptor, or -1 with errno. */
+static int outdir_parent(const batch *b, const char *out)
+{
+    const char *od = b->o->out_dir;
+    size_t ol = strlen(od);
+    while (ol > 1 && od[ol - 1] == '/')
+        ol--;
+    if (strncmp(out, od, ol) != 0) {
+        errno = EINVAL;
+        return -1;
+    }
+    const char *p = out + ol, *last = strrchr(out, '/');
+    int cur = b->outdir_fd;
+    char name[NAME_MAX + 1];
+    while (last && p < last) {
+        while (*p == '/')
+            p++;
+        const char *e = strchr(p, '/');
+        size_t l = e ? (size_t)(e - p) : strlen(p);
+        if (!e || p >= last)
+            break;
+        if (l > NAME_MAX) {
+            errno = ENAMETOOLONG;
+            goto fail;
+        }
+        memcpy(name, p, l);
+        name[l] = '\0';
+        int fl = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
+        int nfd = openat(cur, name, fl);
+        if (nfd < 0 && errno == ENOENT) {
+            if (mkdirat(cur, name, 0777) != 0 && errno != EEXIST)
+                goto fail;
+            nfd = openat(cur, name, fl);
+        }
+        if (nfd < 0)
+            goto fail;
+        if (cur != b->outdir_fd)
+            close(cur);
+        cur = nfd;
+        p = e;
+    }
+    return cur == b->outdir_fd ? fcntl(cur, F_DUPFD_CLOEXEC, 0) : cur;
+fail:;
+    int err = errno;
+    if (cur != b->outdir_fd)
+        close(cur);
+    errno = err == ELOOP || err == ENOTDIR ? ELOOP : err;
+    return -1;
 }
 
 static int fsync_dir_of(const char *path)
@@ -668,6 +715,7 @@ void batch_redact(worker *w, bitem *it, batch_input *in, pii_stream *st)
     const pii_opts *o = b->o;
     char eb[128];
     int is_stdin = in->is_stdin, fd = in->fd, tfd = -1, pending = 0, use_at = 0;
+    int wdir = -1, own_wdir = 0; /* the folder written through (>= 0), if any */
     char *tmp = NULL;
     FILE *fp = NULL;
     struct stat st_in = in->st;
@@ -734,7 +782,7 @@ void batch_redact(worker *w, bitem *it, batch_input *in, pii_stream *st)
             batch_fail(w, it, "out of memory");
             goto out;
         }
-        use_at = b->dest == DEST_SUFFIX && !o->out_dir && in->dirfd >= 0;
+        use_at = b->dest == DEST_SUFFIX && in->dirfd >= 0;
         if (same_file(it->out, &st_in)) {
             batch_fail(w, it, "the output %s is the input itself (use --in-place)", it->out);
             goto out;
@@ -748,8 +796,17 @@ void batch_redact(worker *w, bitem *it, batch_input *in, pii_stream *st)
     }
     }
     if (b->dest >= DEST_OUTDIR) {
-        if ((tfd = make_temp(it->out, b->dest == DEST_OUTDIR, w->slot, &tmp,
-                             use_at ? in->dirfd : -1)) < 0) {
+        wdir = use_at ? in->dirfd : -1;
+        if (b->dest == DEST_OUTDIR) {
+            if ((wdir = outdir_parent(b, it->out)) < 0) {
+                batch_fail(w, it, "cannot create the output folder of %s: %s", it->out,
+                           errno == ELOOP ? "a folder on its path is a symbolic link (not followed)"
+                                          : errstr(errno, eb, sizeof eb));
+                goto out;
+            }
+            own_wdir = 1;
+        }
+        if ((tfd = make_temp(it->out, w->slot, &tmp, wdir)) < 0) {
             batch_fail(w, it, "cannot create a temporary file beside %s: %s", it->out,
                        errstr(errno, eb, sizeof eb));
             goto out;
@@ -845,7 +902,7 @@ void batch_redact(worker *w, bitem *it, batch_input *in, pii_stream *st)
     it->status = ST_OK;
     it->changed = it->findings > 0 || (b->dest != DEST_INPLACE && o->format != PII_FMT_TEXT);
     if (b->dest == DEST_INPLACE && !it->changed) {
-        drop_tmp(use_at ? in->dirfd : -1, tmp); /* nothing found: the original stays untouched */
+        drop_tmp(wdir, tmp); /* nothing found: the original stays untouched */
         goto out;
     }
     if (b->dest >= DEST_OUTDIR) {
@@ -875,8 +932,8 @@ void batch_redact(worker *w, bitem *it, batch_input *in, pii_stream *st)
         if (!what && b->dest == DEST_INPLACE && input_changed(in, use_at, it->out, &st_in))
             what = "the file changed while it was redacted (written to, replaced or moved)",
             cerr = 0;
-        if (!what && (use_at ? renameat(in->dirfd, base_of(tmp), in->dirfd, base_of(it->out))
-                             : rename(tmp, it->out)) != 0)
+        if (!what && (wdir >= 0 ? renameat(wdir, base_of(tmp), wdir, base_of(it->out))
+                                : rename(tmp, it->out)) != 0)
             what = "rename", cerr = errno;
         if (!what && b->dest == DEST_INPLACE &&
             (use_at ? fsync(in->dirfd) : fsync_dir_of(it->out)) != 0) {
@@ -889,7 +946,7 @@ void batch_redact(worker *w, bitem *it, batch_input *in, pii_stream *st)
                            errstr(cerr, eb, sizeof eb));
             else
                 batch_fail(w, it, "%s; the original is unchanged", what);
-            drop_tmp(use_at ? in->dirfd : -1, tmp);
+            drop_tmp(wdir, tmp);
         }
     }
 out:
@@ -904,10 +961,12 @@ out:
         close(tfd);
     if (tmp) {
         if (it->status != ST_OK)
-            drop_tmp(use_at ? in->dirfd : -1, tmp);
+            drop_tmp(wdir, tmp);
         slot_clear(w->slot);
         free(tmp);
     }
+    if (own_wdir)
+        close(wdir);
     batch_input_close(in);
     it->seconds += batch_now() - in->t0;
 }

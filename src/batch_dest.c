@@ -147,7 +147,7 @@ int batch_check_dests(batch *b)
             continue;
         if (stat(it->path, &ist[i]) != 0)
             continue; /* it fails when opened */
-        have[i] = 1; /* bit 1: ist[i] is set; bit 2: its output exists */
+        have[i] = 1;  /* bit 1: ist[i] is set; bit 2: its output exists */
         ids[nid++] = (idrec){ist[i].st_dev, ist[i].st_ino, i};
         char *rp = resolve_loose(it->path);
         if (!rp && errno == ENOMEM)

@@ -109,6 +109,7 @@ typedef struct batch {
     char *root_real;            /* the argument being walked, resolved (confinement) */
     dev_t root_dev;             /* and its device (issue 18 M5, batch_walk.c) */
     int have_outdir_id;
+    int outdir_fd; /* the --out-dir folder, held (issue 42 H1) */
     dev_t outdir_dev;
     ino_t outdir_ino;
 

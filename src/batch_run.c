@@ -5,6 +5,7 @@
  * top of the batch files: batch_run.c calls batch_pack.c and batch.c,
  * batch_pack.c calls batch.c, batch.c calls neither. */
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -84,6 +85,7 @@ int pii_batch_run(const pii_opts *o, pii_pipeline *p)
     memset(&b, 0, sizeof b);
     b.o = o;
     b.p = p;
+    b.outdir_fd = -1;
     int rc = PII_EXIT_OK;
     worker *ws = NULL;
     unsigned nstarted = 0;
@@ -124,7 +126,12 @@ int pii_batch_run(const pii_opts *o, pii_pipeline *p)
 
     if (o->out_dir) {
         struct stat st;
-        if (batch_mkdir_p(o->out_dir) != 0 || stat(o->out_dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        /* the folder named is taken as given; everything below it is
+         * created and entered through this descriptor (batch.c) */
+        errno = 0;
+        if (batch_mkdir_p(o->out_dir) != 0 ||
+            (b.outdir_fd = open(o->out_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0 ||
+            fstat(b.outdir_fd, &st) != 0) {
             fprintf(stderr, "pii-redact: %s: cannot create the output directory: %s\n", o->out_dir,
                     strerror(errno ? errno : ENOTDIR));
             rc = PII_EXIT_IO;
@@ -294,6 +301,8 @@ done:
             fclose(b.items[i].spool);
     }
     free(b.items);
+    if (b.outdir_fd >= 0)
+        close(b.outdir_fd);
     pii_rec_spec_free(b.spec);
     pthread_mutex_destroy(&b.mu);
     pthread_mutex_destroy(&b.msgmu);
