@@ -587,7 +587,9 @@ int batch_prepare(worker *w, bitem *it, uint8_t *buf, size_t cap, batch_input *i
     in->is_stdin = it->is_root && strcmp(it->path, "-") == 0;
 
     if (it->status == ST_SKIPPED) {
-        if (!o->quiet)
+        /* a skip that could hide text is said even with -q (issue 42 H4);
+         * one the user chose (--exclude, ignore files) is only listed */
+        if (it->skip == SKIP_RISKY || (it->skip == SKIP_NOTE && !o->quiet))
             batch_msg(b, "pii-redact: %s: skipped: %s\n", it->path, it->reason);
         return 0;
     }
@@ -654,6 +656,11 @@ int batch_prepare(worker *w, bitem *it, uint8_t *buf, size_t cap, batch_input *i
         return 0;
     }
     if (!in->is_stdin && !o->binary && pii_sniff_binary(buf, in->n)) {
+        if (it->is_root) { /* a file the user named is never skipped (issue 42 H5) */
+            batch_fail(w, it, "%s", PII_SNIFF_NAMED_REASON);
+            batch_input_close(in);
+            return 0;
+        }
         it->status = ST_SKIPPED;
         it->reason = PII_SNIFF_SKIP_REASON;
         if (!o->quiet)

@@ -47,8 +47,9 @@ static int report_is_input(const batch *b)
         return -1; /* a new file: no input */
     for (size_t i = 0; i < b->nitems; i++) {
         const bitem *it = &b->items[i];
-        if (it->blob || (it->is_root && strcmp(it->path, "-") == 0))
-            continue;
+        if (it->blob || (it->is_root && strcmp(it->path, "-") == 0) ||
+            (it->status == ST_SKIPPED && it->reason && strcmp(it->reason, BATCH_REPORT_FILE) == 0))
+            continue; /* the report met in a walk is not read (issue 43 item 2) */
         if ((it->have_id && it->dev == rs.st_dev && it->ino == rs.st_ino) ||
             (!it->have_id && stat(it->path, &is) == 0 && is.st_dev == rs.st_dev &&
              is.st_ino == rs.st_ino)) {
@@ -62,14 +63,13 @@ static int report_is_input(const batch *b)
     return -1;
 }
 
-/* Items skipped without being read (a submodule has no content here). */
-static size_t unread(const batch *b)
+/* Items skipped for a reason the user did not choose that could hide text
+ * (issue 42 H4): the run fails for them. */
+static size_t risky(const batch *b)
 {
     size_t n = 0;
     for (size_t i = 0; i < b->nitems; i++)
-        n += b->items[i].status == ST_SKIPPED &&
-             !(b->items[i].reason && (strncmp(b->items[i].reason, "submodule", 9) == 0 ||
-                                      strcmp(b->items[i].reason, BATCH_SAME_FILE) == 0));
+        n += b->items[i].status == ST_SKIPPED && b->items[i].skip == SKIP_RISKY;
     return n;
 }
 
@@ -263,18 +263,16 @@ int pii_batch_run(const pii_opts *o, pii_pipeline *p)
         rc = PII_EXIT_OK; /* a closed pipe ends us quietly */
     else if (failed)
         rc = PII_EXIT_IO;
-    else if (o->check && reported > 0)
-        rc = o->exit_code ? o->exit_code : PII_EXIT_FOUND;
-    else if (o->check && !o->staged && (nskip = unread(&b)) > 0) {
-        /* --check must not call clean what it did not read (issue 18, M2);
-         * said even with -q, since it explains the status */
+    else if ((nskip = risky(&b)) > 0) {
+        /* nothing may pass as clean or redacted that was not read (issue 42
+         * H4); said even with -q, since it explains the status */
         fprintf(stderr,
-                "pii-redact: --check: %zu file%s not read (binary, symbolic links, special "
-                "files: see the notices or --report), so the tree is not known to be clean; "
-                "use --binary, --follow or --exclude\n",
-                nskip, nskip == 1 ? " was" : "s were");
+                "pii-redact: %zu file%s or folder%s not read for a reason that could hide "
+                "text (see the notices or --report)\n",
+                nskip, nskip == 1 ? "" : "s", nskip == 1 ? " was" : "s were");
         rc = PII_EXIT_IO;
-    }
+    } else if (o->check && reported > 0)
+        rc = o->exit_code ? o->exit_code : PII_EXIT_FOUND;
     (void)found;
 
 done:

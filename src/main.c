@@ -200,15 +200,17 @@ static int redact_main(int argc0, char **argv0)
         pii_progress pg;
         int binary = 0;
         pii_progress_start(&pg, pmode, is_stdin ? "standard input" : name, total);
-        /* binary files: skipped as in batch mode (sniff.h); stdin never */
+        /* binary files: refused as in batch mode (sniff.h); stdin never */
         e = run_fd(fd, st, o.lines, buf, !is_stdin && !o.binary, &binary, &pg);
         int rerr = errno;
         pii_progress_end(&pg);
         if (!is_stdin)
             close(fd);
-        if (binary) {
-            if (!o.quiet)
-                fprintf(stderr, "pii-redact: %s: skipped: " PII_SNIFF_SKIP_REASON "\n", name);
+        if (binary) { /* a file the user named is never skipped (issue 42 H5) */
+            char shown[512];
+            fprintf(stderr, "pii-redact: %s: " PII_SNIFF_NAMED_REASON "\n",
+                    escaped(name, shown, sizeof shown));
+            rc = PII_EXIT_IO;
             continue;
         }
         if (e == PII_EIO) {
