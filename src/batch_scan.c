@@ -24,6 +24,7 @@
 
 #include "batch_int.h"
 #include "cli.h"
+#include "names.h"
 #include "pii_core.h"
 #include "redact/sha256.h"
 #include "runtime/pii_rt_write.h"
@@ -247,15 +248,10 @@ static void jstr(FILE *f, const char *p0, size_t n)
     fputc('"', f);
 }
 
+/* CSV fields neutralise formula leaders (issue 42 M1; names.h). */
 static void csvstr(FILE *f, const char *p, size_t n)
 {
-    fputc('"', f);
-    for (size_t i = 0; i < n; i++) {
-        if (p[i] == '"')
-            fputc('"', f);
-        fputc(p[i], f);
-    }
-    fputc('"', f);
+    pii_csv_field(f, p, n);
 }
 
 static const char *src_name(uint8_t s)
@@ -265,9 +261,14 @@ static const char *src_name(uint8_t s)
 
 static void text_line(FILE *f, const bitem *it, const finding *x, int values)
 {
-    const char *path = it->is_root && strcmp(it->path, "-") == 0 ? "-" : clean_path(it->path);
-    fprintf(f, "%s:%llu:%llu: %s (%s", path, (unsigned long long)x->line,
-            (unsigned long long)x->col, x->label, src_name(x->source));
+    /* the name escaped, never a forged line or a terminal sequence (issue
+     * 42 M1; names.h) */
+    if (it->is_root && strcmp(it->path, "-") == 0)
+        fputc('-', f);
+    else
+        pii_name_put_lead(f, clean_path(it->path));
+    fprintf(f, ":%llu:%llu: %s (%s", (unsigned long long)x->line, (unsigned long long)x->col,
+            x->label, src_name(x->source));
     if (x->source == PII_SRC_MODEL)
         fprintf(f, " %.2f", x->score);
     fprintf(f, ") %s", x->fp);
@@ -346,9 +347,11 @@ long batch_scan_report(batch *b)
         for (size_t i = 0; i < b->nitems; i++)
             for (size_t k = 0; k < b->items[i].nfnd; k++) {
                 const finding *x = &b->items[i].fnd[k];
-                if (!x->allowed)
-                    fprintf(bf, "%s %s:%llu %s\n", x->fp, clean_path(b->items[i].path),
-                            (unsigned long long)x->line, x->label);
+                if (x->allowed)
+                    continue;
+                fprintf(bf, "%s ", x->fp); /* the name escaped: no forged entry */
+                pii_name_put(bf, clean_path(b->items[i].path));
+                fprintf(bf, ":%llu %s\n", (unsigned long long)x->line, x->label);
             }
         int bad = ferror(bf);
         bad |= fclose(bf) != 0;

@@ -48,3 +48,24 @@ int pii_name_plain(const char *s)
     }
     return 1;
 }
+
+void pii_name_put_lead(FILE *f, const char *s)
+{
+    if (s[0] == ':' || s[0] == ' ' || s[0] == '\t')
+        fputs("./", f);
+    pii_name_put(f, s);
+}
+
+void pii_csv_field(FILE *f, const char *s, size_t n)
+{
+    fputc('"', f);
+    if (n &&
+        (s[0] == '=' || s[0] == '+' || s[0] == '-' || s[0] == '@' || s[0] == '\t' || s[0] == '\r'))
+        fputc('\'', f);
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == '"')
+            fputc('"', f);
+        fputc(s[i], f);
+    }
+    fputc('"', f);
+}

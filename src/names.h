@@ -19,6 +19,14 @@
 void pii_name_putn(FILE *f, const char *s, size_t n);
 /* Writes the NUL-terminated s escaped to f. */
 void pii_name_put(FILE *f, const char *s);
+/* pii_name_put for a name that starts a line (--check's text lines): a
+ * name beginning with ':' or white space gets "./" first, so no line of
+ * ours is a GitHub Actions "::" command. */
+void pii_name_put_lead(FILE *f, const char *s);
+/* A CSV field (RFC 4180: quoted, quotes doubled) of s[0..n) for a
+ * spreadsheet: a field starting with '=', '+', '-', '@', TAB or CR (a
+ * formula) gets a "'" first. */
+void pii_csv_field(FILE *f, const char *s, size_t n);
 /* Non-zero when s needs no escape (pii_name_put writes it unchanged). */
 int pii_name_plain(const char *s);
 
