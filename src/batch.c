@@ -27,6 +27,7 @@
 #include <string.h>
 #include <sys/random.h>
 #include <sys/stat.h>
+#include <sys/xattr.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -288,9 +289,37 @@ static int make_temp(const char *out, tslot *slot, char **tmp, int dirfd)
  * --out-dir folder, batch_out_path), created and entered one component at
  * a time from the held --out-dir descriptor with mkdirat and openat
  * (O_NOFOLLOW | O_DIRECTORY): a symbolic link planted anywhere in the
- * mirrored tree is never followed (ELOOP or ENOTDIR).  Returns a new
- * descriptor, or -1 with errno. */
-static int outdir_parent(const batch *b, const char *out)
+ * mirrored tree is never followed (ELOOP or ENOTDIR).  A folder it creates
+ * gets the permission bits of the input folder it mirrors (`in`, the input
+ * path; 0700 when that cannot be read), so it is never more open than
+ * that folder (issue 42 M2).  Returns a new descriptor, or -1 with errno. */
+static mode_t mirrored_mode(const char *in, size_t k)
+{
+    /* the prefix of `in` made of its first k+1 names ("" and "." skipped,
+     * as batch_out_path skips them) */
+    const char *p = in;
+    size_t seen = 0;
+    for (;;) {
+        while (*p == '/')
+            p++;
+        if (!*p)
+            return 0700;
+        const char *e = strchr(p, '/');
+        size_t l = e ? (size_t)(e - p) : strlen(p);
+        int dot = l == 1 && p[0] == '.';
+        p += l;
+        if (!dot && seen++ == k)
+            break;
+    }
+    char *dir = strndup(in, (size_t)(p - in));
+    struct stat st;
+    mode_t m =
+        dir && stat(dir, &st) == 0 && S_ISDIR(st.st_mode) ? (st.st_mode & 0777) | 0700 : 0700;
+    free(dir);
+    return m;
+}
+
+static int outdir_parent(const batch *b, const char *out, const char *in)
 {
     const char *od = b->o->out_dir;
     size_t ol = strlen(od);
@@ -303,6 +332,7 @@ static int outdir_parent(const batch *b, const char *out)
     const char *p = out + ol, *last = strrchr(out, '/');
     int cur = b->outdir_fd;
     char name[NAME_MAX + 1];
+    size_t k = 0; /* the component's index */
     while (last && p < last) {
         while (*p == '/')
             p++;
@@ -319,7 +349,7 @@ static int outdir_parent(const batch *b, const char *out)
         int fl = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
         int nfd = openat(cur, name, fl);
         if (nfd < 0 && errno == ENOENT) {
-            if (mkdirat(cur, name, 0777) != 0 && errno != EEXIST)
+            if (mkdirat(cur, name, mirrored_mode(in, k)) != 0 && errno != EEXIST)
                 goto fail;
             nfd = openat(cur, name, fl);
         }
@@ -329,6 +359,7 @@ static int outdir_parent(const batch *b, const char *out)
             close(cur);
         cur = nfd;
         p = e;
+        k++;
     }
     return cur == b->outdir_fd ? fcntl(cur, F_DUPFD_CLOEXEC, 0) : cur;
 fail:;
@@ -351,6 +382,58 @@ static int fsync_dir_of(const char *path)
         return -1;
     int rc = fsync(fd);
     close(fd);
+    return rc;
+}
+
+/* Outputs are never more readable than their input (issue 42 M2): the
+ * input's POSIX access ACL (the raw "system.posix_acl_access" attribute)
+ * is copied to the output after its mode, and an ACL the output inherited
+ * from a default ACL of its folder is removed when the input has none, so
+ * an input's "group::---" under a wider mask stays "---".  The input is
+ * read through its open descriptor, or reopened (without following a link)
+ * and checked against the stat taken when it was read.  0, or -1 with
+ * errno. */
+#define ACL_XATTR "system.posix_acl_access"
+
+static int copy_acl(const bitem *it, const batch_input *in, const struct stat *st_in, int dst)
+{
+    int src = in->fd, own = 0, rc = 0;
+    if (src < 0) {
+        src = in->dirfd >= 0 ? openat(in->dirfd, in->base,
+                                      O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+                             : open(it->path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+        struct stat s;
+        if (src < 0)
+            return -1;
+        own = 1;
+        if (fstat(src, &s) != 0 || s.st_dev != st_in->st_dev || s.st_ino != st_in->st_ino) {
+            close(src);
+            errno = ESTALE;
+            return -1;
+        }
+    }
+    char small[512], *buf = small;
+    ssize_t n = fgetxattr(src, ACL_XATTR, small, sizeof small);
+    if (n < 0 && errno == ERANGE && (n = fgetxattr(src, ACL_XATTR, NULL, 0)) > 0) {
+        if ((buf = malloc((size_t)n)))
+            n = fgetxattr(src, ACL_XATTR, buf, (size_t)n);
+        else
+            buf = small, n = -1, errno = ENOMEM;
+    }
+    if (n >= 0) {
+        rc = fsetxattr(dst, ACL_XATTR, buf, (size_t)n, 0);
+    } else if (errno == ENODATA || errno == ENOTSUP) {
+        if (fremovexattr(dst, ACL_XATTR) != 0 && errno != ENODATA && errno != ENOTSUP)
+            rc = -1;
+    } else {
+        rc = -1;
+    }
+    int err = errno;
+    if (buf != small)
+        free(buf);
+    if (own)
+        close(src);
+    errno = err;
     return rc;
 }
 
@@ -805,7 +888,7 @@ void batch_redact(worker *w, bitem *it, batch_input *in, pii_stream *st)
     if (b->dest >= DEST_OUTDIR) {
         wdir = use_at ? in->dirfd : -1;
         if (b->dest == DEST_OUTDIR) {
-            if ((wdir = outdir_parent(b, it->out)) < 0) {
+            if ((wdir = outdir_parent(b, it->out, it->path)) < 0) {
                 batch_fail(w, it, "cannot create the output folder of %s: %s", it->out,
                            errno == ELOOP ? "a folder on its path is a symbolic link (not followed)"
                                           : errstr(errno, eb, sizeof eb));
@@ -925,10 +1008,14 @@ void batch_redact(worker *w, bitem *it, batch_input *in, pii_stream *st)
                 what = "cannot keep the owner and group";
             else if (fchmod(fdo, st_in.st_mode & 07777) != 0)
                 what = "cannot keep the permissions";
+            else if (copy_acl(it, in, &st_in, fdo) != 0)
+                what = "cannot keep the access ACL";
             else if (fsync(fdo) != 0)
                 what = "fsync";
-        } else if (fchmod(fdo, 0666 & ~b->umask) != 0) {
-            what = "chmod";
+        } else if (fchmod(fdo, 0666 & ~b->umask & st_in.st_mode) != 0) {
+            what = "chmod"; /* never more readable than the input (issue 42 M2) */
+        } else if (copy_acl(it, in, &st_in, fdo) != 0) {
+            what = "cannot copy the access ACL";
         }
         int cerr = errno;
         int closed = fclose(fp); /* closes the temporary file's descriptor */
