@@ -8,7 +8,8 @@
  *
  * Allow: pii_allow_match(value) is true when the value equals an exact
  * entry byte for byte, or when a regex matches the WHOLE value (anchored at
- * both ends).  The stream then leaves that span alone.
+ * both ends).  The stream then leaves that span alone, after scanning it
+ * again for other values inside it (pii_redactor_set_allow_rescan).
  *
  * Deny: "[label<TAB>]entry", label [A-Za-z0-9_.-]{1,64}, default "secret".
  * Matches are redacted with that label (source PII_SRC_DENY, rule "deny"

@@ -511,6 +511,7 @@ int pii_pipeline_build(const pii_opts *o, pii_pipeline *p)
             return e == PII_EIO ? PII_EXIT_IO : PII_EXIT_USAGE;
         }
         pii_redactor_set_allow(p->red, p->allow);
+        pii_redactor_set_allow_rescan(p->red, p->rules); /* NULL: --model-only */
     }
     if ((rc = active_labels(o, p)) >= 0 || (rc = build_ops(o, p)) >= 0)
         return rc;
