@@ -11,10 +11,13 @@
  * run (batch_scan_report).
  *
  * Fingerprint: the first 16 hex digits of SHA-256 over "pii-redact-fp-v1",
- * the path (without a leading "./"), the label and the value, NUL-separated.
- * It does not depend on the line, so a baseline survives edits around a
- * finding.  It is an unkeyed hash of the value: treat a baseline file as
- * you would the data (a guessable value can be confirmed from it).
+ * the path (without a leading "./"), the label and the value, NUL-separated;
+ * with a key (--key-file or $PII_REDACT_KEY; issue 42 M5) HMAC-SHA256 with
+ * that key over "pii-redact-fp-v2" and the same fields, so a guessable value
+ * (a birth date, a phone number) cannot be confirmed from a published
+ * fingerprint without the key.  It does not depend on the line, so a
+ * baseline survives edits around a finding.  Unkeyed, treat fingerprints
+ * and baselines as you would the data.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -150,14 +153,39 @@ pii_err batch_scan_span(worker *w, const pii_span *sp, const uint8_t *v, size_t 
     f.source = sp->source;
     f.score = sp->score;
     pii_sha256_ctx c;
-    uint8_t d[PII_SHA256_LEN];
+    uint8_t d[PII_SHA256_LEN], k0[64], pad[64];
     const char *path = clean_path(it->path);
+    const pii_pipeline *p = w->b->p;
+    if (p->key) { /* HMAC-SHA256 (RFC 2104): inner hash, fed below */
+        memset(k0, 0, sizeof k0);
+        if (p->keylen > sizeof k0) {
+            pii_sha256_init(&c);
+            pii_sha256_update(&c, p->key, p->keylen);
+            pii_sha256_final(&c, k0);
+        } else {
+            memcpy(k0, p->key, p->keylen);
+        }
+        for (int i = 0; i < 64; i++)
+            pad[i] = k0[i] ^ 0x36;
+    }
     pii_sha256_init(&c);
-    pii_sha256_update(&c, "pii-redact-fp-v1", 17);
+    if (p->key)
+        pii_sha256_update(&c, pad, sizeof pad);
+    pii_sha256_update(&c, p->key ? "pii-redact-fp-v2" : "pii-redact-fp-v1", 17);
     pii_sha256_update(&c, path, strlen(path) + 1);
     pii_sha256_update(&c, sp->label, strlen(sp->label) + 1);
     pii_sha256_update(&c, v, len);
     pii_sha256_final(&c, d);
+    if (p->key) { /* the outer hash */
+        for (int i = 0; i < 64; i++)
+            pad[i] = k0[i] ^ 0x5c;
+        pii_sha256_init(&c);
+        pii_sha256_update(&c, pad, sizeof pad);
+        pii_sha256_update(&c, d, sizeof d);
+        pii_sha256_final(&c, d);
+        memset(k0, 0, sizeof k0);
+        memset(pad, 0, sizeof pad);
+    }
     for (int i = 0; i < 8; i++)
         snprintf(f.fp + 2 * i, 3, "%02x", d[i]);
     if (w->b->o->show_values && !(f.value = malloc(len + 1)))

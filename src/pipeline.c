@@ -54,7 +54,7 @@ int pii_exit_for(pii_err e)
 #define PII_KEY_GOOD 32
 #define PII_KEY_MAX 4096
 
-static int load_key(const char *path, pii_ops *ops)
+static int load_key(const char *path, pii_pipeline *p)
 {
     uint8_t key[PII_KEY_MAX + 3]; /* the maximum, CR LF, one byte to see "longer" */
     size_t n = 0;
@@ -124,7 +124,13 @@ static int load_key(const char *path, pii_ops *ops)
                 "pii-redact: warning: %s: the hash key has %zu bytes; use %d or more random "
                 "bytes\n",
                 src, n, PII_KEY_GOOD);
-    pii_err e = pii_ops_set_key(ops, key, n);
+    pii_err e = pii_ops_set_key(p->ops, key, n);
+    if (!e && (p->key = malloc(n))) { /* for --check's fingerprints */
+        memcpy(p->key, key, n);
+        p->keylen = n;
+    } else if (!e) {
+        e = PII_ENOMEM;
+    }
     memset(key, 0, sizeof key);
     if (e) {
         pii_cli_error("hash key", e);
@@ -199,7 +205,7 @@ static int build_ops(const pii_opts *o, pii_pipeline *p)
             return PII_EXIT_USAGE;
         }
     }
-    int rc = load_key(o->key_file, p->ops);
+    int rc = load_key(o->key_file, p);
     if (rc >= 0)
         return rc;
     if ((e = pii_ops_check(p->ops))) {
@@ -532,5 +538,11 @@ void pii_pipeline_free(pii_pipeline *p)
     pii_deny_free(p->deny);
     pii_rules_free(p->rules);
     pii_labelset_free(p->labels);
+    if (p->key) {
+        volatile uint8_t *k = p->key;
+        for (size_t i = 0; i < p->keylen; i++)
+            k[i] = 0;
+        free(p->key);
+    }
     memset(p, 0, sizeof *p);
 }
