@@ -10,7 +10,7 @@
 #include "names.h"
 #include "pii_core.h"
 #include "pii_rt.h"
-#include "runtime/pii_rt_write.h"
+#include "pii_rt_write.h"
 
 double batch_now(void)
 {

@@ -29,8 +29,8 @@
 #include "cli.h"
 #include "names.h"
 #include "pii_core.h"
-#include "redact/sha256.h"
-#include "runtime/pii_rt_write.h"
+#include "pii_rt_write.h"
+#include "pii_sha256.h"
 
 #define MARKER "pii-redact:allow"
 #define MARKER_LEN (sizeof MARKER - 1)
