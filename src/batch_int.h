@@ -73,7 +73,11 @@ typedef struct scan_state {
      * are queued (pii_stream_put) and their spans come at the flush */
     uint64_t doc_base[BATCH_DOC_RING];
     uint64_t docs_started; /* documents begun in the worker's stream */
-    uint64_t *nl;          /* offsets of the line ends seen */
+    uint64_t *nl;          /* offsets of the line ends seen: LF, or a CR not
+                              followed by LF (issue 42 Low: a CR-only file was
+                              one line, so one allow marker hid every finding) */
+    int cr_pending;        /* the last block ended in CR at cr_off */
+    uint64_t cr_off;
     size_t nnl, capnl;
     uint64_t *allow; /* 0-based lines holding the marker, ascending */
     size_t nallow, capallow;

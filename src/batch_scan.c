@@ -48,6 +48,7 @@ void batch_scan_begin(worker *w)
     scan_state *s = &w->sc;
     s->fed = 0;
     s->nnl = s->nallow = s->ntail = 0;
+    s->cr_pending = 0;
     s->oom = 0;
 }
 
@@ -84,9 +85,28 @@ static void mark_allow(scan_state *s, uint64_t off)
 void batch_scan_data(worker *w, const uint8_t *p, size_t n)
 {
     scan_state *s = &w->sc;
-    for (const uint8_t *q = p; (q = memchr(q, '\n', n - (size_t)(q - p))); q++)
-        if (push_u64(&s->nl, &s->nnl, &s->capnl, s->fed + (uint64_t)(q - p)))
+    /* line ends in order: LF, and CR not followed by LF (old Mac files) */
+    if (s->cr_pending && n) {
+        s->cr_pending = 0;
+        if (p[0] != '\n' && push_u64(&s->nl, &s->nnl, &s->capnl, s->cr_off))
             s->oom = 1;
+    }
+    const uint8_t *lf = memchr(p, '\n', n), *cr = memchr(p, '\r', n), *end = p + n;
+    while (lf || cr) {
+        const uint8_t *q = lf && (!cr || lf < cr) ? lf : cr;
+        if (q == lf) {
+            if (push_u64(&s->nl, &s->nnl, &s->capnl, s->fed + (uint64_t)(q - p)))
+                s->oom = 1;
+            lf = q + 1 < end ? memchr(q + 1, '\n', (size_t)(end - q - 1)) : NULL;
+        } else {
+            if (q + 1 == end)
+                s->cr_pending = 1, s->cr_off = s->fed + (uint64_t)(q - p);
+            else if (q[1] != '\n' &&
+                     push_u64(&s->nl, &s->nnl, &s->capnl, s->fed + (uint64_t)(q - p)))
+                s->oom = 1;
+            cr = q + 1 < end ? memchr(q + 1, '\r', (size_t)(end - q - 1)) : NULL;
+        }
+    }
     /* the marker, also across the boundary with the previous block */
     uint8_t join[2 * MARKER_LEN];
     size_t k = n < MARKER_LEN - 1 ? n : MARKER_LEN - 1;
