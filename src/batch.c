@@ -437,6 +437,32 @@ static int copy_acl(const bitem *it, const batch_input *in, const struct stat *s
     return rc;
 }
 
+/* --resume (issue 42, Low: it trusted the mtime alone, which `touch -r` or
+ * `cp -p` of older content sets back): every --out-dir/--suffix output
+ * records its input's size, modification and change time in the extended
+ * attribute "user.pii-redact.source" (the change time cannot be set back);
+ * an output is up to date only when that record matches the input now.  An
+ * output without it (a file system without user attributes, an older
+ * output) is redone. */
+#define SRC_XATTR "user.pii-redact.source"
+
+static void source_stamp(const struct stat *st, char *buf, size_t n)
+{
+    snprintf(buf, n, "%jd %jd.%09ld %jd.%09ld", (intmax_t)st->st_size, (intmax_t)st->st_mtim.tv_sec,
+             st->st_mtim.tv_nsec, (intmax_t)st->st_ctim.tv_sec, st->st_ctim.tv_nsec);
+}
+
+static int same_source(const char *out, const struct stat *st_in)
+{
+    char want[96], got[96];
+    source_stamp(st_in, want, sizeof want);
+    ssize_t n = getxattr(out, SRC_XATTR, got, sizeof got - 1);
+    if (n < 0)
+        return 0;
+    got[n] = '\0';
+    return strcmp(got, want) == 0;
+}
+
 /* ---- workers ------------------------------------------------------------- */
 
 static pii_err w_write(void *ud, const uint8_t *p, size_t n)
@@ -877,7 +903,8 @@ void batch_redact(worker *w, bitem *it, batch_input *in, pii_stream *st)
             batch_fail(w, it, "the output %s is the input itself (use --in-place)", it->out);
             goto out;
         }
-        if (o->resume && stat(it->out, &os) == 0 && newer_or_same(&os, &st_in)) {
+        if (o->resume && stat(it->out, &os) == 0 && newer_or_same(&os, &st_in) &&
+            same_source(it->out, &st_in)) {
             it->status = ST_SKIPPED;
             it->reason = "output is up to date (--resume)";
             goto out;
@@ -1016,6 +1043,10 @@ void batch_redact(worker *w, bitem *it, batch_input *in, pii_stream *st)
             what = "chmod"; /* never more readable than the input (issue 42 M2) */
         } else if (copy_acl(it, in, &st_in, fdo) != 0) {
             what = "cannot copy the access ACL";
+        } else {
+            char stamp[96]; /* for --resume; optional where not supported */
+            source_stamp(&st_in, stamp, sizeof stamp);
+            (void)fsetxattr(fdo, SRC_XATTR, stamp, strlen(stamp), 0);
         }
         int cerr = errno;
         int closed = fclose(fp); /* closes the temporary file's descriptor */

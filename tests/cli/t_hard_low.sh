@@ -1,6 +1,7 @@
 # Issue 42, Low items: a pii-redact:allow marker in a CR-only file covers
 # its own line only (lone CRs end lines for --check, across read blocks
-# too); a --window barely above twice the receptive field warns.
+# too); a --window barely above twice the receptive field warns; --resume
+# does not trust the modification time alone.
 set -u
 P=$PII_REDACT
 fail() { echo "FAIL: $*"; exit 1; }
@@ -30,4 +31,19 @@ if "$P" info 2>/dev/null | grep -q 'receptive field +-512'; then
     echo 'Mail bob@example.com' | "$P" --window 2048 >out 2>err
     [ ! -s err ] || fail "--window 2048 warned: $(cat err)"
 fi
+# --resume trusted the modification time alone: content changed with the
+# old mtime put back (touch -r) was never redone.  The output records the
+# input's size, mtime and ctime; a mismatch redoes the file.
+mkdir -p rs
+printf 'Mail bob@example.com\n' >rs/a.txt
+touch -d '2 days ago' rs/a.txt
+"$P" --rules-only -q -r rs --out-dir ro || fail "resume: first run"
+"$P" --rules-only -q -r rs --out-dir ro --resume --report r1.json || fail "resume: second run"
+[ "$(jq -r '.files[0].reason' r1.json)" = 'output is up to date (--resume)' ] || fail "resume: not skipped"
+cp -p rs/a.txt ts.ref
+printf 'Mail carol@example.net\n' >rs/a.txt
+touch -r ts.ref rs/a.txt
+"$P" --rules-only -q -r rs --out-dir ro --resume --report r2.json || fail "resume: third run"
+[ "$(jq -r '.files[0].status' r2.json)" = ok ] || fail "resume: a changed input with its old mtime was skipped"
+[ "$(cat ro/rs/a.txt)" = 'Mail <PRIVATE_EMAIL>' ] || fail "resume: output"
 echo ok
