@@ -17,6 +17,7 @@
 #include "pipeline.h"
 #include "progress.h"
 #include "settings.h"
+#include "names.h"
 #include "sniff.h"
 
 #define READ_CHUNK (64u * 1024u)
@@ -96,19 +97,19 @@ static pii_err run_fd(int fd, pii_stream *st, int lines, uint8_t *buf, int sniff
     return pii_stream_end_doc(st);
 }
 
-/* A file name for a message: control characters as \xNN (a name may hold
- * a newline or an escape sequence). */
+/* A file name for a message, escaped as every text output escapes names
+ * (names.h: control characters, C1 controls and bytes that are not UTF-8
+ * as \xNN, a backslash as \\); cut to fit buf. */
 static const char *escaped(const char *s, char *buf, size_t cap)
 {
-    size_t o = 0;
-    for (; *s && o + 5 < cap; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c < 0x20 || c == 0x7f)
-            o += (size_t)snprintf(buf + o, cap - o, "\\x%02x", c);
-        else
-            buf[o++] = (char)c;
+    buf[0] = '\0';
+    FILE *f = fmemopen(buf, cap, "w");
+    if (f) {
+        setvbuf(f, NULL, _IONBF, 0);
+        pii_name_put(f, s);
+        fclose(f);
     }
-    buf[o] = '\0';
+    buf[cap - 1] = '\0';
     return buf;
 }
 
@@ -214,8 +215,9 @@ static int redact_main(int argc0, char **argv0)
             continue;
         }
         if (e == PII_EIO) {
-            fprintf(stderr, "pii-redact: %s: read error: %s\n", is_stdin ? "stdin" : name,
-                    strerror(rerr));
+            char shown[512];
+            fprintf(stderr, "pii-redact: %s: read error: %s\n",
+                    is_stdin ? "stdin" : escaped(name, shown, sizeof shown), strerror(rerr));
             e = PII_OK;
             rc = PII_EXIT_IO;
             break; /* the stream may hold an unfinished document: stop */

@@ -44,6 +44,12 @@ grep -q 'd/l\\x1b\]0;title\\x1b\\\\: skipped: symbolic link' err || fail "stderr
 grep -q "$esc" err && fail "raw ESC on stderr"
 rm "d/l${esc}]0;title${esc}\\"
 
+# single-file mode escapes the same way (C1 and backslash too)
+"$P" --rules-only "no${c1}such\\file" >out 2>err
+[ $? -eq 3 ] || fail "single-file: exit"
+grep -qx 'pii-redact: no\\xc2\\x9bsuch\\\\file: No such file or directory' err ||
+    fail "single-file name: $(od -c err | head -3)"
+
 # The baseline: one entry per finding, none forged by a name.
 "$P" --rules-only -r d --check -q --baseline base.txt --write-baseline || fail "write-baseline"
 [ "$(grep -vc '^#' base.txt)" -eq 4 ] || fail "baseline entries: $(cat -A base.txt)"
