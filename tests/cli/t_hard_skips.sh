@@ -123,6 +123,11 @@ if command -v git >/dev/null 2>&1; then
     (cd g && { head -c 9000 /dev/zero; printf '%s\n' "$E"; } >staged.txt && git add staged.txt)
     (cd g && "$P" --rules-only --check --staged -q >../stdout.txt 2>../err)
     [ $? -eq 1 ] || fail "--staged NUL-run file: exit $?: $(cat err)"
+    # a staged baseline is not scanned either: the pre-commit path settles
+    (cd g && "$P" --rules-only --check --staged -q --baseline .pii-baseline --write-baseline &&
+        git add .pii-baseline &&
+        "$P" --rules-only --check --staged -q --baseline .pii-baseline >../stdout.txt 2>../err)
+    [ $? -eq 0 ] || fail "--staged with a staged baseline: $(cat stdout.txt err)"
 fi
 
 # A folder on another file system (a mount point) is not walked and fails
