@@ -240,6 +240,11 @@ size_t pii_stream_buffered(const pii_stream *s)
     return s->blen;
 }
 
+uint64_t pii_stream_undecided(const pii_stream *s)
+{
+    return s->bbase + s->blen - s->wpos + s->q.n;
+}
+
 /* Code points that start before document offset x (x >= cp_pos's last
  * query).  Invalid bytes count one each. */
 static uint64_t cp_at(pii_stream *s, uint64_t x, int eod)

@@ -2,6 +2,7 @@
  * redaction of stdin and files. */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,22 +39,55 @@ static ssize_t fill(int fd, uint8_t *buf, size_t want)
     return (ssize_t)n;
 }
 
+/* Live input (not a regular file): whether fd has nothing to read now,
+ * or (ms > 0) still nothing after ms milliseconds.  Errors say "ready":
+ * the read that follows reports them. */
+static int idle(int fd, int ms)
+{
+    struct pollfd p = {.fd = fd, .events = POLLIN};
+    int r;
+    while ((r = poll(&p, 1, ms)) < 0 && errno == EINTR)
+        ;
+    return r == 0;
+}
+
 /* Puts one input into the stream (pii_stream_put): the whole input is one
  * document, or each line is (--lines).  Each read's complete lines are put
  * as documents and the read ends with a flush, so the model detector packs
  * them into shared forward passes and each line is still written as soon as
  * its read is done; a line that spans reads goes on unqueued.
+ * Live input (`live`): before a read that would wait, what is written so
+ * far leaves stdio (fflush(out)); and when the text put since the last
+ * document boundary ends at a line end, some of it is still undecided
+ * (pii_stream_undecided), and nothing arrives for delay_ms (> 0), that line
+ * end ends the document (docs/DESIGN.md "Pauses").
  * With `sniff`, the first PII_SNIFF_BYTES are read first and a binary input
  * (sniff.h; not UTF-16/32 text, which the stream refuses) sets *binary and
  * is not fed at all.  pg counts the bytes read.
- * Returns PII_EIO for read errors, else the stream's error. */
-static pii_err run_fd(int fd, pii_stream *st, int lines, uint8_t *buf, int sniff, int *binary,
-                      pii_progress *pg)
+ * Returns PII_EIO for read errors, PII_EWRITE for a failed flush, else the
+ * stream's error. */
+static pii_err run_fd(int fd, pii_stream *st, const pii_opts *o, int live, FILE *out, uint8_t *buf,
+                      int sniff, int *binary, pii_progress *pg)
 {
     int pending = 0; /* bytes put to the current document */
+    int at_eol = 0;  /* and the last of them is a line end */
+    int paused = 0;  /* a pause ended a document of this input */
     pii_err e;
     for (;;) {
         ssize_t r;
+        if (live && !sniff && idle(fd, 0)) {
+            if (fflush(out) != 0)
+                return PII_EWRITE;
+            if (!o->lines && pending && at_eol && o->flush_delay > 0 && pii_stream_undecided(st) &&
+                idle(fd, (int)o->flush_delay)) {
+                if ((e = pii_stream_end_doc(st)))
+                    return e;
+                pending = 0;
+                paused = 1;
+                if (fflush(out) != 0)
+                    return PII_EWRITE;
+            }
+        }
         if (sniff) {
             r = fill(fd, buf, PII_SNIFF_BYTES);
             /* as batch_prepare: UTF-16/32 text is not binary; the stream's
@@ -79,7 +113,7 @@ static pii_err run_fd(int fd, pii_stream *st, int lines, uint8_t *buf, int sniff
         pii_progress_add(pg, (uint64_t)r);
         size_t n = (size_t)r, off = 0;
         const uint8_t *nl;
-        while (lines && off < n && (nl = memchr(buf + off, '\n', n - off))) {
+        while (o->lines && off < n && (nl = memchr(buf + off, '\n', n - off))) {
             size_t k = (size_t)(nl - (buf + off)) + 1;
             if ((e = pii_stream_put(st, buf + off, k, PII_STREAM_END_DOC)))
                 return e;
@@ -90,8 +124,9 @@ static pii_err run_fd(int fd, pii_stream *st, int lines, uint8_t *buf, int sniff
             return e;
         if (off < n)
             pending = 1;
+        at_eol = buf[n - 1] == '\n';
     }
-    if (lines && !pending)
+    if (!pending && (o->lines || paused))
         return PII_OK;
     return pii_stream_end_doc(st);
 }
@@ -201,7 +236,8 @@ static int redact_main(int argc0, char **argv0)
         int binary = 0;
         pii_progress_start(&pg, pmode, is_stdin ? "standard input" : name, total);
         /* binary files: skipped as in batch mode (sniff.h); stdin never */
-        e = run_fd(fd, st, o.lines, buf, !is_stdin && !o.binary, &binary, &pg);
+        int live = fstat(fd, &sb) == 0 && !S_ISREG(sb.st_mode);
+        e = run_fd(fd, st, &o, live, stdout, buf, !is_stdin && !o.binary, &binary, &pg);
         int rerr = errno;
         pii_progress_end(&pg);
         if (!is_stdin)

@@ -83,6 +83,7 @@ int pii_opts_parse(int argc, char **argv, pii_opts *o)
     memset(o, 0, sizeof *o);
     o->act = -1;
     o->attn = -1;
+    o->flush_delay = 200;
     opterr = 0;
     optind = 0; /* glibc: 0 re-initialises getopt completely (a stale short-option
                    cluster from an earlier parse is forgotten); 1 does not */
@@ -162,6 +163,15 @@ int pii_opts_parse(int argc, char **argv, pii_opts *o)
         case O_LINES:
             o->lines = 1;
             break;
+        case O_FLUSH_DELAY: {
+            char *end;
+            o->flush_delay = strtol(optarg, &end, 10);
+            if (*end || end == optarg || o->flush_delay < 0 || o->flush_delay > 60000) {
+                usage_error("bad --flush-delay '%s' (0 to 60000 milliseconds)", optarg);
+                return PII_EXIT_USAGE;
+            }
+            break;
+        }
         case O_FORMAT:
             if (strcmp(optarg, "text") == 0)
                 o->format = PII_FMT_TEXT;

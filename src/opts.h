@@ -18,6 +18,7 @@ enum pii_report_format { PII_RFMT_TEXT, PII_RFMT_JSON, PII_RFMT_SARIF, PII_RFMT_
 typedef struct pii_opts {
     int rules_only, model_only;
     int lines;
+    long flush_delay; /* --flush-delay: ms (default 200), 0: pauses never end a document */
     enum pii_format format;
     int offsets_cp;
     int show_values;

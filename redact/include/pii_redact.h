@@ -249,6 +249,12 @@ pii_err pii_stream_end_doc(pii_stream *s);
 void pii_stream_new_input(pii_stream *s);
 /* Bytes currently held back (for memory tests and diagnostics). */
 size_t pii_stream_buffered(const pii_stream *s);
+/* Bytes put to the stream and not yet written: the current document's
+ * text after the decided frontier, plus anything queued by pii_stream_put.
+ * 0 means everything put so far is final and written, so ending the
+ * document now would change nothing; a live-input driver (the command's
+ * --flush-delay) ends the document at a pause only when this is non-zero. */
+uint64_t pii_stream_undecided(const pii_stream *s);
 
 /* ---- many documents through one stream --------------------------------------
  *
