@@ -161,21 +161,21 @@ static int list_rules(const pii_pipeline *p)
 static int redact_main(int argc0, char **argv0)
 {
     pii_opts o;
-    int argc, nins;
-    char **argv;
-    int rc = pii_settings_argv(argc0, argv0, &argc, &argv, &nins);
+    pii_settings_args args;
+    int rc = pii_settings_argv(argc0, argv0, &args);
     if (rc >= 0)
         return rc;
-    rc = pii_opts_parse(argc, argv, &o);
+    pii_opts_origins(args.origin);
+    rc = pii_opts_parse(args.argc, args.argv, &o);
     if (rc >= 0) {
         pii_opts_free(&o);
-        pii_settings_argv_free(nins, argv);
+        pii_settings_argv_free(&args);
         return rc;
     }
     int batch = pii_batch_wanted(&o);
     if (batch && (rc = pii_batch_validate(&o)) >= 0) {
         pii_opts_free(&o);
-        pii_settings_argv_free(nins, argv);
+        pii_settings_argv_free(&args);
         return rc;
     }
     if (batch)
@@ -184,7 +184,7 @@ static int redact_main(int argc0, char **argv0)
         fprintf(stderr, "pii-redact: several inputs would be concatenated on standard output; "
                         "give one FILE, or use --format json/jsonl or --check\n");
         pii_opts_free(&o);
-        pii_settings_argv_free(nins, argv);
+        pii_settings_argv_free(&args);
         return PII_EXIT_USAGE;
     }
     pii_pipeline p;
@@ -289,7 +289,7 @@ stream_done:
 done:
     pii_pipeline_free(&p);
     pii_opts_free(&o);
-    pii_settings_argv_free(nins, argv);
+    pii_settings_argv_free(&args);
     return rc;
 }
 

@@ -45,9 +45,10 @@ void pii_print_help(void)
     printf("\nCommands:\n");
     for (const pii_subcommand *c = pii_subcommands; c->name; c++)
         pii_cli_print_item(stdout, c->name, c->summary);
-    printf("\nDefaults for these options: $XDG_CONFIG_HOME/pii-redact/config (or\n"
-           "~/.config/pii-redact/config), one NAME = VALUE per line; flags override\n"
-           "$PII_REDACT_MODEL, which overrides the file.\n");
+    printf("\nDefaults for these options: --config FILE, else $PII_REDACT_CONFIG, else\n"
+           "$XDG_CONFIG_HOME/pii-redact/config (or ~/.config/pii-redact/config), one\n"
+           "NAME = VALUE per line; flags override $PII_REDACT_MODEL, which overrides the\n"
+           "file.  A switch is undone by --NAME=false.\n");
     printf("\nExit status: 0 success (--check: no PII), 1 PII found (--check), 2 usage error,\n"
            "3 input/output error, 4 model error, 5 other failure.\n"
            "See pii-redact(1) for details.\n");
@@ -64,9 +65,19 @@ static int push_arg(const char ***list, size_t *n, const char *arg)
     return 0;
 }
 
+static const char *const *origins; /* pii_opts_origins */
+static const char *where;          /* the place of the option being parsed */
+
+void pii_opts_origins(const char *const *origin)
+{
+    origins = origin;
+}
+
 static void usage_error(const char *fmt, const char *arg)
 {
     fprintf(stderr, "pii-redact: ");
+    if (where)
+        fprintf(stderr, "%s: ", where);
     fprintf(stderr, fmt, arg);
     fprintf(stderr, "\nTry 'pii-redact --help' for more information.\n");
 }
@@ -91,6 +102,9 @@ int pii_opts_parse(int argc, char **argv, pii_opts *o)
     while ((c = getopt_long(argc, argv, shorts, lo, NULL)) != -1) {
         if (c > 0 && c < 128 && short_ids[c])
             c = short_ids[c];
+        /* config items are single "--name=value" arguments before the
+         * command line's (getopt never moves them) */
+        where = origins && optind > 0 ? origins[optind - 1] : NULL;
         switch (c) {
         case O_HELP:
             pii_print_help();
@@ -98,6 +112,11 @@ int pii_opts_parse(int argc, char **argv, pii_opts *o)
         case O_VERSION:
             pii_cli_print_version();
             return PII_EXIT_OK;
+        case O_CONFIG:
+            o->config = optarg;
+            break;
+        case O_NO_CONFIG:
+            break;
         case O_QUIET:
             o->quiet = 1;
             break;
@@ -345,6 +364,7 @@ int pii_opts_parse(int argc, char **argv, pii_opts *o)
             return PII_EXIT_USAGE;
         }
     }
+    where = NULL;
     if (o->labels && o->exclude_labels) {
         usage_error("%s", "--labels and --exclude-labels cannot be combined");
         return PII_EXIT_USAGE;
