@@ -17,7 +17,7 @@
  * half-redacted.  The united span takes the label, source, rule and score
  * of a winner chosen by: deny list first, then the longest span, then the
  * higher score, then rule over model, then the earlier start, then the
- * label name.
+ * label name, then the rule id (none first).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -370,7 +370,14 @@ static int beats(const pii_span *a, const pii_span *b)
         return b->source == PII_SRC_RULE;
     if (a->start != b->start)
         return b->start < a->start;
-    return strcmp(b->label, a->label) < 0;
+    int c = strcmp(b->label, a->label);
+    if (c)
+        return c < 0;
+    /* the same span from two rules (a custom rule and a built-in one): the
+     * smaller rule id, whatever order the detectors reported them in */
+    if (!a->rule || !b->rule)
+        return !b->rule && a->rule;
+    return strcmp(b->rule, a->rule) < 0;
 }
 
 static pii_err accept_spans(pii_stream *s, uint64_t end)

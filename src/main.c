@@ -147,12 +147,17 @@ static const char *escaped(const char *s, char *buf, size_t cap)
     return buf;
 }
 
+/* The built-in rules, then the custom ones (their file named once). */
 static int list_rules(const pii_pipeline *p)
 {
-    if (!p->rules)
-        return PII_EXIT_OK;
-    for (size_t i = 0; i < pii_rules_count(p->rules); i++) {
+    for (size_t i = 0; p->rules && i < pii_rules_count(p->rules); i++) {
         const pii_rule_info *ri = pii_rules_info(p->rules, i);
+        printf("%-24s %-16s %s\n", ri->id, ri->label, ri->about);
+    }
+    if (pii_custom_count(p->custom))
+        printf("# custom rules of %s\n", p->custom_path);
+    for (size_t i = 0; i < pii_custom_count(p->custom); i++) {
+        const pii_rule_info *ri = pii_custom_info(p->custom, i);
         printf("%-24s %-16s %s\n", ri->id, ri->label, ri->about);
     }
     return PII_EXIT_OK;

@@ -95,6 +95,7 @@ int pii_opts_parse(int argc, char **argv, pii_opts *o)
     o->act = -1;
     o->attn = -1;
     o->flush_delay = 200;
+    o->rules_discover = 1; /* the main command looks for .pii-redact.rules */
     opterr = 0;
     optind = 0; /* glibc: 0 re-initialises getopt completely (a stale short-option
                    cluster from an earlier parse is forgotten); 1 does not */
@@ -116,6 +117,12 @@ int pii_opts_parse(int argc, char **argv, pii_opts *o)
             o->config = optarg;
             break;
         case O_NO_CONFIG:
+            break;
+        case O_RULES_FILE:
+            o->rules_file = optarg;
+            break;
+        case O_NO_RULES_FILE:
+            o->no_rules_file = 1;
             break;
         case O_QUIET:
             o->quiet = 1;
@@ -388,6 +395,14 @@ int pii_opts_parse(int argc, char **argv, pii_opts *o)
     }
     if (o->calibration && o->no_calibration) {
         usage_error("%s", "--calibration and --no-calibration cannot be combined");
+        return PII_EXIT_USAGE;
+    }
+    if (o->rules_file && o->no_rules_file) {
+        usage_error("%s", "--rules-file and --no-rules-file cannot be combined");
+        return PII_EXIT_USAGE;
+    }
+    if (o->rules_file && o->model_only) {
+        usage_error("%s", "--rules-file adds rules: it cannot be combined with --model-only");
         return PII_EXIT_USAGE;
     }
     if (o->rules_only && o->model_only) {

@@ -21,6 +21,7 @@ typedef struct pii_opts {
     const char *config;     /* --config (read by settings.c) */
     const char *rules_file; /* --rules-file */
     int no_rules_file;      /* --no-rules-file */
+    int rules_discover;     /* read .pii-redact.rules at the repository root (main command) */
     long flush_delay;       /* --flush-delay: ms (default 200), 0: pauses never end a document */
     enum pii_format format;
     int offsets_cp;
