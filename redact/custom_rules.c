@@ -35,7 +35,7 @@ typedef struct crule {
     size_t nallow;
     pcre2_code **allow_re;
     size_t nallow_re;
-    int seen[16];                  /* keys given (key_index) */
+    int seen[16];                           /* keys given (key_index) */
     size_t id_line, regex_line, group_line; /* where they are */
 } crule;
 
@@ -421,8 +421,7 @@ out:
     return c;
 }
 
-pii_custom *pii_custom_load(const char *path, pii_err *err, size_t *line, char *msg,
-                            size_t msgcap)
+pii_custom *pii_custom_load(const char *path, pii_err *err, size_t *line, char *msg, size_t msgcap)
 {
     if (line)
         *line = 0;
@@ -562,8 +561,8 @@ static pii_err c_scan(void *st, const uint8_t *buf, size_t len, uint64_t base, i
     for (size_t i = 0; i < s->c->n; i++) {
         const crule *r = &s->c->r[i];
         pii_spanvec_clear(&s->tmp);
-        pii_err e = pii_rx_detector_class.scan(s->rx[i], buf, len, base, eod, &s->tmp,
-                                               &s->done[i], &s->keep[i]);
+        pii_err e = pii_rx_detector_class.scan(s->rx[i], buf, len, base, eod, &s->tmp, &s->done[i],
+                                               &s->keep[i]);
         if (e)
             return e;
         for (size_t j = 0; j < s->tmp.n; j++) {

@@ -444,7 +444,9 @@ int pii_settings_argv(int argc, char **argv, pii_settings_args *a)
     for (int i = 1; i < argc; i++)
         a->argv[n + i] = argv[i];
     a->argc = argc + n;
-    return switch_values(a);
+    if ((rc = switch_values(a)) >= 0)
+        pii_settings_argv_free(a);
+    return rc;
 }
 
 void pii_settings_argv_free(pii_settings_args *a)

@@ -45,8 +45,7 @@ typedef struct pii_custom pii_custom;
 
 #define PII_CUSTOM_MAX_RULES 256
 
-pii_custom *pii_custom_load(const char *path, pii_err *err, size_t *line, char *msg,
-                            size_t msgcap);
+pii_custom *pii_custom_load(const char *path, pii_err *err, size_t *line, char *msg, size_t msgcap);
 /* The same from text in memory. */
 pii_custom *pii_custom_parse(const char *text, size_t len, pii_err *err, size_t *line, char *msg,
                              size_t msgcap);
