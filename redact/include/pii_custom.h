@@ -41,6 +41,8 @@
 
 #include "pii_redact.h"
 
+#pragma GCC visibility push(default) /* the public API of libpiiredact.so */
+
 typedef struct pii_custom pii_custom;
 
 #define PII_CUSTOM_MAX_RULES 256
@@ -54,5 +56,7 @@ size_t pii_custom_count(const pii_custom *c);
 /* id, label and description (about) of rule i, NULL if out of range. */
 const pii_rule_info *pii_custom_info(const pii_custom *c, size_t i);
 pii_detector pii_custom_detector(const pii_custom *c);
+
+#pragma GCC visibility pop
 
 #endif
