@@ -59,8 +59,8 @@ static int idle(int fd, int ms)
  * Live input (`live`): before a read that would wait, what is written so
  * far leaves stdio (fflush(out)); and when the text put since the last
  * document boundary ends at a line end, some of it is still undecided
- * (pii_stream_undecided), and nothing arrives for delay_ms (> 0), that line
- * end ends the document (docs/DESIGN.md "Pauses").
+ * (pii_stream_undecided), and nothing arrives for --flush-delay ms (> 0),
+ * that line end ends the document (docs/DESIGN.md "Pauses").
  * With `sniff`, the first PII_SNIFF_BYTES are read first and a binary input
  * (sniff.h; not UTF-16/32 text, which the stream refuses) sets *binary and
  * is not fed at all.  pg counts the bytes read.
@@ -89,7 +89,11 @@ static pii_err run_fd(int fd, pii_stream *st, const pii_opts *o, int live, FILE 
             }
         }
         if (sniff) {
-            r = fill(fd, buf, PII_SNIFF_BYTES);
+            /* live input: what the first read brings (fill would wait for
+             * PII_SNIFF_BYTES, or the end, of a `tail -f`) */
+            r = !live                           ? fill(fd, buf, PII_SNIFF_BYTES)
+                : pii_fault_hit(PII_FAULT_READ) ? (errno = EIO, -1)
+                                                : read(fd, buf, PII_SNIFF_BYTES);
             /* as batch_prepare: UTF-16/32 text is not binary; the stream's
              * wide-text guard refuses it */
             pii_wide wide;
