@@ -8,6 +8,7 @@
  * done - context, so the bytes a keyword may sit in are still in view when
  * a later span is reported. */
 #define PCRE2_CODE_UNIT_WIDTH 8
+#include <fnmatch.h>
 #include <pcre2.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,6 +32,8 @@ typedef struct crule {
     size_t nkeywords;
     size_t context;
     double entropy;
+    char **paths; /* globs; none: every input */
+    size_t npaths;
     char **allow; /* exact values */
     size_t nallow;
     pcre2_code **allow_re;
@@ -77,8 +80,9 @@ static const struct {
 
 /* ---- loading ------------------------------------------------------------ */
 
-static const char *const keys[] = {"description", "label",   "regex",     "group", "keywords",
-                                   "context",     "entropy", "validator", "allow", NULL};
+static const char *const keys[] = {"description", "label",   "regex",   "group",
+                                   "keywords",    "context", "entropy", "validator",
+                                   "allow",       "paths",   NULL};
 
 static int key_index(const char *k)
 {
@@ -102,6 +106,9 @@ static void rule_free(crule *r)
     for (size_t i = 0; i < r->nallow; i++)
         free(r->allow[i]);
     free(r->allow);
+    for (size_t i = 0; i < r->npaths; i++)
+        free(r->paths[i]);
+    free(r->paths);
     for (size_t i = 0; i < r->nallow_re; i++)
         pcre2_code_free(r->allow_re[i]);
     free(r->allow_re);
@@ -184,16 +191,11 @@ static pii_err parse_num(perr *p, const char *key, const char *v, double lo, dou
 static pii_err set_key(perr *p, crule *r, const char *key, char *val)
 {
     int k = key_index(key);
-    if (k < 0) {
-        if (!strcmp(key, "paths") || !strcmp(key, "path"))
-            return fail(p, PII_EFORMAT,
-                        "'%s' is not supported: a rule applies to every input (docs/RULES.md)",
-                        key);
+    if (k < 0)
         return fail(p, PII_EFORMAT,
                     "unknown key '%.64s' (description, label, regex, group, keywords, "
-                    "context, entropy, validator, allow)",
+                    "context, entropy, validator, allow, paths)",
                     key);
-    }
     if (r->seen[k] && strcmp(key, "allow"))
         return fail(p, PII_EFORMAT, "'%s' given twice in one rule", key);
     r->seen[k] = 1;
@@ -215,6 +217,17 @@ static pii_err set_key(perr *p, crule *r, const char *key, char *val)
         if (parse_num(p, key, val, 0, 99, &x) || x != (double)(uint32_t)x)
             return fail(p, PII_EFORMAT, "group: '%.40s' is not a whole number from 0 to 99", val);
         r->group = (uint32_t)x;
+    } else if (!strcmp(key, "paths")) {
+        for (char *q = val, *comma; q; q = comma ? comma + 1 : NULL) {
+            comma = strchr(q, ',');
+            if (comma)
+                *comma = '\0';
+            char *g = trim(q);
+            if (!*g)
+                return fail(p, PII_EFORMAT, "%s", "paths: an empty glob");
+            if (push_str(&r->paths, &r->npaths, g))
+                return fail(p, PII_ENOMEM, "%s", "out of memory");
+        }
     } else if (!strcmp(key, "keywords")) {
         for (char *s = val, *comma; s; s = comma ? comma + 1 : NULL) {
             comma = strchr(s, ',');
@@ -456,6 +469,48 @@ size_t pii_custom_count(const pii_custom *c)
 const pii_rule_info *pii_custom_info(const pii_custom *c, size_t i)
 {
     return c && i < c->n ? &c->info[i] : NULL;
+}
+
+/* ---- paths ---------------------------------------------------------------- */
+
+/* Whether input (NULL: none) is one of rule r's paths: a glob matches the
+ * path (a leading "./" dropped; '*' crosses '/'), and one without '/' also
+ * its last component. */
+static int path_ok(const crule *r, const char *input)
+{
+    if (!r->npaths)
+        return 1;
+    if (!input)
+        return 0;
+    while (input[0] == '.' && input[1] == '/')
+        input += 2;
+    const char *base = strrchr(input, '/');
+    base = base ? base + 1 : input;
+    for (size_t i = 0; i < r->npaths; i++) {
+        const char *g = r->paths[i];
+        while (g[0] == '.' && g[1] == '/')
+            g += 2;
+        if (fnmatch(g, input, 0) == 0 || (!strchr(g, '/') && fnmatch(g, base, 0) == 0))
+            return 1;
+    }
+    return 0;
+}
+
+int pii_custom_has_paths(const pii_custom *c)
+{
+    for (size_t i = 0; c && i < c->n; i++)
+        if (c->r[i].npaths)
+            return 1;
+    return 0;
+}
+
+int pii_custom_keep_span(void *ud, const pii_span *sp, const char *input)
+{
+    const pii_custom *c = ud;
+    for (size_t i = 0; i < c->n; i++)
+        if (sp->rule == c->r[i].id) /* the rule's own id string: its spans */
+            return path_ok(&c->r[i], input);
+    return 1;
 }
 
 /* ---- the detector ------------------------------------------------------- */

@@ -40,8 +40,10 @@ struct pii_redactor {
     char **labels; /* owned copies */
     size_t nlabels;
     int exclude;
-    int select;  /* label selection active */
-    int no_wide; /* the wide-text guard is off */
+    int select;           /* label selection active */
+    int no_wide;          /* the wide-text guard is off */
+    pii_span_filter keep; /* NULL: none */
+    void *keep_ud;
 };
 
 pii_redactor *pii_redactor_create(pii_err *err)
@@ -99,6 +101,12 @@ void pii_redactor_set_allow(pii_redactor *r, const pii_allow *a)
     r->allow = a;
 }
 
+void pii_redactor_set_span_filter(pii_redactor *r, pii_span_filter keep, void *ud)
+{
+    r->keep = keep;
+    r->keep_ud = ud;
+}
+
 pii_err pii_redactor_select_labels(pii_redactor *r, const char *const *labels, size_t n,
                                    int exclude)
 {
@@ -152,6 +160,7 @@ struct pii_stream {
     pii_spanvec fresh;         /* scratch for one detector call */
     pii_buf rep;               /* operator output scratch */
     pii_err failed;            /* sticky: the stream fails closed */
+    const char *input;         /* pii_stream_set_input_name, borrowed */
     pii_wide wide;             /* the wide-text guard over the input */
     int lookahead;             /* some detector has an ahead hook */
     uint64_t fed;              /* bytes of the current document fed */
@@ -233,6 +242,11 @@ void pii_stream_free(pii_stream *s)
 void pii_stream_new_input(pii_stream *s)
 {
     pii_wide_init(&s->wide);
+}
+
+void pii_stream_set_input_name(pii_stream *s, const char *name)
+{
+    s->input = name;
 }
 
 size_t pii_stream_buffered(const pii_stream *s)
@@ -390,6 +404,8 @@ static pii_err accept_spans(pii_stream *s, uint64_t end)
             continue;
         if (s->r->allow &&
             pii_allow_match(s->r->allow, s->buf + (sp->start - s->bbase), sp->end - sp->start))
+            continue;
+        if (s->r->keep && !s->r->keep(s->r->keep_ud, sp, s->input))
             continue;
         pii_err e = pii_spanvec_push(&s->pending, sp);
         if (e)

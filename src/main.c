@@ -239,6 +239,7 @@ static int redact_main(int argc0, char **argv0)
         struct stat ist;
         pii_out_set_input(out, fstat(fd, &ist) == 0 && S_ISREG(ist.st_mode));
         pii_stream_new_input(st);
+        pii_stream_set_input_name(st, is_stdin ? NULL : name); /* custom rules' paths */
         struct stat sb;
         uint64_t total = fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) ? (uint64_t)sb.st_size : 0;
         pii_progress pg;

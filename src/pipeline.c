@@ -516,6 +516,8 @@ static int build_custom(const pii_opts *o, pii_pipeline *p)
         return e == PII_EIO ? PII_EXIT_IO : e == PII_ENOMEM ? PII_EXIT_FAIL : PII_EXIT_USAGE;
     }
     p->custom_path = path;
+    if (pii_custom_has_paths(p->custom)) /* each input is named (main.c, batch.c) */
+        pii_redactor_set_span_filter(p->red, pii_custom_keep_span, p->custom);
     if ((e = pii_redactor_add_detector(p->red, pii_custom_detector(p->custom)))) {
         pii_cli_error("custom rules", e);
         return pii_exit_for(e);

@@ -18,6 +18,9 @@
  *   validator = luhn                  none (default), luhn, card or iban
  *   allow = EMP-000000                a value never reported (repeatable;
  *   allow = re:EMP-9+                 re: the whole value matches REGEX)
+ *   paths = *.log, src/x*.c           only in inputs named so (fnmatch, '*'
+ *                                     crosses '/'; a glob without '/' also
+ *                                     matches the base name; stdin never)
  *
  * Keys and values are trimmed; a value is taken literally to the end of its
  * line.  A key twice (but allow), an unknown key, a missing label or regex, a
@@ -31,7 +34,12 @@
  * regex.  The span (or its group) is then dropped when it is allowed, below
  * the entropy, or has no keyword in reach.  Spans: source PII_SRC_RULE,
  * score 1, rule = the rule's id, label = its label.  Each result is a pure
- * function of the document (chunking never changes it).  Streaming: the
+ * function of the document and its input name (chunking never changes
+ * it): `paths` act through the redactor's span filter, so the caller
+ * installs pii_custom_keep_span (pii_redactor_set_span_filter, with the
+ * pii_custom as ud) and names each input (pii_stream_set_input_name).
+ * Without the filter `paths` are not applied (the rule reports in every
+ * input); with it, an unnamed input matches no paths.  Streaming: the
  * detector holds back what each rule's regex holds (as the rule tier) plus
  * its `context` bytes.  Immutable after loading; share it freely. */
 #ifndef PII_CUSTOM_H
@@ -56,6 +64,11 @@ size_t pii_custom_count(const pii_custom *c);
 /* id, label and description (about) of rule i, NULL if out of range. */
 const pii_rule_info *pii_custom_info(const pii_custom *c, size_t i);
 pii_detector pii_custom_detector(const pii_custom *c);
+/* Non-zero when some rule has `paths`. */
+int pii_custom_has_paths(const pii_custom *c);
+/* A pii_span_filter (ud: the pii_custom): drops a span of a rule whose
+ * paths do not match input; keeps every other span. */
+int pii_custom_keep_span(void *ud, const pii_span *sp, const char *input);
 
 #pragma GCC visibility pop
 

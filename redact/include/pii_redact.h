@@ -203,6 +203,12 @@ void pii_redactor_free(pii_redactor *r);
 pii_err pii_redactor_add_detector(pii_redactor *r, pii_detector d);
 void pii_redactor_set_ops(pii_redactor *r, pii_ops *ops);         /* borrowed */
 void pii_redactor_set_allow(pii_redactor *r, const pii_allow *a); /* borrowed */
+/* A span filter: keep(ud, span, input) returns 0 to drop a detector span
+ * before merging (as the allow list does), input being the name given by
+ * pii_stream_set_input_name (NULL: none).  One per redactor; ud borrowed.
+ * pii_custom_keep_span (pii_custom.h) is one: custom rules' `paths`. */
+typedef int (*pii_span_filter)(void *ud, const pii_span *sp, const char *input);
+void pii_redactor_set_span_filter(pii_redactor *r, pii_span_filter keep, void *ud);
 /* The wide-text guard runs in every stream of r: pii_stream_feed fails
  * with PII_EENCODING as soon as a matching window is complete (nothing fed
  * after it is written); a record stream of pii_records.h guards each
@@ -247,6 +253,11 @@ pii_err pii_stream_end_doc(pii_stream *s);
 /* The next byte starts a new input (a new file): the guard starts over,
  * so a byte-order mark is looked for again.  Call between documents. */
 void pii_stream_new_input(pii_stream *s);
+/* Names the input the next documents come from (a path as given; NULL:
+ * none, e.g. standard input), for the redactor's span filter.  Borrowed
+ * until the next call or pii_stream_free.  Call between documents (after a
+ * flush when using pii_stream_put). */
+void pii_stream_set_input_name(pii_stream *s, const char *name);
 /* Bytes currently held back (for memory tests and diagnostics). */
 size_t pii_stream_buffered(const pii_stream *s);
 /* Bytes put to the stream and not yet written: the current document's

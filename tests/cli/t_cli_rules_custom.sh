@@ -71,6 +71,37 @@ printf 'rules-file = %s\n' "$TMPDIR/repo/.pii-redact.rules" >conf
 "$P" --config conf --rules-only in.txt >out
 grep -q '<ACCOUNT_NUMBER>' out || fail "rules-file from the config: $(cat out)"
 
+# paths: a rule only for the inputs named so, in every mode (one file, -r,
+# --check, records); never for standard input.
+cd "$TMPDIR"
+mkdir -p tree/logs tree/src
+printf '[log_ticket]\nlabel = account_number\nregex = TCK-[0-9]{4}\npaths = *.log\n' >paths.rules
+printf 'ref TCK-1234\n' >tree/logs/app.log
+printf 'ref TCK-1234\n' >tree/src/main.c
+"$P" --rules-only --rules-file paths.rules tree/logs/app.log >out
+printf 'ref <ACCOUNT_NUMBER>\n' >want
+cmp out want || fail "paths, matching file: $(cat out)"
+"$P" --rules-only --rules-file paths.rules tree/src/main.c >out
+cmp out tree/src/main.c || fail "paths, other file: $(cat out)"
+"$P" --rules-only --rules-file paths.rules <tree/logs/app.log >out
+cmp out tree/logs/app.log || fail "paths, stdin: $(cat out)"
+set +e
+"$P" --rules-only --rules-file paths.rules --check -r tree >out 2>err
+rc=$?
+set -e
+[ $rc -eq 1 ] || fail "paths, --check -r: exit $rc ($(cat err))"
+grep -c . out >n
+[ "$(cat n)" = 1 ] || fail "paths, --check -r: $(cat out)"
+grep -q '^tree/logs/app.log:1:5: account_number (rule) ' out || fail "paths, --check -r: $(cat out)"
+printf '{"msg":"ref TCK-1234"}\n' >tree/logs/rec.log
+printf '{"msg":"ref TCK-1234"}\n' >tree/src/rec.jsonl
+"$P" --rules-only --rules-file paths.rules --jsonl-field msg tree/logs/rec.log >out
+printf '{"msg":"ref <ACCOUNT_NUMBER>"}\n' >want
+cmp out want || fail "paths, records in a matching file: $(cat out)"
+"$P" --rules-only --rules-file paths.rules --jsonl-field msg tree/src/rec.jsonl >out
+cmp out tree/src/rec.jsonl || fail "paths, records in another file: $(cat out)"
+cd plain
+
 # Errors name the file and line, exit 2; a missing file is exit 3.
 err_case() { # want-status want-message rules-text
     printf '%s' "$3" >bad.rules
@@ -83,7 +114,7 @@ err_case() { # want-status want-message rules-text
     cmp err want || fail "want '$2', got '$(cat err)'"
     [ ! -s out ] || fail "$2: output written"
 }
-err_case 2 "pii-redact: bad.rules:3: unknown key 'regexp' (description, label, regex, group, keywords, context, entropy, validator, allow)" \
+err_case 2 "pii-redact: bad.rules:3: unknown key 'regexp' (description, label, regex, group, keywords, context, entropy, validator, allow, paths)" \
     "[r]
 label = secret
 regexp = x
@@ -91,12 +122,6 @@ regexp = x
 err_case 2 "pii-redact: bad.rules:2: rule 'r' has no regex" "
 [r]
 label = secret
-"
-err_case 2 "pii-redact: bad.rules:4: 'paths' is not supported: a rule applies to every input (docs/RULES.md)" \
-    "[r]
-label = secret
-regex = x
-paths = src/*
 "
 err_case 2 "pii-redact: bad.rules:5: validator 'crc32': want none, luhn, card or iban" \
     "# x

@@ -204,9 +204,8 @@ static void test_errors(void **state)
     bad("label = x\n", PII_EFORMAT, 1, "'label' before the first [RULE_ID]");
     bad("[a]\nlabel = x\nregex = y\nbogus = 1\n", PII_EFORMAT, 4,
         "unknown key 'bogus' (description, label, regex, group, keywords, context, entropy, "
-        "validator, allow)");
-    bad("[a]\npaths = src/*\n", PII_EFORMAT, 2,
-        "'paths' is not supported: a rule applies to every input (docs/RULES.md)");
+        "validator, allow, paths)");
+    bad("[a]\nlabel = x\nregex = y\npaths = a,, b\n", PII_EFORMAT, 4, "paths: an empty glob");
     bad("[a]\nlabel = x\nlabel = y\n", PII_EFORMAT, 3, "'label' given twice in one rule");
     bad("[a b]\n", PII_EFORMAT, 1, "rule id 'a b': want [A-Za-z0-9_.-]{1,64}");
     bad("[a\n", PII_EFORMAT, 1, "a section line is [RULE_ID]");
@@ -241,11 +240,72 @@ static void test_errors(void **state)
     assert_int_equal(e, PII_EIO);
 }
 
+typedef struct cap {
+    char out[256];
+    size_t n;
+} cap;
+
+static pii_err cap_write(void *ud, const uint8_t *p, size_t n)
+{
+    cap *c = ud;
+    assert_true(c->n + n < sizeof c->out);
+    memcpy(c->out + c->n, p, n);
+    c->n += n;
+    c->out[c->n] = '\0';
+    return PII_OK;
+}
+
+/* Redacts text as input `name` through r; returns the output (static). */
+static const char *redact_as(const pii_redactor *r, const char *name, const char *text)
+{
+    static cap c;
+    memset(&c, 0, sizeof c);
+    pii_sink sink = {cap_write, NULL, NULL, &c};
+    pii_err e;
+    pii_stream *s = pii_stream_create(r, &sink, &e);
+    assert_non_null(s);
+    pii_stream_set_input_name(s, name);
+    assert_int_equal(pii_stream_feed(s, text, strlen(text)), PII_OK);
+    assert_int_equal(pii_stream_end_doc(s), PII_OK);
+    pii_stream_free(s);
+    return c.out;
+}
+
+static void test_paths(void **state)
+{
+    (void)state;
+    pii_custom *c = parse("[logs]\nlabel = secret\nregex = K-[0-9]+\npaths = *.log, ./src/x*.c\n"
+                          "[all]\nlabel = account_number\nregex = A-[0-9]+\n");
+    assert_true(pii_custom_has_paths(c));
+    pii_err e;
+    pii_redactor *r = pii_redactor_create(&e);
+    assert_non_null(r);
+    assert_int_equal(pii_redactor_add_detector(r, pii_custom_detector(c)), PII_OK);
+    /* without the filter, paths are not applied */
+    assert_string_equal(redact_as(r, "a.txt", "K-1 A-2"), "<SECRET> <ACCOUNT_NUMBER>");
+    pii_redactor_set_span_filter(r, pii_custom_keep_span, c);
+    assert_string_equal(redact_as(r, "a.txt", "K-1 A-2"), "K-1 <ACCOUNT_NUMBER>");
+    assert_string_equal(redact_as(r, NULL, "K-1 A-2"), "K-1 <ACCOUNT_NUMBER>");
+    assert_string_equal(redact_as(r, "var/app.log", "K-1 A-2"), "<SECRET> <ACCOUNT_NUMBER>");
+    assert_string_equal(redact_as(r, "./app.log", "K-1"), "<SECRET>");
+    assert_string_equal(redact_as(r, "src/x1.c", "K-1"), "<SECRET>");
+    assert_string_equal(redact_as(r, "src/xa/b.c", "K-1"), "<SECRET>"); /* '*' crosses '/' */
+    assert_string_equal(redact_as(r, "src/deep/x1.c", "K-1"), "K-1");
+    /* a glob with a '/' is matched against the whole path only */
+    assert_string_equal(redact_as(r, "lib/src/x1.c", "K-1"), "K-1");
+    pii_redactor_free(r);
+    pii_custom_free(c);
+    c = parse("[all]\nlabel = secret\nregex = K-[0-9]+\n");
+    assert_false(pii_custom_has_paths(c));
+    pii_custom_free(c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_rules),
         cmocka_unit_test(test_keyword_in_span),
+        cmocka_unit_test(test_paths),
         cmocka_unit_test(test_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

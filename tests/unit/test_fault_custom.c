@@ -80,8 +80,7 @@ static void test_alloc_sweep(void **state)
     pii_fault_reset();
     assert_int_equal(run(&ref), PII_OK);
     ref.out[ref.n] = '\0';
-    assert_string_equal(ref.out,
-                        "Staff <ACCOUNT_NUMBER>, EMP-000000; card <ACCOUNT_NUMBER>.\n");
+    assert_string_equal(ref.out, "Staff <ACCOUNT_NUMBER>, EMP-000000; card <ACCOUNT_NUMBER>.\n");
     int failed = 0;
     for (uint64_t k = 1;; k++) {
         pii_fault_reset();
