@@ -27,7 +27,7 @@ PREFIX  ?= /usr/local
 LIBDIR  ?= $(PREFIX)/lib
 DESTDIR ?=
 VERSION := 0.2.0
-SOMAJOR := 1
+SOMAJOR := 2
 
 # Build variants by name; each has its own object tree so they never mix.
 ifeq ($(SAN),1)
