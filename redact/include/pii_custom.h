@@ -49,7 +49,12 @@
 
 #include "pii_redact.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+#if defined(__GNUC__)
 #pragma GCC visibility push(default) /* the public API of libpiiredact.so */
+#endif
 
 typedef struct pii_custom pii_custom;
 
@@ -70,6 +75,11 @@ int pii_custom_has_paths(const pii_custom *c);
  * paths do not match input; keeps every other span. */
 int pii_custom_keep_span(void *ud, const pii_span *sp, const char *input);
 
+#if defined(__GNUC__)
 #pragma GCC visibility pop
+#endif
+#ifdef __cplusplus
+}
+#endif
 
 #endif
