@@ -98,11 +98,12 @@ typedef struct spanlist {
     size_t n, cap;
 } spanlist;
 
-static int spanlist_push(spanlist *l, uint64_t s, uint64_t e, int label, float score)
+static int spanlist_push(spanlist *l, uint64_t s, uint64_t e, int label, float score,
+                         const char *rule)
 {
     if (PII_VEC_RESERVE(l->v, l->cap, l->n + 1))
         return -1;
-    l->v[l->n++] = (pii_eval_span){s, e, label, score};
+    l->v[l->n++] = (pii_eval_span){s, e, label, score, rule};
     return 0;
 }
 
@@ -126,7 +127,7 @@ static pii_err collect_span(void *ud, const pii_span *s, const uint8_t *value, s
         return PII_OK; /* not one of the 8 categories: never scored */
     /* Byte offsets for now; converted to code points by the caller. */
     if (spanlist_push(c->out, s->start, s->end, L,
-                      s->source == PII_SRC_MODEL ? (float)s->score : -1.0f)) {
+                      s->source == PII_SRC_MODEL ? (float)s->score : -1.0f, s->rule)) {
         c->oom = 1;
         return PII_ENOMEM;
     }
@@ -225,7 +226,7 @@ static int parse_spans(json_object *rec, int gold, spanlist *out, const char **w
                 continue; /* predictions of other labels: dropped */
             }
         }
-        if (spanlist_push(out, st, en, L, -1.0f)) {
+        if (spanlist_push(out, st, en, L, -1.0f, NULL)) {
             *why = "out of memory";
             return -1;
         }
@@ -438,6 +439,8 @@ static void dump_record(FILE *f, json_object *id, const spanlist *pred)
             snprintf(num, sizeof num, "%.4f", (double)pred->v[i].score);
             json_object_object_add(s, "score", json_object_new_double_s(pred->v[i].score, num));
         }
+        if (pred->v[i].rule) /* the rule or name heuristic that made it */
+            json_object_object_add(s, "rule", json_object_new_string(pred->v[i].rule));
         json_object_array_add(arr, s);
     }
     json_object_object_add(o, "spans", arr);

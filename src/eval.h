@@ -32,6 +32,7 @@ typedef struct pii_eval_span {
     uint64_t start, end; /* code points, half-open */
     int label;           /* index in pii_categories; -1 = ignore region */
     float score;         /* detector score of a prediction (-1: none)       */
+    const char *rule;    /* the prediction's rule or name heuristic (NULL: none) */
 } pii_eval_span;
 
 typedef struct pii_eval_mode {

@@ -36,4 +36,9 @@ python3 -c 'import json; f=json.load(open("out.json"))["findings"]; assert [x.ge
 printf 'mail bob@example.com\n' >r.txt
 "$P" --rules-only --check --report-format json r.txt | grep -q '"source":"rule",.*"rule":"email"}' ||
     fail "--check json: rule tier"
+# eval --dump-predictions names them too (tools/eval/heuristics.py reads it)
+printf '{"id":"a","text":"Mr. Temple met Tom Baker.","scored_labels":["private_person"],"spans":[]}\n' >e.jsonl
+"$P" eval --dump-predictions d.jsonl e.jsonl >/dev/null || fail "eval: exit"
+[ "$(cat d.jsonl)" = '{"id":"a","spans":[{"start":4,"end":10,"label":"private_person","score":0.7500,"rule":"honorific"},{"start":15,"end":24,"label":"private_person","score":0.7500,"rule":"name_lexicon"}]}' ] ||
+    fail "eval dump: $(cat d.jsonl)"
 exit 0
