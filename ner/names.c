@@ -996,7 +996,7 @@ pii_err pii_ner_names_scan(ner_names *m, const ner_text *tx, uint64_t *pos, uint
         int up = upper_cp(cp);
         /* a given name right after a capitalised mid-sentence word is part
          * of the name of a place or thing ("Hospital Gregorio Marañón") */
-        if (m->lexicon && up &&
+        if ((m->lexicon & PII_NER_LEX_CITATIONS) && up &&
             (m->gap_tail[1] == '(' || (m->gap_tail[0] == ';' && m->gap_tail[1] == ' '))) {
             uint64_t cs[NER_CITE_AUTHORS][2];
             int nc = 0, r = cite_item(tx, p, lim, eod, cs, &nc);
@@ -1019,8 +1019,10 @@ pii_err pii_ner_names_scan(ner_names *m, const ner_text *tx, uint64_t *pos, uint
              * Harris"); a given name may not */
             uint64_t ns = p, le, lwe;
             const char *how = NER_RULE_LEXICON;
-            int r = m->last_block && m->gap_space ? 0 : lex_match(tx, p, we, lim, eod, &le, &lwe);
-            if (r == 0) {
+            int r = (m->last_block && m->gap_space) || !(m->lexicon & PII_NER_LEX_PAIRS)
+                        ? 0
+                        : lex_match(tx, p, we, lim, eod, &le, &lwe);
+            if (r == 0 && (m->lexicon & PII_NER_LEX_TITLES)) {
                 r = lex_title(tx, p, we, lim, eod, &ns, &le, &lwe);
                 how = NER_RULE_HONORIFIC;
             }
@@ -1039,7 +1041,7 @@ pii_err pii_ner_names_scan(ner_names *m, const ner_text *tx, uint64_t *pos, uint
                 continue;
             }
         }
-        if (m->lexicon && up) { /* "Klingberg et al.": the cheap test first */
+        if ((m->lexicon & PII_NER_LEX_CITATIONS) && up) { /* "Klingberg et al.": cheap test first */
             uint64_t ce;
             int r = lit_at(tx, we, " et al", eod);
             if (r < 0)

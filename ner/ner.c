@@ -44,6 +44,7 @@ struct pii_ner {
     const char *person;            /* private_person, or NULL when the model has none */
     int name_memory, name_lexicon; /* names.c: on by default (with a person category) */
     int name_filter;               /* nonperson.c: on by default */
+    unsigned lex_parts;            /* PII_NER_LEX_*: all by default */
     int pcat;                      /* person's category index (thr), -1: none */
     ner_forward_kept_fn fwd_kept;  /* NULL: be.forward */
     pii_ner_decode_mode decode;
@@ -309,6 +310,7 @@ pii_ner *pii_ner_create_backend(const pii_ner_backend *be, const pii_ner_params 
     n->pcat = pc;
     n->person = pc >= 0 ? pii_ner_labels_category(n->L, (size_t)pc) : NULL;
     n->name_memory = n->name_lexicon = n->name_filter = 1;
+    n->lex_parts = PII_NER_LEX_PAIRS | PII_NER_LEX_TITLES | PII_NER_LEX_CITATIONS;
     /* A pass of one long document's window runs on all threads at once;
      * packs of short documents hold 4096 tokens per thread (the window
      * then only bounds a long document's halo share: 2 x halo / window) */
@@ -352,6 +354,16 @@ void pii_ner_set_name_lexicon(pii_ner *n, int on)
 int pii_ner_name_lexicon(const pii_ner *n)
 {
     return n->person && n->name_lexicon;
+}
+
+void pii_ner_set_name_lexicon_parts(pii_ner *n, unsigned parts)
+{
+    n->lex_parts = parts & (PII_NER_LEX_PAIRS | PII_NER_LEX_TITLES | PII_NER_LEX_CITATIONS);
+}
+
+unsigned pii_ner_name_lexicon_parts(const pii_ner *n)
+{
+    return n->lex_parts;
 }
 
 void pii_ner_set_name_filter(pii_ner *n, int on)
@@ -484,7 +496,8 @@ static void doc_names_mode(ner_doc *d)
     const pii_ner *n = d->n;
     d->names.memory = n->person && n->name_memory;
     /* lexicon spans carry NER_LEX_SCORE: a higher person threshold drops them */
-    d->names.lexicon = n->person && n->name_lexicon && NER_LEX_SCORE >= n->thr[n->pcat];
+    d->names.lexicon =
+        n->person && n->name_lexicon && NER_LEX_SCORE >= n->thr[n->pcat] ? n->lex_parts : 0;
 }
 
 static pii_err doc_init(ner_doc *d, const pii_ner *n)

@@ -133,9 +133,9 @@ typedef struct ner_names {
     size_t n;
     ner_teacher *pend; /* offered, not learned yet */
     size_t np, pcap;
-    int sorted;  /* pend is in (end, start, score) order */
-    int memory;  /* taught words are matched (the name memory) */
-    int lexicon; /* lexicon pairs are matched (names.c, lexicon.c) */
+    int sorted;       /* pend is in (end, start, score) order */
+    int memory;       /* taught words are matched (the name memory) */
+    unsigned lexicon; /* PII_NER_LEX_* parts matched (names.c, lexicon.c); 0: none */
     /* the scan's view of the words before *pos (lexicon): */
     int after_stop;       /* a sentence stop (. ! ? : newline) since the last word */
     int last_block;       /* the last word was capitalised, mid-sentence, no title */

@@ -15,7 +15,7 @@
  * The lists are ner/data/{org_heads,non_person,lead_words}.txt (lexicon.c). */
 #include <string.h>
 
-#include "ner/ner_internal.h"
+#include "ner_internal.h"
 
 #define NP_MAX_WORDS 16
 

@@ -47,6 +47,8 @@ typedef struct pii_opts {
     int no_name_memory;  /* --no-name-memory */
     int no_name_lexicon; /* --no-name-lexicon */
     int no_name_filter;  /* --no-name-filter */
+    int no_honorifics;   /* --no-honorifics */
+    int no_citations;    /* --no-citations */
     const char **thresholds, **biases; /* repeatable, borrowed from argv */
     size_t n_thresholds, n_biases;
     const char *key_file;

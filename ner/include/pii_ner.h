@@ -421,6 +421,15 @@ int pii_ner_name_memory(const pii_ner *n);
  * it before the first detection. */
 void pii_ner_set_name_lexicon(pii_ner *n, int on);
 int pii_ner_name_lexicon(const pii_ner *n);
+/* The lexicon's parts, each a heuristic with its own rule id (all on by
+ * default; they run while the lexicon is on): a given name and a family name
+ * ("name_lexicon"), an honorific or title and a family name ("honorific"),
+ * the authors of a citation ("citation").  Set before the first detection. */
+#define PII_NER_LEX_PAIRS 1u
+#define PII_NER_LEX_TITLES 2u
+#define PII_NER_LEX_CITATIONS 4u
+void pii_ner_set_name_lexicon_parts(pii_ner *n, unsigned parts);
+unsigned pii_ner_name_lexicon_parts(const pii_ner *n);
 
 /* The non-person filter (docs/NER.md, "Non-person filter"; on by default):
  * a model person span that is a code identifier, holds the head word of an

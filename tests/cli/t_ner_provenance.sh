@@ -36,6 +36,14 @@ python3 -c 'import json; f=json.load(open("out.json"))["findings"]; assert [x.ge
 printf 'mail bob@example.com\n' >r.txt
 "$P" --rules-only --check --report-format json r.txt | grep -q '"source":"rule",.*"rule":"email"}' ||
     fail "--check json: rule tier"
+# each part of the lexicon has its own switch
+"$P" --no-honorifics --format json in.txt | grep -o '"rule":"[a-z_]*"' | tr '\n' ' ' >out
+[ "$(cat out)" = '"rule":"name_lexicon" "rule":"citation" "rule":"name_memory" ' ] ||
+    fail "--no-honorifics: $(cat out)"
+"$P" --no-citations --format json in.txt | grep -o '"rule":"[a-z_]*"' | tr '\n' ' ' >out
+[ "$(cat out)" = '"rule":"honorific" "rule":"name_lexicon" "rule":"name_memory" "rule":"name_memory" ' ] ||
+    fail "--no-citations: $(cat out)"
+
 # eval --dump-predictions names them too (tools/eval/heuristics.py reads it)
 printf '{"id":"a","text":"Mr. Temple met Tom Baker.","scored_labels":["private_person"],"spans":[]}\n' >e.jsonl
 "$P" eval --dump-predictions d.jsonl e.jsonl >/dev/null || fail "eval: exit"

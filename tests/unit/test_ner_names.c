@@ -28,7 +28,8 @@ static ner_names names_new(int memory, int lexicon)
     ner_names m = {0};
     pii_ner_names_reset(&m);
     m.memory = memory;
-    m.lexicon = lexicon;
+    /* lexicon: every part (pairs, honorifics, citations), as the engine sets it */
+    m.lexicon = lexicon ? PII_NER_LEX_PAIRS | PII_NER_LEX_TITLES | PII_NER_LEX_CITATIONS : 0;
     return m;
 }
 
