@@ -92,6 +92,7 @@ typedef struct bitem {
     FILE *spool;  /* DEST_STDOUT with several workers: output in order */
     finding *fnd; /* --check findings, in order */
     size_t nfnd, capfnd;
+    size_t reported; /* --check: findings reported (not allowed, not in the baseline) */
     int finished;
 } bitem;
 

@@ -371,6 +371,7 @@ long batch_scan_report(batch *b)
             if (x->allowed || in_set(&base, x->fp))
                 continue;
             reported++;
+            b->items[i].reported++;
             const char *path = clean_path(it->path);
             switch (fmt) {
             case PII_RFMT_TEXT:
