@@ -41,9 +41,11 @@ typedef struct lcount {
 /* One --check finding (batch_scan.c). */
 typedef struct finding {
     uint64_t line, col; /* 1-based; col in bytes (records: record, offset in the field) */
+    uint64_t ccol;      /* col in code points (SARIF's columnKind) */
     const char *label;
-    uint8_t source;  /* pii_source */
-    uint8_t allowed; /* its line holds the pii-redact:allow marker */
+    const char *rule; /* the rule's id (rule tier, deny lists); NULL for the model */
+    uint8_t source;   /* pii_source */
+    uint8_t allowed;  /* its line holds the pii-redact:allow marker */
     float score;
     char fp[17]; /* fingerprint, 16 hex digits */
     char *value; /* --show-values only */
@@ -68,6 +70,14 @@ typedef struct scan_state {
     size_t nallow, capallow;
     uint8_t tail[16]; /* the last bytes seen, for a marker across blocks */
     size_t ntail;
+    /* SARIF's columns count code points: a bit per byte that is a UTF-8
+     * continuation byte (0x80-0xBF), kept only with --report-format sarif
+     * and only from a file's first such byte on (cb NULL: none yet), and
+     * their number per 4096-byte block */
+    uint64_t *cb;
+    size_t ncb, capcb;
+    uint16_t *cbn;
+    size_t ncbn, capcbn;
     int oom;
 } scan_state;
 
