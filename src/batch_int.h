@@ -40,7 +40,7 @@ typedef struct lcount {
 
 /* One --check finding (batch_scan.c). */
 typedef struct finding {
-    uint64_t line, col; /* 1-based; col in bytes (records: record, offset in the field) */
+    uint64_t line, col; /* 1-based, in the file (records too); col in bytes */
     uint64_t ccol;      /* col in code points (SARIF's columnKind) */
     const char *label;
     const char *rule; /* the rule's id (rule tier, deny lists); NULL for the model */
@@ -72,7 +72,7 @@ typedef struct scan_state {
     size_t ntail;
     /* SARIF's columns count code points: a bit per byte that is a UTF-8
      * continuation byte (0x80-0xBF), kept only with --report-format sarif
-     * and only from a file's first such byte on (cb NULL: none yet), and
+     * (records mode too), allocated at a file's first such byte, and
      * their number per 4096-byte block */
     uint64_t *cb;
     size_t ncb, capcb;

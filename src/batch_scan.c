@@ -152,7 +152,7 @@ static void mark_allow(scan_state *s, uint64_t off)
 void batch_scan_data(worker *w, const uint8_t *p, size_t n)
 {
     scan_state *s = &w->sc;
-    if (w->b->o->report_format == PII_RFMT_SARIF && !w->rs)
+    if (w->b->o->report_format == PII_RFMT_SARIF)
         cb_mark(s, p, n);
     for (const uint8_t *q = p; (q = memchr(q, '\n', n - (size_t)(q - p))); q++)
         if (push_u64(&s->nl, &s->nnl, &s->capnl, s->fed + (uint64_t)(q - p)))
@@ -199,28 +199,28 @@ pii_err batch_scan_span(worker *w, const pii_span *sp, const uint8_t *v, size_t 
     bitem *it = w->it;
     finding f;
     memset(&f, 0, sizeof f);
-    if (w->rs) { /* records: the record number and the offset in the field */
-        f.line = pii_rec_stream_record(w->rs);
-        f.col = f.ccol = sp->start + 1;
-        f.allowed = 0;
-    } else {
-        uint64_t base = w->b->o->lines ? s->doc_base[pii_stream_doc(w->cur) % BATCH_DOC_RING] : 0;
-        uint64_t off = base + sp->start;
-        size_t li = line_of(s, off);
-        uint64_t ls = li ? s->nl[li - 1] + 1 : 0;
-        f.line = li + 1;
-        f.col = off - ls + 1;
-        f.ccol = f.col - (s->ncb ? cb_count(s, ls, off) : 0);
-        size_t lo = 0, hi = s->nallow;
-        while (lo < hi) {
-            size_t mid = (lo + hi) / 2;
-            if (s->allow[mid] < li)
-                lo = mid + 1;
-            else
-                hi = mid;
-        }
-        f.allowed = lo < s->nallow && s->allow[lo] == li;
+    /* the file offset of the span: records give it through the record
+     * stream (the raw bytes of the value, escapes included) */
+    uint64_t off;
+    if (w->rs)
+        off = pii_rec_stream_span_offset(w->rs);
+    else
+        off =
+            (w->b->o->lines ? s->doc_base[pii_stream_doc(w->cur) % BATCH_DOC_RING] : 0) + sp->start;
+    size_t li = line_of(s, off);
+    uint64_t ls = li ? s->nl[li - 1] + 1 : 0;
+    f.line = li + 1;
+    f.col = off - ls + 1;
+    f.ccol = f.col - (s->ncb ? cb_count(s, ls, off) : 0);
+    size_t lo = 0, hi = s->nallow;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (s->allow[mid] < li)
+            lo = mid + 1;
+        else
+            hi = mid;
     }
+    f.allowed = lo < s->nallow && s->allow[lo] == li;
     f.label = sp->label;
     f.rule = sp->rule;
     f.source = sp->source;

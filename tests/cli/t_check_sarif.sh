@@ -6,7 +6,8 @@
 # run.columnKind is unicodeCodePoints and columns count code points; every
 # result's ruleId has a rule entry (a --deny label too); the invocation
 # says whether every file was read, with a notification for each that was
-# not; the rule id is in the text, JSON and CSV reports too.
+# not; the rule id is in the text, JSON and CSV reports too; records mode
+# gives the file's own line and column.
 set -u
 P=$PII_REDACT
 T=$TMPDIR
@@ -59,6 +60,22 @@ PYEOF
 "$P" --rules-only --check -q 'dir with space/f #1.txt' >out.txt
 [ "$(sed 's/ [0-9a-f]\{16\} / FP /' out.txt)" = 'dir with space/f #1.txt:1:7: private_email (rule) FP [email]' ] ||
     fail "text line: $(cat out.txt)"
+
+# records mode: the file's own line and column, not the record and the
+# offset in the field (JSON escapes and a CSV field across lines counted as
+# they are in the file); the allow marker holds there too
+printf '{"id":1,"message":"hello"}\n{"id":2,"message":"caf\\u00e9 \\"x\\" \303\251 bob@example.com"}\n\n{"message":"dan@example.org pii-redact:allow"}\n' >r.jsonl
+printf 'id,notes\n1,"two\nlines \303\251 carol@example.net"\n' >r.csv
+"$P" --rules-only --check -q --jsonl-field message r.jsonl >out.txt
+[ "$(sed 's/ [0-9a-f]\{16\} / FP /' out.txt)" = 'r.jsonl:2:39: private_email (rule) FP [email]' ] ||
+    fail "records, text: $(cat out.txt)"
+"$P" --rules-only --check -q --csv-column notes r.csv >out.txt
+[ "$(sed 's/ [0-9a-f]\{16\} / FP /' out.txt)" = 'r.csv:3:10: private_email (rule) FP [email]' ] ||
+    fail "records, csv: $(cat out.txt)"
+"$P" --rules-only --check -q --jsonl-field message --report-format sarif r.jsonl >rec.sarif
+$PY "$here/sarif_check.py" rec.sarif >chk || fail "records sarif: $(cat chk)"
+$PY -c 'import json; r=json.load(open("rec.sarif"))["runs"][0]["results"]; g=[x["locations"][0]["physicalLocation"]["region"] for x in r]; assert g==[{"startLine":2,"startColumn":38}], g' ||
+    fail "records sarif region"
 
 # a file that could not be read: exit 3, still a valid log that says so
 "$P" --rules-only --check -q --report-format sarif badge.txt 'no such.txt' >fail.sarif 2>err
