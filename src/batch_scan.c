@@ -10,6 +10,17 @@
  * arrives.  The main thread prints all findings in input order after the
  * run (batch_scan_report).
  *
+ * Lines and columns are the file's own in every mode: records give the
+ * raw offset of each span (pii_rec_stream_span_offset).  SARIF counts
+ * columns in code points: with --report-format sarif a worker keeps a bit
+ * per byte of a file that holds non-ASCII text (from its first
+ * continuation byte on; 1/8 of its size, reused for the worker's next file) and
+ * the count per 4 KiB, so a column costs at most a block's popcount.
+ *
+ * SARIF URIs are percent-encoded and relative to run.originalUriBaseIds
+ * SRCROOT, the current folder (--staged: the top of the work tree), or
+ * absolute file: URIs for paths outside it.
+ *
  * Fingerprint: the first 16 hex digits of SHA-256 over "pii-redact-fp-v1",
  * the path (without a leading "./"), the label and the value, NUL-separated.
  * It does not depend on the line, so a baseline survives edits around a
