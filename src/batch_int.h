@@ -82,8 +82,13 @@ typedef struct scan_state {
 } scan_state;
 
 typedef struct bitem {
-    char *path;         /* as given or as walked ("-": stdin) */
-    char *blob;         /* --staged: the staged blob's id (read through git, staged.h) */
+    char *path;    /* as given or as walked ("-": stdin) */
+    char *blob;    /* --staged: the staged blob's id (read through git, staged.h) */
+    int from_diff; /* --diff: the lines a diff adds, read from mem (diffscan.h) */
+    char *mem;     /* --diff: those lines */
+    size_t memlen;
+    uint64_t *lmap; /* --diff: the new file's line number of mem's line k */
+    size_t nlmap;
     const char *root;   /* the argument it was found under */
     int is_root;        /* named on the command line */
     uint64_t size;      /* from stat at collection, for the ETA */

@@ -256,7 +256,7 @@ int pii_batch_run(const pii_opts *o, pii_pipeline *p)
         rc = PII_EXIT_IO;
     else if (o->check && reported > 0)
         rc = o->exit_code ? o->exit_code : PII_EXIT_FOUND;
-    else if (o->check && !o->staged && (nskip = unread(&b)) > 0) {
+    else if (o->check && !o->staged && !o->diff && (nskip = unread(&b)) > 0) {
         /* --check must not call clean what it did not read (issue 18, M2);
          * said even with -q, since it explains the status */
         fprintf(stderr,
@@ -284,6 +284,8 @@ done:
     for (size_t i = 0; i < b.nitems; i++) {
         free(b.items[i].path);
         free(b.items[i].blob);
+        free(b.items[i].mem);
+        free(b.items[i].lmap);
         free(b.items[i].error);
         free(b.items[i].out);
         free(b.items[i].counts);

@@ -220,7 +220,8 @@ pii_err batch_scan_span(worker *w, const pii_span *sp, const uint8_t *v, size_t 
             (w->b->o->lines ? s->doc_base[pii_stream_doc(w->cur) % BATCH_DOC_RING] : 0) + sp->start;
     size_t li = line_of(s, off);
     uint64_t ls = li ? s->nl[li - 1] + 1 : 0;
-    f.line = li + 1;
+    /* --diff: the added lines' own numbers in the new file */
+    f.line = it->lmap && li < it->nlmap ? it->lmap[li] : li + 1;
     f.col = off - ls + 1;
     f.ccol = f.col - (s->ncb ? cb_count(s, ls, off) : 0);
     size_t lo = 0, hi = s->nallow;

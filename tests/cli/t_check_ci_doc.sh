@@ -3,7 +3,8 @@
 # 43): the baseline workflow, the GitHub Actions and GitLab CI jobs' commands,
 # the pre-commit config with Debian's pre-commit (3.0.4; offline: the hook
 # repository is a local clone of this tree's .pre-commit-hooks.yaml at the
-# tag the page names, which must be the version) and the plain git hook.
+# tag the page names, which must be the version), the plain git hook and
+# the --diff scan of a commit.
 # A throwaway repository with a PNG, a symbolic link, old test data and its
 # baseline passes (exit 0); the same with new personal data fails (exit 1).
 set -u
@@ -24,7 +25,7 @@ PATH=$T/bin:$PATH
 export PATH PRE_COMMIT_HOME="$T/pre-commit-cache" GIT_CONFIG_NOSYSTEM=1 \
     GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@example.invalid GIT_COMMITTER_NAME=t \
     GIT_COMMITTER_EMAIL=t@example.invalid
-for s in baseline github-actions gitlab-ci pre-commit-config git-hook; do
+for s in baseline github-actions gitlab-ci pre-commit-config git-hook diff; do
     [ -n "$(snippet $s)" ] || fail "docs/CI.md has no snippet $s"
 done
 
@@ -104,6 +105,18 @@ git commit -q -m pii >out 2>&1 && fail "the commit with PII went through"
 git rm -q --cached contact.txt && rm contact.txt
 printf 'more text\n' >>README.md && git add README.md
 git commit -q -m clean >out 2>&1 || fail "a clean commit was stopped: $(cat out)"
+
+# ---- a change: --diff over the last commit ----
+snippet diff >"$T/diff.sh"
+git commit -q --allow-empty -m empty >/dev/null 2>&1 || fail "empty commit"
+sh -e "$T/diff.sh" >out 2>&1 || fail "diff snippet over a clean commit: $(cat out)"
+printf 'call carol@example.net\n' >contact.txt && git add contact.txt && git commit -q -n -m pii ||
+    fail "commit with PII (hooks bypassed)"
+sh -e "$T/diff.sh" >out 2>&1
+[ $? -eq 1 ] || fail "diff snippet over PII: exit $?"
+grep -q '^contact.txt:1:6: private_email (rule) [0-9a-f]\{16\} \[email\]$' out || fail "diff: $(cat out)"
+git rm -q contact.txt && git commit -q -n -m 'remove it' || fail "commit the removal"
+sh -e "$T/diff.sh" >out 2>&1 || fail "diff snippet over a removal: $(cat out)"
 
 # ---- the plain git hook ----
 new_repo

@@ -4,7 +4,8 @@
 # phone numbers.  The lines come from man/pii-redact.1 itself, so the page
 # cannot show an example the command refuses.  Two stand-ins make the
 # examples finish: `tail -f FILE` is a shim that prints FILE and ends, and
-# `--staged` runs in a repository whose index adds a line with PII.
+# `--staged` and `git diff HEAD` run in a repository whose index adds a
+# line with PII.
 set -e
 P=$PII_REDACT
 fail() { echo "FAIL: $*"; exit 1; }
@@ -48,7 +49,7 @@ i=0
 while IFS= read -r ex; do
     i=$((i + 1))
     dir=$w
-    case $ex in *--staged*) dir=$w/gitrepo ;; esac
+    case $ex in *--staged* | git\ diff*) dir=$w/gitrepo ;; esac
     set +e
     (cd "$dir" && PATH="$w/bin:$PATH" sh -c "$ex") >"$w/out.$i" 2>"$w/err.$i" </dev/null
     rc=$?
@@ -57,6 +58,8 @@ while IFS= read -r ex; do
     case $ex in
     *'PII in the next commit'*) grep -qx 'PII in the next commit' "$w/out.$i" ||
         fail "example $i: the staged change was called clean" ;;
+    *'PII in this change'*) grep -qx 'PII in this change' "$w/out.$i" ||
+        fail "example $i: the diff was called clean" ;;
     *'PII somewhere'*) grep -qx 'PII somewhere in repo/' "$w/out.$i" || fail "example $i: repo/ was called clean" ;;
     printf*) grep -qx 'Mail <PRIVATE_EMAIL> or call <PRIVATE_PHONE> today.' "$w/out.$i" ||
         fail "example $i: $(cat "$w/out.$i")" ;;
