@@ -19,7 +19,8 @@
  *
  * SARIF URIs are percent-encoded and relative to run.originalUriBaseIds
  * SRCROOT, the current folder (--staged: the top of the work tree), or
- * absolute file: URIs for paths outside it.
+ * absolute file: URIs for paths outside it; standard input has none (its
+ * artifactLocation holds only a description).
  *
  * Fingerprint: the first 16 hex digits of SHA-256 over "pii-redact-fp-v1",
  * the path (without a leading "./"), the label and the value, NUL-separated.
@@ -440,11 +441,11 @@ static int norm_path(const char *base, const char *path, char *out, size_t cap)
 static void sarif_location(FILE *f, const char *path, const char *cwd, int staged)
 {
     char buf[8192];
-    fputs("\"artifactLocation\":{\"uri\":\"", f);
-    if (strcmp(path, "-") == 0) {
-        fputs("stdin\"}", f);
+    if (strcmp(path, "-") == 0) { /* no file, so no URI (not for code scanning) */
+        fputs("\"artifactLocation\":{\"description\":{\"text\":\"standard input\"}}", f);
         return;
     }
+    fputs("\"artifactLocation\":{\"uri\":\"", f);
     size_t cl = cwd ? strlen(cwd) : 0;
     if (!staged && path[0] != '/' && norm_path(NULL, path, buf, sizeof buf) == 0) {
         uri_bytes(f, buf, strlen(buf));

@@ -39,8 +39,14 @@ static char *new_path(const char *l, size_t n, int git)
                 out[k++] = (char)(((c - '0') << 6) | ((l[i + 1] - '0') << 3) | (l[i + 2] - '0'));
                 i += 2;
             } else {
-                out[k++] = c == 'n' ? '\n' : c == 't' ? '\t' : c == 'a' ? '\a' : c == 'b' ? '\b'
-                           : c == 'f' ? '\f' : c == 'v' ? '\v' : c == 'r' ? '\r' : c;
+                out[k++] = c == 'n'   ? '\n'
+                           : c == 't' ? '\t'
+                           : c == 'a' ? '\a'
+                           : c == 'b' ? '\b'
+                           : c == 'f' ? '\f'
+                           : c == 'v' ? '\v'
+                           : c == 'r' ? '\r'
+                                      : c;
             }
         }
     } else {
@@ -95,8 +101,8 @@ static int hunk_header(const char *l, size_t n, uint64_t *old, uint64_t *nw, uin
     return 0;
 }
 
-pii_err pii_diff_parse(const char *p, size_t n, pii_diff_file **files, size_t *nfiles,
-                       char *why, size_t whycap)
+pii_err pii_diff_parse(const char *p, size_t n, pii_diff_file **files, size_t *nfiles, char *why,
+                       size_t whycap)
 {
     parser ps = {NULL, 0, 0, 0};
     pii_diff_file *cur = NULL; /* the file hunks go to; NULL: deleted or none */
@@ -109,7 +115,7 @@ pii_err pii_diff_parse(const char *p, size_t n, pii_diff_file **files, size_t *n
         size_t len = nl ? (size_t)(nl - l) : n - at;
         at += len + (nl != NULL);
         lineno++;
-        if (old_left || new_left) { /* inside a hunk */
+        if (old_left || new_left) {    /* inside a hunk */
             char c = len ? l[0] : ' '; /* an empty line: a context line whose space was lost */
             if (c == ' ' && old_left && new_left) {
                 old_left--, new_left--, line++;

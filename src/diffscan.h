@@ -36,8 +36,8 @@ typedef struct pii_diff_file {
     int binary; /* a binary change: nothing to scan */
 } pii_diff_file;
 
-pii_err pii_diff_parse(const char *p, size_t n, pii_diff_file **files, size_t *nfiles,
-                       char *why, size_t whycap);
+pii_err pii_diff_parse(const char *p, size_t n, pii_diff_file **files, size_t *nfiles, char *why,
+                       size_t whycap);
 void pii_diff_free(pii_diff_file *v, size_t n);
 
 /* A descriptor that reads p[0..n) (a memfd: the text stays in memory,

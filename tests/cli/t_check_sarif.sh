@@ -77,6 +77,13 @@ $PY "$here/sarif_check.py" rec.sarif >chk || fail "records sarif: $(cat chk)"
 $PY -c 'import json; r=json.load(open("rec.sarif"))["runs"][0]["results"]; g=[x["locations"][0]["physicalLocation"]["region"] for x in r]; assert g==[{"startLine":2,"startColumn":38}], g' ||
     fail "records sarif region"
 
+# standard input has no URI: a location that says so, still a valid log
+printf 'a bob@example.com\n' | "$P" --rules-only --check -q --report-format sarif >st.sarif
+[ $? -eq 1 ] || fail "stdin sarif exit"
+$PY "$here/sarif_check.py" st.sarif >chk || fail "stdin sarif: $(cat chk)"
+grep -q '"physicalLocation":{"artifactLocation":{"description":{"text":"standard input"}},"region":{"startLine":1,"startColumn":3}}' st.sarif ||
+    fail "stdin location: $(cat st.sarif)"
+
 # a file that could not be read: exit 3, still a valid log that says so
 "$P" --rules-only --check -q --report-format sarif badge.txt 'no such.txt' >fail.sarif 2>err
 [ $? -eq 3 ] || fail "a missing file: exit $?"
