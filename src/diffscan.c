@@ -35,7 +35,8 @@ static char *new_path(const char *l, size_t n, int git)
                 continue;
             }
             char c = l[++i];
-            if (c >= '0' && c <= '3' && i + 2 < n) { /* \ooo */
+            if (c >= '0' && c <= '3' && i + 2 < n && l[i + 1] >= '0' && l[i + 1] <= '7' &&
+                l[i + 2] >= '0' && l[i + 2] <= '7') { /* \ooo */
                 out[k++] = (char)(((c - '0') << 6) | ((l[i + 1] - '0') << 3) | (l[i + 2] - '0'));
                 i += 2;
             } else {
@@ -57,7 +58,7 @@ static char *new_path(const char *l, size_t n, int git)
     out[k] = '\0';
     /* git's destination prefix: b/, or with diff.mnemonicPrefix w/ (work
      * tree), i/ (index), c/ (commit) or o/ (object) */
-    if (git && k >= 2 && out[1] == '/' && strchr("bwico", out[0]))
+    if (git && k >= 2 && out[1] == '/' && out[0] && strchr("bwico", out[0]))
         memmove(out, out + 2, k - 1);
     return out;
 }
