@@ -37,7 +37,8 @@ struct pii_redactor {
     size_t ndet;
     pii_ops *ops;
     const pii_allow *allow;
-    char **labels; /* owned copies */
+    const pii_rules *allow_rules; /* rescan allowed spans (issue 42 M4) */
+    char **labels;                /* owned copies */
     size_t nlabels;
     int exclude;
     int select;  /* label selection active */
@@ -99,6 +100,11 @@ void pii_redactor_set_allow(pii_redactor *r, const pii_allow *a)
     r->allow = a;
 }
 
+void pii_redactor_set_allow_rescan(pii_redactor *r, const pii_rules *rules)
+{
+    r->allow_rules = rules;
+}
+
 pii_err pii_redactor_select_labels(pii_redactor *r, const char *const *labels, size_t n,
                                    int exclude)
 {
@@ -150,6 +156,7 @@ struct pii_stream {
     uint64_t cp_pos, cp_count; /* code points starting before cp_pos */
     pii_spanvec pending;       /* reported, not yet written; start >= wpos */
     pii_spanvec fresh;         /* scratch for one detector call */
+    pii_spanvec inner;         /* scratch: the rescan of an allowed span */
     pii_buf rep;               /* operator output scratch */
     pii_err failed;            /* sticky: the stream fails closed */
     pii_wide wide;             /* the wide-text guard over the input */
@@ -222,6 +229,7 @@ void pii_stream_free(pii_stream *s)
     free(s->buf);
     pii_spanvec_free(&s->pending);
     pii_spanvec_free(&s->fresh);
+    pii_spanvec_free(&s->inner);
     free(s->rep.p);
     free(s->q.p);
     free(s->qlen);
@@ -368,6 +376,51 @@ static int beats(const pii_span *a, const pii_span *b)
     return strcmp(b->label, a->label) < 0;
 }
 
+/* The values inside an allowed span sp (pii_redactor_set_allow_rescan):
+ * the rules again from its second byte.  The rescan sees no byte before
+ * where it starts, so a match there after a word byte, and a match of sp's
+ * own label that ends where sp ends, are sp's own value cut short, not
+ * another one ("ob@example.com" in an allowed "bob@example.com"); such a
+ * match, and one that is allowed itself, is left and searched inside from
+ * its second byte.  Every other match is redacted.  Each rescan starts
+ * after the one before, so this ends within len scans of sp's bytes. */
+static int word_byte(uint8_t c)
+{
+    return c >= 0x80 || c == '_' || (c >= '0' && c <= '9') ||
+           ((c | 0x20) >= 'a' && (c | 0x20) <= 'z');
+}
+
+static pii_err allow_inner(pii_stream *s, const pii_span *sp)
+{
+    const uint8_t *v = s->buf + (sp->start - s->bbase);
+    size_t len = (size_t)(sp->end - sp->start), pos = 1;
+    pii_err e;
+    while (pos < len) {
+        pii_spanvec_clear(&s->inner);
+        if ((e = pii_rules_scan_all(s->r->allow_rules, v + pos, len - pos, &s->inner)))
+            return e;
+        size_t next = len;
+        for (size_t i = 0; i < s->inner.n; i++) {
+            pii_span t = s->inner.v[i];
+            size_t a = pos + (size_t)t.start, b = pos + (size_t)t.end;
+            if ((a == pos && word_byte(v[pos - 1])) ||
+                (b == len && strcmp(t.label, sp->label) == 0) ||
+                pii_allow_match(s->r->allow, v + a, b - a)) {
+                next = a + 1; /* sp's own value cut short, or allowed: look inside */
+                break;
+            }
+            if (!label_selected(s->r, t.label))
+                continue;
+            t.start = sp->start + a;
+            t.end = sp->start + b;
+            if ((e = pii_spanvec_push(&s->pending, &t)))
+                return e;
+        }
+        pos = next;
+    }
+    return PII_OK;
+}
+
 static pii_err accept_spans(pii_stream *s, uint64_t end)
 {
     for (size_t i = 0; i < s->fresh.n; i++) {
@@ -377,8 +430,12 @@ static pii_err accept_spans(pii_stream *s, uint64_t end)
         if (!label_selected(s->r, sp->label))
             continue;
         if (s->r->allow &&
-            pii_allow_match(s->r->allow, s->buf + (sp->start - s->bbase), sp->end - sp->start))
+            pii_allow_match(s->r->allow, s->buf + (sp->start - s->bbase), sp->end - sp->start)) {
+            pii_err e = s->r->allow_rules ? allow_inner(s, sp) : PII_OK;
+            if (e)
+                return e;
             continue;
+        }
         pii_err e = pii_spanvec_push(&s->pending, sp);
         if (e)
             return e;

@@ -17,6 +17,7 @@
 #include "pipeline.h"
 #include "progress.h"
 #include "settings.h"
+#include "names.h"
 #include "sniff.h"
 
 #define READ_CHUNK (64u * 1024u)
@@ -96,19 +97,19 @@ static pii_err run_fd(int fd, pii_stream *st, int lines, uint8_t *buf, int sniff
     return pii_stream_end_doc(st);
 }
 
-/* A file name for a message: control characters as \xNN (a name may hold
- * a newline or an escape sequence). */
+/* A file name for a message, escaped as every text output escapes names
+ * (names.h: control characters, C1 controls and bytes that are not UTF-8
+ * as \xNN, a backslash as \\); cut to fit buf. */
 static const char *escaped(const char *s, char *buf, size_t cap)
 {
-    size_t o = 0;
-    for (; *s && o + 5 < cap; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c < 0x20 || c == 0x7f)
-            o += (size_t)snprintf(buf + o, cap - o, "\\x%02x", c);
-        else
-            buf[o++] = (char)c;
+    buf[0] = '\0';
+    FILE *f = fmemopen(buf, cap, "w");
+    if (f) {
+        setvbuf(f, NULL, _IONBF, 0);
+        pii_name_put(f, s);
+        fclose(f);
     }
-    buf[o] = '\0';
+    buf[cap - 1] = '\0';
     return buf;
 }
 
@@ -200,20 +201,23 @@ static int redact_main(int argc0, char **argv0)
         pii_progress pg;
         int binary = 0;
         pii_progress_start(&pg, pmode, is_stdin ? "standard input" : name, total);
-        /* binary files: skipped as in batch mode (sniff.h); stdin never */
+        /* binary files: refused as in batch mode (sniff.h); stdin never */
         e = run_fd(fd, st, o.lines, buf, !is_stdin && !o.binary, &binary, &pg);
         int rerr = errno;
         pii_progress_end(&pg);
         if (!is_stdin)
             close(fd);
-        if (binary) {
-            if (!o.quiet)
-                fprintf(stderr, "pii-redact: %s: skipped: " PII_SNIFF_SKIP_REASON "\n", name);
+        if (binary) { /* a file the user named is never skipped (issue 42 H5) */
+            char shown[512];
+            fprintf(stderr, "pii-redact: %s: " PII_SNIFF_NAMED_REASON "\n",
+                    escaped(name, shown, sizeof shown));
+            rc = PII_EXIT_IO;
             continue;
         }
         if (e == PII_EIO) {
-            fprintf(stderr, "pii-redact: %s: read error: %s\n", is_stdin ? "stdin" : name,
-                    strerror(rerr));
+            char shown[512];
+            fprintf(stderr, "pii-redact: %s: read error: %s\n",
+                    is_stdin ? "stdin" : escaped(name, shown, sizeof shown), strerror(rerr));
             e = PII_OK;
             rc = PII_EXIT_IO;
             break; /* the stream may hold an unfinished document: stop */

@@ -54,7 +54,7 @@ int pii_exit_for(pii_err e)
 #define PII_KEY_GOOD 32
 #define PII_KEY_MAX 4096
 
-static int load_key(const char *path, pii_ops *ops)
+static int load_key(const char *path, pii_pipeline *p)
 {
     uint8_t key[PII_KEY_MAX + 3]; /* the maximum, CR LF, one byte to see "longer" */
     size_t n = 0;
@@ -124,7 +124,13 @@ static int load_key(const char *path, pii_ops *ops)
                 "pii-redact: warning: %s: the hash key has %zu bytes; use %d or more random "
                 "bytes\n",
                 src, n, PII_KEY_GOOD);
-    pii_err e = pii_ops_set_key(ops, key, n);
+    pii_err e = pii_ops_set_key(p->ops, key, n);
+    if (!e && (p->key = malloc(n))) { /* for --check's fingerprints */
+        memcpy(p->key, key, n);
+        p->keylen = n;
+    } else if (!e) {
+        e = PII_ENOMEM;
+    }
     memset(key, 0, sizeof key);
     if (e) {
         pii_cli_error("hash key", e);
@@ -199,7 +205,7 @@ static int build_ops(const pii_opts *o, pii_pipeline *p)
             return PII_EXIT_USAGE;
         }
     }
-    int rc = load_key(o->key_file, p->ops);
+    int rc = load_key(o->key_file, p);
     if (rc >= 0)
         return rc;
     if ((e = pii_ops_check(p->ops))) {
@@ -434,6 +440,16 @@ static int build_model(const pii_opts *o, pii_pipeline *p)
     }
     pii_ner_set_name_memory(p->ner, !o->no_name_memory);
     pii_ner_set_name_lexicon(p->ner, !o->no_name_lexicon);
+    /* issue 42 (Low): --window just above 2 x the receptive field leaves a
+     * stride of a few tokens, so each token runs through the model W/stride
+     * times (--window 1025: a 60 KB file took 306 s instead of 1.7 s) */
+    size_t W = pii_ner_window(p->ner), H = pii_ner_halo(p->ner);
+    if (o->window && W < 4 * H && !o->quiet)
+        fprintf(stderr,
+                "pii-redact: warning: --window %zu leaves %zu new tokens per window of %zu "
+                "(receptive field %zu): long inputs run each token about %zu times; use at "
+                "least %zu\n",
+                W, W - 2 * H, W, H, (W + (W - 2 * H) - 1) / (W - 2 * H), 4 * H);
     const char *cw = pii_ner_calibration_warning(p->ner);
     if (cw[0] && !o->quiet)
         fprintf(stderr, "pii-redact: warning: %s: %s\n", pii_ner_calibration_file(p->ner), cw);
@@ -517,6 +533,7 @@ int pii_pipeline_build(const pii_opts *o, pii_pipeline *p)
             return e == PII_EIO ? PII_EXIT_IO : PII_EXIT_USAGE;
         }
         pii_redactor_set_allow(p->red, p->allow);
+        pii_redactor_set_allow_rescan(p->red, p->rules); /* NULL: --model-only */
     }
     if ((rc = active_labels(o, p)) >= 0 || (rc = build_ops(o, p)) >= 0)
         return rc;
@@ -537,5 +554,11 @@ void pii_pipeline_free(pii_pipeline *p)
     pii_deny_free(p->deny);
     pii_rules_free(p->rules);
     pii_labelset_free(p->labels);
+    if (p->key) {
+        volatile uint8_t *k = p->key;
+        for (size_t i = 0; i < p->keylen; i++)
+            k[i] = 0;
+        free(p->key);
+    }
     memset(p, 0, sizeof *p);
 }

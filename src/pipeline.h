@@ -20,6 +20,9 @@ typedef struct pii_pipeline {
     pii_ops *ops;
     pii_redactor *red;
     pii_labelset *labels; /* what the active detectors report (labelset.h) */
+    uint8_t *key;         /* --key-file / $PII_REDACT_KEY, or NULL: the hash     */
+    size_t keylen;        /* operator's key and --check's fingerprint key (issue 42
+                             M5); zeroed by pii_pipeline_free */
 } pii_pipeline;
 
 /* Returns -1 on success, else an exit status after printing a message.

@@ -203,6 +203,13 @@ void pii_redactor_free(pii_redactor *r);
 pii_err pii_redactor_add_detector(pii_redactor *r, pii_detector d);
 void pii_redactor_set_ops(pii_redactor *r, pii_ops *ops);         /* borrowed */
 void pii_redactor_set_allow(pii_redactor *r, const pii_allow *a); /* borrowed */
+/* An allow entry suppresses the value it matches, never a different value
+ * inside it (issue 42 M4): with `rules` set (borrowed), a span the allow
+ * list drops is scanned again with them from its second byte (and inside
+ * every allowed value met there), and each value found that is not allowed
+ * itself is redacted (the rule tier's spans never overlap, so an allowed
+ * URL would otherwise hide the e-mail address in its query). */
+void pii_redactor_set_allow_rescan(pii_redactor *r, const pii_rules *rules);
 /* The wide-text guard runs in every stream of r: pii_stream_feed fails
  * with PII_EENCODING as soon as a matching window is complete (nothing fed
  * after it is written); a record stream of pii_records.h guards each

@@ -29,25 +29,29 @@ for s in baseline github-actions gitlab-ci pre-commit-config git-hook diff; do
     [ -n "$(snippet $s)" ] || fail "docs/CI.md has no snippet $s"
 done
 
-# a repository as users have them: a README, old test data with an e-mail
-# address and (new_repo media) an image and a symbolic link
+# a repository as users have them: a README, an image, a symbolic link and
+# old test data with an e-mail address
 new_repo() {
     rm -rf "$T/repo" && mkdir "$T/repo" && cd "$T/repo" && git init -q . || exit 1
     printf '# demo\nNothing personal here.\n' >README.md
-    if [ "${1:-}" = media ]; then
-        printf '\211PNG\r\n\032\n\0\0\0\rIHDR\0\0\0\1\0\0\0\1\10\6\0\0\0\37\25\304\211' >logo.png
-        ln -s README.md link.md
-    fi
+    printf '\211PNG\r\n\032\n\0\0\0\rIHDR\0\0\0\1\0\0\0\1\10\6\0\0\0\37\25\304\211' >logo.png
+    ln -s README.md link.md
     mkdir tests && printf 'user,mail\nbob,bob@example.com\n' >tests/users.csv
     git add -A && git commit -q -m init || exit 1
 }
+# the CI secret of the jobs (the page's "..." placeholder and ${{ secrets.* }})
+KEY=0123456789abcdef0123456789abcdef
 
 # ---- the baseline workflow ----
 new_repo
-snippet baseline >"$T/baseline.sh"
+snippet baseline | sed "s/PII_REDACT_KEY=\.\.\./PII_REDACT_KEY=$KEY/" >"$T/baseline.sh"
+grep -q "^export PII_REDACT_KEY=$KEY " "$T/baseline.sh" || fail "the baseline snippet sets no key"
 sh -e "$T/baseline.sh" >out 2>err || fail "baseline snippet: exit $? $(cat err)"
 grep -q '^[0-9a-f]\{16\} tests/users.csv:2 private_email$' .pii-baseline ||
     fail "baseline: $(cat .pii-baseline)"
+# keyed: without the key the baseline matches nothing
+pii-redact --check --rules-only -q -r . --baseline .pii-baseline >/dev/null 2>&1
+[ $? -eq 1 ] || fail "an unkeyed check matched the keyed baseline"
 git commit -q -m baseline || fail "commit the baseline"
 
 # ---- GitHub Actions and GitLab CI: the jobs' commands ----
@@ -58,16 +62,20 @@ import sys, yaml
 t = sys.argv[1]
 gha = yaml.safe_load(open(t + "/gha.yml"))
 steps = gha["jobs"]["pii"]["steps"]
-runs = [s["run"] for s in steps if "run" in s]
+runs = [s for s in steps if "run" in s]
 assert len(runs) == 1 and [s for s in steps if s.get("uses", "").startswith("github/codeql-action/upload-sarif")], steps
-open(t + "/gha.sh", "w").write(runs[0] + "\n")
+env = "".join("export %s='%s'\n" % (k, "$KEY" if v == "${{ secrets.%s }}" % k else v)
+              for k, v in runs[0].get("env", {}).items())
+assert "PII_REDACT_KEY" in env, runs[0]
+open(t + "/gha.sh", "w").write(env.replace("'$KEY'", '"$KEY"') + runs[0]["run"] + "\n")
 gl = yaml.safe_load(open(t + "/gitlab.yml"))
 open(t + "/gitlab.sh", "w").write("\n".join(gl["pii"]["script"]) + "\n")
 PYEOF
+export KEY
 sh -e "$T/gha.sh" 2>err || fail "GitHub Actions step on a clean tree: exit $? $(cat err)"
 $PY "$here/sarif_check.py" pii.sarif >chk || fail "pii.sarif: $(cat chk)"
 rm pii.sarif # each job has its own checkout
-sh -e "$T/gitlab.sh" 2>err || fail "GitLab job on a clean tree: exit $? $(cat err)"
+PII_REDACT_KEY=$KEY sh -e "$T/gitlab.sh" 2>err || fail "GitLab job on a clean tree: exit $? $(cat err)"
 [ "$(cat pii.json)" = '{"findings":[]}' ] || fail "pii.json: $(cat pii.json)"
 rm -f pii.sarif pii.json
 printf 'call carol@example.net\n' >contact.txt
@@ -76,13 +84,13 @@ sh -e "$T/gha.sh" 2>err
 $PY "$here/sarif_check.py" pii.sarif >chk || fail "pii.sarif with a finding: $(cat chk)"
 grep -q '"uri":"contact.txt","uriBaseId":"SRCROOT"' pii.sarif || fail "the finding in pii.sarif"
 rm pii.sarif
-sh -e "$T/gitlab.sh" 2>err
+PII_REDACT_KEY=$KEY sh -e "$T/gitlab.sh" 2>err
 [ $? -eq 1 ] || fail "GitLab job with new PII: exit $?"
 grep -q '"path":"contact.txt","line":1,"column":6' pii.json || fail "pii.json: $(cat pii.json)"
 rm -f pii.json contact.txt
 
 # ---- pre-commit: the hook repository at the tag the page names ----
-new_repo media
+new_repo
 "$P" --check --rules-only -q tests/users.csv --baseline .pii-baseline --write-baseline ||
     fail "baseline of the media repository"
 git add .pii-baseline && git commit -q -m baseline || fail "commit the baseline"
