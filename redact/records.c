@@ -396,6 +396,11 @@ out:
     return rs;
 }
 
+void pii_rec_stream_set_input_name(pii_rec_stream *rs, const char *name)
+{
+    pii_stream_set_input_name(rs->st, name);
+}
+
 void pii_rec_stream_free(pii_rec_stream *rs)
 {
     if (!rs)

@@ -17,7 +17,7 @@
  * half-redacted.  The united span takes the label, source, rule and score
  * of a winner chosen by: deny list first, then the longest span, then the
  * higher score, then rule over model, then the earlier start, then the
- * label name.
+ * label name, then the rule id (none first).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -41,8 +41,10 @@ struct pii_redactor {
     char **labels;                /* owned copies */
     size_t nlabels;
     int exclude;
-    int select;  /* label selection active */
-    int no_wide; /* the wide-text guard is off */
+    int select;           /* label selection active */
+    int no_wide;          /* the wide-text guard is off */
+    pii_span_filter keep; /* NULL: none */
+    void *keep_ud;
 };
 
 pii_redactor *pii_redactor_create(pii_err *err)
@@ -98,6 +100,12 @@ int pii_redactor_wide_guard(const pii_redactor *r)
 void pii_redactor_set_allow(pii_redactor *r, const pii_allow *a)
 {
     r->allow = a;
+}
+
+void pii_redactor_set_span_filter(pii_redactor *r, pii_span_filter keep, void *ud)
+{
+    r->keep = keep;
+    r->keep_ud = ud;
 }
 
 void pii_redactor_set_allow_rescan(pii_redactor *r, const pii_rules *rules)
@@ -159,6 +167,7 @@ struct pii_stream {
     pii_spanvec inner;         /* scratch: the rescan of an allowed span */
     pii_buf rep;               /* operator output scratch */
     pii_err failed;            /* sticky: the stream fails closed */
+    const char *input;         /* pii_stream_set_input_name, borrowed */
     pii_wide wide;             /* the wide-text guard over the input */
     int lookahead;             /* some detector has an ahead hook */
     uint64_t fed;              /* bytes of the current document fed */
@@ -243,9 +252,19 @@ void pii_stream_new_input(pii_stream *s)
     pii_wide_init(&s->wide);
 }
 
+void pii_stream_set_input_name(pii_stream *s, const char *name)
+{
+    s->input = name;
+}
+
 size_t pii_stream_buffered(const pii_stream *s)
 {
     return s->blen;
+}
+
+uint64_t pii_stream_undecided(const pii_stream *s)
+{
+    return s->bbase + s->blen - s->wpos + s->q.n;
 }
 
 /* Code points that start before document offset x (x >= cp_pos's last
@@ -373,7 +392,14 @@ static int beats(const pii_span *a, const pii_span *b)
         return b->source == PII_SRC_RULE;
     if (a->start != b->start)
         return b->start < a->start;
-    return strcmp(b->label, a->label) < 0;
+    int c = strcmp(b->label, a->label);
+    if (c)
+        return c < 0;
+    /* the same span from two rules (a custom rule and a built-in one): the
+     * smaller rule id, whatever order the detectors reported them in */
+    if (!a->rule || !b->rule)
+        return !b->rule && a->rule;
+    return strcmp(b->rule, a->rule) < 0;
 }
 
 /* The values inside an allowed span sp (pii_redactor_set_allow_rescan):
@@ -428,6 +454,8 @@ static pii_err accept_spans(pii_stream *s, uint64_t end)
         if (sp->start >= sp->end || sp->start < s->wpos || sp->end > end || !sp->label)
             return PII_EINTERNAL; /* a detector broke its contract */
         if (!label_selected(s->r, sp->label))
+            continue;
+        if (s->r->keep && !s->r->keep(s->r->keep_ud, sp, s->input))
             continue;
         if (s->r->allow &&
             pii_allow_match(s->r->allow, s->buf + (sp->start - s->bbase), sp->end - sp->start)) {

@@ -854,6 +854,11 @@ void batch_redact(worker *w, bitem *it, batch_input *in, pii_stream *st)
     w->cur = st;
     if (!w->rs)
         pii_stream_new_input(st); /* the wide-text guard starts over */
+    /* custom rules' paths (pii_custom.h) */
+    if (w->rs)
+        pii_rec_stream_set_input_name(w->rs, is_stdin ? NULL : it->path);
+    else
+        pii_stream_set_input_name(st, is_stdin ? NULL : it->path);
     /* A packed input was read whole and closed: its folder is opened and
      * checked against the walk again before anything is written there. */
     if (it->have_id && in->dirfd < 0 && (b->dest == DEST_INPLACE || b->dest == DEST_SUFFIX)) {

@@ -1,6 +1,7 @@
 /* pipeline.c — from options to a ready pii_redactor. */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -474,6 +475,8 @@ static int active_labels(const pii_opts *o, pii_pipeline *p)
     }
     for (size_t i = 0; p->rules && !bad && i < pii_rules_count(p->rules); i++)
         bad = pii_labelset_add(ls, pii_rules_info(p->rules, i)->label, "rules");
+    for (size_t i = 0; !bad && i < pii_custom_count(p->custom); i++)
+        bad = pii_labelset_add(ls, pii_custom_info(p->custom, i)->label, "custom rules");
     for (size_t i = 0; !bad && i < pii_deny_nlabels(p->deny); i++)
         bad = pii_labelset_add(ls, pii_deny_label(p->deny, i), "deny");
     if (bad) {
@@ -486,6 +489,60 @@ static int active_labels(const pii_opts *o, pii_pipeline *p)
         if (eq &&
             !resolve(ls, "--threshold", o->thresholds[i], (size_t)(eq - o->thresholds[i]), &rc))
             return rc;
+    }
+    return -1;
+}
+
+#define PII_RULES_FILE_NAME ".pii-redact.rules"
+
+/* The root of the git repository holding the current directory (the first
+ * folder upward with a .git entry) + "/.pii-redact.rules" when that file
+ * exists.  0: none. */
+static int discover_rules(char *buf, size_t cap)
+{
+    char dir[PATH_MAX];
+    struct stat st;
+    if (!getcwd(dir, sizeof dir))
+        return 0;
+    for (;;) {
+        int k = snprintf(buf, cap, "%s%s.git", dir, strcmp(dir, "/") ? "/" : "");
+        if (k > 0 && (size_t)k < cap && lstat(buf, &st) == 0) {
+            k = snprintf(buf, cap, "%s%s" PII_RULES_FILE_NAME, dir, strcmp(dir, "/") ? "/" : "");
+            return k > 0 && (size_t)k < cap && stat(buf, &st) == 0;
+        }
+        char *slash = strrchr(dir, '/');
+        if (!slash || slash == dir)
+            return 0;
+        *slash = '\0';
+    }
+}
+
+static int build_custom(const pii_opts *o, pii_pipeline *p)
+{
+    static char found[PATH_MAX + 32];
+    const char *path = o->rules_file;
+    if (!path && o->rules_discover && discover_rules(found, sizeof found))
+        path = found;
+    if (!path)
+        return -1;
+    pii_err e;
+    size_t line;
+    char msg[256];
+    if (!(p->custom = pii_custom_load(path, &e, &line, msg, sizeof msg))) {
+        if (e == PII_EIO)
+            fprintf(stderr, "pii-redact: rule file %s: %s\n", path, strerror(errno));
+        else if (line)
+            fprintf(stderr, "pii-redact: %s:%zu: %s\n", path, line, msg);
+        else
+            fprintf(stderr, "pii-redact: %s: %s\n", path, msg[0] ? msg : pii_strerror(e));
+        return e == PII_EIO ? PII_EXIT_IO : e == PII_ENOMEM ? PII_EXIT_FAIL : PII_EXIT_USAGE;
+    }
+    p->custom_path = path;
+    if (pii_custom_has_paths(p->custom)) /* each input is named (main.c, batch.c) */
+        pii_redactor_set_span_filter(p->red, pii_custom_keep_span, p->custom);
+    if ((e = pii_redactor_add_detector(p->red, pii_custom_detector(p->custom)))) {
+        pii_cli_error("custom rules", e);
+        return pii_exit_for(e);
     }
     return -1;
 }
@@ -515,6 +572,8 @@ int pii_pipeline_build(const pii_opts *o, pii_pipeline *p)
             return pii_exit_for(e);
         }
     }
+    if (!o->model_only && !o->no_rules_file && (rc = build_custom(o, p)) >= 0)
+        return rc;
     if (o->deny_file) {
         if (!(p->deny = pii_deny_load(o->deny_file, &e, msg, sizeof msg))) {
             fprintf(stderr, "pii-redact: %s: %s%s%s\n", o->deny_file, pii_strerror(e),
@@ -553,6 +612,7 @@ void pii_pipeline_free(pii_pipeline *p)
     pii_allow_free(p->allow);
     pii_deny_free(p->deny);
     pii_rules_free(p->rules);
+    pii_custom_free(p->custom);
     pii_labelset_free(p->labels);
     if (p->key) {
         volatile uint8_t *k = p->key;
