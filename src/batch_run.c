@@ -301,6 +301,8 @@ done:
     for (size_t i = 0; i < b.nitems; i++) {
         free(b.items[i].path);
         free(b.items[i].blob);
+        free(b.items[i].mem);
+        free(b.items[i].lmap);
         free(b.items[i].error);
         free(b.items[i].out);
         free(b.items[i].counts);
