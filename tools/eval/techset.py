@@ -297,8 +297,8 @@ def main():
     ap.add_argument("-n", type=int, default=200)
     ap.add_argument("--seed", type=int, default=40)
     ap.add_argument("--audit", default=os.path.join(HERE, "audit", "tech.tsv"))
-    ap.add_argument("extra", nargs="*")
-    a = ap.parse_args()
+    a, extra = ap.parse_known_args()
+    a.extra = [x for x in extra if x != "--"]
     if a.cmd == "gather":
         gather(a.out)
     elif a.cmd == "count":
