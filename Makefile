@@ -23,6 +23,8 @@
 
 CC      ?= cc
 PKGS    := libpcre2-8 libutf8proc json-c
+# the command's own (`serve`, docs/SERVER.md); not the library's, not in piiredact.pc
+CLI_PKGS := libmicrohttpd
 PREFIX  ?= /usr/local
 LIBDIR  ?= $(PREFIX)/lib
 DESTDIR ?=
@@ -66,8 +68,9 @@ RIG_TESTS := $(wildcard tests/unit/test_fault_*.c) tests/unit/test_tok_fault.c
 LAYERS    := $(filter-out src,$(shell awk '{ sub(/\#.*/, "") } NF { print $$1 }' mk/layers.txt))
 LAYER_INC := $(addsuffix /include,$(LAYERS))
 
-PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) $(CLI_PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+CLI_LIBS   := $(shell pkg-config --libs $(CLI_PKGS) 2>/dev/null)
 
 # -std=c11 with POSIX 2008 for mmap/getline/fsync; no -march: SIMD kernels
 # use function-level target attributes and are chosen at run time.
@@ -75,7 +78,7 @@ CFLAGS_ALL := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE \
               $(OPT) -Wall -Wextra -Werror -pthread \
               $(addprefix -I,$(LAYER_INC)) -I. -DPII_VERSION='"$(VERSION)"' \
               $(if $(FAULT_RIG),-DPII_FAULT_INJECTION) $(PKG_CFLAGS) $(CFLAGS)
-LDLIBS_ALL := $(PKG_LIBS) -lm -pthread $(LDLIBS)
+LDLIBS_ALL := $(PKG_LIBS) $(CLI_LIBS) -lm -pthread $(LDLIBS)
 
 # The model writers (safetensors/GGUF writers, random-weight models) serve
 # mkmodel, quantize and the tests only: they go into libpiitools.a, which

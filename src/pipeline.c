@@ -53,11 +53,12 @@ int pii_exit_for(pii_err e)
 #define PII_KEY_MIN 16
 #define PII_KEY_GOOD 32
 #define PII_KEY_MAX 4096
+_Static_assert(PII_CLI_KEY_BUF == PII_KEY_MAX + 3, "the maximum, CR LF, one byte to see longer");
 
-static int load_key(const char *path, pii_ops *ops)
+int pii_cli_load_key(const char *path, uint8_t key[PII_CLI_KEY_BUF], size_t *out_n)
 {
-    uint8_t key[PII_KEY_MAX + 3]; /* the maximum, CR LF, one byte to see "longer" */
     size_t n = 0;
+    *out_n = 0;
     if (path) {
         /* O_NONBLOCK: a FIFO named as the key file must not hang in open() */
         int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
@@ -80,13 +81,13 @@ static int load_key(const char *path, pii_ops *ops)
             return PII_EXIT_USAGE;
         }
         ssize_t r = 0;
-        while (n < sizeof key &&
-               ((r = read(fd, key + n, sizeof key - n)) > 0 || (r < 0 && errno == EINTR)))
+        while (n < PII_CLI_KEY_BUF &&
+               ((r = read(fd, key + n, PII_CLI_KEY_BUF - n)) > 0 || (r < 0 && errno == EINTR)))
             n += r > 0 ? (size_t)r : 0;
         close(fd);
         if (r < 0) {
             fprintf(stderr, "pii-redact: %s: unreadable: %s\n", path, strerror(errno));
-            memset(key, 0, sizeof key);
+            memset(key, 0, PII_CLI_KEY_BUF);
             return PII_EXIT_IO;
         }
         while (n && (key[n - 1] == '\n' || key[n - 1] == '\r'))
@@ -108,7 +109,7 @@ static int load_key(const char *path, pii_ops *ops)
     }
     if (n > PII_KEY_MAX) {
         fprintf(stderr, "pii-redact: %s: the hash key is longer than %d bytes\n", src, PII_KEY_MAX);
-        memset(key, 0, sizeof key);
+        memset(key, 0, PII_CLI_KEY_BUF);
         return PII_EXIT_USAGE;
     }
     if (n < PII_KEY_MIN) {
@@ -116,7 +117,7 @@ static int load_key(const char *path, pii_ops *ops)
                 "pii-redact: %s: the hash key has %zu bytes; at least %d random bytes are needed "
                 "(a short key is found by brute force): head -c 32 /dev/urandom >KEYFILE\n",
                 src, n, PII_KEY_MIN);
-        memset(key, 0, sizeof key);
+        memset(key, 0, PII_CLI_KEY_BUF);
         return PII_EXIT_USAGE;
     }
     if (n < PII_KEY_GOOD)
@@ -124,8 +125,19 @@ static int load_key(const char *path, pii_ops *ops)
                 "pii-redact: warning: %s: the hash key has %zu bytes; use %d or more random "
                 "bytes\n",
                 src, n, PII_KEY_GOOD);
+    *out_n = n;
+    return -1;
+}
+
+static int load_key(const char *path, pii_ops *ops)
+{
+    uint8_t key[PII_CLI_KEY_BUF];
+    size_t n;
+    int rc = pii_cli_load_key(path, key, &n);
+    if (rc >= 0 || n == 0)
+        return rc;
     pii_err e = pii_ops_set_key(ops, key, n);
-    memset(key, 0, sizeof key);
+    memset(key, 0, PII_CLI_KEY_BUF);
     if (e) {
         pii_cli_error("hash key", e);
         return pii_exit_for(e);

@@ -33,6 +33,14 @@ typedef struct pii_pipeline {
 int pii_pipeline_build(const pii_opts *o, pii_pipeline *p);
 void pii_pipeline_free(pii_pipeline *p);
 
+/* The hash key as the command takes it: --key-file FILE (a regular file
+ * only its owner can read; a trailing newline is not part of it), else
+ * $PII_REDACT_KEY; 16..4096 bytes, a warning below 32.  Returns -1 with
+ * the key in key[0..*n) (*n = 0: none given), else an exit status after a
+ * message.  The caller wipes key after use. */
+#define PII_CLI_KEY_BUF (4096 + 3)
+int pii_cli_load_key(const char *path, uint8_t key[PII_CLI_KEY_BUF], size_t *n);
+
 /* Prints "pii-redact: WHAT: message" to stderr (never input text). */
 void pii_cli_error(const char *what, pii_err e);
 

@@ -40,6 +40,7 @@
 #include "pii_ner.h"
 #include "pii_redact.h"
 #include "pii_records.h"
+#include "pii_pseudo.h"
 
 #ifdef __cplusplus
 extern "C" {
