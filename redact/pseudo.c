@@ -21,7 +21,7 @@ struct pii_pseudo {
     struct {
         char *label;
         unsigned long next;
-    } *cnt; /* the last number of each label */
+    } * cnt; /* the last number of each label */
     size_t ncnt, capcnt;
 };
 
@@ -292,8 +292,8 @@ pii_err pii_pseudo_load_json(pii_pseudo *m, const uint8_t *p, size_t n)
     if (!tok)
         return PII_ENOMEM;
     json_object *root = json_tokener_parse_ex(tok, (const char *)p, (int)n);
-    int ok = root && json_tokener_get_error(tok) == json_tokener_success &&
-             tok->char_offset == (int)n;
+    int ok =
+        root && json_tokener_get_error(tok) == json_tokener_success && tok->char_offset == (int)n;
     json_tokener_free(tok);
     if (!ok) {
         json_object_put(root);

@@ -83,8 +83,9 @@ static int load_map(const char *path, const char *key_file, pii_pseudo *m)
         size_t kn = 0;
         rc = pii_cli_load_key(key_file, key, &kn);
         if (rc < 0 && kn == 0) {
-            fprintf(stderr, "pii-redact restore: %s is sealed: give its key (--key-file FILE or "
-                            "$PII_REDACT_KEY)\n",
+            fprintf(stderr,
+                    "pii-redact restore: %s is sealed: give its key (--key-file FILE or "
+                    "$PII_REDACT_KEY)\n",
                     path);
             rc = PII_EXIT_USAGE;
         }
@@ -129,13 +130,14 @@ int pii_cmd_restore(int argc, char **argv)
             key_file = optarg;
             break;
         case R_HELP:
-            pii_cli_usage(stdout, "pii-redact restore --map FILE [--key-file KEY] [FILE]",
-                          "Writes FILE (default: standard input) with the placeholders of a pseudonym map\n"
-                          "replaced by their original values.  Placeholders are found with case, blanks,\n"
-                          "'_' and '-' ignored (\"< private person 1 >\").",
-                          restore_flags, R_NFLAGS,
-                          "The map comes from the main command's map output or the server's \"mapping\"; a\n"
-                          "sealed map needs the key that sealed it.");
+            pii_cli_usage(
+                stdout, "pii-redact restore --map FILE [--key-file KEY] [FILE]",
+                "Writes FILE (default: standard input) with the placeholders of a pseudonym map\n"
+                "replaced by their original values.  Placeholders are found with case, blanks,\n"
+                "'_' and '-' ignored (\"< private person 1 >\").",
+                restore_flags, R_NFLAGS,
+                "The map comes from the main command's map output or the server's \"mapping\"; a\n"
+                "sealed map needs the key that sealed it.");
             return PII_EXIT_OK;
         default:
             pii_cli_option_error("restore", c, argv, lo);

@@ -480,6 +480,84 @@ static int active_labels(const pii_opts *o, pii_pipeline *p)
     return -1;
 }
 
+/* --map-out: the pseudonym operator numbers through a pii_pseudo map. */
+static int reversible(const pii_opts *o, pii_pipeline *p)
+{
+    if (!o->map_out)
+        return -1;
+    int any = o->op_default && strcmp(o->op_default, "pseudonym") == 0;
+    for (size_t i = 0; i < o->n_op_label; i++) {
+        const char *eq = strchr(o->op_label[i], '=');
+        any |= eq && strcmp(eq + 1, "pseudonym") == 0;
+    }
+    if (!any) {
+        fprintf(stderr, "pii-redact: --map-out: no label's operator is pseudonym "
+                        "(--operator pseudonym or LABEL=pseudonym)\n");
+        return PII_EXIT_USAGE;
+    }
+    pii_err e;
+    if (!(p->map = pii_pseudo_create(&e))) {
+        pii_cli_error("--map-out", e);
+        return pii_exit_for(e);
+    }
+    pii_ops_set_pseudo_map(p->ops, p->map);
+    return -1;
+}
+
+int pii_pipeline_write_map(const pii_opts *o, const pii_pipeline *p)
+{
+    uint8_t key[PII_CLI_KEY_BUF];
+    size_t kn = 0;
+    pii_buf js = {0}, sealed = {0};
+    int rc = pii_cli_load_key(o->key_file, key, &kn);
+    pii_err e = PII_OK;
+    if (rc < 0 && (e = pii_pseudo_to_json(p->map, &js)) == PII_OK && kn)
+        e = pii_pseudo_seal(key, kn, js.p, js.n, &sealed);
+    memset(key, 0, sizeof key);
+    if (rc < 0 && e) {
+        pii_cli_error("--map-out", e);
+        rc = pii_exit_for(e);
+    }
+    if (rc < 0 && !kn && !o->quiet)
+        fprintf(stderr,
+                "pii-redact: warning: %s holds the original values in clear; give "
+                "--key-file to seal it\n",
+                o->map_out);
+    const pii_buf *b = kn ? &sealed : &js;
+    char tmp[4096];
+    int fd = -1;
+    if (rc < 0 && snprintf(tmp, sizeof tmp, "%s.tmpXXXXXX", o->map_out) >= (int)sizeof tmp) {
+        fprintf(stderr, "pii-redact: --map-out: name too long\n");
+        rc = PII_EXIT_USAGE;
+    }
+    /* a new file of mode 0600 (mkstemp), then renamed over the name */
+    if (rc < 0 && (fd = mkstemp(tmp)) < 0) {
+        fprintf(stderr, "pii-redact: %s: %s\n", o->map_out, strerror(errno));
+        rc = PII_EXIT_IO;
+    }
+    if (rc < 0) {
+        size_t off = 0;
+        while (off < b->n) {
+            ssize_t w = write(fd, b->p + off, b->n - off);
+            if (w < 0 && errno == EINTR)
+                continue;
+            if (w <= 0)
+                break;
+            off += (size_t)w;
+        }
+        if (off != b->n || fsync(fd) != 0 || close(fd) != 0 || rename(tmp, o->map_out) != 0) {
+            fprintf(stderr, "pii-redact: %s: %s\n", o->map_out, strerror(errno));
+            unlink(tmp);
+            rc = PII_EXIT_IO;
+        }
+    }
+    if (js.p)
+        memset(js.p, 0, js.n);
+    pii_buf_free(&js);
+    pii_buf_free(&sealed);
+    return rc;
+}
+
 int pii_pipeline_build(const pii_opts *o, pii_pipeline *p)
 {
     pii_err e;
@@ -524,7 +602,8 @@ int pii_pipeline_build(const pii_opts *o, pii_pipeline *p)
         }
         pii_redactor_set_allow(p->red, p->allow);
     }
-    if ((rc = active_labels(o, p)) >= 0 || (rc = build_ops(o, p)) >= 0)
+    if ((rc = active_labels(o, p)) >= 0 || (rc = build_ops(o, p)) >= 0 ||
+        (rc = reversible(o, p)) >= 0)
         return rc;
     pii_redactor_set_ops(p->red, p->ops);
     if ((rc = select_labels(o, p)) >= 0)
@@ -543,5 +622,6 @@ void pii_pipeline_free(pii_pipeline *p)
     pii_deny_free(p->deny);
     pii_rules_free(p->rules);
     pii_labelset_free(p->labels);
+    pii_pseudo_free(p->map);
     memset(p, 0, sizeof *p);
 }

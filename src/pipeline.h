@@ -7,6 +7,7 @@
 #include "opts.h"
 #include "pii_model.h"
 #include "pii_ner.h"
+#include "pii_pseudo.h"
 #include "pii_redact.h"
 #include "pii_tok.h"
 
@@ -20,6 +21,7 @@ typedef struct pii_pipeline {
     pii_ops *ops;
     pii_redactor *red;
     pii_labelset *labels; /* what the active detectors report (labelset.h) */
+    pii_pseudo *map;      /* --map-out: the reversible pseudonyms' map, else NULL */
 } pii_pipeline;
 
 /* Returns -1 on success, else an exit status after printing a message.
@@ -31,6 +33,10 @@ typedef struct pii_pipeline {
  * compiled in (when the build has none, the rule tier runs alone and a
  * notice says so unless --quiet). */
 int pii_pipeline_build(const pii_opts *o, pii_pipeline *p);
+/* --map-out: writes p->map to o->map_out (mode 0600, replaced whole),
+ * sealed with the hash key when there is one (pii_pseudo.h), else plain
+ * JSON after a warning.  Returns -1, or an exit status after a message. */
+int pii_pipeline_write_map(const pii_opts *o, const pii_pipeline *p);
 void pii_pipeline_free(pii_pipeline *p);
 
 /* The hash key as the command takes it: --key-file FILE (a regular file

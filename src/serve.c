@@ -104,8 +104,8 @@ typedef struct serve_cfg {
     unsigned long workers, max_body, max_requests, timeout, session_ttl;
 } serve_cfg;
 
-static int parse_num(const char *opt, const char *s, unsigned long lo, unsigned long hi,
-                     int suffix, unsigned long *out)
+static int parse_num(const char *opt, const char *s, unsigned long lo, unsigned long hi, int suffix,
+                     unsigned long *out)
 {
     char *end;
     errno = 0;
@@ -116,8 +116,7 @@ static int parse_num(const char *opt, const char *s, unsigned long lo, unsigned 
     else if (suffix && (*end == 'M' || *end == 'm'))
         mul = 1024 * 1024, end++;
     if (errno || end == s || *end || s[0] == '-' || v > hi / mul || v * mul < lo) {
-        fprintf(stderr, "pii-redact serve: %s: '%s' is not a number in %lu..%lu\n", opt, s, lo,
-                hi);
+        fprintf(stderr, "pii-redact serve: %s: '%s' is not a number in %lu..%lu\n", opt, s, lo, hi);
         return -1;
     }
     *out = v * mul;
@@ -222,8 +221,7 @@ static int read_token(const char *path, char *buf, size_t cap, size_t *n)
     while (*n && (buf[*n - 1] == '\n' || buf[*n - 1] == '\r'))
         (*n)--;
     if (*n < 16 || *n >= cap) {
-        fprintf(stderr, "pii-redact serve: %s: the token must have 16..%zu bytes\n", path,
-                cap - 1);
+        fprintf(stderr, "pii-redact serve: %s: the token must have 16..%zu bytes\n", path, cap - 1);
         return PII_EXIT_USAGE;
     }
     for (size_t i = 0; i < *n; i++)
@@ -280,8 +278,8 @@ static int listen_on(const char *spec, char *shown, size_t cap)
                     *ai;
     int g = getaddrinfo(host, colon + 1, &hints, &ai);
     if (g != 0) {
-        fprintf(stderr, "pii-redact serve: --listen: '%s': %s (a numeric address and port)\n",
-                spec, gai_strerror(g));
+        fprintf(stderr, "pii-redact serve: --listen: '%s': %s (a numeric address and port)\n", spec,
+                gai_strerror(g));
         return -1;
     }
     fd = socket(ai->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
@@ -332,7 +330,7 @@ typedef struct server {
 } server;
 
 typedef struct req {
-    int counted; /* in server.active */
+    int counted;    /* in server.active */
     int refused;    /* a reply is queued already: discard the body */
     size_t too_big; /* bytes dropped past --max-body */
     pii_buf body;
@@ -352,7 +350,7 @@ static enum MHD_Result send_reply(struct MHD_Connection *c, pii_srv_reply *r)
     if (r->status == 405)
         MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW,
                                 r->body.n && strstr((const char *)r->body.p, "GET") ? "GET, HEAD"
-                                                                                   : "POST");
+                                                                                    : "POST");
     enum MHD_Result ok = MHD_queue_response(c, (unsigned)r->status, resp);
     MHD_destroy_response(resp);
     return ok;
@@ -434,8 +432,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
         return refuse(c, q, 413, "request body too large (--max-body)");
     pii_srv_reply r = {0};
     const char *ct = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_TYPE);
-    pii_srv_handle(&s->api, method, url, ct, q->body.p ? q->body.p : (const uint8_t *)"",
-                   q->body.n, &r);
+    pii_srv_handle(&s->api, method, url, ct, q->body.p ? q->body.p : (const uint8_t *)"", q->body.n,
+                   &r);
     pii_buf_free(&q->body);
     enum MHD_Result ok = send_reply(c, &r);
     pii_buf_free(&r.body);
@@ -485,8 +483,9 @@ static int run_server(server *s, const pii_opts *o)
     if (fd < 0)
         return PII_EXIT_IO;
     if (!is_loopback(s->cfg.listen) && !s->token_len && !o->quiet)
-        fprintf(stderr, "pii-redact serve: warning: %s is not a loopback address and no "
-                        "--auth-token-file is set: anyone who can reach it can use it\n",
+        fprintf(stderr,
+                "pii-redact serve: warning: %s is not a loopback address and no "
+                "--auth-token-file is set: anyone who can reach it can use it\n",
                 s->cfg.listen);
     struct MHD_Daemon *d = MHD_start_daemon(
         MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ITC | MHD_USE_AUTO, 0, NULL, NULL, on_request, s,
@@ -571,8 +570,8 @@ int pii_cmd_serve(int argc, char **argv)
         s->api.red = p.red;
         s->api.key = keylen ? key : NULL;
         s->api.keylen = keylen;
-        if (cfg.session_ttl && !(s->api.sess = pii_sess_create((unsigned)cfg.session_ttl,
-                                                               MAX_SESSIONS)))
+        if (cfg.session_ttl &&
+            !(s->api.sess = pii_sess_create((unsigned)cfg.session_ttl, MAX_SESSIONS)))
             rc = PII_EXIT_FAIL;
     }
     if (rc < 0)

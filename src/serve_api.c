@@ -30,8 +30,8 @@
 static void reply_json(pii_srv_reply *r, int status, json_object *o)
 {
     size_t n = 0;
-    const char *s =
-        json_object_to_json_string_length(o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE, &n);
+    const char *s = json_object_to_json_string_length(
+        o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE, &n);
     pii_buf_free(&r->body);
     r->status = status;
     r->ctype = JSON_CT;
@@ -446,16 +446,14 @@ static void redact_json(const pii_srv *s, json_object *o, pii_srv_reply *r)
             pii_srv_error(r, e == PII_ETOOBIG ? 413 : 500, "pseudonyms failed");
             goto out;
         }
-        json_object_object_add(res, "text",
-                               json_object_new_string_len(bp(&pt), (int)pt.n));
+        json_object_object_add(res, "text", json_object_new_string_len(bp(&pt), (int)pt.n));
         pii_buf_free(&pt);
         json_object_object_add(res, "mapping", mapping_obj(m));
         json_object *sidv;
         if (locked && json_object_object_get_ex(o, "session", &sidv))
             json_object_object_add(res, "session", json_object_get(sidv));
     } else {
-        json_object_object_add(res, "text",
-                               json_object_new_string_len(bp(&sc.out), (int)sc.out.n));
+        json_object_object_add(res, "text", json_object_new_string_len(bp(&sc.out), (int)sc.out.n));
     }
     json_object *spans = json_object_new_array();
     for (size_t i = 0; i < sc.n; i++)
@@ -526,9 +524,10 @@ static void restore(const pii_srv *s, json_object *o, int presidio, pii_srv_repl
                 json_object_object_add(it, "end", json_object_new_int64((int64_t)cp));
                 json_object_object_add(it, "entity_type",
                                        json_object_new_string(entity_of(hv.v[i].label, NULL)));
-                json_object_object_add(it, "text",
-                                       json_object_new_string_len((const char *)out.p + hv.v[i].start,
-                                                                  (int)(hv.v[i].end - hv.v[i].start)));
+                json_object_object_add(
+                    it, "text",
+                    json_object_new_string_len((const char *)out.p + hv.v[i].start,
+                                               (int)(hv.v[i].end - hv.v[i].start)));
                 json_object_object_add(it, "operator", json_object_new_string("deanonymize"));
                 json_object_array_add(items, it);
             }
@@ -554,7 +553,8 @@ static void analyze(const pii_srv *s, json_object *o, pii_srv_reply *r)
     /* entities: the labels asked for (NULL: all) */
     int want[PII_NCAT + 1] = {0}, filter = 0, other = 0;
     json_object *ents, *th;
-    if (json_object_object_get_ex(o, "entities", &ents) && !json_object_is_type(ents, json_type_null)) {
+    if (json_object_object_get_ex(o, "entities", &ents) &&
+        !json_object_is_type(ents, json_type_null)) {
         if (!json_object_is_type(ents, json_type_array)) {
             pii_srv_error(r, 400, "\"entities\" must be a list of names");
             return;
@@ -576,7 +576,8 @@ static void analyze(const pii_srv *s, json_object *o, pii_srv_reply *r)
         }
     }
     double thr = 0;
-    if (json_object_object_get_ex(o, "score_threshold", &th) && !json_object_is_type(th, json_type_null)) {
+    if (json_object_object_get_ex(o, "score_threshold", &th) &&
+        !json_object_is_type(th, json_type_null)) {
         if (!json_object_is_type(th, json_type_double) && !json_object_is_type(th, json_type_int)) {
             pii_srv_error(r, 400, "\"score_threshold\" must be a number");
             return;
@@ -609,8 +610,9 @@ static void analyze(const pii_srv *s, json_object *o, pii_srv_reply *r)
         json_object_object_add(it, "score", json_object_new_double((double)f->score));
         json_object_object_add(it, "analysis_explanation", NULL);
         json_object *meta = json_object_new_object();
-        json_object_object_add(meta, "recognizer_name",
-                               json_object_new_string(f->rule ? f->rule : pii_source_name(f->source)));
+        json_object_object_add(
+            meta, "recognizer_name",
+            json_object_new_string(f->rule ? f->rule : pii_source_name(f->source)));
         json_object_object_add(meta, "recognizer_identifier",
                                json_object_new_string(pii_source_name(f->source)));
         json_object_object_add(it, "recognition_metadata", meta);
@@ -684,12 +686,17 @@ static int apply(const pii_srv *s, json_object *op, const char *type, const uint
         size_t ncp, *off = cp_offsets(v, len, &ncp);
         if (!off)
             return 0;
-        long long count = json_object_object_get_ex(op, "chars_to_mask", &cv) ? json_object_get_int64(cv) : (long long)ncp;
-        int from_end = json_object_object_get_ex(op, "from_end", &fe) && json_object_get_boolean(fe);
+        long long count = json_object_object_get_ex(op, "chars_to_mask", &cv)
+                              ? json_object_get_int64(cv)
+                              : (long long)ncp;
+        int from_end =
+            json_object_object_get_ex(op, "from_end", &fe) && json_object_get_boolean(fe);
         uint32_t c;
-        if (!mc || !*mc || pii_utf8_decode((const uint8_t *)mc, strlen(mc), &c) != (int)strlen(mc) || count < 0) {
+        if (!mc || !*mc ||
+            pii_utf8_decode((const uint8_t *)mc, strlen(mc), &c) != (int)strlen(mc) || count < 0) {
             free(off);
-            pii_srv_error(r, 400, "mask needs \"masking_char\" (one character) and \"chars_to_mask\" >= 0");
+            pii_srv_error(r, 400,
+                          "mask needs \"masking_char\" (one character) and \"chars_to_mask\" >= 0");
             return 0;
         }
         size_t k = (size_t)count < ncp ? (size_t)count : ncp;
@@ -721,7 +728,9 @@ static int apply(const pii_srv *s, json_object *op, const char *type, const uint
         }
         return pii_buf_append(out, buf, 64) == PII_OK;
     }
-    snprintf(buf, sizeof buf, "anonymizer type \"%.40s\" is not supported (replace, redact, mask, hash, keep)", kind);
+    snprintf(buf, sizeof buf,
+             "anonymizer type \"%.40s\" is not supported (replace, redact, mask, hash, keep)",
+             kind);
     pii_srv_error(r, 400, buf);
     return 0;
 }
@@ -738,7 +747,8 @@ static void anonymize(const pii_srv *s, json_object *o, pii_srv_reply *r)
         pii_srv_error(r, 400, "\"analyzer_results\" must be a list");
         return;
     }
-    if (json_object_object_get_ex(o, "anonymizers", &ops) && !json_object_is_type(ops, json_type_object)) {
+    if (json_object_object_get_ex(o, "anonymizers", &ops) &&
+        !json_object_is_type(ops, json_type_object)) {
         if (!json_object_is_type(ops, json_type_null)) {
             pii_srv_error(r, 400, "\"anonymizers\" must be an object");
             return;
@@ -760,10 +770,14 @@ static void anonymize(const pii_srv *s, json_object *o, pii_srv_reply *r)
     }
     for (size_t i = 0; i < ni; i++) {
         json_object *x = json_object_array_get_idx(res_in, i), *a, *b, *t, *sc;
-        if (!json_object_object_get_ex(x, "start", &a) || !json_object_object_get_ex(x, "end", &b) ||
-            !json_object_object_get_ex(x, "entity_type", &t) || !json_object_is_type(a, json_type_int) ||
-            !json_object_is_type(b, json_type_int) || !json_object_is_type(t, json_type_string)) {
-            pii_srv_error(r, 400, "each analyzer result needs integer \"start\", \"end\" and a string \"entity_type\"");
+        if (!json_object_object_get_ex(x, "start", &a) ||
+            !json_object_object_get_ex(x, "end", &b) ||
+            !json_object_object_get_ex(x, "entity_type", &t) ||
+            !json_object_is_type(a, json_type_int) || !json_object_is_type(b, json_type_int) ||
+            !json_object_is_type(t, json_type_string)) {
+            pii_srv_error(r, 400,
+                          "each analyzer result needs integer \"start\", \"end\" and a string "
+                          "\"entity_type\"");
             goto done;
         }
         int64_t s0 = json_object_get_int64(a), s1 = json_object_get_int64(b);
@@ -816,7 +830,9 @@ static void anonymize(const pii_srv *s, json_object *o, pii_srv_reply *r)
         json_object_object_add(x, "start", json_object_new_int64((int64_t)out_cp));
         json_object_object_add(x, "end", json_object_new_int64((int64_t)(out_cp + rep_cp)));
         json_object_object_add(x, "entity_type", json_object_new_string(it[i].type));
-        json_object_object_add(x, "text", json_object_new_string_len((const char *)out.p + before, (int)(out.n - before)));
+        json_object_object_add(
+            x, "text",
+            json_object_new_string_len((const char *)out.p + before, (int)(out.n - before)));
         json_object_object_add(x, "operator", json_object_new_string(opname));
         json_object_array_add(items, x);
         out_cp += rep_cp;

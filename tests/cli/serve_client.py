@@ -350,6 +350,24 @@ def check_drain(base, pid):
     print("drain: ok")
 
 
+def check_ttl(base, binary):
+    """--session-ttl 1: a session is gone a second after its last use; the
+    placeholders are the command's --map-out ones for the same text."""
+    t = "Jane Doe wrote to bob@example.com. Later, Doe called +1 415-555-0100.\n"
+    a = jreq(base, "/redact", {"text": t, "pseudonyms": True, "session": True})
+    want = command_output(binary, ["--operator", "pseudonym", "--map-out", "/dev/null", "--quiet"], t)
+    if a["text"].encode() != want:
+        fail(f"server pseudonyms {a['text']!r} != command {want!r}")
+    r = jreq(base, "/restore", {"text": "<PRIVATE_PERSON_1>", "session": a["session"]})
+    if r["text"] != "Jane Doe":
+        fail(f"ttl: restore at once: {r}")
+    time.sleep(2.2)
+    st, _, _, _ = req(base, "POST", "/restore", {"text": "<PRIVATE_PERSON_1>", "session": a["session"]})
+    if st != 404:
+        fail(f"ttl: the session outlived its TTL: {st}")
+    print("ttl: ok")
+
+
 def check_unix(path):
     s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     s.connect(path)
@@ -382,6 +400,8 @@ if __name__ == "__main__":
         check_auth(arg, rest[0])
     elif what == "drain":
         check_drain(arg, int(rest[0]))
+    elif what == "ttl":
+        check_ttl(arg, rest[0])
     elif what == "unix":
         check_unix(arg)
     else:

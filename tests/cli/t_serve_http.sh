@@ -61,6 +61,16 @@ want=$(printf '%s' "$t" | $P --rules-only --operator mask)
 [ "$got" = "$want" ] || fail "options: '$got' != '$want'"
 stop
 
+# sessions expire; sessions off
+start ttl --session-ttl 1
+$C ttl "$base" "$P"
+stop
+start nosess --session-ttl 0
+code=$(curl -s -o /dev/null -w '%{http_code}' -H 'Content-Type: application/json' \
+    -d '{"text":"jane@example.com","pseudonyms":true,"session":true}' "$base/redact")
+[ "$code" = 400 ] || fail "sessions off: $code"
+stop
+
 # concurrency limit, idle timeout, graceful drain
 start busy --max-requests 1
 $C busy "$base"
