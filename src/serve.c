@@ -9,11 +9,15 @@
  * The redaction options are the main command's (and its config file's):
  * the redactor is built once by src/pipeline.c, exactly as the command
  * builds it, and shared by every worker thread (pii_redact.h: a configured
- * redactor is immutable; each request opens its own stream).
+ * redactor is immutable; each request opens its own stream).  One
+ * libmicrohttpd I/O thread reads and writes every connection; a request
+ * whose body is in is queued for the --workers threads and its connection
+ * suspended until a worker has the reply.
  *
  * Limits: a body over --max-body is refused with 413 (from Content-Length
- * before it is read, else as soon as it grows past the limit); more than
- * --max-requests requests in progress get 503 with Retry-After; a
+ * before it is read, else at its end); more than --max-requests requests
+ * in progress (from their headers to their reply: receiving, queued or
+ * being redacted) get 503 with Retry-After; a
  * connection idle for --timeout seconds is closed.  SIGTERM or SIGINT:
  * the listening socket closes, requests in progress finish (up to
  * --timeout seconds more), then the process exits 0.
@@ -321,20 +325,36 @@ static int is_loopback(const char *spec)
 
 /* ---- requests ----------------------------------------------------------------- */
 
+typedef struct req req;
+
 typedef struct server {
     pii_srv api;
     serve_cfg cfg;
     char token[1024];
     size_t token_len;
-    atomic_long active; /* requests between their first call and completion */
+    atomic_long active;  /* requests between their headers and their completion */
+    atomic_long pending; /* requests handed to the workers, not yet resumed */
+    /* the work queue: requests whose body is in, for the worker pool */
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    req *head, *tail;
+    int stop;
+    pthread_t *workers;
+    unsigned long nworkers;
 } server;
 
-typedef struct req {
+struct req {
     int counted;    /* in server.active */
     int refused;    /* a reply is queued already: discard the body */
     size_t too_big; /* bytes dropped past --max-body */
     pii_buf body;
-} req;
+    /* handed to a worker: the connection is suspended until done */
+    atomic_int done;
+    struct MHD_Connection *conn;
+    char *method, *url, *ctype;
+    pii_srv_reply reply;
+    req *next;
+};
 
 static enum MHD_Result send_reply(struct MHD_Connection *c, pii_srv_reply *r)
 {
@@ -386,6 +406,59 @@ static int authorized(const server *s, struct MHD_Connection *c)
     return diff == 0;
 }
 
+/* ---- the worker pool ------------------------------------------------------------ */
+
+static void *worker(void *arg)
+{
+    server *s = arg;
+    for (;;) {
+        pthread_mutex_lock(&s->mu);
+        while (!s->head && !s->stop)
+            pthread_cond_wait(&s->cv, &s->mu);
+        req *q = s->head;
+        if (q) {
+            s->head = q->next;
+            if (!s->head)
+                s->tail = NULL;
+        }
+        pthread_mutex_unlock(&s->mu);
+        if (!q)
+            return NULL; /* stopping, and the queue is empty */
+        pii_srv_handle(&s->api, q->method, q->url, q->ctype,
+                       q->body.p ? q->body.p : (const uint8_t *)"", q->body.n, &q->reply);
+        pii_buf_free(&q->body);
+        atomic_store(&q->done, 1);
+        atomic_fetch_sub(&s->pending, 1);
+        MHD_resume_connection(q->conn); /* the reply goes out from the I/O thread */
+    }
+}
+
+/* Hands a request whose body is in to the workers; its connection waits
+ * (suspended) until a worker resumes it.  0 when out of memory. */
+static int submit(server *s, struct MHD_Connection *c, req *q, const char *method, const char *url)
+{
+    const char *ct = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_TYPE);
+    q->method = strdup(method);
+    q->url = strdup(url);
+    q->ctype = ct ? strdup(ct) : NULL;
+    if (!q->method || !q->url || (ct && !q->ctype))
+        return 0;
+    q->conn = c;
+    atomic_fetch_add(&s->pending, 1);
+    MHD_suspend_connection(c);
+    pthread_mutex_lock(&s->mu);
+    if (s->tail)
+        s->tail->next = q;
+    else
+        s->head = q;
+    s->tail = q;
+    pthread_cond_signal(&s->cv);
+    pthread_mutex_unlock(&s->mu);
+    return 1;
+}
+
+/* ---- requests ----------------------------------------------------------------- */
+
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url,
                                   const char *method, const char *version, const char *data,
                                   size_t *data_size, void **con_cls)
@@ -430,14 +503,23 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
         return MHD_YES;
     if (q->too_big)
         return refuse(c, q, 413, "request body too large (--max-body)");
-    pii_srv_reply r = {0};
-    const char *ct = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_TYPE);
-    pii_srv_handle(&s->api, method, url, ct, q->body.p ? q->body.p : (const uint8_t *)"", q->body.n,
-                   &r);
-    pii_buf_free(&q->body);
-    enum MHD_Result ok = send_reply(c, &r);
-    pii_buf_free(&r.body);
-    return ok;
+    if (q->conn) { /* resumed: a worker has the reply */
+        if (!atomic_load(&q->done))
+            return MHD_YES;
+        enum MHD_Result ok = send_reply(c, &q->reply);
+        pii_buf_free(&q->reply.body);
+        return ok;
+    }
+    if (strcmp(url, "/health") == 0) { /* answered here, never queued */
+        pii_srv_reply r = {0};
+        pii_srv_handle(&s->api, method, url, NULL, (const uint8_t *)"", 0, &r);
+        enum MHD_Result ok = send_reply(c, &r);
+        pii_buf_free(&r.body);
+        return ok;
+    }
+    if (!submit(s, c, q, method, url))
+        return refuse(c, q, 500, "out of memory");
+    return MHD_YES;
 }
 
 static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
@@ -452,8 +534,40 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
     if (q->counted)
         atomic_fetch_sub(&s->active, 1);
     pii_buf_free(&q->body);
+    pii_buf_free(&q->reply.body);
+    free(q->method);
+    free(q->url);
+    free(q->ctype);
     free(q);
     *con_cls = NULL;
+}
+
+static int start_workers(server *s)
+{
+    if (pthread_mutex_init(&s->mu, NULL) != 0)
+        return -1;
+    if (pthread_cond_init(&s->cv, NULL) != 0 ||
+        !(s->workers = calloc(s->cfg.workers, sizeof *s->workers))) {
+        pthread_mutex_destroy(&s->mu);
+        return -1;
+    }
+    for (; s->nworkers < s->cfg.workers; s->nworkers++)
+        if (pthread_create(&s->workers[s->nworkers], NULL, worker, s) != 0)
+            return -1;
+    return 0;
+}
+
+static void stop_workers(server *s)
+{
+    pthread_mutex_lock(&s->mu);
+    s->stop = 1;
+    pthread_cond_broadcast(&s->cv);
+    pthread_mutex_unlock(&s->mu);
+    for (unsigned long i = 0; i < s->nworkers; i++)
+        pthread_join(s->workers[i], NULL);
+    free(s->workers);
+    pthread_cond_destroy(&s->cv);
+    pthread_mutex_destroy(&s->mu);
 }
 
 /* ---- the command -------------------------------------------------------------- */
@@ -487,15 +601,22 @@ static int run_server(server *s, const pii_opts *o)
                 "pii-redact serve: warning: %s is not a loopback address and no "
                 "--auth-token-file is set: anyone who can reach it can use it\n",
                 s->cfg.listen);
-    struct MHD_Daemon *d = MHD_start_daemon(
-        MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ITC | MHD_USE_AUTO, 0, NULL, NULL, on_request, s,
-        MHD_OPTION_LISTEN_SOCKET, fd, MHD_OPTION_THREAD_POOL_SIZE, (unsigned)s->cfg.workers,
-        MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)s->cfg.timeout, MHD_OPTION_CONNECTION_LIMIT,
-        (unsigned)(s->cfg.max_requests * 2 + 16), MHD_OPTION_NOTIFY_COMPLETED, on_completed, s,
-        MHD_OPTION_END);
+    if (start_workers(s) != 0) {
+        fprintf(stderr, "pii-redact serve: cannot start the worker threads\n");
+        close(fd);
+        return PII_EXIT_FAIL;
+    }
+    /* one I/O thread reads and writes every connection; the workers redact */
+    struct MHD_Daemon *d =
+        MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_AUTO,
+                         0, NULL, NULL, on_request, s, MHD_OPTION_LISTEN_SOCKET, fd,
+                         MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)s->cfg.timeout,
+                         MHD_OPTION_CONNECTION_LIMIT, (unsigned)(s->cfg.max_requests * 2 + 64),
+                         MHD_OPTION_NOTIFY_COMPLETED, on_completed, s, MHD_OPTION_END);
     if (!d) {
         fprintf(stderr, "pii-redact serve: the HTTP server did not start\n");
         close(fd);
+        stop_workers(s);
         return PII_EXIT_FAIL;
     }
     fprintf(stderr, "pii-redact serve: listening on %s (%lu workers)\n", shown, s->cfg.workers);
@@ -509,14 +630,21 @@ static int run_server(server *s, const pii_opts *o)
         unlink(s->cfg.listen + 5);
     struct timespec t0, t;
     clock_gettime(CLOCK_MONOTONIC, &t0);
+    /* Requests with a worker always finish (their time is bounded by
+     * --max-body); ones still sending their body get --timeout seconds. */
     for (;;) {
         clock_gettime(CLOCK_MONOTONIC, &t);
-        if (atomic_load(&s->active) <= 0 || t.tv_sec - t0.tv_sec >= (time_t)s->cfg.timeout)
+        long pending = atomic_load(&s->pending);
+        if (atomic_load(&s->active) <= 0 ||
+            (pending <= 0 && t.tv_sec - t0.tv_sec >= (time_t)s->cfg.timeout))
             break;
         nanosleep(&(struct timespec){0, 10 * 1000 * 1000}, NULL);
     }
+    /* the last resumed replies go out */
+    nanosleep(&(struct timespec){0, 50 * 1000 * 1000}, NULL);
     long left = atomic_load(&s->active);
     MHD_stop_daemon(d);
+    stop_workers(s);
     if (!o->quiet)
         fprintf(stderr, "pii-redact serve: stopped (%s)%s\n", sig == SIGINT ? "SIGINT" : "SIGTERM",
                 left > 0 ? "; requests still in progress were cut" : "");

@@ -1,6 +1,7 @@
 # `pii-redact serve`: the real server on a free loopback port, every
 # endpoint, limit and error over real HTTP (tests/cli/serve_client.py),
-# graceful shutdown, the Unix socket, auth, usage errors.
+# LiteLLM's guardrail request shapes (tests/cli/litellm_client.py), session
+# expiry, graceful shutdown, the Unix socket, auth, usage errors.
 set -e
 P=$PII_REDACT
 here=$(cd "$(dirname "$0")" && pwd)
@@ -48,6 +49,8 @@ start main --max-body 4096
 $C endpoints "$base" "$P"
 $C pseudonyms "$base"
 $C limits "$base" 4096
+# a client that sends LiteLLM's Presidio guardrail's exact request bodies
+python3 "$here/litellm_client.py" "$base"
 # the log says where it listens and nothing of what it was sent
 grep -q 'Jane\|john\|4111' "$TMPDIR/main.log" && fail "the log holds request text"
 stop

@@ -30,8 +30,8 @@ static void restore_is(const pii_pseudo *m, const char *text, const char *want, 
 {
     pii_buf out = {0};
     size_t n = 99;
-    assert_int_equal(pii_pseudo_restore(m, (const uint8_t *)text, strlen(text), &out, &n, NULL, NULL),
-                     PII_OK);
+    assert_int_equal(
+        pii_pseudo_restore(m, (const uint8_t *)text, strlen(text), &out, &n, NULL, NULL), PII_OK);
     if (out.n != strlen(want) || memcmp(out.p, want, out.n) != 0) {
         fprintf(stderr, "restore: got \"%.*s\" want \"%s\"\n", (int)out.n, (const char *)out.p,
                 want);
@@ -52,9 +52,9 @@ static void test_numbering(void **state)
     name_is(m, "private_person", "Doe", "<PRIVATE_PERSON_1>");   /* the surname */
     name_is(m, "private_person", "Stone", "<PRIVATE_PERSON_2>"); /* its own */
     name_is(m, "private_person", "Jane Doe", "<PRIVATE_PERSON_1>");
-    name_is(m, "private_person", "Do", "<PRIVATE_PERSON_3>"); /* not a suffix word */
+    name_is(m, "private_person", "Do", "<PRIVATE_PERSON_3>");  /* not a suffix word */
     name_is(m, "private_person", "Bob", "<PRIVATE_PERSON_4>"); /* a first name is not */
-    name_is(m, "secret", "Doe", "<SECRET_1>");                /* other labels: exact only */
+    name_is(m, "secret", "Doe", "<SECRET_1>");                 /* other labels: exact only */
     assert_int_equal(pii_pseudo_count(m), 6);
     const char *ph, *label;
     const uint8_t *v;
@@ -109,10 +109,11 @@ static void test_json(void **state)
     name_is(m2, "private_person", "Al Ng", "<PRIVATE_PERSON_2>");
     /* not a map: refused, nothing added */
     size_t before = pii_pseudo_count(m2);
-    const char *bad[] = {"{", "[]", "{\"version\":2,\"entries\":[]}",
-                         "{\"version\":1,\"entries\":[{\"placeholder\":\"x\",\"label\":\"l\","
-                         "\"value\":\"v\"}]}",
-                         "{\"version\":1,\"entries\":[{\"placeholder\":\"<A_1>\",\"label\":\"l\"}]}"};
+    const char *bad[] = {
+        "{", "[]", "{\"version\":2,\"entries\":[]}",
+        "{\"version\":1,\"entries\":[{\"placeholder\":\"x\",\"label\":\"l\","
+        "\"value\":\"v\"}]}",
+        "{\"version\":1,\"entries\":[{\"placeholder\":\"<A_1>\",\"label\":\"l\"}]}"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
         assert_int_not_equal(pii_pseudo_load_json(m2, (const uint8_t *)bad[i], strlen(bad[i])),
                              PII_OK);
@@ -214,9 +215,12 @@ static void test_ops_map(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_numbering), cmocka_unit_test(test_restore),
-        cmocka_unit_test(test_json),      cmocka_unit_test(test_seal),
-        cmocka_unit_test(test_seal_construction), cmocka_unit_test(test_ops_map),
+        cmocka_unit_test(test_numbering),
+        cmocka_unit_test(test_restore),
+        cmocka_unit_test(test_json),
+        cmocka_unit_test(test_seal),
+        cmocka_unit_test(test_seal_construction),
+        cmocka_unit_test(test_ops_map),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
