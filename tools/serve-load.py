@@ -101,7 +101,14 @@ def pct(v, p):
     return v[min(len(v) - 1, int(p / 100 * len(v)))] if v else float("nan")
 
 
-def run_phase(name, port, prompts, expected, clients, seconds):
+def cpu_s(pid):
+    """The server's user + system CPU time, seconds."""
+    f = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+    return (int(f[11]) + int(f[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def run_phase(name, port, prompts, expected, clients, seconds, pid=None):
+    c0 = cpu_s(pid) if pid else 0
     t0 = time.perf_counter()
     with mp.Pool(clients) as pool:
         res = pool.map(client, [(port, prompts, expected, seconds, 0, s) for s in range(clients)])
@@ -112,9 +119,11 @@ def run_phase(name, port, prompts, expected, clients, seconds):
     for r in res:
         for k, v in r[2].items():
             codes[k] = codes.get(k, 0) + v
+    cpu = (cpu_s(pid) - c0) / max(1, len(lat)) * 1e3 if pid else float("nan")
     print(f"{name}: {len(lat)} requests in {wall:.1f} s: {len(lat) / wall:.0f} req/s; "
           f"latency p50 {pct(lat, 50) * 1e3:.2f} ms, p99 {pct(lat, 99) * 1e3:.2f} ms, "
-          f"max {max(lat) * 1e3 if lat else 0:.1f} ms; mismatches {bad}; replies {codes}")
+          f"max {max(lat) * 1e3 if lat else 0:.1f} ms; server CPU {cpu:.2f} ms/request; "
+          f"mismatches {bad}; replies {codes}")
     return bad, codes
 
 
@@ -149,9 +158,9 @@ def main():
           f"{1 / spawn:.1f} req/s")
     srv, port = start_server(a.binary, ["--workers", str(a.workers), "--max-requests", "1024"])
     try:
-        b, _ = run_phase("short (200 chars)", port, short, exp_short, a.clients, a.seconds)
+        b, _ = run_phase("short (200 chars)", port, short, exp_short, a.clients, a.seconds, srv.pid)
         failed += b
-        b, _ = run_phase("doc (4 KB)", port, docs, exp_docs, a.clients, a.seconds)
+        b, _ = run_phase("doc (4 KB)", port, docs, exp_docs, a.clients, a.seconds, srv.pid)
         failed += b
         # RSS over many requests
         n = a.rss_requests
