@@ -550,8 +550,8 @@ static void analyze(const pii_srv *s, json_object *o, pii_srv_reply *r)
     size_t n, ln;
     if (!get_text(o, &text, &n, r) || get_str(o, "language", &lang, &ln, r) < 0)
         return;
-    /* entities: the labels asked for (NULL: all) */
-    int want[PII_NCAT + 1] = {0}, filter = 0, other = 0;
+    /* entities: the labels asked for; absent, null or [] (as Presidio): all */
+    int want[PII_NCAT] = {0}, filter = 0;
     json_object *ents, *th;
     if (json_object_object_get_ex(o, "entities", &ents) &&
         !json_object_is_type(ents, json_type_null)) {
@@ -559,20 +559,20 @@ static void analyze(const pii_srv *s, json_object *o, pii_srv_reply *r)
             pii_srv_error(r, 400, "\"entities\" must be a list of names");
             return;
         }
-        filter = 1;
-        for (size_t i = 0; i < json_object_array_length(ents); i++) {
+        size_t ne = json_object_array_length(ents);
+        filter = ne > 0;
+        for (size_t i = 0; i < ne; i++) {
             json_object *e = json_object_array_get_idx(ents, i);
             if (!json_object_is_type(e, json_type_string)) {
                 pii_srv_error(r, 400, "\"entities\" must be a list of names");
                 return;
             }
-            const char *l = label_of(json_object_get_string(e));
+            const char *name = json_object_get_string(e), *l = label_of(name);
             int k = l ? pii_category_index(l) : -1;
             if (k >= 0)
                 want[k] = 1;
-            else if (!l && strcmp(json_object_get_string(e), "ALL") == 0)
+            else if (strcmp(name, "ALL") == 0)
                 filter = 0;
-            (void)other;
         }
     }
     double thr = 0;

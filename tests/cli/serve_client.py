@@ -128,6 +128,10 @@ def check_endpoints(base, binary):
     j2 = jreq(base, "/analyze", {"text": t, "language": "en", "entities": ["IBAN_CODE"]})
     if {i["entity_type"] for i in j2} != {"IBAN_CODE"}:
         fail(f"/analyze entities filter: {j2}")
+    if jreq(base, "/analyze", {"text": t, "language": "en", "entities": []}) != j:
+        fail("/analyze with entities [] is not all of them")
+    if jreq(base, "/analyze", {"text": t, "language": "en", "entities": ["NRP"]}) != []:
+        fail("/analyze with an entity we do not detect")
     j3 = jreq(base, "/analyze", {"text": t, "language": "en", "score_threshold": 1.0})
     if any(i["score"] < 1.0 for i in j3) or len(j3) >= len(j) + 1:
         fail(f"/analyze score_threshold: {j3}")
