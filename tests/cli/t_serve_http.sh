@@ -81,7 +81,7 @@ stop
 start idle --timeout 1
 $C timeout "$base"
 stop
-start drain --timeout 5
+start drain --timeout 5 --max-requests 1
 $C drain "$base" "$pid"
 wait "$pid" || fail "drain: exit status $?"
 
