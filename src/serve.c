@@ -670,9 +670,10 @@ int pii_cmd_serve(int argc, char **argv)
         return rc;
     }
     rc = pii_opts_parse(argc2, argv2, &o);
-    if (rc < 0 && (o.nfiles || pii_batch_wanted(&o) || o.check || o.lines || o.list_rules)) {
+    if (rc < 0 &&
+        (o.nfiles || pii_batch_wanted(&o) || o.check || o.lines || o.list_rules || o.map_out)) {
         fprintf(stderr, "pii-redact serve: takes redaction options only (no FILE, --check, "
-                        "--lines, -r, --in-place, --list-rules)\n");
+                        "--lines, -r, --in-place, --list-rules, --map-out)\n");
         rc = PII_EXIT_USAGE;
     }
     server *s = calloc(1, sizeof *s);

@@ -37,6 +37,8 @@ $P serve --listen nonsense 2>"$TMPDIR/err"; rc=$?
 [ "$rc" -eq 3 ] || fail "--listen nonsense: exit $rc"
 $P serve some-file.txt 2>"$TMPDIR/err"; rc=$?
 [ "$rc" -eq 2 ] || fail "serve FILE: exit $rc"
+$P serve --operator pseudonym --map-out "$TMPDIR/m" 2>"$TMPDIR/err"; rc=$?
+[ "$rc" -eq 2 ] || fail "serve --map-out: exit $rc"
 $P serve --labels privat_email 2>"$TMPDIR/err"; rc=$?
 [ "$rc" -eq 2 ] || fail "serve with a bad label: exit $rc"
 printf 'short\n' >"$TMPDIR/tok"; chmod 600 "$TMPDIR/tok"
