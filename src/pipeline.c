@@ -530,7 +530,13 @@ int pii_pipeline_write_map(const pii_opts *o, const pii_pipeline *p)
         fprintf(stderr, "pii-redact: --map-out: name too long\n");
         rc = PII_EXIT_USAGE;
     }
-    /* a new file of mode 0600 (mkstemp), then renamed over the name */
+    /* a new file of mode 0600 (mkstemp), then renamed over the name: only
+     * ever over a regular file (never a device, FIFO, link or folder) */
+    struct stat st;
+    if (rc < 0 && lstat(o->map_out, &st) == 0 && !S_ISREG(st.st_mode)) {
+        fprintf(stderr, "pii-redact: %s: --map-out replaces a regular file only\n", o->map_out);
+        rc = PII_EXIT_USAGE;
+    }
     if (rc < 0 && (fd = mkstemp(tmp)) < 0) {
         fprintf(stderr, "pii-redact: %s: %s\n", o->map_out, strerror(errno));
         rc = PII_EXIT_IO;

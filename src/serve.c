@@ -367,10 +367,8 @@ static enum MHD_Result send_reply(struct MHD_Connection *c, pii_srv_reply *r)
         MHD_add_response_header(resp, MHD_HTTP_HEADER_RETRY_AFTER, "1");
     if (r->status == 401)
         MHD_add_response_header(resp, MHD_HTTP_HEADER_WWW_AUTHENTICATE, "Bearer");
-    if (r->status == 405)
-        MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW,
-                                r->body.n && strstr((const char *)r->body.p, "GET") ? "GET, HEAD"
-                                                                                    : "POST");
+    if (r->status == 405 && r->allow)
+        MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW, r->allow);
     enum MHD_Result ok = MHD_queue_response(c, (unsigned)r->status, resp);
     MHD_destroy_response(resp);
     return ok;

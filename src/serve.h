@@ -51,6 +51,7 @@ typedef struct pii_srv {
 typedef struct pii_srv_reply {
     int status;
     const char *ctype; /* static */
+    const char *allow; /* 405: the methods the path takes (static), else NULL */
     pii_buf body;
 } pii_srv_reply;
 

@@ -887,9 +887,11 @@ void pii_srv_handle(const pii_srv *s, const char *method, const char *path, cons
 {
     r->status = 0;
     r->ctype = JSON_CT;
+    r->allow = NULL;
     if (strcmp(path, "/health") == 0) {
         if (strcmp(method, "GET") != 0 && strcmp(method, "HEAD") != 0) {
             pii_srv_error(r, 405, "use GET");
+            r->allow = "GET, HEAD";
             return;
         }
         json_object *o = json_object_new_object();
@@ -912,6 +914,7 @@ void pii_srv_handle(const pii_srv *s, const char *method, const char *path, cons
     }
     if (strcmp(method, "POST") != 0) {
         pii_srv_error(r, 405, "use POST");
+        r->allow = "POST";
         return;
     }
     if (fn == redact_json && !is_json(ctype)) {

@@ -12,7 +12,7 @@
 
 typedef struct sess {
     char id[33];
-    time_t last;
+    int64_t last; /* ms, CLOCK_MONOTONIC */
     pii_pseudo *map;
 } sess;
 
@@ -24,11 +24,11 @@ struct pii_sess {
     sess *held; /* between acquire and release */
 };
 
-static time_t now(void)
+static int64_t now(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec;
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
 pii_sess *pii_sess_create(unsigned ttl, size_t max)
@@ -60,9 +60,9 @@ void pii_sess_free(pii_sess *s)
 /* Drops expired sessions (mutex held). */
 static void sweep(pii_sess *s)
 {
-    time_t t = now();
+    int64_t t = now();
     for (size_t i = 0; i < s->n;) {
-        if (t - s->v[i].last >= (time_t)s->ttl) {
+        if (t - s->v[i].last >= (int64_t)s->ttl * 1000) {
             pii_pseudo_free(s->v[i].map);
             s->v[i] = s->v[--s->n];
         } else {

@@ -69,6 +69,14 @@ $P --map-out "$T/m" <"$T/in.txt" >/dev/null 2>"$T/err"; rc=$?
 [ "$rc" -eq 2 ] || fail "--map-out without pseudonym: exit $rc"
 $P --operator pseudonym --map-out "$T/m" -r "$T" --out-dir "$T/o" >/dev/null 2>"$T/err"; rc=$?
 [ "$rc" -eq 2 ] || fail "--map-out in batch mode: exit $rc"
+# never replaces what is not a regular file
+mkfifo "$T/fifo"; mkdir "$T/dir"; ln -s "$T/in.txt" "$T/link"
+for f in fifo dir link; do
+    $P --operator pseudonym --map-out "$T/$f" <"$T/in.txt" >/dev/null 2>"$T/err"; rc=$?
+    [ "$rc" -eq 2 ] || fail "--map-out $f: exit $rc"
+    grep -q 'regular file only' "$T/err" || fail "--map-out $f: no message"
+done
+[ -p "$T/fifo" ] && [ -d "$T/dir" ] && [ -L "$T/link" ] || fail "--map-out replaced a non-file"
 $P restore "$T/in.txt" >/dev/null 2>&1; rc=$?
 [ "$rc" -eq 2 ] || fail "restore without --map: exit $rc"
 printf '{"version":1}' >"$T/bad.json"
