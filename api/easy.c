@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#define PII_STATIC_LINKING_ONLY /* the full layers, linked statically */
 #include "piiredact.h"
 
 #ifndef PII_VERSION

@@ -45,7 +45,7 @@
 #include <string.h>
 
 #include "pii_redact.h"
-#include "redact/rx.h"
+#include "rx.h"
 
 #define MAX_LITERAL_CPS 1024
 #define MAX_LABEL 64

@@ -34,7 +34,7 @@
 
 #include "pii_pseudo.h"
 #include "pii_redact.h"
-#include "redact/sha256.h"
+#include "pii_sha256.h"
 
 #define DEFAULT_TEMPLATE "<{LABEL}>"
 #define DEFAULT_PSEUDONYM_LIMIT 65536

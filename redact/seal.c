@@ -7,7 +7,7 @@
 #include <sys/random.h>
 
 #include "pii_pseudo.h"
-#include "redact/sha256.h"
+#include "pii_sha256.h"
 
 #define MAGIC "PIIMAP1\n"
 #define MAGIC_LEN 8

@@ -9,7 +9,7 @@
 #include "batch_int.h"
 #include "pii_core.h"
 #include "pii_rt.h"
-#include "runtime/pii_rt_write.h"
+#include "pii_rt_write.h"
 
 double batch_now(void)
 {

@@ -25,7 +25,7 @@
 #include "batch_int.h"
 #include "cli.h"
 #include "pii_core.h"
-#include "redact/sha256.h"
+#include "pii_sha256.h"
 
 #define MARKER "pii-redact:allow"
 #define MARKER_LEN (sizeof MARKER - 1)

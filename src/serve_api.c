@@ -19,7 +19,7 @@
 #include <string.h>
 
 #include "pii_core.h"
-#include "redact/sha256.h"
+#include "pii_sha256.h"
 #include "serve.h"
 
 #define JSON_CT "application/json"
