@@ -212,6 +212,42 @@ def check_endpoints(base, binary):
     print("endpoints: ok")
 
 
+def check_concurrent(base, binary):
+    """8 threads at once, each its own text: every reply is the command's
+    bytes for that text (no lost or mixed-up replies); pseudonym requests
+    in between never share numbering across requests."""
+    texts = [f"Ticket {i}: mail user{i}@example.com or call +1 415-555-01{i:02d}; "
+             f"Jane Doe{'x' * i} wrote." for i in range(8)]
+    want = [command_output(binary, [], t) for t in texts]
+    errors = []
+
+    def run(k):
+        c = conn(base)
+        for n in range(25):
+            i = (k + n) % len(texts)
+            if n % 5 == 4:
+                c.request("POST", "/redact", body=json.dumps({"text": texts[i], "pseudonyms": True}),
+                          headers={"Content-Type": "application/json"})
+                j = json.loads(c.getresponse().read())
+                if "<PRIVATE_EMAIL_1>" not in j["text"] or f"user{i}@" not in json.dumps(j["mapping"]):
+                    errors.append(f"pseudonyms {i}")
+                continue
+            c.request("POST", "/redact", body=texts[i].encode(), headers={"Content-Type": "text/plain"})
+            r = c.getresponse()
+            if r.read() != want[i] or r.status != 200:
+                errors.append(f"text {i}")
+        c.close()
+
+    ts = [threading.Thread(target=run, args=(k,)) for k in range(8)]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+    if errors:
+        fail(f"concurrent: {len(errors)} wrong replies: {errors[:5]}")
+    print("concurrent: ok")
+
+
 def check_pseudonyms(base):
     t = "Jane Doe wrote to bob@example.com. Later, Doe called Bob Stone; Jane Doe again."
     j = jreq(base, "/redact", {"text": t, "pseudonyms": True})
@@ -414,6 +450,8 @@ if __name__ == "__main__":
         check_endpoints(arg, rest[0])
     elif what == "pseudonyms":
         check_pseudonyms(arg)
+    elif what == "concurrent":
+        check_concurrent(arg, rest[0])
     elif what == "limits":
         check_limits(arg, int(rest[0]))
     elif what == "busy":

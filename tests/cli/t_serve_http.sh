@@ -50,6 +50,7 @@ set -e
 start main --max-body 4096
 $C endpoints "$base" "$P"
 $C pseudonyms "$base"
+$C concurrent "$base" "$P"
 $C limits "$base" 4096
 # a client that sends LiteLLM's Presidio guardrail's exact request bodies
 python3 "$here/litellm_client.py" "$base"
