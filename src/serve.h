@@ -55,8 +55,9 @@ typedef struct pii_srv_reply {
     pii_buf body;
 } pii_srv_reply;
 
-/* Answers one request.  Fills r (the caller frees r->body); returns 0, or
- * -1 when the path is no endpoint of method's (r says 404 or 405). */
+/* Answers one request: fills r (the caller frees r->body), an error reply
+ * included (404 for an unknown path, 405 with r->allow for a method the
+ * path does not take).  body[0..n) need not be NUL-terminated. */
 void pii_srv_handle(const pii_srv *s, const char *method, const char *path, const char *ctype,
                     const uint8_t *body, size_t n, pii_srv_reply *r);
 /* An error reply {"error": msg} with status. */

@@ -469,11 +469,6 @@ out:
 
 /* ---- /restore and /deanonymize -------------------------------------------- */
 
-typedef struct hits {
-    json_object *items;
-    const uint8_t *out; /* filled after the restore */
-} hits;
-
 typedef struct hit {
     const char *label;
     size_t start, end;
@@ -856,17 +851,6 @@ done:
 
 /* ---- routing -------------------------------------------------------------------- */
 
-typedef enum { EP_PLAIN, EP_JSON } ep_kind;
-
-static const struct {
-    const char *path;
-    void (*fn)(const pii_srv *, json_object *, pii_srv_reply *);
-} routes[] = {
-    {"/redact", redact_json},
-    {"/analyze", analyze},
-    {"/anonymize", anonymize},
-};
-
 static void restore_native(const pii_srv *s, json_object *o, pii_srv_reply *r)
 {
     restore(s, o, 0, r);
@@ -876,6 +860,15 @@ static void deanonymize(const pii_srv *s, json_object *o, pii_srv_reply *r)
 {
     restore(s, o, 1, r);
 }
+
+/* The POST endpoints with a JSON body (/redact also takes plain text). */
+static const struct {
+    const char *path;
+    void (*fn)(const pii_srv *, json_object *, pii_srv_reply *);
+} routes[] = {
+    {"/redact", redact_json},  {"/restore", restore_native},  {"/analyze", analyze},
+    {"/anonymize", anonymize}, {"/deanonymize", deanonymize},
+};
 
 static int is_json(const char *ctype)
 {
@@ -904,10 +897,6 @@ void pii_srv_handle(const pii_srv *s, const char *method, const char *path, cons
     for (size_t i = 0; i < sizeof routes / sizeof routes[0]; i++)
         if (strcmp(path, routes[i].path) == 0)
             fn = routes[i].fn;
-    if (strcmp(path, "/restore") == 0)
-        fn = restore_native;
-    if (strcmp(path, "/deanonymize") == 0)
-        fn = deanonymize;
     if (!fn) {
         pii_srv_error(r, 404, "no such endpoint");
         return;
