@@ -333,7 +333,7 @@ typedef struct server {
     char token[1024];
     size_t token_len;
     atomic_long active;  /* requests between their headers and their completion */
-    atomic_long pending; /* requests handed to the workers, not yet resumed */
+    atomic_long pending; /* requests handed to the workers, not yet completed */
     /* the work queue: requests whose body is in, for the worker pool */
     pthread_mutex_t mu;
     pthread_cond_t cv;
@@ -426,7 +426,6 @@ static void *worker(void *arg)
                        q->body.p ? q->body.p : (const uint8_t *)"", q->body.n, &q->reply);
         pii_buf_free(&q->body);
         atomic_store(&q->done, 1);
-        atomic_fetch_sub(&s->pending, 1);
         MHD_resume_connection(q->conn); /* the reply goes out from the I/O thread */
     }
 }
@@ -531,6 +530,8 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
         return;
     if (q->counted)
         atomic_fetch_sub(&s->active, 1);
+    if (q->conn)
+        atomic_fetch_sub(&s->pending, 1);
     pii_buf_free(&q->body);
     pii_buf_free(&q->reply.body);
     free(q->method);
@@ -638,8 +639,6 @@ static int run_server(server *s, const pii_opts *o)
             break;
         nanosleep(&(struct timespec){0, 10 * 1000 * 1000}, NULL);
     }
-    /* the last resumed replies go out */
-    nanosleep(&(struct timespec){0, 50 * 1000 * 1000}, NULL);
     long left = atomic_load(&s->active);
     MHD_stop_daemon(d);
     stop_workers(s);
