@@ -37,7 +37,6 @@ pii_pseudo *pii_sess_acquire(pii_sess *s, const char *id);
 void pii_sess_release(pii_sess *s);
 /* Forgets a session; 0 when it was unknown. */
 int pii_sess_drop(pii_sess *s, const char *id);
-size_t pii_sess_alive(pii_sess *s);
 
 /* ---- the endpoints (serve_api.c) ------------------------------------- */
 

@@ -535,6 +535,11 @@ static void restore(const pii_srv *s, json_object *o, int presidio, pii_srv_repl
     free(hv.v);
     pii_buf_free(&out);
     done_map(s, m, owned, locked);
+    /* "forget": true ends the session once its answer is restored */
+    json_object *fg, *sid;
+    if (!e && locked && json_object_object_get_ex(o, "forget", &fg) &&
+        json_object_get_boolean(fg) && json_object_object_get_ex(o, "session", &sid))
+        pii_sess_drop(s->sess, json_object_get_string(sid));
 }
 
 /* ---- /analyze ------------------------------------------------------------------ */

@@ -148,12 +148,3 @@ int pii_sess_drop(pii_sess *s, const char *id)
     pthread_mutex_unlock(&s->mu);
     return x != NULL;
 }
-
-size_t pii_sess_alive(pii_sess *s)
-{
-    pthread_mutex_lock(&s->mu);
-    sweep(s);
-    size_t n = s->n;
-    pthread_mutex_unlock(&s->mu);
-    return n;
-}

@@ -283,6 +283,13 @@ def check_pseudonyms(base):
     r = jreq(base, "/restore", {"text": "<PRIVATE_EMAIL_2>, <Private-Email-1>", "session": sid})
     if r["text"] != "bob@example.com, jane@example.com":
         fail(f"session restore: {r}")
+    # "forget": the session ends with this restore
+    r = jreq(base, "/restore", {"text": "<PRIVATE_EMAIL_2>", "session": sid, "forget": True})
+    if r["text"] != "bob@example.com":
+        fail(f"restore with forget: {r}")
+    st, _, _, _ = req(base, "POST", "/restore", {"text": "<PRIVATE_EMAIL_2>", "session": sid})
+    if st != 404:
+        fail(f"a forgotten session answered: {st}")
     print("pseudonyms: ok")
 
 
