@@ -659,14 +659,14 @@ int pii_cmd_serve(int argc, char **argv)
         free(rest);
         return rc;
     }
-    int argc2, nins;
-    char **argv2;
+    pii_settings_args args;
     pii_opts o;
-    if ((rc = pii_settings_argv(nrest, rest, &argc2, &argv2, &nins)) >= 0) {
+    if ((rc = pii_settings_argv(nrest, rest, &args)) >= 0) {
         free(rest);
         return rc;
     }
-    rc = pii_opts_parse(argc2, argv2, &o);
+    pii_opts_origins(args.origin);
+    rc = pii_opts_parse(args.argc, args.argv, &o);
     if (rc < 0 &&
         (o.nfiles || pii_batch_wanted(&o) || o.check || o.lines || o.list_rules || o.map_out)) {
         fprintf(stderr, "pii-redact serve: takes redaction options only (no FILE, --check, "
@@ -675,8 +675,6 @@ int pii_cmd_serve(int argc, char **argv)
     }
     server *s = calloc(1, sizeof *s);
     pii_pipeline p;
-    uint8_t key[PII_CLI_KEY_BUF];
-    size_t keylen = 0;
     int built = 0;
     memset(&p, 0, sizeof p);
     if (rc < 0 && !s)
@@ -688,14 +686,12 @@ int pii_cmd_serve(int argc, char **argv)
         rc = pii_pipeline_build(&o, &p);
         built = 1;
     }
-    if (rc < 0)
-        rc = pii_cli_load_key(o.key_file, key, &keylen);
     if (rc < 0 && cfg.auth_file)
         rc = read_token(cfg.auth_file, s->token, sizeof s->token, &s->token_len);
     if (rc < 0) {
         s->api.red = p.red;
-        s->api.key = keylen ? key : NULL;
-        s->api.keylen = keylen;
+        s->api.key = p.key; /* the hash key the pipeline loaded, if any */
+        s->api.keylen = p.keylen;
         if (cfg.session_ttl &&
             !(s->api.sess = pii_sess_create((unsigned)cfg.session_ttl, MAX_SESSIONS)))
             rc = PII_EXIT_FAIL;
@@ -707,11 +703,10 @@ int pii_cmd_serve(int argc, char **argv)
         memset(s->token, 0, sizeof s->token);
         free(s);
     }
-    memset(key, 0, sizeof key);
     if (built)
         pii_pipeline_free(&p);
     pii_opts_free(&o);
-    pii_settings_argv_free(nins, argv2);
+    pii_settings_argv_free(&args);
     free(rest);
     return rc;
 }

@@ -50,6 +50,7 @@
 #include "pii_ner.h"
 #include "pii_redact.h"
 #include "pii_records.h"
+#include "pii_custom.h"
 #include "pii_pseudo.h"
 #endif
 
