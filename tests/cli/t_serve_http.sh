@@ -94,6 +94,18 @@ start auth --auth-token-file "$TMPDIR/token"
 $C auth "$base" "$(cat "$TMPDIR/token")"
 stop
 
+# the hash anonymizer: HMAC-SHA256 with the server's --key-file, the digits
+# the command's hash operator writes with the same key
+head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' >"$TMPDIR/key"; chmod 600 "$TMPDIR/key"
+start hash --key-file "$TMPDIR/key" --rules-only
+got=$(curl -sf -H 'Content-Type: application/json' -d '{"text":"mail jane@example.com now",
+  "analyzer_results":[{"entity_type":"EMAIL_ADDRESS","start":5,"end":21,"score":1}],
+  "anonymizers":{"DEFAULT":{"type":"hash","hash_type":"sha256"}}}' "$base/anonymize" |
+    python3 -c 'import json,sys; print(json.load(sys.stdin)["text"])')
+want=$(printf 'mail jane@example.com now' | $P --rules-only --operator hash:64 --key-file "$TMPDIR/key")
+[ "$got" = "$want" ] || fail "hash: '$got' != '$want'"
+stop
+
 # a Unix socket
 sock="$TMPDIR/pii.sock"
 "$P" serve --listen "unix:$sock" 2>"$TMPDIR/unix.log" &
