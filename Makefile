@@ -193,7 +193,9 @@ demo-run: $(BIN)
 	@for f in $(DEMO_FILES); do printf '==> %s\n' "$$f"; ./$(BIN) "$$f"; done
 
 # bench's default corpus goes to share/pii-redact/, where the command looks
-# for it next to its own bin/ (src/cmd_bench.c).
+# for it next to its own bin/ (src/cmd_bench.c); the licence (LICENSE,
+# Apache-2.0) and every third-party notice of what the binary embeds
+# (the tiktoken vocabulary, the default model, the name lexicons) beside it.
 INSTALL_DIRS := $(PREFIX)/bin $(LIBDIR)/pkgconfig $(PREFIX)/include/piiredact \
                 $(PREFIX)/share/man/man1 $(PREFIX)/share/man/man3 $(PREFIX)/share/pii-redact
 install: $(BIN) $(LIB) $(SO)
@@ -212,6 +214,8 @@ install: $(BIN) $(LIB) $(SO)
 	install -m 644 models/default/NOTICE $(DESTDIR)$(PREFIX)/share/pii-redact/MODEL-NOTICE
 	install -m 644 ner/data/LICENSE.faker-js $(DESTDIR)$(PREFIX)/share/pii-redact/LEXICON-NOTICE.faker-js
 	install -m 644 ner/data/LICENSE.scowl $(DESTDIR)$(PREFIX)/share/pii-redact/LEXICON-NOTICE.scowl
+	install -m 644 tokenizer/data/LICENSE.tiktoken $(DESTDIR)$(PREFIX)/share/pii-redact/TOKENIZER-NOTICE.tiktoken
+	install -m 644 LICENSE $(DESTDIR)$(PREFIX)/share/pii-redact/LICENSE
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/pii-redact $(DESTDIR)$(LIBDIR)/libpiiredact.a \
@@ -221,7 +225,9 @@ uninstall:
 	    $(DESTDIR)$(PREFIX)/share/man/man1/pii-redact.1 $(DESTDIR)$(PREFIX)/share/man/man3/piiredact.3 \
 	    $(DESTDIR)$(PREFIX)/share/pii-redact/sentences.txt $(DESTDIR)$(PREFIX)/share/pii-redact/MODEL-NOTICE \
 	    $(DESTDIR)$(PREFIX)/share/pii-redact/LEXICON-NOTICE.faker-js \
-	    $(DESTDIR)$(PREFIX)/share/pii-redact/LEXICON-NOTICE.scowl
+	    $(DESTDIR)$(PREFIX)/share/pii-redact/LEXICON-NOTICE.scowl \
+	    $(DESTDIR)$(PREFIX)/share/pii-redact/TOKENIZER-NOTICE.tiktoken \
+	    $(DESTDIR)$(PREFIX)/share/pii-redact/LICENSE
 	-rmdir $(DESTDIR)$(PREFIX)/include/piiredact $(DESTDIR)$(PREFIX)/share/pii-redact 2>/dev/null
 
 # clang-format (.clang-format) over every tracked C file; generated tables

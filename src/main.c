@@ -332,6 +332,16 @@ int main(int argc, char **argv)
         for (const pii_subcommand *c = pii_subcommands; c->name; c++)
             if (strcmp(argv[1], c->name) == 0)
                 return c->run(argc - 1, argv + 1);
+        /* a mistyped subcommand, not a file: say so instead of "No such file" */
+        struct stat st;
+        const char *near = pii_subcommand_near(argv[1]);
+        if (near && lstat(argv[1], &st) != 0 && errno == ENOENT) {
+            fprintf(stderr,
+                    "pii-redact: %s: no such command or file; did you mean '%s'? (pii-redact "
+                    "--help lists the commands)\n",
+                    argv[1], near);
+            return PII_EXIT_USAGE;
+        }
     }
     int rc = redact_main(argc, argv);
     if (fclose(stdout) != 0 && errno != EPIPE && rc == PII_EXIT_OK)

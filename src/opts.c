@@ -292,6 +292,9 @@ int pii_opts_parse(int argc, char **argv, pii_opts *o)
         case O_STAGED:
             o->staged = 1;
             break;
+        case O_DIFF:
+            o->diff = 1;
+            break;
         case O_LIST_RULES:
             o->list_rules = 1;
             break;

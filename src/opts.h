@@ -34,6 +34,7 @@ typedef struct pii_opts {
     int exit_code; /* 0: the default, 1 */
     int report_format_given;
     int staged; /* --staged: the index's blobs of the staged files (staged.h) */
+    int diff;   /* --diff: the added lines of a unified diff (diffscan.h) */
     int quiet;
     int list_rules;
     const char *model_path;

@@ -424,8 +424,14 @@ static int build_model(const pii_opts *o, pii_pipeline *p)
         }
     }
     if (!p->model) {
-        fprintf(stderr, "pii-redact: %s: %s%s%s\n", mpath ? mpath : "default model",
-                pii_strerror(e), msg[0] ? ": " : "", msg);
+        /* the loader's message often names the path and the system's reason
+         * already ("/x: No such file or directory"): say each once */
+        const char *what = mpath ? mpath : "default model";
+        size_t wl = strlen(what);
+        int named = msg[0] && strncmp(msg, what, wl) == 0 && msg[wl] == ':';
+        int reason = msg[0] && e == PII_ENOTFOUND;
+        fprintf(stderr, "pii-redact: %s%s%s%s%s\n", named ? "" : what, named ? "" : ": ",
+                reason ? "" : pii_strerror(e), msg[0] && !reason ? ": " : "", msg);
         return PII_EXIT_MODEL;
     }
     /* A NaN or infinity in a weight would silence the model: refuse it
