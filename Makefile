@@ -23,6 +23,8 @@
 
 CC      ?= cc
 PKGS    := libpcre2-8 libutf8proc json-c
+# the command's own (`serve`, docs/SERVER.md); not the library's, not in piiredact.pc
+CLI_PKGS := libmicrohttpd
 PREFIX  ?= /usr/local
 LIBDIR  ?= $(PREFIX)/lib
 DESTDIR ?=
@@ -66,8 +68,9 @@ RIG_TESTS := $(wildcard tests/unit/test_fault_*.c) tests/unit/test_tok_fault.c
 LAYERS    := $(filter-out src,$(shell awk '{ sub(/\#.*/, "") } NF { print $$1 }' mk/layers.txt))
 LAYER_INC := $(addsuffix /include,$(LAYERS))
 
-PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) $(CLI_PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+CLI_LIBS   := $(shell pkg-config --libs $(CLI_PKGS) 2>/dev/null)
 
 # -std=c11 with POSIX 2008 for mmap/getline/fsync; no -march: SIMD kernels
 # use function-level target attributes and are chosen at run time.
@@ -83,7 +86,7 @@ CFLAGS_ALL = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE \
               $(OPT) -Wall -Wextra -Werror -pthread \
               $(LAYER_CFLAGS) -DPII_VERSION='"$(VERSION)"' \
               $(if $(FAULT_RIG),-DPII_FAULT_INJECTION) $(PKG_CFLAGS) $(CFLAGS)
-LDLIBS_ALL := $(PKG_LIBS) -lm -pthread $(LDLIBS)
+LDLIBS_ALL := $(PKG_LIBS) $(CLI_LIBS) -lm -pthread $(LDLIBS)
 layer_uses = $(shell awk -v l=$(1) '{ sub(/\#.*/, "") } $$1 == l { for (i = 1; i <= NF; i++) print $$i }' mk/layers.txt)
 $(foreach l,$(LAYERS) src,$(eval $(B)/$(l)/%.o $(B)/pic/$(l)/%.o: private LAYER_CFLAGS = $(addprefix -I,$(addsuffix /include,$(call layer_uses,$(l))))))
 # Headers of include/ folders that are not the installed API: the tools

@@ -11,6 +11,8 @@ int pii_cmd_logits(int argc, char **argv);
 int pii_cmd_tokenize(int argc, char **argv);
 int pii_cmd_bench(int argc, char **argv);
 int pii_cmd_quantize(int argc, char **argv);
+int pii_cmd_serve(int argc, char **argv);
+int pii_cmd_restore(int argc, char **argv);
 
 const pii_subcommand pii_subcommands[] = {
     {"eval", pii_cmd_eval, "score the redactor on eval files (per-label P/R/F1, leak rate)"},
@@ -21,6 +23,9 @@ const pii_subcommand pii_subcommands[] = {
     {"bench", pii_cmd_bench,
      "measure encoder speed (and the machine's peak) or quantization fidelity"},
     {"quantize", pii_cmd_quantize, "write an int8/int4 copy of a model (quantized expert weights)"},
+    {"serve", pii_cmd_serve,
+     "serve the redactor over HTTP (Presidio-compatible endpoints, pseudonym sessions)"},
+    {"restore", pii_cmd_restore, "put the originals back into text with pseudonym placeholders"},
     {NULL, NULL, NULL},
 };
 

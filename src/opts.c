@@ -252,6 +252,9 @@ int pii_opts_parse(int argc, char **argv, pii_opts *o)
         case O_KEY_FILE:
             o->key_file = optarg;
             break;
+        case O_MAP_OUT:
+            o->map_out = optarg;
+            break;
         case O_LABELS:
             o->labels = optarg;
             break;

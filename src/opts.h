@@ -53,6 +53,7 @@ typedef struct pii_opts {
     const char **thresholds, **biases; /* repeatable, borrowed from argv */
     size_t n_thresholds, n_biases;
     const char *key_file;
+    const char *map_out; /* --map-out: reversible pseudonyms, their map file */
     const char *allow_file, *deny_file;
     /* operators: global default and "label=op" overrides, in order */
     const char *op_default;
