@@ -43,6 +43,9 @@
  * perhaps a line break ("Phone:\n415 555 0100", a form's label above its
  * value), and blanks. */
 #define CTX_SEP "(?:[:=][ \\t]{0,3}(?:\\r?\\n[ \\t]{0,3})?|[ \\t]{0,3})"
+/* Unicode dashes inside a class: hyphen, non-breaking hyphen, figure dash,
+ * en dash, minus sign ("415\u2013555\u20130132"). */
+#define UDASH "\\x{2010}-\\x{2013}\\x{2212}"
 #define PHONE_EXT "(?:[ ]?(?:(?i:ext|extension|x)\\.?|\\#)[ ]?[0-9]{1,6})?"
 #define PHONE_END "(?![\\p{L}\\p{N}_]|[.\\-/][0-9])"
 #define DATE_END "(?![\\p{L}\\p{N}_]|[\\-/.:][0-9]|[ ][0-9]{1,2}:[0-9]{2}|[._\\-][\\p{L}\\p{N}])"
@@ -257,14 +260,14 @@ static const rule_def rule_defs[] = {
     {"phone_context", L_PHONE, "phone number after a word like 'phone', 'tel', 'call'", 0,
      "(?i:telephone|phone|tel|mobile|mobil|cell|fax|whatsapp|handy|telefon"
      "|t\\x{e9}l\\x{e9}phone|portable|call(?:[ ]me)?(?:[ ]at|[ ]on)?)"
-     "(?:[ _\\-]?(?i:number|num|nr|no)\\.?|[ ]?\\#)?(?=[ \\t:=\"'])[ \\t]{0,3}" CTX_SEP "[\"']?"
-     "(?<V>\\+?\\(?[0-9](?:[ .\\-/]?\\(?[0-9]\\)?){6,16}" PHONE_EXT ")" PHONE_END,
+     "(?:[ _\\-]?(?i:number|num|nr|no)\\.?|[ ]?\\#)?(?=[ \\t:=\"'])[\"']?[ \\t]{0,3}" CTX_SEP
+     "[\"']?(?<V>\\+?\\(?[0-9](?:[ .\\-/" UDASH "]?\\(?[0-9]\\)?){6,16}" PHONE_EXT ")" PHONE_END,
      pii_val_phone_loose},
     {"account_context", L_ACCOUNT,
      "6-34 digit number after 'account', 'acct', 'routing', 'sort code', ...", 0,
      "(?i:account|acct|a/c|routing|aba|sort[ ]?code|bsb|konto|kontonummer|bank[ ]?account)"
-     "(?:[ _\\-]?(?i:number|num|nr|no|id)\\.?|[ ]?\\#)?(?=[ \\t:=\\#])[ \\t]{0,3}"
-     "(?:\\#[ \\t]{0,3}|" CTX_SEP ")"
+     "(?:[ _\\-]?(?i:number|num|nr|no|id)\\.?|[ ]?\\#)?(?=[ \\t:=\\#\"'])[\"']?[ \\t]{0,3}"
+     "(?:\\#[ \\t]{0,3}|" CTX_SEP ")[\"']?"
      "(?<V>[0-9](?:[ \\-]?[0-9]){5,33})(?![\\p{L}\\p{N}_]|[.,\\-/][0-9])",
      pii_val_account},
     {"id_label_ja", L_ACCOUNT,
@@ -292,15 +295,21 @@ static const rule_def rule_defs[] = {
     /* -- account numbers ----------------------------------------------------- */
     {"iban", L_ACCOUNT, "IBAN (country length table and mod-97 check)", 0,
      "[A-Z]{2}[0-9]{2}(?:[ ]?[A-Z0-9]){11,30}" WORD_AFTER_NO, pii_val_iban},
+    /* issue 41: values in JSON, CSV and key:value text ("number":5421...,
+     * "card:4111...,25 EUR", "1,Maria Garcia,4111...") are cards: ':' and
+     * ',' may precede, and ',' and a digit (the next CSV field) may follow;
+     * a compact number may be followed by a space and a digit ("... 25
+     * EUR"), a grouped one not (it could go on: "4111 1111 1111 1111 2") */
     {"card", L_ACCOUNT, "payment card number (issuer prefix, length, Luhn)", 0,
-     "(?<![.,/:\\-+$\\#])[0-9](?:[ \\-]?[0-9]){12,18}(?![\\p{L}\\p{N}_]|[ \\-.,][0-9])",
+     "(?<![./\\-+$\\#])(?:[0-9]{13,19}(?![\\p{L}\\p{N}_]|[\\-.][0-9])"
+     "|[0-9](?:[ \\-]?[0-9]){12,18}(?![\\p{L}\\p{N}_]|[ \\-.][0-9]))",
      pii_val_card},
     /* issue 18 M6: in a run of cards separated by spaces ("4111 1111 1111
      * 1111 5555 ..."), `card` refuses all but the last (each is followed by
      * a space and a digit); a 4-4-4-4 group may be followed by a space */
     {"card_run", L_ACCOUNT,
      "payment card number 4-4-4-4 followed by another 4-digit group (a run of cards)", 0,
-     "(?<![.,/:\\-+$\\#])[0-9]{4}([ \\-])[0-9]{4}\\g{-1}[0-9]{4}\\g{-1}[0-9]{4}"
+     "(?<![./\\-+$\\#])[0-9]{4}([ \\-])[0-9]{4}\\g{-1}[0-9]{4}\\g{-1}[0-9]{4}"
      "(?=[ ][0-9]{4}(?![0-9]))",
      pii_val_card},
     /* -- dates --------------------------------------------------------------- */
@@ -326,7 +335,8 @@ static const rule_def rule_defs[] = {
      pii_val_phone_intl00},
     {"phone_nanp", L_PHONE, "US/Canada number with separators: (415) 555-0100, 415.555.0100", 0,
      NUM_BEFORE_NO "(?:1[ .\\-]?)?(?:\\([2-9][0-9]{2}\\)[ ]?[2-9][0-9]{2}[ .\\-]"
-                   "|[2-9][0-9]{2}([ .\\-])[2-9][0-9]{2}\\g{-1})[0-9]{4}" PHONE_EXT PHONE_END,
+                   "|[2-9][0-9]{2}([ .\\-" UDASH
+                   "])[2-9][0-9]{2}\\g{-1})[0-9]{4}" PHONE_EXT PHONE_END,
      NULL},
     {"phone_national", L_PHONE,
      "national number with trunk 0 and separators: 020 7946 0958, 01 23 45 67 89, 03-1234-5678", 0,
@@ -983,6 +993,8 @@ static int pf_digit_start(const uint8_t *b, size_t p, size_t lim, int eod, pii_r
             return pf_month_after(b, c == '.' ? q + 1 : q, lim, eod);
         return 0;
     }
+    if (D == 3 && b[p] >= '2' && c == 0xE2)
+        return 1; /* NANP with Unicode dashes: 415\u2013555\u20130100 */
     if (D == 3 && b[p] >= '2' && (c == ' ' || c == '.' || c == '-') && D2 == 3 && c2 == c &&
         b[q + 1] >= '2')
         return 1; /* NANP 415-555-0100 */

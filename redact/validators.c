@@ -356,6 +356,16 @@ typedef struct groups {
 /* Splits p into runs of digits; anything else is a separator.  Returns 0 if
  * there are too many runs or two separators in a row (other than around a
  * parenthesis). */
+/* Bytes of a Unicode dash at p (U+2010..U+2013, U+2212), or 0. */
+static size_t udash_len(const uint8_t *p, size_t n)
+{
+    if (n >= 3 && p[0] == 0xE2 && p[1] == 0x80 && p[2] >= 0x90 && p[2] <= 0x93)
+        return 3;
+    if (n >= 3 && p[0] == 0xE2 && p[1] == 0x88 && p[2] == 0x92)
+        return 3;
+    return 0;
+}
+
 static int split_groups(const uint8_t *p, size_t n, groups *g)
 {
     memset(g, 0, sizeof *g);
@@ -375,13 +385,20 @@ static int split_groups(const uint8_t *p, size_t n, groups *g)
             size_t s = i;
             while (i < n && !is_digit(p[i]))
                 i++;
-            /* The separator of this gap: the first non-parenthesis byte. */
+            /* The separator of this gap: the first non-parenthesis byte; a
+             * Unicode dash (U+2010-2013, U+2212) counts as one '-'. */
             uint8_t sp = 0;
             size_t plain = 0;
             for (size_t k = s; k < i; k++)
                 if (p[k] != '(' && p[k] != ')') {
+                    uint8_t c = p[k];
+                    size_t u = udash_len(p + k, i - k);
+                    if (u) {
+                        c = '-';
+                        k += u - 1;
+                    }
                     if (!sp)
-                        sp = p[k];
+                        sp = c;
                     plain++;
                 }
             if (plain > 1)
