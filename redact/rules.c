@@ -270,6 +270,32 @@ static const rule_def rule_defs[] = {
      "(?:\\#[ \\t]{0,3}|" CTX_SEP ")[\"']?"
      "(?<V>[0-9](?:[ \\-]?[0-9]){5,33})(?![\\p{L}\\p{N}_]|[.,\\-/][0-9])",
      pii_val_account},
+    /* issue 41: national identifiers are account_number (docs/LABELS.md) */
+    {"ssn_context", L_ACCOUNT, "US SSN or ITIN after 'SSN', 'social security', 'ITIN', 'TIN'", 0,
+     "(?i:ssn|social[ _\\-]?security|itin|tin|taxpayer[ _\\-]id(?:entification)?)"
+     "(?:[ _\\-]?(?i:number|num|nr|no)\\.?|[ ]?\\#)?(?=[ \\t:=\\#\"'])[\"']?[ \\t]{0,3}"
+     "(?:\\#[ \\t]{0,3}|" CTX_SEP ")[\"']?"
+     "(?<V>[0-9]{3}([ \\-]?)[0-9]{2}\\g{-1}[0-9]{4})(?![\\p{L}\\p{N}_]|[.\\-/][0-9])",
+     pii_val_ssn},
+    {"id_context", L_ACCOUNT,
+     "passport, driving licence, Medicare, health-insurance, NHS, medical record, national ID, "
+     "DNI/NIE/NIF, BSN, PESEL, NIR, codice fiscale, Steuer-ID, member/patient/policy number after "
+     "its name",
+     0,
+     "(?i:passport|driver'?s?[ _\\-]?licen[cs]e|driving[ _\\-]?licen[cs]e|licen[cs]e[ "
+     "_\\-]?(?:number|no)"
+     "|medicare|medicaid|mrn|medical[ _\\-]?record|health[ _\\-]?(?:insurance|card|plan)|nhs"
+     "|national[ _\\-]?(?:id|identity|insurance)|ni(?=[ "
+     "_\\-]?(?i:number|no|nr))|dni|nie|nif|bsn|burgerservicenummer|pesel"
+     "|nir|codice[ _\\-]?fiscale|steuer[ _\\-]?id|steueridentifikationsnummer|tax[ _\\-]?id"
+     "|personal[ _\\-]?id|id[ _\\-]?card"
+     "|(?:member|patient|policy|customer|insurance)[ _\\-]?(?:id|number|no|nr))"
+     "(?:[ _\\-]?(?i:number|num|nr|no|id)\\.?|[ ]?\\#)?(?=[ \\t:=\\#\"'])[\"']?[ \\t]{0,3}"
+     "(?:\\#[ \\t]{0,3}|" CTX_SEP ")[\"']?"
+     "(?<V>(?=[A-Za-z\\-]{0,6}[0-9])[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])|[ "
+     "](?=[0-9]{2})){4,24})"
+     "(?![A-Za-z0-9]|-[A-Za-z0-9])",
+     pii_val_id_context},
     {"id_label_ja", L_ACCOUNT,
      "identifier after a Japanese label ending in \xe7\x95\xaa\xe5\x8f\xb7 or ID "
      "(\xe4\xbc\x9a\xe5\x93\xa1\xe7\x95\xaa\xe5\x8f\xb7: M-882901); not a phone or postal "
@@ -312,6 +338,24 @@ static const rule_def rule_defs[] = {
      "(?<![./\\-+$\\#])[0-9]{4}([ \\-])[0-9]{4}\\g{-1}[0-9]{4}\\g{-1}[0-9]{4}"
      "(?=[ ][0-9]{4}(?![0-9]))",
      pii_val_card},
+    /* -- national identifiers with a shape and a check of their own ---------- */
+    {"ssn", L_ACCOUNT, "US SSN or ITIN written 123-45-6789 (area, group and serial rules)", 0,
+     NUM_BEFORE_NO "[0-9]{3}-[0-9]{2}-[0-9]{4}(?![\\p{L}\\p{N}_]|[.\\-/][0-9])", pii_val_ssn},
+    {"uk_nino", L_ACCOUNT, "UK National Insurance number: AB123456C, AB 12 34 56 C", 0,
+     "[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z](?:[0-9]{6}|[ ][0-9]{2}[ ][0-9]{2}[ ][0-9]{2})[ "
+     "]?[A-D]" WORD_AFTER_NO,
+     pii_val_uk_nino},
+    {"es_dni", L_ACCOUNT, "Spanish DNI 12345678Z or NIE X1234567L (check letter)", 0,
+     "(?:[0-9]{8}|[XYZ]-?[0-9]{7})-?[A-Z]" WORD_AFTER_NO, pii_val_es_dni},
+    {"it_codice_fiscale", L_ACCOUNT, "Italian codice fiscale (check character)", 0,
+     "[A-Z]{6}[0-9LMNPQRSTUV]{2}[ABCDEHLMPRST][0-9LMNPQRSTUV]{2}[A-Z][0-9LMNPQRSTUV]{3}[A-"
+     "Z]" WORD_AFTER_NO,
+     pii_val_it_cf},
+    {"fr_nir", L_ACCOUNT, "French NIR (social security number) with its key", 0,
+     "[1-478](?:[0-9]{2}(?:0[1-9]|1[0-2]|[2-9][0-9])(?:[0-9]{2}|2[AB])[0-9]{8}"
+     "|[ ][0-9]{2}[ ](?:0[1-9]|1[0-2]|[2-9][0-9])[ ](?:[0-9]{2}|2[AB])[ ][0-9]{3}[ ][0-9]{3}"
+     "[ ][0-9]{2})" WORD_AFTER_NO,
+     pii_val_fr_nir},
     /* -- dates --------------------------------------------------------------- */
     {"date_iso", L_DATE, "yyyy-mm-dd or yyyy/mm/dd, a real date, not followed by a time", 0,
      "(?<![./:\\-+])(?:19|20)[0-9]{2}([\\-/"
@@ -470,6 +514,12 @@ static const pf_stem ctx_stems[] = {
     /* account words */
     ST("account"), ST("acct"), ST("a/c"), ST("routing"), ST("aba"), ST("sort"), ST("bsb"),
     ST("konto"), ST("bank"),
+    /* national identifiers (ssn_context, id_context) */
+    ST("ssn"), ST("social"), ST("itin"), ST("tin"), ST("taxpayer"), ST("passport"), ST("driv"),
+    ST("licen"), ST("medic"), ST("mrn"), ST("health"), ST("nhs"), ST("national"), ST("ni"),
+    ST("dni"), ST("nie"), ST("nif"), ST("bsn"), ST("burgerservice"), ST("pesel"), ST("nir"),
+    ST("codice"), ST("steuer"), ST("tax"), ST("personal"), ST("id"), ST("member"), ST("patient"),
+    ST("policy"), ST("customer"), ST("insurance"),
     /* post office boxes */
     ST("po"), ST("p.o"), ST("p o"), ST("apartado"),
     /* military mail: PSC 12, Box 3 / APO AE 09204 */
@@ -804,6 +854,17 @@ static int pf_letter_start(const uint8_t *b, size_t p, size_t lim, int eod, pii_
     if ((pf_cls[r[0]] & PF_UPPER) && (pf_cls[r[1]] & PF_UPPER) && (pf_cls[r[2]] & PF_DIGIT) &&
         (pf_cls[r[3]] & PF_DIGIT))
         return 1;
+    /* uk_nino spaced (AB 12 ...), es_dni NIE (X1234567L, X-1234567-L),
+     * it_codice_fiscale (six upper-case letters) */
+    if ((pf_cls[r[0]] & PF_UPPER) && (pf_cls[r[1]] & PF_UPPER) && r[2] == ' ' &&
+        (pf_cls[r[3]] & PF_DIGIT))
+        return 1;
+    if ((r[0] == 'X' || r[0] == 'Y' || r[0] == 'Z') && ((pf_cls[r[1]] & PF_DIGIT) || r[1] == '-'))
+        return 1;
+    if (len >= 16 && (pf_cls[r[0]] & PF_UPPER) && (pf_cls[r[1]] & PF_UPPER) &&
+        (pf_cls[r[2]] & PF_UPPER) && (pf_cls[r[3]] & PF_UPPER) && (pf_cls[r[4]] & PF_UPPER) &&
+        (pf_cls[r[5]] & PF_UPPER))
+        return 1;
     size_t w = avail < PF_NONASCII_WINDOW ? avail : PF_NONASCII_WINDOW;
     for (size_t i = 0; i < w; i++)
         if (pf_cls[r[i]] & PF_HIGH)
@@ -993,6 +1054,14 @@ static int pf_digit_start(const uint8_t *b, size_t p, size_t lim, int eod, pii_r
             return pf_month_after(b, c == '.' ? q + 1 : q, lim, eod);
         return 0;
     }
+    if (D == 3 && c == '-' && D2 == 2)
+        return 1; /* ssn 123-45-6789 */
+    if (D == 8 && (c == '-' || (c >= 'A' && c <= 'Z')))
+        return 1; /* es_dni 12345678Z */
+    if (D == 5 && (c == 'A' || c == 'B'))
+        return 1; /* fr_nir with Corsica's 2A/2B */
+    if (D == 1 && c == ' ' && b[p] != '0' && b[p] <= '8')
+        return 1; /* fr_nir spaced: 1 84 12 76 451 089 46 */
     if (D == 3 && b[p] >= '2' && c == 0xE2)
         return 1; /* NANP with Unicode dashes: 415\u2013555\u20130100 */
     if (D == 3 && b[p] >= '2' && (c == ' ' || c == '.' || c == '-') && D2 == 3 && c2 == c &&

@@ -463,6 +463,143 @@ int pii_val_id_ja(const uint8_t *p, size_t n)
     return 1;
 }
 
+/* ---- national identifiers (account_number, docs/LABELS.md) ------------- */
+
+/* The digits of p[0..n) (other bytes skipped) into d; their count, or 0
+ * when there are more than cap. */
+static size_t digits_of(const uint8_t *p, size_t n, char *d, size_t cap)
+{
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++)
+        if (is_digit(p[i])) {
+            if (m == cap)
+                return 0;
+            d[m++] = (char)p[i];
+        }
+    return m;
+}
+
+int pii_val_ssn(const uint8_t *p, size_t n)
+{
+    char d[9];
+    if (digits_of(p, n, d, sizeof d) != 9)
+        return 0;
+    int area = (d[0] - '0') * 100 + (d[1] - '0') * 10 + (d[2] - '0');
+    int group = (d[3] - '0') * 10 + (d[4] - '0');
+    int serial = (d[5] - '0') * 1000 + (d[6] - '0') * 100 + (d[7] - '0') * 10 + (d[8] - '0');
+    if (serial == 0)
+        return 0;
+    if (area >= 900) /* ITIN: 9xx-[50-65|70-88|90-92|94-99]-xxxx */
+        return (group >= 50 && group <= 65) || (group >= 70 && group <= 88) ||
+               (group >= 90 && group <= 92) || group >= 94;
+    return area != 0 && area != 666 && group != 0;
+}
+
+int pii_val_uk_nino(const uint8_t *p, size_t n)
+{
+    static const char *const bad[] = {"BG", "GB", "KN", "NK", "NT", "TN", "ZZ"};
+    if (n < 9)
+        return 0;
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++)
+        if (p[0] == (uint8_t)bad[k][0] && p[1] == (uint8_t)bad[k][1])
+            return 0;
+    char d[6];
+    return digits_of(p, n, d, sizeof d) == 6;
+}
+
+int pii_val_es_dni(const uint8_t *p, size_t n)
+{
+    static const char letters[] = "TRWAGMYFPDXBNJZSQVHLCKE";
+    unsigned long v = 0;
+    size_t nd = 0;
+    uint8_t last = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint8_t c = p[i];
+        if (is_digit(c)) {
+            v = v * 10 + (unsigned long)(c - '0');
+            nd++;
+        } else if (i == 0 && (c == 'X' || c == 'Y' || c == 'Z')) {
+            v = (unsigned long)(c - 'X'); /* NIE: X=0, Y=1, Z=2 */
+        } else if (is_upper(c)) {
+            last = c;
+        }
+    }
+    if (!last || (nd != 8 && nd != 7))
+        return 0;
+    return letters[v % 23] == (char)last;
+}
+
+int pii_val_it_cf(const uint8_t *p, size_t n)
+{
+    /* values of the characters in odd positions (1st, 3rd, ...), 0-9 then A-Z */
+    static const uint8_t odd[36] = {1,  0, 5, 7,  9,  13, 15, 17, 19, 21, 1,  0,
+                                    5,  7, 9, 13, 15, 17, 19, 21, 2,  4,  18, 20,
+                                    11, 3, 6, 8,  12, 14, 16, 10, 22, 25, 24, 23};
+    if (n != 16)
+        return 0;
+    unsigned sum = 0;
+    for (size_t i = 0; i < 15; i++) {
+        uint8_t c = p[i];
+        unsigned k;
+        if (is_digit(c))
+            k = (unsigned)(c - '0');
+        else if (is_upper(c))
+            k = 10u + (unsigned)(c - 'A');
+        else
+            return 0;
+        if (i % 2 == 0)
+            sum += odd[k];
+        else
+            sum += k < 10 ? k : k - 10;
+    }
+    return p[15] == (uint8_t)('A' + sum % 26);
+}
+
+int pii_val_fr_nir(const uint8_t *p, size_t n)
+{
+    char d[15];
+    size_t m = 0;
+    int corse = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint8_t c = p[i];
+        if (c == ' ')
+            continue;
+        if (m == sizeof d)
+            return 0;
+        if (c == 'A' || c == 'B') { /* Corsica 2A / 2B */
+            corse = c == 'A' ? 1 : 2;
+            c = '0';
+        }
+        d[m++] = (char)c;
+    }
+    if (m != 15)
+        return 0;
+    unsigned long long v = 0;
+    for (size_t i = 0; i < 13; i++)
+        v = v * 10 + (unsigned long long)(d[i] - '0');
+    if (corse)
+        v -= corse == 1 ? 1000000ull : 2000000ull; /* 2A -> 19, 2B -> 18 */
+    unsigned key = (unsigned)((d[13] - '0') * 10 + (d[14] - '0'));
+    return key == 97u - (unsigned)(v % 97u);
+}
+
+/* An identifier after a context word: 5-24 letters and digits, at least two
+ * digits, not a date, not one repeated digit. */
+int pii_val_id_context(const uint8_t *p, size_t n)
+{
+    size_t digits = 0, alnum = 0;
+    for (size_t i = 0; i < n; i++) {
+        digits += is_digit(p[i]);
+        alnum += is_digit(p[i]) || is_alpha(p[i]);
+    }
+    if (alnum < 5 || digits < 2 || all_same_digit(p, n))
+        return 0;
+    groups g;
+    if (digits == alnum && split_groups(p, n, &g) && date_shaped(&g))
+        return 0;
+    return 1;
+}
+
 /* ---- dates ------------------------------------------------------------ */
 
 static int num(const uint8_t *p, size_t n, int *out)

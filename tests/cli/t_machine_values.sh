@@ -22,6 +22,15 @@ both 'phone 415–555–0132' 'phone <PRIVATE_PHONE>'
 # a Luhn failure stays
 both '{"order":100001,"number":5421430443244512}' '{"order":100001,"number":5421430443244512}'
 
+# priority 2: national identifiers are account_number, never private_phone
+both 'SSN: 123-45-6789' 'SSN: <ACCOUNT_NUMBER>'
+both '{"ssn":"536-22-8172"}' '{"ssn":"<ACCOUNT_NUMBER>"}'
+both 'NI number: AB 12 34 56 C' 'NI number: <ACCOUNT_NUMBER>'
+both 'passport number: C01X00T47' 'passport number: <ACCOUNT_NUMBER>'
+out=$(printf 'ssn 536-22-8172\n' | $P --format jsonl)
+echo "$out" | grep -q '"label":"account_number"' || fail "ssn label: $out"
+echo "$out" | grep -q 'private_phone' && fail "ssn as phone: $out"
+
 # --check flags a CSV export of cards (exit 1), one finding per row
 printf 'id,name,card\n1,Maria Garcia,4111111111111111\n2,Li Wei,5555555555554444\n' >"$TMPDIR/cards.csv"
 set +e
