@@ -716,7 +716,7 @@ static pii_err doc_add_tspan(ner_doc *d, const ner_tsp *t)
     pii_span sp = {s, e, pii_ner_labels_category(n->L, t->cat), NULL, score, PII_SRC_MODEL};
     if (pii_ner_widens(sp.label)) {
         sp.start = pii_ner_widen_left(&d->tx, sp.label, sp.start);
-        uint64_t lim = sp.end + NER_WIDEN_MAX;
+        uint64_t lim = pii_ner_widen_lim(sp.label, sp.end);
         if (!pii_ner_widen_right(&d->tx, sp.label, &sp.end, lim, d->eod)) {
             pii_err err = PII_VEC_RESERVE(d->held, d->heldcap, d->nheld + 1);
             if (err)

@@ -16,8 +16,10 @@
  *
  * Every quantifier is bounded, so a match attempt reads a bounded number
  * of bytes (the longest: a PEM block, 16 KiB of body), which is what makes
- * the streaming detector exact with bounded memory.  docs/RULES.md
- * documents each rule. */
+ * the streaming detector exact with bounded memory.  A secret's value is
+ * not cut by its cap: a value that reaches it grows over its class to its
+ * end in linear time (EXT_*, rx.h), held back within max_hold.
+ * docs/RULES.md documents each rule. */
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
 
@@ -206,77 +208,92 @@
 #define L_URL "private_url"
 #define L_SECRET "secret"
 
+/* A capped value ("X{lo,cap} END") is written "(?:X{lo,cap-1}+ END|X{cap})"
+ * with an extension class (rx.h) that contains X: a value of cap characters
+ * or more is matched by its first cap and grows to its end, so no length
+ * fails the whole match (issue 41). */
+enum { EXT_NONE, EXT_VALCH, EXT_ALNUM, EXT_WORD, EXT_B64URL, EXT_JWT, EXT_BEARER, EXT_B64, EXT_N };
+
 typedef struct rule_def {
     const char *id, *label, *about;
     int anywhere; /* 0: group A (no word character before), 1: group B */
     const char *re;
     pii_rx_check check;
+    int ext; /* EXT_*: the class a value longer than its cap goes on in */
 } rule_def;
 
 static const rule_def rule_defs[] = {
     /* -- secrets with a fixed shape ------------------------------------ */
     {"aws_access_key", L_SECRET, "AWS access key id (AKIA/ASIA... + 16 base32 chars)", 0,
      "(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AIPA|ANPA|ANVA|AROA|APKA|ASCA)[A-Z2-7]{16}" WORD_AFTER_NO,
-     NULL},
+     NULL, EXT_NONE},
     {"google_api_key", L_SECRET, "Google API key (AIza + 35 chars)", 0,
-     "AIza[0-9A-Za-z_\\-]{35}(?![0-9A-Za-z_\\-])", NULL},
+     "AIza[0-9A-Za-z_\\-]{35}(?![0-9A-Za-z_\\-])", NULL, EXT_NONE},
     {"github_token", L_SECRET, "GitHub token (ghp_, gho_, ghu_, ghs_, ghr_, github_pat_)", 0,
-     "(?:gh[pousr]_[A-Za-z0-9]{36,251}|github_pat_[A-Za-z0-9_]{22,240})" WORD_AFTER_NO, NULL},
+     "(?:gh[pousr]_(?:[A-Za-z0-9]{36,250}+" WORD_AFTER_NO "|[A-Za-z0-9]{251})"
+     "|github_pat_(?:[A-Za-z0-9_]{22,239}+" WORD_AFTER_NO "|[A-Za-z0-9_]{240}))",
+     NULL, EXT_WORD},
     {"gitlab_token", L_SECRET, "GitLab token (glpat-, gldt-, glrt-, ...)", 0,
-     "(?:glpat|gldt|glptt|glrt|glsoat|glcbt)-[A-Za-z0-9_\\-]{20,64}(?![A-Za-z0-9_\\-])", NULL},
+     "(?:glpat|gldt|glptt|glrt|glsoat|glcbt)-(?:[A-Za-z0-9_\\-]{20,63}+(?![A-Za-z0-9_\\-])"
+     "|[A-Za-z0-9_\\-]{64})",
+     NULL, EXT_B64URL},
     {"slack_token", L_SECRET, "Slack token (xoxb-, xoxp-, xapp-, ...)", 0,
-     "(?:xox[abposre]-[A-Za-z0-9\\-]{10,250}|xapp-[0-9]-[A-Za-z0-9\\-]{10,250})"
-     "(?![A-Za-z0-9\\-])",
-     NULL},
+     "(?:xox[abposre]-|xapp-[0-9]-)(?:[A-Za-z0-9\\-]{10,249}+(?![A-Za-z0-9\\-])"
+     "|[A-Za-z0-9\\-]{250})",
+     NULL, EXT_B64URL},
     {"stripe_key", L_SECRET, "Stripe secret or restricted key (sk_live_, rk_live_, sk_test_)", 0,
-     "[rs]k_(?:live|test)_[A-Za-z0-9]{16,247}" WORD_AFTER_NO, NULL},
+     "[rs]k_(?:live|test)_(?:[A-Za-z0-9]{16,246}+" WORD_AFTER_NO "|[A-Za-z0-9]{247})", NULL,
+     EXT_WORD},
     {"openai_key", L_SECRET, "OpenAI-style key (sk-, sk-proj-) with random-looking body", 0,
-     "sk-[A-Za-z0-9_\\-]{20,250}(?![A-Za-z0-9_\\-])", pii_val_openai_key},
+     "sk-(?:[A-Za-z0-9_\\-]{20,249}+(?![A-Za-z0-9_\\-])|[A-Za-z0-9_\\-]{250})", pii_val_openai_key,
+     EXT_B64URL},
     {"jwt", L_SECRET, "JSON Web Token (header decodes to JSON with alg/typ)", 0,
-     "eyJ[A-Za-z0-9_\\-]{12,4096}\\.eyJ[A-Za-z0-9_\\-]{8,8192}\\.[A-Za-z0-9_\\-]{0,4096}"
-     "(?![A-Za-z0-9_\\-]|\\.[A-Za-z0-9_\\-])",
-     pii_val_jwt},
+     "eyJ[A-Za-z0-9_\\-]{12,4096}+\\.eyJ(?:[A-Za-z0-9_\\-]{8,8191}+\\."
+     "(?:[A-Za-z0-9_\\-]{0,4095}+(?![A-Za-z0-9_\\-]|\\.[A-Za-z0-9_\\-])|[A-Za-z0-9_\\-]{4096})"
+     "|[A-Za-z0-9_\\-]{8192})",
+     pii_val_jwt, EXT_JWT},
     /* -- secrets by context: only the value is the span ------------------ */
     {"basic_auth", L_SECRET, "credentials after 'Authorization: Basic'", 0,
      "(?i:authorization|proxy-authorization)[\"']?[ \\t]{0,3}[:=][ \\t]{0,3}[\"']?(?i:basic)"
-     "[ ]{1,3}(?<V>[A-Za-z0-9+/]{8,1024}={0,2})(?![A-Za-z0-9+/=])",
-     pii_val_basic_auth},
+     "[ ]{1,3}(?<V>[A-Za-z0-9+/]{8,1023}+={0,2}(?![A-Za-z0-9+/=])|[A-Za-z0-9+/]{1024})",
+     pii_val_basic_auth, EXT_B64},
     {"bearer_token", L_SECRET, "high-entropy token after 'Bearer'", 0,
-     "(?i:bearer)[ ]{1,3}(?<V>[A-Za-z0-9._~+/\\-]{16,4096}={0,2})(?![A-Za-z0-9._~+/=\\-])",
-     pii_val_secret_token},
+     "(?i:bearer)[ ]{1,3}(?<V>[A-Za-z0-9._~+/\\-]{16,4095}+={0,2}(?![A-Za-z0-9._~+/=\\-])"
+     "|[A-Za-z0-9._~+/\\-]{4096})",
+     pii_val_secret_token, EXT_BEARER},
     {"password_assignment", L_SECRET, "value assigned to a password-like name", 0,
      "(?i:" NAME_PFX "(?:password|passwd|passphrase|passcode|pass|pwd|pw)" NAME_SFX ")" ASSIGN
-     "(?<V>" VALCH "{6,256})" VALEND,
-     pii_val_secret_password},
+     "(?<V>" VALCH "{6,255}+" VALEND "|" VALCH "{256})",
+     pii_val_secret_password, EXT_VALCH},
     {"secret_assignment", L_SECRET, "high-entropy value assigned to a key/token/secret-like name",
      0,
      "(?i:" NAME_PFX
      "(?:secret|token|api[_\\-]?key|apikey|access[_\\-]?key(?:[_\\-]?id)?|private[_\\-]?key"
      "|(?:signing|encryption|master|client|app|consumer|account|service)[_\\-]?key"
      "|credentials?|auth|session[_\\-]?(?:id|key)|cookie|salt)" NAME_SFX ")" ASSIGN "(?<V>" VALCH
-     "{12,512})" VALEND,
-     pii_val_secret_token},
+     "{12,511}+" VALEND "|" VALCH "{512})",
+     pii_val_secret_token, EXT_VALCH},
     /* -- numbers after a context word ------------------------------------ */
     {"phone_context", L_PHONE, "phone number after a word like 'phone', 'tel', 'call'", 0,
      "(?i:telephone|phone|tel|mobile|mobil|cell|fax|whatsapp|handy|telefon"
      "|t\\x{e9}l\\x{e9}phone|portable|call(?:[ ]me)?(?:[ ]at|[ ]on)?)"
      "(?:[ _\\-]?(?i:number|num|nr|no)\\.?|[ ]?\\#)?(?=[ \\t:=\"'])[\"']?[ \\t]{0,3}" CTX_SEP
      "[\"']?(?<V>\\+?\\(?[0-9](?:[ .\\-/" UDASH "]?\\(?[0-9]\\)?){6,16}" PHONE_EXT ")" PHONE_END,
-     pii_val_phone_loose},
+     pii_val_phone_loose, EXT_NONE},
     {"account_context", L_ACCOUNT,
      "6-34 digit number after 'account', 'acct', 'routing', 'sort code', ...", 0,
      "(?i:account|acct|a/c|routing|aba|sort[ ]?code|bsb|konto|kontonummer|bank[ ]?account)"
      "(?:[ _\\-]?(?i:number|num|nr|no|id)\\.?|[ ]?\\#)?(?=[ \\t:=\\#\"'])[\"']?[ \\t]{0,3}"
      "(?:\\#[ \\t]{0,3}|" CTX_SEP ")[\"']?"
      "(?<V>[0-9](?:[ \\-]?[0-9]){5,33})(?![\\p{L}\\p{N}_]|[.,\\-/][0-9])",
-     pii_val_account},
+     pii_val_account, EXT_NONE},
     /* issue 41: national identifiers are account_number (docs/LABELS.md) */
     {"ssn_context", L_ACCOUNT, "US SSN or ITIN after 'SSN', 'social security', 'ITIN', 'TIN'", 0,
      "(?i:ssn|social[ _\\-]?security|itin|tin|taxpayer[ _\\-]id(?:entification)?)"
      "(?:[ _\\-]?(?i:number|num|nr|no)\\.?|[ ]?\\#)?(?=[ \\t:=\\#\"'])[\"']?[ \\t]{0,3}"
      "(?:\\#[ \\t]{0,3}|" CTX_SEP ")[\"']?"
      "(?<V>[0-9]{3}([ \\-]?)[0-9]{2}\\g{-1}[0-9]{4})(?![\\p{L}\\p{N}_]|[.\\-/][0-9])",
-     pii_val_ssn},
+     pii_val_ssn, EXT_NONE},
     {"id_context", L_ACCOUNT,
      "passport, driving licence, Medicare, health-insurance, NHS, medical record, national ID, "
      "DNI/NIE/NIF, BSN, PESEL, NIR, codice fiscale, Steuer-ID, member/patient/policy number after "
@@ -295,7 +312,7 @@ static const rule_def rule_defs[] = {
      "(?<V>(?=[A-Za-z\\-]{0,6}[0-9])[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])|[ "
      "](?=[0-9]{2})){4,24})"
      "(?![A-Za-z0-9]|-[A-Za-z0-9])",
-     pii_val_id_context},
+     pii_val_id_context, EXT_NONE},
     {"id_label_ja", L_ACCOUNT,
      "identifier after a Japanese label ending in \xe7\x95\xaa\xe5\x8f\xb7 or ID "
      "(\xe4\xbc\x9a\xe5\x93\xa1\xe7\x95\xaa\xe5\x8f\xb7: M-882901); not a phone or postal "
@@ -306,21 +323,21 @@ static const rule_def rule_defs[] = {
      "[ \\t\\x{3000}]?[:\\x{ff1a}]?[ \\t\\x{3000}]?\\x{7b2c}?"
      "(?<V>(?=[A-Za-z\\-]{0,6}[0-9])[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){3,30})"
      "(?![A-Za-z0-9]|-[A-Za-z0-9])",
-     pii_val_id_ja},
+     pii_val_id_ja, EXT_NONE},
     /* -- email and URL ----------------------------------------------------- */
     {"email", L_EMAIL, "email address (IDN domains allowed)", 0,
      "(?<![.%+\\-])[\\p{L}\\p{N}_][\\p{L}\\p{N}_.%+\\-]{0,63}@(?:" DLABEL "\\.){1,8}" TLD
      "(?![\\p{L}\\p{N}_\\-@]|\\.[\\p{L}\\p{N}]|:[\\p{L}\\p{N}_~.\\-])",
-     pii_val_email},
+     pii_val_email, EXT_NONE},
     {"url", L_URL, "URL with a scheme (http, https, ftp, ws) or starting with www.", 0,
      "(?:(?i:https?|ftps?|sftp|wss?)://(?:[^\\s/?\\#@\"'<>\\[\\]]{1,128}@)?|(?i:www)\\.)"
      "(?:" DLABEL "\\.){1,10}" TLD "(?::[0-9]{1,5})?"
      "(?:[/?\\#][^\\s<>\"'`{}|\\\\^\\x{0}-\\x{1f}\\x{7f}]{0,2048})?"
      "(?![\\p{L}\\p{N}_\\-@]|\\.[\\p{L}\\p{N}]|:[0-9])",
-     pii_val_url},
+     pii_val_url, EXT_NONE},
     /* -- account numbers ----------------------------------------------------- */
     {"iban", L_ACCOUNT, "IBAN (country length table and mod-97 check)", 0,
-     "[A-Z]{2}[0-9]{2}(?:[ ]?[A-Z0-9]){11,30}" WORD_AFTER_NO, pii_val_iban},
+     "[A-Z]{2}[0-9]{2}(?:[ ]?[A-Z0-9]){11,30}" WORD_AFTER_NO, pii_val_iban, EXT_NONE},
     /* issue 41: values in JSON, CSV and key:value text ("number":5421...,
      * "card:4111...,25 EUR", "1,Maria Garcia,4111...") are cards: ':' and
      * ',' may precede, and ',' and a digit (the next CSV field) may follow;
@@ -329,7 +346,7 @@ static const rule_def rule_defs[] = {
     {"card", L_ACCOUNT, "payment card number (issuer prefix, length, Luhn)", 0,
      "(?<![./\\-+$\\#])(?:[0-9]{13,19}(?![\\p{L}\\p{N}_]|[\\-.][0-9])"
      "|[0-9](?:[ \\-]?[0-9]){12,18}(?![\\p{L}\\p{N}_]|[ \\-.][0-9]))",
-     pii_val_card},
+     pii_val_card, EXT_NONE},
     /* issue 18 M6: in a run of cards separated by spaces ("4111 1111 1111
      * 1111 5555 ..."), `card` refuses all but the last (each is followed by
      * a space and a digit); a 4-4-4-4 group may be followed by a space */
@@ -337,58 +354,60 @@ static const rule_def rule_defs[] = {
      "payment card number 4-4-4-4 followed by another 4-digit group (a run of cards)", 0,
      "(?<![./\\-+$\\#])[0-9]{4}([ \\-])[0-9]{4}\\g{-1}[0-9]{4}\\g{-1}[0-9]{4}"
      "(?=[ ][0-9]{4}(?![0-9]))",
-     pii_val_card},
+     pii_val_card, EXT_NONE},
     /* -- national identifiers with a shape and a check of their own ---------- */
     {"ssn", L_ACCOUNT, "US SSN or ITIN written 123-45-6789 (area, group and serial rules)", 0,
-     NUM_BEFORE_NO "[0-9]{3}-[0-9]{2}-[0-9]{4}(?![\\p{L}\\p{N}_]|[.\\-/][0-9])", pii_val_ssn},
+     NUM_BEFORE_NO "[0-9]{3}-[0-9]{2}-[0-9]{4}(?![\\p{L}\\p{N}_]|[.\\-/][0-9])", pii_val_ssn,
+     EXT_NONE},
     {"uk_nino", L_ACCOUNT, "UK National Insurance number: AB123456C, AB 12 34 56 C", 0,
      "[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z](?:[0-9]{6}|[ ][0-9]{2}[ ][0-9]{2}[ ][0-9]{2})[ "
      "]?[A-D]" WORD_AFTER_NO,
-     pii_val_uk_nino},
+     pii_val_uk_nino, EXT_NONE},
     {"es_dni", L_ACCOUNT, "Spanish DNI 12345678Z or NIE X1234567L (check letter)", 0,
-     "(?:[0-9]{8}|[XYZ]-?[0-9]{7})-?[A-Z]" WORD_AFTER_NO, pii_val_es_dni},
+     "(?:[0-9]{8}|[XYZ]-?[0-9]{7})-?[A-Z]" WORD_AFTER_NO, pii_val_es_dni, EXT_NONE},
     {"it_codice_fiscale", L_ACCOUNT, "Italian codice fiscale (check character)", 0,
      "[A-Z]{6}[0-9LMNPQRSTUV]{2}[ABCDEHLMPRST][0-9LMNPQRSTUV]{2}[A-Z][0-9LMNPQRSTUV]{3}[A-"
      "Z]" WORD_AFTER_NO,
-     pii_val_it_cf},
+     pii_val_it_cf, EXT_NONE},
     {"fr_nir", L_ACCOUNT, "French NIR (social security number) with its key", 0,
      "[1-478](?:[0-9]{2}(?:0[1-9]|1[0-2]|[2-9][0-9])(?:[0-9]{2}|2[AB])[0-9]{8}"
      "|[ ][0-9]{2}[ ](?:0[1-9]|1[0-2]|[2-9][0-9])[ ](?:[0-9]{2}|2[AB])[ ][0-9]{3}[ ][0-9]{3}"
      "[ ][0-9]{2})" WORD_AFTER_NO,
-     pii_val_fr_nir},
+     pii_val_fr_nir, EXT_NONE},
     /* -- dates --------------------------------------------------------------- */
     {"date_iso", L_DATE, "yyyy-mm-dd or yyyy/mm/dd, a real date, not followed by a time", 0,
      "(?<![./:\\-+])(?:19|20)[0-9]{2}([\\-/"
      "])(?:0[1-9]|1[0-2])\\g{-1}(?:0[1-9]|[12][0-9]|3[01])" DATE_END,
-     pii_val_date_iso},
+     pii_val_date_iso, EXT_NONE},
     {"date_numeric", L_DATE, "dd.mm.yyyy, dd/mm/yyyy, mm/dd/yyyy, dd-mm-yyyy, a real date", 0,
-     "(?<![./:\\-+])" DAY "([./\\-])" DAY "\\g{-1}(?:19|20)[0-9]{2}" DATE_END,
-     pii_val_date_numeric},
+     "(?<![./:\\-+])" DAY "([./\\-])" DAY "\\g{-1}(?:19|20)[0-9]{2}" DATE_END, pii_val_date_numeric,
+     EXT_NONE},
     {"date_text_dmy", L_DATE, "23 April 2026, 1st of May, 2026, 3. M\xC3\xA4rz 2026", 0,
      "(?<![./:\\-+])" DAY "(?:st|nd|rd|th|er|\\.)?" SP "(?:(?i:of|de)" SP ")?" MONTH "\\.?,?" SP
      "(?:(?i:de)" SP ")?" YEAR "(?![\\p{L}\\p{N}_]|[.:][0-9])",
-     pii_val_date_text},
+     pii_val_date_text, EXT_NONE},
     {"date_text_mdy", L_DATE, "April 23, 2026, Sept. 1 2026", 0,
      MONTH "\\.?" SP DAY "(?:st|nd|rd|th)?,?" SP YEAR "(?![\\p{L}\\p{N}_]|[.:][0-9])",
-     pii_val_date_text},
+     pii_val_date_text, EXT_NONE},
     /* -- phones ----------------------------------------------------------------- */
     {"phone_intl", L_PHONE, "international number: +, country code, 8-15 digits", 0,
-     "(?<![+])\\+[1-9](?:[ .\\-]?\\(?[0-9]\\)?){6,16}" PHONE_EXT PHONE_END, pii_val_phone_intl},
+     "(?<![+])\\+[1-9](?:[ .\\-]?\\(?[0-9]\\)?){6,16}" PHONE_EXT PHONE_END, pii_val_phone_intl,
+     EXT_NONE},
     {"phone_intl00", L_PHONE, "international number with the 00 prefix: 0044 20 7946 0958", 0,
      NUM_BEFORE_NO "00[1-9](?:[ .\\-]?\\(?[0-9]\\)?){6,16}" PHONE_EXT PHONE_END,
-     pii_val_phone_intl00},
+     pii_val_phone_intl00, EXT_NONE},
     {"phone_nanp", L_PHONE, "US/Canada number with separators: (415) 555-0100, 415.555.0100", 0,
      NUM_BEFORE_NO "(?:1[ .\\-]?)?(?:\\([2-9][0-9]{2}\\)[ ]?[2-9][0-9]{2}[ .\\-]"
                    "|[2-9][0-9]{2}([ .\\-" UDASH
                    "])[2-9][0-9]{2}\\g{-1})[0-9]{4}" PHONE_EXT PHONE_END,
-     NULL},
+     NULL, EXT_NONE},
     {"phone_national", L_PHONE,
      "national number with trunk 0 and separators: 020 7946 0958, 01 23 45 67 89, 03-1234-5678", 0,
      NUM_BEFORE_NO
      "(?:\\(0[1-9][0-9]{0,4}\\)[ ]?[0-9]|0[1-9])(?:[ .\\-/]?[0-9]){6,11}" PHONE_EXT PHONE_END,
-     pii_val_phone_national},
+     pii_val_phone_national, EXT_NONE},
     {"phone_in", L_PHONE, "Indian mobile number written 98765 43210", 0,
-     NUM_BEFORE_NO "[6-9][0-9]{4}[ \\-][0-9]{5}" PHONE_END, NULL},
+     NUM_BEFORE_NO "[6-9][0-9]{4}[ \\-][0-9]{5}" PHONE_END, NULL, EXT_NONE},
     /* -- street addresses: last, so that a phone or date at the same start wins */
     {"street_address", L_ADDRESS,
      "house number, capitalised street name and street type (12 Elm Street, Apt 4, Springfield, "
@@ -398,30 +417,32 @@ static const rule_def rule_defs[] = {
      "(?:" ADDR_NUM "[ ](?:" ADDR_WORD "[ ]){1,4}" ADDR_TYPE ADDR_DIR ADDR_UNIT ADDR_TAIL
      "|" ADDR_NUM "(?:[ ]?(?i:bis|ter))?,?[ ]" ADDR_FR_TYPE "[ ]" ADDR_FR_NAME ADDR_FR_TOWN
      ")(?![\\p{L}\\p{N}_])",
-     NULL},
+     NULL, EXT_NONE},
     {"po_box", L_ADDRESS, "post office box: PO Box 1234, P.O. Box 12, Postfach 123, Apartado 45", 0,
      "(?i:p\\.?[ ]?o\\.?[ ]?box|post[ ]office[ ]box|postfach|apartado(?:[ ]de[ ]correos)?)"
      "[ ]?(?:\\#|(?i:no)\\.?)?[ ]?[0-9]{1,7}" ADDR_TAIL "(?![\\p{L}\\p{N}_])",
-     NULL},
+     NULL, EXT_NONE},
     {"military_address", L_ADDRESS,
      "US military mail: PSC 1234, Box 5678 / USNS Comfort, then APO|FPO|DPO AA|AE|AP and ZIP", 0,
-     "(?:(?:" MIL_UNIT "|" MIL_SHIP ")" MIL_SEP ")?" MIL_ZIP "(?![\\p{L}\\p{N}_])", NULL},
+     "(?:(?:" MIL_UNIT "|" MIL_SHIP ")" MIL_SEP ")?" MIL_ZIP "(?![\\p{L}\\p{N}_])", NULL, EXT_NONE},
     {"street_address_eu", L_ADDRESS,
      "street name, then the number: Hauptstra\xc3\x9f"
      "e 12, Kerkstraat 7, Sveav\xc3\xa4gen 12, Kir\xc3\xa1ly u. 15, Calle Mayor 5, "
      "ul. Jesionowa 127; "
      "optional postcode and town",
-     0, "(?:" ADDR_EU_DE "|" ADDR_EU_ROM ")" ADDR_EU_NUM ADDR_EU_TOWN "(?![\\p{L}\\p{N}_])", NULL},
+     0, "(?:" ADDR_EU_DE "|" ADDR_EU_ROM ")" ADDR_EU_NUM ADDR_EU_TOWN "(?![\\p{L}\\p{N}_])", NULL,
+     EXT_NONE},
     /* -- group B: may follow a word character ------------------------------------ */
     {"address_ja", L_ADDRESS,
      "Japanese address: \xe3\x80\x92 postcode, prefecture, municipality, block number, building "
      "and floor",
-     1, "(?:\\x{3012}[0-9]{3}-?[0-9]{4}[ \\x{3000}]?)?" JA_PREF JA_LOCAL JA_BLOCK JA_BUILDING,
-     NULL},
+     1, "(?:\\x{3012}[0-9]{3}-?[0-9]{4}[ \\x{3000}]?)?" JA_PREF JA_LOCAL JA_BLOCK JA_BUILDING, NULL,
+     EXT_NONE},
     {"pem_private_key", L_SECRET, "PEM/PGP private key block, BEGIN to END", 1,
-     "-----BEGIN[ ]" PEM_LABEL "-----[\\s\\S]{0,16384}?-----END[ ]" PEM_LABEL "-----", NULL},
+     "-----BEGIN[ ]" PEM_LABEL "-----[\\s\\S]{0,16384}?-----END[ ]" PEM_LABEL "-----", NULL,
+     EXT_NONE},
     {"pem_private_key_open", L_SECRET, "PEM private key header and body without an END line", 1,
-     "-----BEGIN[ ]" PEM_LABEL "-----[A-Za-z0-9+/=:,.\\-\\s\\\\]{0,16384}+", NULL},
+     "-----BEGIN[ ]" PEM_LABEL "-----[A-Za-z0-9+/=:,.\\-\\s\\\\]{0,16384}+", NULL, EXT_NONE},
 };
 
 #define NRULES (sizeof rule_defs / sizeof rule_defs[0])
@@ -580,6 +601,7 @@ static int pf_is_scheme(const uint8_t *p, size_t n)
 }
 
 static void pf_eu_init(void);
+static void ext_init(void);
 
 static void pf_init(void)
 {
@@ -604,6 +626,7 @@ static void pf_init(void)
     pf_stems_init(&pf_month);
     pf_stems_init(&pf_fr);
     pf_eu_init();
+    ext_init();
 }
 
 /* Clause (c): the ident run b[p, e) followed by an optional quote, up to
@@ -1142,6 +1165,39 @@ static size_t rules_prefilter(const uint8_t *b, size_t at, size_t lim, int eod, 
     return lim;
 }
 
+/* The extension classes (EXT_*), filled once by ext_init. */
+static pii_rx_ext ext_tab[EXT_N];
+
+static void ext_set(pii_rx_ext *x, const char *chars)
+{
+    for (const char *c = chars; *c; c++)
+        x->ascii[(uint8_t)*c] = 1;
+}
+
+static void ext_init(void)
+{
+    static const char alnum[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+    for (int k = EXT_VALCH; k < EXT_N; k++)
+        ext_set(&ext_tab[k], alnum);
+    /* VALCH: every character but blanks, quotes and "`,;<>(){}[]\" */
+    for (int c = 0x21; c < 0x7f; c++)
+        if (!strchr("\"'`,;<>(){}[]\\", c))
+            ext_tab[EXT_VALCH].ascii[c] = 1;
+    ext_tab[EXT_VALCH].high = 1;
+    ext_set(&ext_tab[EXT_WORD], "_");
+    ext_set(&ext_tab[EXT_B64URL], "_-");
+    ext_set(&ext_tab[EXT_JWT], "_-.");
+    ext_set(&ext_tab[EXT_BEARER], "._~+/=-");
+    ext_set(&ext_tab[EXT_B64], "+/=");
+    /* the gate: the capped quantifier's own class */
+    for (int k = EXT_VALCH; k < EXT_N; k++)
+        memcpy(ext_tab[k].gate, ext_tab[k].ascii, sizeof ext_tab[k].gate);
+    ext_tab[EXT_JWT].gate['.'] = 0;
+    ext_tab[EXT_BEARER].gate['='] = 0;
+    ext_tab[EXT_B64].gate['='] = 0;
+    ext_tab[EXT_JWT].notlast['.'] = 1; /* "... token." ends a sentence */
+}
+
 struct pii_rules {
     pii_rx rx;
     pii_rx_alt alts[NRULES];
@@ -1229,6 +1285,7 @@ pii_rules *pii_rules__create(int use_jit, int use_prefilter, pii_err *err, char 
         r->alts[i].id = rule_defs[i].id;
         r->alts[i].label = rule_defs[i].label;
         r->alts[i].check = rule_defs[i].check;
+        r->alts[i].ext = rule_defs[i].ext ? &ext_tab[rule_defs[i].ext] : NULL;
         r->info[i].id = rule_defs[i].id;
         r->info[i].label = rule_defs[i].label;
         r->info[i].about = rule_defs[i].about;
