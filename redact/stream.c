@@ -14,16 +14,17 @@
  *
  * Merge rule (documented in docs/DESIGN.md): overlapping spans unite into
  * one redaction covering their union, so no byte is ever left
- * half-redacted.  The united span takes the label, source, rule and score
- * of a winner chosen by: deny list first, then the longest span, then the
- * higher score, then rule over model, then the earlier start, then the
- * label name.
+ * half-redacted; a model span is first cut to the rule spans of its label
+ * that it overlaps where the rule knows the value's edges (trim_cluster).  The united span takes
+ * the label, source, rule and score of a winner chosen by: deny list first, then the longest span,
+ * then the higher score, then rule over model, then the earlier start, then the label name.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "pii_fault.h"
 #include "pii_redact.h"
+#include "redact/validators.h"
 
 #define PII_MAX_DETECTORS 8
 #define PII_FEED_SLICE (64u * 1024u)
@@ -150,6 +151,7 @@ struct pii_stream {
     uint64_t cp_pos, cp_count; /* code points starting before cp_pos */
     pii_spanvec pending;       /* reported, not yet written; start >= wpos */
     pii_spanvec fresh;         /* scratch for one detector call */
+    pii_spanvec trim;          /* scratch: one cluster after trim_cluster */
     pii_buf rep;               /* operator output scratch */
     pii_err failed;            /* sticky: the stream fails closed */
     pii_wide wide;             /* the wide-text guard over the input */
@@ -222,6 +224,7 @@ void pii_stream_free(pii_stream *s)
     free(s->buf);
     pii_spanvec_free(&s->pending);
     pii_spanvec_free(&s->fresh);
+    pii_spanvec_free(&s->trim);
     free(s->rep.p);
     free(s->q.p);
     free(s->qlen);
@@ -368,6 +371,135 @@ static int beats(const pii_span *a, const pii_span *b)
     return strcmp(b->label, a->label) < 0;
 }
 
+/* ---- exact boundaries (issue 41) ---------------------------------------
+ * A model span M that overlaps rule spans of its own label (a validated
+ * value whose edges the rule knows) is cut to them: what M holds besides
+ * the rule spans ("pieces") is dropped when every piece is separated from
+ * the rule span it touches by a boundary byte (a blank or =:,;"'<>()[]{}),
+ * and each token of a dropped piece that is itself a value (a secret-like
+ * token, or for other labels 6 digits or more) stays a span of M's label.
+ * A piece glued to a rule span (no boundary between them) may be the same
+ * value: then M is kept whole and the cluster unites as before.  So
+ * "aws_access_key_id=AKIA... region=eu-west-1" keeps " region=eu-west-1"
+ * and the key name between two keys survives, while no value M found is
+ * lost. */
+static int boundary_byte(uint8_t c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '=' || c == ':' || c == ',' ||
+           c == ';' || c == '"' || c == '\'' || c == '<' || c == '>' || c == '(' || c == ')' ||
+           c == '[' || c == ']' || c == '{' || c == '}';
+}
+
+static int piece_value(const char *label, const uint8_t *p, size_t n)
+{
+    if (!strcmp(label, "secret"))
+        return pii_val_secret_token(p, n);
+    size_t d = 0;
+    for (size_t i = 0; i < n; i++)
+        d += p[i] >= '0' && p[i] <= '9';
+    return d >= 6 || memchr(p, '@', n) != NULL;
+}
+
+/* Appends the value tokens of the piece [a, b) of m to out. */
+static pii_err piece_tokens(const pii_stream *s, const pii_span *m, uint64_t a, uint64_t b,
+                            pii_spanvec *out)
+{
+    const uint8_t *p = s->buf + (a - s->bbase);
+    size_t n = (size_t)(b - a), i = 0;
+    while (i < n) {
+        while (i < n && boundary_byte(p[i]))
+            i++;
+        size_t t = i;
+        while (i < n && !boundary_byte(p[i]))
+            i++;
+        if (i > t && piece_value(m->label, p + t, i - t)) {
+            pii_span sp = *m;
+            sp.start = a + t;
+            sp.end = a + i;
+            pii_err e = pii_spanvec_push(out, &sp);
+            if (e)
+                return e;
+        }
+    }
+    return PII_OK;
+}
+
+/* Non-zero when model span m, cut by the rule spans of its label in v[0,
+ * n), leaves only pieces separated from them by boundary bytes. */
+static int cuttable(const pii_stream *s, const pii_span *m, const pii_span *v, size_t n)
+{
+    int any = 0;
+    for (size_t k = 0; k < n; k++) {
+        const pii_span *r = &v[k];
+        if (r->source != PII_SRC_RULE || strcmp(r->label, m->label) != 0 || r->end <= m->start ||
+            r->start >= m->end)
+            continue;
+        any = 1;
+        if (r->start > m->start && !boundary_byte(s->buf[r->start - 1 - s->bbase]))
+            return 0; /* glued on the left */
+        if (r->end < m->end && !boundary_byte(s->buf[r->end - s->bbase]))
+            return 0; /* glued on the right */
+    }
+    return any;
+}
+
+/* The cluster v[0, n) with its model spans cut to the rule spans (above),
+ * into s->trim, sorted. */
+static pii_err trim_cluster(pii_stream *s, const pii_span *v, size_t n)
+{
+    pii_spanvec_clear(&s->trim);
+    pii_err e = PII_OK;
+    for (size_t k = 0; k < n && !e; k++) {
+        const pii_span *m = &v[k];
+        if (m->source != PII_SRC_MODEL || !cuttable(s, m, v, n)) {
+            e = pii_spanvec_push(&s->trim, m);
+            continue;
+        }
+        /* the pieces of m outside every rule span of its label, in order */
+        uint64_t at = m->start;
+        for (size_t r = 0; r < n && !e; r++) {
+            const pii_span *x = &v[r];
+            if (x->source != PII_SRC_RULE || strcmp(x->label, m->label) != 0 ||
+                x->end <= m->start || x->start >= m->end)
+                continue;
+            if (x->start > at)
+                e = piece_tokens(s, m, at, x->start, &s->trim);
+            if (x->end > at)
+                at = x->end;
+        }
+        if (!e && at < m->end)
+            e = piece_tokens(s, m, at, m->end, &s->trim);
+    }
+    if (!e && s->trim.n > 1)
+        qsort(s->trim.v, s->trim.n, sizeof *s->trim.v, span_order);
+    return e;
+}
+
+/* Writes the clusters of the sorted spans v[0, n), each as its winner
+ * (beats) over the union. */
+static pii_err emit_clusters(pii_stream *s, const pii_span *v, size_t n, int eod)
+{
+    size_t i = 0;
+    while (i < n) {
+        pii_span face = v[i];
+        uint64_t cend = face.end;
+        size_t j = i + 1;
+        for (; j < n && v[j].start < cend; j++) {
+            if (v[j].end > cend)
+                cend = v[j].end;
+            if (beats(&face, &v[j]))
+                face = v[j];
+        }
+        face.start = v[i].start;
+        face.end = cend;
+        pii_err e = emit_span(s, &face, eod);
+        if (e)
+            return e;
+        i = j;
+    }
+    return PII_OK;
+}
+
 static pii_err accept_spans(pii_stream *s, uint64_t end)
 {
     for (size_t i = 0; i < s->fresh.n; i++) {
@@ -419,21 +551,24 @@ static pii_err process(pii_stream *s, int eod)
         qsort(pv->v, pv->n, sizeof *pv->v, span_order);
     size_t i = 0;
     while (i < pv->n) {
-        pii_span face = pv->v[i];
-        uint64_t cend = face.end;
+        uint64_t cend = pv->v[i].end;
         size_t j = i + 1;
-        for (; j < pv->n && pv->v[j].start < cend; j++) {
+        for (; j < pv->n && pv->v[j].start < cend; j++)
             if (pv->v[j].end > cend)
                 cend = pv->v[j].end;
-            if (beats(&face, &pv->v[j]))
-                face = pv->v[j];
-        }
         if (cend > D)
             break;
-        face.start = pv->v[i].start;
-        face.end = cend;
-        if ((e = emit_span(s, &face, eod)))
+        /* a cluster with rule and model spans: the rules' edges (trim_cluster) */
+        int mixed = 0;
+        for (size_t k = i; k < j; k++)
+            mixed |= pv->v[k].source == PII_SRC_RULE ? 1 : pv->v[k].source == PII_SRC_MODEL ? 2 : 0;
+        if (mixed == 3) {
+            if ((e = trim_cluster(s, pv->v + i, j - i)) ||
+                (e = emit_clusters(s, s->trim.v, s->trim.n, eod)))
+                return e;
+        } else if ((e = emit_clusters(s, pv->v + i, j - i, eod))) {
             return e;
+        }
         i = j;
     }
     uint64_t limit = i < pv->n && pv->v[i].start < D ? pv->v[i].start : D;
