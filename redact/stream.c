@@ -24,6 +24,7 @@
 
 #include "pii_fault.h"
 #include "pii_redact.h"
+#include "redact/own.h"
 #include "redact/validators.h"
 
 #define PII_MAX_DETECTORS 8
@@ -142,8 +143,9 @@ typedef struct det_slot {
 struct pii_stream {
     const pii_redactor *r;
     pii_sink sink;
-    det_slot d[PII_MAX_DETECTORS];
+    det_slot d[PII_MAX_DETECTORS + 1]; /* the redactor's, then own output's */
     size_t nd;
+    pii_own *own; /* the shapes of the operators' output (own.h) */
     uint8_t *buf; /* document bytes [bbase, bbase + blen) */
     size_t blen, bcap;
     uint64_t bbase;
@@ -152,6 +154,7 @@ struct pii_stream {
     pii_spanvec pending;       /* reported, not yet written; start >= wpos */
     pii_spanvec fresh;         /* scratch for one detector call */
     pii_spanvec trim;          /* scratch: one cluster after trim_cluster */
+    pii_spanvec cut;           /* scratch: one cluster after cut_own */
     pii_buf rep;               /* operator output scratch */
     pii_err failed;            /* sticky: the stream fails closed */
     pii_wide wide;             /* the wide-text guard over the input */
@@ -198,6 +201,23 @@ pii_stream *pii_stream_create(const pii_redactor *r, const pii_sink *sink, pii_e
         if (d->cls->ahead)
             s->lookahead = 1;
     }
+    /* the tool's own output is never redacted again (own.h) */
+    if (!(s->own = pii_own_create(r->ops, &e))) {
+        pii_stream_free(s);
+        s = NULL;
+        goto out;
+    }
+    {
+        pii_detector od = pii_own_detector(s->own);
+        det_slot *d = &s->d[s->nd];
+        d->cls = od.cls;
+        if (!(d->st = d->cls->open(od.shared, &e))) {
+            pii_stream_free(s);
+            s = NULL;
+            goto out;
+        }
+        s->nd++;
+    }
     if (s->lookahead && (!(s->qlen = malloc(PII_QUEUE_DOCS * sizeof *s->qlen)) ||
                          !(s->adoc = malloc(PII_QUEUE_DOCS * sizeof *s->adoc)) ||
                          !(s->alen = malloc(PII_QUEUE_DOCS * sizeof *s->alen)))) {
@@ -225,6 +245,8 @@ void pii_stream_free(pii_stream *s)
     pii_spanvec_free(&s->pending);
     pii_spanvec_free(&s->fresh);
     pii_spanvec_free(&s->trim);
+    pii_spanvec_free(&s->cut);
+    pii_own_free(s->own);
     free(s->rep.p);
     free(s->q.p);
     free(s->qlen);
@@ -475,6 +497,70 @@ static pii_err trim_cluster(pii_stream *s, const pii_span *v, size_t n)
     return e;
 }
 
+static int blank(uint8_t c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+/* The cluster v[0, n) without the tool's own output: each span less the
+ * own regions (pii_own_label) it overlaps.  A piece with no letter or
+ * digit is dropped; one glued to own output stays when it holds three or
+ * more; one apart from it stays as its value tokens (piece_tokens), or
+ * whole for a name, address or date.  Into s->trim,
+ * sorted; own regions themselves are never written as redactions. */
+static pii_err cut_own(pii_stream *s, const pii_span *v, size_t n)
+{
+    pii_spanvec_clear(&s->trim);
+    for (size_t k = 0; k < n; k++) {
+        const pii_span *m = &v[k];
+        if (m->label == pii_own_label)
+            continue;
+        uint64_t at = m->start;
+        for (size_t r = 0; r <= n; r++) {
+            uint64_t ps = at, pe = m->end;
+            if (r < n) {
+                const pii_span *x = &v[r];
+                if (x->label != pii_own_label || x->end <= at || x->start >= m->end)
+                    continue;
+                pe = x->start > at ? x->start : at;
+                at = x->end;
+            } else {
+                at = m->end;
+            }
+            /* a piece keeps a span when it holds a letter or digit; one or
+             * two glued to own output ("<PRIVATE_PERSON>'s") do not */
+            size_t alnum = 0;
+            for (uint64_t b = ps; b < pe && alnum < 3; b++) {
+                uint8_t c = s->buf[b - s->bbase];
+                alnum +=
+                    c >= 0x80 || (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z');
+            }
+            int glued = pe > ps && ((ps != m->start && !blank(s->buf[ps - s->bbase])) ||
+                                    (pe != m->end && !blank(s->buf[pe - 1 - s->bbase])));
+            int words = !strcmp(m->label, "private_person") ||
+                        !strcmp(m->label, "private_address") || !strcmp(m->label, "private_date");
+            if (alnum && !glued && !words) {
+                /* apart from own output: only what is itself a value */
+                pii_err e = piece_tokens(s, m, ps, pe, &s->trim);
+                if (e)
+                    return e;
+            } else if (alnum >= 3 || (alnum && !glued)) {
+                pii_span sp = *m;
+                sp.start = ps;
+                sp.end = pe;
+                pii_err e = pii_spanvec_push(&s->trim, &sp);
+                if (e)
+                    return e;
+            }
+            if (at >= m->end)
+                break;
+        }
+    }
+    if (s->trim.n > 1)
+        qsort(s->trim.v, s->trim.n, sizeof *s->trim.v, span_order);
+    return PII_OK;
+}
+
 /* Writes the clusters of the sorted spans v[0, n), each as its winner
  * (beats) over the union. */
 static pii_err emit_clusters(pii_stream *s, const pii_span *v, size_t n, int eod)
@@ -506,9 +592,9 @@ static pii_err accept_spans(pii_stream *s, uint64_t end)
         const pii_span *sp = &s->fresh.v[i];
         if (sp->start >= sp->end || sp->start < s->wpos || sp->end > end || !sp->label)
             return PII_EINTERNAL; /* a detector broke its contract */
-        if (!label_selected(s->r, sp->label))
+        if (sp->label != pii_own_label && !label_selected(s->r, sp->label))
             continue;
-        if (s->r->allow &&
+        if (sp->label != pii_own_label && s->r->allow &&
             pii_allow_match(s->r->allow, s->buf + (sp->start - s->bbase), sp->end - sp->start))
             continue;
         pii_err e = pii_spanvec_push(&s->pending, sp);
@@ -558,17 +644,36 @@ static pii_err process(pii_stream *s, int eod)
                 cend = pv->v[j].end;
         if (cend > D)
             break;
-        /* a cluster with rule and model spans: the rules' edges (trim_cluster) */
+        /* own output cut out (own.h); with rule and model spans, the
+         * rules' edges (trim_cluster) */
         int mixed = 0;
         for (size_t k = i; k < j; k++)
-            mixed |= pv->v[k].source == PII_SRC_RULE ? 1 : pv->v[k].source == PII_SRC_MODEL ? 2 : 0;
-        if (mixed == 3) {
-            if ((e = trim_cluster(s, pv->v + i, j - i)) ||
-                (e = emit_clusters(s, s->trim.v, s->trim.n, eod)))
+            mixed |= pv->v[k].label == pii_own_label    ? 4
+                     : pv->v[k].source == PII_SRC_RULE  ? 1
+                     : pv->v[k].source == PII_SRC_MODEL ? 2
+                                                        : 0;
+        const pii_span *cv = pv->v + i;
+        size_t cn = j - i;
+        if (mixed & 4) {
+            if ((e = cut_own(s, cv, cn)))
                 return e;
-        } else if ((e = emit_clusters(s, pv->v + i, j - i, eod))) {
-            return e;
+            cv = s->trim.v;
+            cn = s->trim.n;
+            if ((mixed & 3) == 3) { /* trim_cluster reads its input from s->cut */
+                pii_spanvec t = s->cut;
+                s->cut = s->trim;
+                s->trim = t;
+                cv = s->cut.v;
+            }
         }
+        if ((mixed & 3) == 3) {
+            if ((e = trim_cluster(s, cv, cn)))
+                return e;
+            cv = s->trim.v;
+            cn = s->trim.n;
+        }
+        if ((e = emit_clusters(s, cv, cn, eod)))
+            return e;
         i = j;
     }
     uint64_t limit = i < pv->n && pv->v[i].start < D ? pv->v[i].start : D;

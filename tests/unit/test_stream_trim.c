@@ -111,10 +111,9 @@ static void test_rule_edges_win(void **state)
                                 "aws_access_key_id=AKIAIOSFODNN7EXAMPLE region=eu-west-1"};
     check(&demo, "aws_access_key_id=<SECRET> region=eu-west-1");
     /* one model span over two keys: the key name between them survives */
-    static const script two = {
-        "secret", "AKIA", "KEY",
-        "AWS_ACCESS_KEY_ID=AKIAIOSFODNN7EXAMPLE "
-        "AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"};
+    static const script two = {"secret", "AKIA", "KEY",
+                               "AWS_ACCESS_KEY_ID=AKIAIOSFODNN7EXAMPLE "
+                               "AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"};
     check(&two, "AWS_ACCESS_KEY_ID=<SECRET> AWS_SECRET_ACCESS_KEY=<SECRET>");
     /* the model's span starts early ("key=") */
     static const script early = {"secret", "id=", "EXAMPLE",
@@ -134,8 +133,7 @@ static void test_union_kept(void **state)
                                 "id=AKIAIOSFODNN7EXAMPLE pass=hunter2Xk8rT55mQ9 ok"};
     check(&more, "id=<SECRET> pass=<SECRET> ok");
     /* glued to the rule's value (no boundary): one value, the union */
-    static const script glued = {"secret", "AKIA", "zz9",
-                                 "id AKIAIOSFODNN7EXAMPLE.zz9 ok"};
+    static const script glued = {"secret", "AKIA", "zz9", "id AKIAIOSFODNN7EXAMPLE.zz9 ok"};
     check(&glued, "id <SECRET> ok");
     /* another label: the union as before */
     static const script other = {"private_person", "Li", "example.com",
