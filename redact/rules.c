@@ -44,6 +44,8 @@
 /* Between a context word and its value: blanks, or ':' / '=' and blanks,
  * perhaps a line break ("Phone:\n415 555 0100", a form's label above its
  * value), and blanks. */
+/* "my account number is ...", "phone was ..." */
+#define CTX_IS "(?:[ ](?i:is|was|will[ ]be)(?=[ \\t:]))?"
 #define CTX_SEP "(?:[:=][ \\t]{0,3}(?:\\r?\\n[ \\t]{0,3})?|[ \\t]{0,3})"
 /* Unicode dashes inside a class: hyphen, non-breaking hyphen, figure dash,
  * en dash, minus sign ("415\u2013555\u20130132"). */
@@ -277,20 +279,22 @@ static const rule_def rule_defs[] = {
     {"phone_context", L_PHONE, "phone number after a word like 'phone', 'tel', 'call'", 0,
      "(?i:telephone|phone|tel|mobile|mobil|cell|fax|whatsapp|handy|telefon"
      "|t\\x{e9}l\\x{e9}phone|portable|call(?:[ ]me)?(?:[ ]at|[ ]on)?)"
-     "(?:[ _\\-]?(?i:number|num|nr|no)\\.?|[ ]?\\#)?(?=[ \\t:=\"'])[\"']?[ \\t]{0,3}" CTX_SEP
-     "[\"']?(?<V>\\+?\\(?[0-9](?:[ .\\-/" UDASH "]?\\(?[0-9]\\)?){6,16}" PHONE_EXT ")" PHONE_END,
+     "(?:[ _\\-]?(?i:number|num|nr|no)\\.?|[ ]?\\#)?" CTX_IS
+     "(?=[ \\t:=\"'])[\"']?[ \\t]{0,3}" CTX_SEP "[\"']?(?<V>\\+?\\(?[0-9](?:[ .\\-/" UDASH
+     "]?\\(?[0-9]\\)?){6,16}" PHONE_EXT ")" PHONE_END,
      pii_val_phone_loose, EXT_NONE},
     {"account_context", L_ACCOUNT,
      "6-34 digit number after 'account', 'acct', 'routing', 'sort code', ...", 0,
      "(?i:account|acct|a/c|routing|aba|sort[ ]?code|bsb|konto|kontonummer|bank[ ]?account)"
-     "(?:[ _\\-]?(?i:number|num|nr|no|id)\\.?|[ ]?\\#)?(?=[ \\t:=\\#\"'])[\"']?[ \\t]{0,3}"
+     "(?:[ _\\-]?(?i:number|num|nr|no|id)\\.?|[ ]?\\#)?" CTX_IS
+     "(?=[ \\t:=\\#\"'])[\"']?[ \\t]{0,3}"
      "(?:\\#[ \\t]{0,3}|" CTX_SEP ")[\"']?"
      "(?<V>[0-9](?:[ \\-]?[0-9]){5,33})(?![\\p{L}\\p{N}_]|[.,\\-/][0-9])",
      pii_val_account, EXT_NONE},
     /* issue 41: national identifiers are account_number (docs/LABELS.md) */
     {"ssn_context", L_ACCOUNT, "US SSN or ITIN after 'SSN', 'social security', 'ITIN', 'TIN'", 0,
      "(?i:ssn|social[ _\\-]?security|itin|tin|taxpayer[ _\\-]id(?:entification)?)"
-     "(?:[ _\\-]?(?i:number|num|nr|no)\\.?|[ ]?\\#)?(?=[ \\t:=\\#\"'])[\"']?[ \\t]{0,3}"
+     "(?:[ _\\-]?(?i:number|num|nr|no)\\.?|[ ]?\\#)?" CTX_IS "(?=[ \\t:=\\#\"'])[\"']?[ \\t]{0,3}"
      "(?:\\#[ \\t]{0,3}|" CTX_SEP ")[\"']?"
      "(?<V>[0-9]{3}([ \\-]?)[0-9]{2}\\g{-1}[0-9]{4})(?![\\p{L}\\p{N}_]|[.\\-/][0-9])",
      pii_val_ssn, EXT_NONE},
@@ -307,7 +311,8 @@ static const rule_def rule_defs[] = {
      "|nir|codice[ _\\-]?fiscale|steuer[ _\\-]?id|steueridentifikationsnummer|tax[ _\\-]?id"
      "|personal[ _\\-]?id|id[ _\\-]?card"
      "|(?:member|patient|policy|customer|insurance)[ _\\-]?(?:id|number|no|nr))"
-     "(?:[ _\\-]?(?i:number|num|nr|no|id)\\.?|[ ]?\\#)?(?=[ \\t:=\\#\"'])[\"']?[ \\t]{0,3}"
+     "(?:[ _\\-]?(?i:number|num|nr|no|id)\\.?|[ ]?\\#)?" CTX_IS
+     "(?=[ \\t:=\\#\"'])[\"']?[ \\t]{0,3}"
      "(?:\\#[ \\t]{0,3}|" CTX_SEP ")[\"']?"
      "(?<V>(?=[A-Za-z\\-]{0,6}[0-9])[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])|[ "
      "](?=[0-9]{2})){4,24})"
@@ -335,6 +340,18 @@ static const rule_def rule_defs[] = {
      "(?:[/?\\#][^\\s<>\"'`{}|\\\\^\\x{0}-\\x{1f}\\x{7f}]{0,2048})?"
      "(?![\\p{L}\\p{N}_\\-@]|\\.[\\p{L}\\p{N}]|:[0-9])",
      pii_val_url, EXT_NONE},
+    /* issue 41: the password of a connection string whose scheme the url
+     * rule does not take (postgres://app:PW@host, redis://:PW@host); after
+     * url, so an http(s) URL with credentials stays one private_url */
+    {"conn_password", L_SECRET,
+     "password in a connection string: scheme://user:PASSWORD@host (postgres, mysql, redis, ...)",
+     0, "(?i:[a-z][a-z0-9+.\\-]{1,24})://[^\\s:/@\"'<>]{0,128}:(?<V>[^\\s/@\"'<>]{1,1024}+)(?=@)",
+     NULL, EXT_NONE},
+    /* a password given to a command: --password VALUE, --pass=VALUE */
+    {"password_flag", L_SECRET, "value of a --password / --pass / --passwd / --pwd option", 0,
+     "--?(?i:password|passwd|passphrase|pass|pwd)[ =](?<V>" VALCH "{6,255}+" VALEND "|" VALCH
+     "{256})",
+     pii_val_secret_password, EXT_VALCH},
     /* -- account numbers ----------------------------------------------------- */
     {"iban", L_ACCOUNT, "IBAN (country length table and mod-97 check)", 0,
      "[A-Z]{2}[0-9]{2}(?:[ ]?[A-Z0-9]){11,30}" WORD_AFTER_NO, pii_val_iban, EXT_NONE},
@@ -845,6 +862,9 @@ static int pf_letter_start(const uint8_t *b, size_t p, size_t lim, int eod, pii_
     /* (c) NAME = / NAME: and scheme: */
     if (pf_assign(b, p, e, lim, eod))
         return 1;
+    /* conn_password: a scheme and "://" */
+    if (after == ':' && (e + 2 >= lim ? !eod : b[e + 1] == '/' && b[e + 2] == '/'))
+        return 1;
     /* (d) www. and Bearer */
     if (PF_CI_STARTS(r, len, "www.") || (len == 6 && PF_CI_STARTS(r, len, "bearer")))
         return 1;
@@ -1143,6 +1163,14 @@ static size_t rules_prefilter(const uint8_t *b, size_t at, size_t lim, int eod, 
             return p;
         if (p > 0 && (pf_cls[b[p - 1]] & PF_WORD))
             continue;
+        if (c == '-') { /* password_flag: -password, --pass */
+            if (p + 2 >= lim ? !eod
+                             : (b[p + 1] == '-' || (b[p + 1] | 0x20) == 'p') &&
+                                   (b[p + 2] == '-' || (b[p + 2] | 0x20) == 'p' ||
+                                    (b[p + 2] | 0x20) == 'a' || (b[p + 2] | 0x20) == 'w'))
+                return p;
+            continue;
+        }
         if (c < 0x80) {
             if (pf_cls[c] & PF_DIGIT) {
                 if (pf_digit_start(b, p, lim, eod, pc))

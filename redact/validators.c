@@ -878,8 +878,10 @@ static int is_non_value(const uint8_t *p, size_t n)
         if (eq_ci(p, n, non_values[k]))
             return 1;
     uint8_t c0 = p[0];
-    if (c0 == '$' || c0 == '%' || c0 == '{' || c0 == '<' || c0 == '[' || c0 == '(')
+    if (c0 == '$' || c0 == '{' || c0 == '<' || c0 == '[' || c0 == '(')
         return 1; /* a reference or a template, not a value */
+    if (c0 == '%' && (n < 3 || p[1] == '(' || p[1] == '{' || p[n - 1] == '%'))
+        return 1; /* %(name)s, %{VAR}, %VAR%; a password may start with '%' */
     if (contains(p, n, "://"))
         return 1;
     int same = 1;
@@ -896,12 +898,39 @@ int pii_val_secret_password(const uint8_t *p, size_t n)
     return 1;
 }
 
+/* A file path ("/var/lib/app", "~/.ssh/id_rsa"), not base64 that starts
+ * with '/': no '+' or '=', and a segment of two or more lower-case letters,
+ * digits and "._-" ("var", ".ssh"), which random base64 rarely has. */
+static int file_path(const uint8_t *p, size_t n)
+{
+    if (!(p[0] == '/' || (n > 1 && (p[0] == '~' || p[0] == '.') && p[1] == '/')))
+        return 0;
+    if (memchr(p, '+', n) || memchr(p, '=', n))
+        return 0;
+    size_t i = 0;
+    while (i < n) {
+        while (i < n && p[i] == '/')
+            i++;
+        size_t s = i;
+        int lower = 1;
+        while (i < n && p[i] != '/') {
+            uint8_t c = p[i];
+            if (!(is_lower(c) || is_digit(c) || c == '.' || c == '_' || c == '-' || c == '~'))
+                lower = 0;
+            i++;
+        }
+        if (lower && i - s >= 2)
+            return 1;
+    }
+    return 0;
+}
+
 int pii_val_secret_token(const uint8_t *p, size_t n)
 {
     if (n < 12 || is_non_value(p, n))
         return 0;
-    if (p[0] == '/' || (n > 1 && (p[0] == '~' || p[0] == '.') && p[1] == '/'))
-        return 0; /* a file path */
+    if (file_path(p, n))
+        return 0;
     size_t up = 0, lo = 0, dg = 0;
     for (size_t i = 0; i < n; i++) {
         if (is_upper(p[i]))
