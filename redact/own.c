@@ -248,7 +248,16 @@ static pii_err own_scan(void *p, const uint8_t *buf, size_t len, uint64_t base, 
     if (base > st->keep || (len && !buf))
         return PII_EINVAL;
     size_t i = st->pos > base ? (size_t)(st->pos - base) : 0;
+    int only_lt = !o->nmask && !o->hexlens && !o->nlit; /* the default operator */
     while (i < len) {
+        if (only_lt) {
+            const uint8_t *q = memchr(buf + i, '<', len - i);
+            if (!q) {
+                i = len;
+                break;
+            }
+            i = (size_t)(q - buf);
+        }
         uint8_t c = buf[i];
         int before = i > 0 ? is_alnum(buf[i - 1]) : 0;
         size_t e = 0;

@@ -530,17 +530,30 @@ static int pf_ci_starts(const uint8_t *p, size_t n, const char *lit, size_t m)
 typedef struct pf_stem {
     const char *s;
     size_t n;
+    int whole; /* 0: a prefix; 1: ends the word (no ASCII letter next) or runs
+                * into a continuation word; 2: a continuation word follows,
+                * after at most one of " _-" (pf_word_end) */
 } pf_stem;
 
 typedef struct pf_stems {
     const pf_stem *v;
     size_t n;
     uint8_t first[256]; /* lower-case first bytes, filled by pf_init */
+    /* the stems by first byte: order[lo[c] .. lo[c] + cnt[c]) */
+    uint8_t order[96], lo[256], cnt[256];
 } pf_stems;
 
 #define ST(x)                                                                                      \
     {                                                                                              \
-        x, sizeof x - 1                                                                            \
+        x, sizeof x - 1, 0                                                                         \
+    }
+#define STW(x)                                                                                     \
+    {                                                                                              \
+        x, sizeof x - 1, 1                                                                         \
+    }
+#define STP(x)                                                                                     \
+    {                                                                                              \
+        x, sizeof x - 1, 2                                                                         \
     }
 static const pf_stem secret_stems[] = {ST("pw"),     ST("pass"),       ST("secret"), ST("token"),
                                        ST("key"),    ST("credential"), ST("auth"),   ST("session"),
@@ -552,12 +565,14 @@ static const pf_stem ctx_stems[] = {
     /* account words */
     ST("account"), ST("acct"), ST("a/c"), ST("routing"), ST("aba"), ST("sort"), ST("bsb"),
     ST("konto"), ST("bank"),
-    /* national identifiers (ssn_context, id_context) */
-    ST("ssn"), ST("social"), ST("itin"), ST("tin"), ST("taxpayer"), ST("passport"), ST("driv"),
-    ST("licen"), ST("medic"), ST("mrn"), ST("health"), ST("nhs"), ST("national"), ST("ni"),
-    ST("dni"), ST("nie"), ST("nif"), ST("bsn"), ST("burgerservice"), ST("pesel"), ST("nir"),
-    ST("codice"), ST("steuer"), ST("tax"), ST("personal"), ST("id"), ST("member"), ST("patient"),
-    ST("policy"), ST("customer"), ST("insurance"),
+    /* national identifiers (ssn_context, id_context): by a prefix, whole
+     * words, and words the rules take only before a continuation word
+     * ("social security", "member id", "licence no") */
+    ST("passport"), ST("driv"), ST("medic"), ST("steuer"), ST("burgerservice"), STW("ssn"),
+    STW("itin"), STW("tin"), STW("mrn"), STW("nhs"), STW("dni"), STW("nie"), STW("nif"), STW("bsn"),
+    STW("pesel"), STW("nir"), STP("social"), STP("taxpayer"), STP("health"), STP("national"),
+    STP("ni"), STP("codice"), STP("tax"), STP("personal"), STP("id"), STP("member"), STP("patient"),
+    STP("policy"), STP("customer"), STP("insurance"), STP("license"), STP("licence"),
     /* post office boxes */
     ST("po"), ST("p.o"), ST("p o"), ST("apartado"),
     /* military mail: PSC 12, Box 3 / APO AE 09204 */
@@ -576,16 +591,60 @@ static const pf_stem ship_words[] = {ST("uss"), ST("usns"), ST("usnv"), ST("uscg
 static const pf_stem scheme_words[] = {ST("http"), ST("https"), ST("ftp"), ST("ftps"),
                                        ST("sftp"), ST("ws"),    ST("wss")};
 #undef ST
+#undef STW
+#undef STP
 
-static pf_stems pf_secret = {secret_stems, sizeof secret_stems / sizeof secret_stems[0], {0}};
-static pf_stems pf_ctx = {ctx_stems, sizeof ctx_stems / sizeof ctx_stems[0], {0}};
-static pf_stems pf_month = {month_stems, sizeof month_stems / sizeof month_stems[0], {0}};
-static pf_stems pf_fr = {fr_type_stems, sizeof fr_type_stems / sizeof fr_type_stems[0], {0}};
+#define STEMS(a)                                                                                   \
+    {                                                                                              \
+        a, sizeof a / sizeof a[0], {0}, {0}, {0},                                                  \
+        {                                                                                          \
+            0                                                                                      \
+        }                                                                                          \
+    }
+static pf_stems pf_secret = STEMS(secret_stems);
+static pf_stems pf_ctx = STEMS(ctx_stems);
+static pf_stems pf_month = STEMS(month_stems);
+static pf_stems pf_fr = STEMS(fr_type_stems);
+#undef STEMS
 
 static void pf_stems_init(pf_stems *t)
 {
-    for (size_t k = 0; k < t->n; k++)
-        t->first[(uint8_t)t->v[k].s[0]] = 1;
+    size_t m = 0;
+    for (int c = 0; c < 256; c++) {
+        t->lo[c] = (uint8_t)m;
+        for (size_t k = 0; k < t->n; k++)
+            if ((uint8_t)t->v[k].s[0] == c)
+                t->order[m++] = (uint8_t)k;
+        t->cnt[c] = (uint8_t)(m - t->lo[c]);
+        t->first[c] = t->cnt[c] != 0;
+    }
+}
+
+/* What a whole-word stem may run into without a separator in the rules
+ * ("ssnnumber", "nationalid", "codicefiscale"). */
+static const char *const pf_cont[] = {"num",       "nr",   "no",   "id",     "security",
+                                      "insurance", "card", "plan", "record", "fiscale"};
+
+/* After a whole-word stem: the rest q[0..n) starts with no ASCII letter
+ * (whole 1), or with a continuation word (or a prefix of one at the
+ * buffer's end); whole 2: after at most one of " _-". */
+static int pf_word_end(const uint8_t *q, size_t n, int whole)
+{
+    if (!n)
+        return 1;
+    if (whole == 1 && !((q[0] | 0x20) >= 'a' && (q[0] | 0x20) <= 'z'))
+        return 1;
+    if (whole == 2 && (q[0] == ' ' || q[0] == '_' || q[0] == '-')) {
+        q++;
+        if (!--n)
+            return 1;
+    }
+    for (size_t k = 0; k < sizeof pf_cont / sizeof pf_cont[0]; k++) {
+        size_t m = strlen(pf_cont[k]);
+        if (pf_ci_starts(q, n < m ? n : m, pf_cont[k], n < m ? n : m))
+            return 1;
+    }
+    return 0;
 }
 
 /* Does some stem start at p[i] for i = 0 (or any i < n when anywhere)? */
@@ -593,12 +652,15 @@ static int pf_any_stem(const uint8_t *p, size_t n, const pf_stems *t, int anywhe
 {
     size_t last = anywhere ? n : (n ? 1 : 0);
     for (size_t i = 0; i < last; i++) {
-        if (!t->first[pf_lower(p[i])])
-            continue;
         uint8_t c = pf_lower(p[i]);
-        for (size_t k = 0; k < t->n; k++)
-            if (c == (uint8_t)t->v[k].s[0] && pf_ci_starts(p + i, n - i, t->v[k].s, t->v[k].n))
+        if (!t->first[c])
+            continue;
+        for (size_t j = t->lo[c], e = j + t->cnt[c]; j < e; j++) {
+            const pf_stem *st = &t->v[t->order[j]];
+            if (pf_ci_starts(p + i, n - i, st->s, st->n) &&
+                (!st->whole || pf_word_end(p + i + st->n, n - i - st->n, st->whole)))
                 return 1;
+        }
     }
     return 0;
 }
@@ -683,7 +745,7 @@ static int pf_assign(const uint8_t *b, size_t p, size_t e, size_t lim, int eod)
  * "C/").  Undecided: yes. */
 #define SL(x)                                                                                      \
     {                                                                                              \
-        x, sizeof x - 1                                                                            \
+        x, sizeof x - 1, 0                                                                         \
     }
 static const pf_stem eu_sfx[] = {SL("stra\xc3\x9f"
                                     "e"),
@@ -1077,6 +1139,8 @@ static int pf_digit_start(const uint8_t *b, size_t p, size_t lim, int eod, pii_r
         return 1;
     if (b[p] == '1' && D == 4 && (c == ' ' || c == '.' || c == '-') && D2 == 3)
         return 1; /* 1415-555-... */
+    if (D == 1 && c == ' ' && D2 == 2 && b[p] != '0' && b[p] <= '8')
+        return 1; /* fr_nir spaced: 1 84 12 76 451 089 46 */
     if (D <= 2) {
         /* numeric date: d[./-]d[same]yyyy */
         if (sep && c != ' ' && D2 >= 1 && D2 <= 2) {
@@ -1103,8 +1167,6 @@ static int pf_digit_start(const uint8_t *b, size_t p, size_t lim, int eod, pii_r
         return 1; /* es_dni 12345678Z */
     if (D == 5 && (c == 'A' || c == 'B'))
         return 1; /* fr_nir with Corsica's 2A/2B */
-    if (D == 1 && c == ' ' && b[p] != '0' && b[p] <= '8')
-        return 1; /* fr_nir spaced: 1 84 12 76 451 089 46 */
     if (D == 3 && b[p] >= '2' && c == 0xE2)
         return 1; /* NANP with Unicode dashes: 415\u2013555\u20130100 */
     if (D == 3 && b[p] >= '2' && (c == ' ' || c == '.' || c == '-') && D2 == 3 && c2 == c &&
@@ -1163,11 +1225,11 @@ static size_t rules_prefilter(const uint8_t *b, size_t at, size_t lim, int eod, 
             return p;
         if (p > 0 && (pf_cls[b[p - 1]] & PF_WORD))
             continue;
-        if (c == '-') { /* password_flag: -password, --pass */
-            if (p + 2 >= lim ? !eod
-                             : (b[p + 1] == '-' || (b[p + 1] | 0x20) == 'p') &&
-                                   (b[p + 2] == '-' || (b[p + 2] | 0x20) == 'p' ||
-                                    (b[p + 2] | 0x20) == 'a' || (b[p + 2] | 0x20) == 'w'))
+        if (c == '-') { /* password_flag: -pa..., -pw..., --pa..., --pw... */
+            size_t q = p + 1 + (p + 1 < lim && b[p + 1] == '-');
+            if (q + 1 >= lim ? !eod
+                             : (b[q] | 0x20) == 'p' &&
+                                   ((b[q + 1] | 0x20) == 'a' || (b[q + 1] | 0x20) == 'w'))
                 return p;
             continue;
         }
