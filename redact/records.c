@@ -283,6 +283,7 @@ struct pii_rec_stream {
     int bom;       /* -1 undecided, 0 none, 1 present (input start) */
     pii_buf out;   /* the current record's output */
     pii_buf dec;   /* decoded value */
+    pii_buf line;  /* the value and a LF, as fed (redact_value) */
     pii_buf rep;   /* operator output */
     pii_buf keys;  /* JSON key path bytes */
     size_t *koff;  /* key k is keys[koff[k] .. koff[k+1]) (koff[nk] = keys.n) */
@@ -404,6 +405,7 @@ void pii_rec_stream_free(pii_rec_stream *rs)
     free(rs->in.p);
     free(rs->out.p);
     free(rs->dec.p);
+    free(rs->line.p);
     free(rs->rep.p);
     free(rs->keys.p);
     free(rs->koff);
@@ -692,8 +694,14 @@ static pii_err collect(void *ud, const pii_span *s, const uint8_t *val, size_t l
     vctx *v = &rs->v;
     size_t rl, dl;
     uint8_t tmp[4];
-    if (s->end > v->dn || s->start >= s->end)
+    if (s->end > v->dn + 1 || s->start >= s->end)
         return PII_EINTERNAL;
+    if (s->start >= v->dn)
+        return PII_OK; /* the LF after the value (redact_value) */
+    pii_span clip = *s;
+    if (clip.end > v->dn)
+        clip.end = v->dn;
+    s = &clip;
     if (!v->have || s->start >= v->last.s.end) {
         pii_err e = v->have ? flush_span(rs) : PII_OK;
         if (e)
@@ -728,22 +736,22 @@ static pii_err gather_value(pii_rec_stream *rs, const uint8_t *raw)
     const vctx *v = &rs->v;
     if (rs->gfull)
         return PII_OK;
-    if (rs->gn == PII_STREAM_QUEUE_DOCS || v->dn > PII_STREAM_QUEUE_BYTES - rs->gbytes) {
+    if (rs->gn == PII_STREAM_QUEUE_DOCS || v->dn + 1 > PII_STREAM_QUEUE_BYTES - rs->gbytes) {
         rs->gfull = 1;
         return PII_OK;
     }
-    size_t off = SIZE_MAX;
-    if (v->dec != raw) {
-        off = rs->gbuf.n;
-        if (pii_buf_append(&rs->gbuf, v->dec, v->dn)) {
-            rs->gfull = 1;
-            return PII_OK;
-        }
+    (void)raw;
+    /* always a copy: the value as a line (see feed_line) */
+    size_t off = rs->gbuf.n;
+    if (pii_buf_append(&rs->gbuf, v->dec, v->dn) || pii_buf_append(&rs->gbuf, "\n", 1)) {
+        rs->gbuf.n = off;
+        rs->gfull = 1;
+        return PII_OK;
     }
-    rs->gdoc[rs->gn] = v->dec;
+    rs->gdoc[rs->gn] = NULL;
     rs->goff[rs->gn] = off;
-    rs->glen[rs->gn++] = v->dn;
-    rs->gbytes += v->dn;
+    rs->glen[rs->gn++] = v->dn + 1;
+    rs->gbytes += v->dn + 1;
     return PII_OK;
 }
 
@@ -772,15 +780,25 @@ static pii_err redact_value(pii_rec_stream *rs, int kind, const uint8_t *rec, si
         return PII_OK;
     if (rs->gathering)
         return gather_value(rs, raw);
-    const uint8_t *feed = v->dec;
+    /* The value is read as a line of text, the value and a LF, so that it
+     * is found as the same words would be in text mode (issue 41: a name
+     * alone in a field); spans are cut at the value's end (collect). */
+    const uint8_t *feed;
     if (rs->gnext < rs->gn) { /* announced: feed its copy, the same bytes */
         feed = rs->gdoc[rs->gnext];
-        if (rs->glen[rs->gnext] != v->dn || memcmp(feed, v->dec, v->dn) != 0)
+        if (rs->glen[rs->gnext] != v->dn + 1 || memcmp(feed, v->dec, v->dn) != 0 ||
+            feed[v->dn] != '\n')
             return PII_EINTERNAL;
         rs->gnext++;
+    } else {
+        rs->line.n = 0;
+        if ((e = pii_buf_append(&rs->line, v->dec, v->dn)) ||
+            (e = pii_buf_append(&rs->line, "\n", 1)))
+            return e;
+        feed = rs->line.p;
     }
     pii_stream_new_input(rs->st); /* the guard sees each decoded value alone */
-    if ((e = pii_stream_feed(rs->st, feed, v->dn)) || (e = pii_stream_end_doc(rs->st)))
+    if ((e = pii_stream_feed(rs->st, feed, v->dn + 1)) || (e = pii_stream_end_doc(rs->st)))
         return e;
     if (v->have && (e = flush_span(rs)))
         return e;

@@ -8,7 +8,9 @@
  * numbers, whitespace, escapes, quoting, line ends, unselected values.
  *
  * Each selected value is decoded (JSON escapes resolved, CSV "" undoubled),
- * redacted as one document through a pii_stream of the given redactor, and
+ * redacted as one document through a pii_stream of the given redactor —
+ * read as a line of text, the value and a LF (spans end at the value's end),
+ * so that it is found as the same words are in text mode — and
  * written back re-escaped minimally: the parts of the value outside every
  * span keep their original raw bytes (escapes included), and only the
  * replacement text is escaped ("\"" "\\" and control characters for JSON;

@@ -31,6 +31,14 @@ out=$(printf 'ssn 536-22-8172\n' | $P --format jsonl)
 echo "$out" | grep -q '"label":"account_number"' || fail "ssn label: $out"
 echo "$out" | grep -q 'private_phone' && fail "ssn as phone: $out"
 
+# priority 7: records mode as good as text mode — a field value is read as a
+# line of text ("Li Wei" alone in a field, as printf 'Li Wei\n' is)
+out=$(printf '{"name":"Li Wei","n":1}\n{"name":"Kofi Asante"}\n' | $P --jsonl-field '*')
+[ "$out" = '{"name":"<PRIVATE_PERSON>","n":1}
+{"name":"<PRIVATE_PERSON>"}' ] || fail "records: $out"
+out=$(printf '{"name":"Li Wei"}\n' | $P --jsonl-field '*' --format jsonl)
+echo "$out" | grep -q '"start":0,"end":6' || fail "records span: $out"
+
 # --check flags a CSV export of cards (exit 1), one finding per row
 printf 'id,name,card\n1,Maria Garcia,4111111111111111\n2,Li Wei,5555555555554444\n' >"$TMPDIR/cards.csv"
 set +e
