@@ -67,6 +67,7 @@ struct pii_rec_spec {
     char delim;      /* CSV field separator, ',' by default */
     int delim_given; /* set by pii_rec_spec_set_delimiter */
     unsigned scan;   /* JSONL: PII_REC_SCAN_* */
+    int bad;         /* JSONL: PII_REC_BAD_* */
 };
 
 pii_rec_spec *pii_rec_spec_create(pii_rec_format fmt, pii_err *err)
@@ -112,6 +113,14 @@ pii_err pii_rec_spec_set_scan(pii_rec_spec *s, unsigned what)
     if (!s || s->fmt != PII_REC_JSONL || (what & ~(PII_REC_SCAN_NUMBERS | PII_REC_SCAN_KEYS)))
         return PII_EINVAL;
     s->scan = what;
+    return PII_OK;
+}
+
+pii_err pii_rec_spec_set_bad(pii_rec_spec *s, pii_rec_bad how)
+{
+    if (!s || s->fmt != PII_REC_JSONL || (how != PII_REC_BAD_FAIL && how != PII_REC_BAD_TEXT))
+        return PII_EINVAL;
+    s->bad = how;
     return PII_OK;
 }
 
@@ -306,6 +315,8 @@ struct pii_rec_stream {
     /* values announced to `st` (pii_stream_ahead), see the top comment */
     int lookahead;        /* `st` has a lookahead: gather values ahead */
     int gathering;        /* first pass: parse, collect values, write nothing */
+    int checking;         /* PII_REC_BAD_TEXT: parse only, to know a bad record first */
+    uint64_t nbad;        /* records that did not parse, redacted as text */
     int gfull;            /* the batch's value cap is reached */
     pii_buf gbuf;         /* decoded copies of gathered values */
     const uint8_t **gdoc; /* announced values [0, gn), the next fed is gnext */
@@ -452,6 +463,11 @@ size_t pii_rec_stream_field(const pii_rec_stream *rs, char *buf, size_t cap)
     if (cap)
         buf[n < cap ? n : cap - 1] = '\0';
     return n;
+}
+
+uint64_t pii_rec_stream_bad_records(const pii_rec_stream *rs)
+{
+    return rs ? rs->nbad : 0;
 }
 
 const char *pii_rec_stream_detail(const pii_rec_stream *rs)
@@ -767,7 +783,7 @@ static pii_err redact_value(pii_rec_stream *rs, int kind, const uint8_t *rec, si
     vctx *v = &rs->v;
     *v = (vctx){.kind = kind, .raw = raw, .n = n, .rec = rec, .copied = copied, .a = a};
     pii_err e = PII_OK;
-    if (kind == 'u' || kind == 'n' || !memchr(raw, kind == 'j' ? '\\' : '"', n)) {
+    if (kind == 'u' || kind == 'n' || kind == 't' || !memchr(raw, kind == 'j' ? '\\' : '"', n)) {
         v->dec = raw; /* no escape: the raw value is the decoded one, no copy */
         v->dn = n;
     } else {
@@ -776,7 +792,7 @@ static pii_err redact_value(pii_rec_stream *rs, int kind, const uint8_t *rec, si
         v->dec = rs->dec.p;
         v->dn = rs->dec.n;
     }
-    if (v->dn == 0)
+    if (v->dn == 0 || rs->checking)
         return PII_OK;
     if (rs->gathering)
         return gather_value(rs, raw);
@@ -948,7 +964,7 @@ static pii_err j_unmatched(pii_rec_stream *rs)
  * be checked (a file whose selector matches nothing writes nothing). */
 static pii_err emit(pii_rec_stream *rs, const uint8_t *p, size_t n)
 {
-    if (rs->gathering)
+    if (rs->gathering || rs->checking)
         return PII_OK; /* the second pass writes */
     if (rs->holding) {
         int all = 1;
@@ -1192,8 +1208,46 @@ static pii_err j_value(pii_rec_stream *rs, jp *j)
     return fail(rs, PII_EJSON, "unexpected character at byte %zu", j->i);
 }
 
+static pii_err jsonl_parse(pii_rec_stream *rs, const uint8_t *rec, size_t n, size_t skip);
+
+/* A record that does not parse, with PII_REC_BAD_TEXT: the whole line
+ * (without its line end) is redacted as one text document and written,
+ * its replacements unescaped (the line was not JSON). */
+static pii_err jsonl_as_text(pii_rec_stream *rs, const uint8_t *rec, size_t n, size_t body)
+{
+    size_t copied = 0, at;
+    int changed;
+    rs->out.n = 0;
+    rs->nbad++;
+    pii_err e = redact_value(rs, 't', rec, &copied, 0, body, &changed, &at);
+    if (e)
+        return e;
+    if (copied == 0)
+        return emit(rs, rec, n);
+    e = pii_buf_append(&rs->out, rec + copied, n - copied);
+    return e ? e : emit(rs, rs->out.p, rs->out.n);
+}
+
 /* rec[0..n) is one line with its LF (if any); skip = BOM bytes. */
 static pii_err jsonl_record(pii_rec_stream *rs, const uint8_t *rec, size_t n, size_t skip)
+{
+    if (rs->spec->bad == PII_REC_BAD_TEXT && !rs->gathering) {
+        /* parse first, writing nothing, so a bad line leaves no part of
+         * itself (output, spans) behind */
+        uint64_t values = rs->values;
+        rs->checking = 1;
+        pii_err e = jsonl_parse(rs, rec, n, skip);
+        rs->checking = 0;
+        rs->values = values;
+        if (e == PII_EJSON)
+            return jsonl_as_text(rs, rec, n, n && rec[n - 1] == '\n' ? n - 1 : n);
+        if (e)
+            return e;
+    }
+    return jsonl_parse(rs, rec, n, skip);
+}
+
+static pii_err jsonl_parse(pii_rec_stream *rs, const uint8_t *rec, size_t n, size_t skip)
 {
     size_t body = n && rec[n - 1] == '\n' ? n - 1 : n;
     jp j = {rec, body, skip, 0, 0};

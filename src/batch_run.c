@@ -109,6 +109,8 @@ int pii_batch_run(const pii_opts *o, pii_pipeline *p)
             }
         }
         if ((o->csv_delimiter && pii_rec_spec_set_delimiter(b.spec, o->csv_delimiter)) ||
+            (!csv && o->bad_records &&
+             pii_rec_spec_set_bad(b.spec, (pii_rec_bad)o->bad_records) != PII_OK) ||
             (!csv && pii_rec_spec_set_scan(b.spec, (o->jsonl_numbers ? PII_REC_SCAN_NUMBERS : 0u) |
                                                        (o->jsonl_keys ? PII_REC_SCAN_KEYS : 0u)))) {
             pii_rec_spec_free(b.spec);

@@ -298,6 +298,16 @@ int pii_opts_parse(int argc, char **argv, pii_opts *o)
         case O_REPORT:
             o->report = optarg;
             break;
+        case O_BAD_RECORDS:
+            if (strcmp(optarg, "fail") == 0)
+                o->bad_records = 0;
+            else if (strcmp(optarg, "text") == 0)
+                o->bad_records = 1;
+            else {
+                usage_error("bad --bad-records '%s' (fail or text)", optarg);
+                return PII_EXIT_USAGE;
+            }
+            break;
         case O_CSV_DELIMITER:
             if (strcmp(optarg, ",") == 0 || strcmp(optarg, ";") == 0 || strcmp(optarg, "|") == 0)
                 o->csv_delimiter = optarg[0];
@@ -350,6 +360,10 @@ int pii_opts_parse(int argc, char **argv, pii_opts *o)
     }
     if (o->csv_delimiter && !o->ncsv_columns) {
         usage_error("%s", "--csv-delimiter applies to --csv-column");
+        return PII_EXIT_USAGE;
+    }
+    if (o->bad_records && !o->njsonl_fields) {
+        usage_error("%s", "--bad-records applies to --jsonl-field");
         return PII_EXIT_USAGE;
     }
     if ((o->jsonl_numbers || o->jsonl_keys) && !o->njsonl_fields) {

@@ -130,6 +130,18 @@ pii_err pii_rec_spec_set_delimiter(pii_rec_spec *s, int c);
 #define PII_REC_SCAN_KEYS 2u
 pii_err pii_rec_spec_set_scan(pii_rec_spec *s, unsigned what);
 
+/* JSONL: what a line that is not valid JSON becomes (default
+ * PII_REC_BAD_FAIL: the stream stops with PII_EJSON, as described above).
+ * PII_REC_BAD_TEXT: the whole line is redacted as plain text (every byte
+ * scanned, the replacements written unescaped) and written in its place;
+ * the stream goes on (pii_rec_stream_bad_records counts such lines).  No
+ * part of a bad line is ever written unscanned.  PII_EINVAL for a CSV spec
+ * or another value. */
+typedef enum pii_rec_bad {
+    PII_REC_BAD_FAIL = 0,
+    PII_REC_BAD_TEXT = 1,
+} pii_rec_bad;
+pii_err pii_rec_spec_set_bad(pii_rec_spec *s, pii_rec_bad how);
 typedef struct pii_rec_stream pii_rec_stream;
 
 /* Sink use: write receives output bytes, whole records with their line
@@ -154,6 +166,8 @@ pii_err pii_rec_stream_reset(pii_rec_stream *rs);
 /* 1-based number of the record being processed (after an error: the
  * record that failed).  Counts every record, the CSV header included. */
 uint64_t pii_rec_stream_record(const pii_rec_stream *rs);
+/* Lines redacted as text under PII_REC_BAD_TEXT so far (all inputs). */
+uint64_t pii_rec_stream_bad_records(const pii_rec_stream *rs);
 /* The field being redacted, for span callbacks: JSONL the key path of the
  * value ("user.email"; dots and backslashes inside keys escaped with a
  * backslash; "" for a value outside any object), CSV the 1-based column
