@@ -39,6 +39,7 @@
 #include "pii_records.h"
 
 #define MAX_DEPTH 512
+#define IS_JSON(f) ((f) == PII_REC_JSONL || (f) == PII_REC_JSON)
 #define GATHER_RECORDS 1024u                   /* records per batch of drain() */
 #define PII_REC_HOLD_MAX (16u * 1024u * 1024u) /* output held for the selector check */
 
@@ -68,13 +69,14 @@ struct pii_rec_spec {
     int delim_given; /* set by pii_rec_spec_set_delimiter */
     unsigned scan;   /* JSONL: PII_REC_SCAN_* */
     int bad;         /* JSONL: PII_REC_BAD_* */
+    int all;         /* CSV: "*", every column */
 };
 
 pii_rec_spec *pii_rec_spec_create(pii_rec_format fmt, pii_err *err)
 {
     pii_rec_spec *s = NULL;
     pii_err e = PII_OK;
-    if (fmt != PII_REC_JSONL && fmt != PII_REC_CSV)
+    if (fmt != PII_REC_JSONL && fmt != PII_REC_JSON && fmt != PII_REC_CSV)
         e = PII_EINVAL;
     else if (!(s = calloc(1, sizeof *s)))
         e = PII_ENOMEM;
@@ -110,7 +112,7 @@ pii_rec_format pii_rec_spec_format(const pii_rec_spec *s)
 
 pii_err pii_rec_spec_set_scan(pii_rec_spec *s, unsigned what)
 {
-    if (!s || s->fmt != PII_REC_JSONL || (what & ~(PII_REC_SCAN_NUMBERS | PII_REC_SCAN_KEYS)))
+    if (!s || !IS_JSON(s->fmt) || (what & ~(PII_REC_SCAN_NUMBERS | PII_REC_SCAN_KEYS)))
         return PII_EINVAL;
     s->scan = what;
     return PII_OK;
@@ -118,7 +120,7 @@ pii_err pii_rec_spec_set_scan(pii_rec_spec *s, unsigned what)
 
 pii_err pii_rec_spec_set_bad(pii_rec_spec *s, pii_rec_bad how)
 {
-    if (!s || s->fmt != PII_REC_JSONL || (how != PII_REC_BAD_FAIL && how != PII_REC_BAD_TEXT))
+    if (!s || !IS_JSON(s->fmt) || (how != PII_REC_BAD_FAIL && how != PII_REC_BAD_TEXT))
         return PII_EINVAL;
     s->bad = how;
     return PII_OK;
@@ -198,7 +200,7 @@ pii_err pii_rec_spec_add(pii_rec_spec *s, const char *sel)
 {
     if (!s || !sel || !*sel)
         return PII_EINVAL;
-    if (s->fmt == PII_REC_JSONL) {
+    if (IS_JSON(s->fmt)) {
         jpath p;
         pii_err e = parse_path(sel, &p);
         if (e)
@@ -214,6 +216,10 @@ pii_err pii_rec_spec_add(pii_rec_spec *s, const char *sel)
         }
         s->paths = v;
         s->paths[s->npaths++] = p;
+        return PII_OK;
+    }
+    if (strcmp(sel, "*") == 0) {
+        s->all = 1;
         return PII_OK;
     }
     size_t n = strlen(sel), k = 0;
@@ -943,7 +949,7 @@ static void j_mark(pii_rec_stream *rs)
 static pii_err j_unmatched(pii_rec_stream *rs)
 {
     const pii_rec_spec *sp = rs->spec;
-    if (sp->fmt != PII_REC_JSONL || !rs->holding)
+    if (!IS_JSON(sp->fmt) || !rs->holding)
         return PII_OK;
     for (size_t p = 0; rs->values && p < sp->npaths; p++)
         if (!rs->pmatch[p]) {
@@ -1434,7 +1440,7 @@ static pii_err csv_record(pii_rec_stream *rs, const uint8_t *rec, size_t n, size
         cfield f;
         if ((e = csv_field(rs, rec, body, &k, &f)))
             return e;
-        if (col < rs->ncolsel && rs->colsel[col] && f.b > f.a) {
+        if ((rs->spec->all || (col < rs->ncolsel && rs->colsel[col])) && f.b > f.a) {
             int changed;
             size_t at;
             rs->col = col;
@@ -1460,6 +1466,10 @@ static int record_end(pii_rec_stream *rs, size_t *end)
 {
     const uint8_t *p = rs->in.p;
     size_t n = rs->in.n;
+    if (rs->spec->fmt == PII_REC_JSON) { /* one record: the whole input */
+        rs->scan = n;
+        return 0;
+    }
     if (rs->spec->fmt == PII_REC_JSONL) {
         const uint8_t *nl = rs->scan < n ? memchr(p + rs->scan, '\n', n - rs->scan) : NULL;
         if (!nl) {
@@ -1532,8 +1542,8 @@ static pii_err one_record(pii_rec_stream *rs, size_t end)
                  (unsigned long long)rs->wide.hit_at);
         return PII_EENCODING;
     }
-    pii_err e = rs->spec->fmt == PII_REC_JSONL ? jsonl_record(rs, rec, n, skip)
-                                               : csv_record(rs, rec, n, skip);
+    pii_err e =
+        IS_JSON(rs->spec->fmt) ? jsonl_record(rs, rec, n, skip) : csv_record(rs, rec, n, skip);
     if (!e && rs->sink.end_doc)
         e = rs->sink.end_doc(rs->sink.ud);
     if (!e && rs->record >= PII_REC_PROBE_RECORDS)
@@ -1565,8 +1575,8 @@ static int gather_record(pii_rec_stream *rs, size_t a, size_t b, uint64_t recno,
     size_t skip = (recno == 1 && rs->bom == 1) ? 3 : 0;
     rs->record = recno;
     rs->gathering = 1;
-    pii_err e = rs->spec->fmt == PII_REC_JSONL ? jsonl_record(rs, rec, n, skip)
-                                               : csv_record(rs, rec, n, skip);
+    pii_err e =
+        IS_JSON(rs->spec->fmt) ? jsonl_record(rs, rec, n, skip) : csv_record(rs, rec, n, skip);
     rs->gathering = 0;
     rs->record = record;
     rs->values = values;

@@ -298,6 +298,12 @@ int pii_opts_parse(int argc, char **argv, pii_opts *o)
         case O_REPORT:
             o->report = optarg;
             break;
+        case O_JSON_DOC:
+            o->json_doc = 1;
+            break;
+        case O_STRUCTURED:
+            o->structured = 1;
+            break;
         case O_BAD_RECORDS:
             if (strcmp(optarg, "fail") == 0)
                 o->bad_records = 0;
@@ -362,11 +368,20 @@ int pii_opts_parse(int argc, char **argv, pii_opts *o)
         usage_error("%s", "--csv-delimiter applies to --csv-column");
         return PII_EXIT_USAGE;
     }
-    if (o->bad_records && !o->njsonl_fields) {
-        usage_error("%s", "--bad-records applies to --jsonl-field");
+    if (o->json_doc && o->ncsv_columns) {
+        usage_error("%s", "--json and --csv-column cannot be combined");
         return PII_EXIT_USAGE;
     }
-    if ((o->jsonl_numbers || o->jsonl_keys) && !o->njsonl_fields) {
+    if (o->structured && (o->json_doc || o->njsonl_fields || o->ncsv_columns)) {
+        usage_error("%s",
+                    "--structured chooses by extension: drop --json, --jsonl-field, --csv-column");
+        return PII_EXIT_USAGE;
+    }
+    if (o->bad_records && !o->njsonl_fields && !o->json_doc) {
+        usage_error("%s", "--bad-records applies to --jsonl-field and --json");
+        return PII_EXIT_USAGE;
+    }
+    if ((o->jsonl_numbers || o->jsonl_keys) && !o->njsonl_fields && !o->json_doc) {
         usage_error("%s", "--jsonl-numbers and --jsonl-keys apply to --jsonl-field");
         return PII_EXIT_USAGE;
     }

@@ -26,7 +26,13 @@
  *          any number of further keys, so "*" alone selects every string
  *          value of the record.  "\." and "\\" escape a dot and a
  *          backslash inside a key.  Keys are compared after decoding.
- *   CSV    a 1-based column INDEX (all digits, like cut(1)) or a column
+ *          PII_REC_JSON reads the whole input as one JSON value (a
+ *          pretty-printed document: whitespace, line breaks and every byte
+ *          outside the redacted values are kept), with the same selectors,
+ *          scan options and errors as one JSONL record; its size limit is
+ *          PII_REC_MAX_RECORD.
+ *   CSV    "*" every column (every record is data), a 1-based column INDEX
+ *          (all digits, like cut(1)) or a column
  *          NAME.  When any NAME is given, the first record of each input is
  *          a header: it is copied unscanned and names are looked up in it
  *          (a name missing from the header is an error for that input).
@@ -97,6 +103,7 @@ extern "C" {
 typedef enum pii_rec_format {
     PII_REC_JSONL = 1,
     PII_REC_CSV = 2,
+    PII_REC_JSON = 3, /* one JSON document: the whole input is one record */
 } pii_rec_format;
 
 typedef struct pii_rec_spec pii_rec_spec;
