@@ -27,7 +27,7 @@ PREFIX  ?= /usr/local
 LIBDIR  ?= $(PREFIX)/lib
 DESTDIR ?=
 VERSION := 0.2.0
-SOMAJOR := 1
+SOMAJOR := 2
 
 # Build variants by name; each has its own object tree so they never mix.
 ifeq ($(SAN),1)
@@ -71,11 +71,25 @@ PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 
 # -std=c11 with POSIX 2008 for mmap/getline/fsync; no -march: SIMD kernels
 # use function-level target attributes and are chosen at run time.
-CFLAGS_ALL := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE \
+# Include paths are the layer rule for the compiler: an object of a layer
+# sees the include/ folders of the layers it may use (mk/layers.txt) and its
+# own folder, nothing else (no -I.); the clients on top (tests, tools, fuzz
+# targets, benches) see every layer's include/ (INC_ALL) and, for the unit
+# suites of internals, the tree (tests/unit's rule; the layer check says
+# which private headers each suite may use).
+INC_ALL    := $(addprefix -I,$(LAYER_INC))
+LAYER_CFLAGS = $(INC_ALL)
+CFLAGS_ALL = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE \
               $(OPT) -Wall -Wextra -Werror -pthread \
-              $(addprefix -I,$(LAYER_INC)) -I. -DPII_VERSION='"$(VERSION)"' \
+              $(LAYER_CFLAGS) -DPII_VERSION='"$(VERSION)"' \
               $(if $(FAULT_RIG),-DPII_FAULT_INJECTION) $(PKG_CFLAGS) $(CFLAGS)
 LDLIBS_ALL := $(PKG_LIBS) -lm -pthread $(LDLIBS)
+layer_uses = $(shell awk -v l=$(1) '{ sub(/\#.*/, "") } $$1 == l { for (i = 1; i <= NF; i++) print $$i }' mk/layers.txt)
+$(foreach l,$(LAYERS) src,$(eval $(B)/$(l)/%.o $(B)/pic/$(l)/%.o: private LAYER_CFLAGS = $(addprefix -I,$(addsuffix /include,$(call layer_uses,$(l))))))
+# Headers of include/ folders that are not the installed API: the tools
+# library's writers and random models, and the hash the command shares.
+NOINST_HDR := runtime/include/pii_rt_write.h model/include/pii_model_synth.h redact/include/pii_sha256.h
+INSTALL_HDR = $(filter-out $(NOINST_HDR),$(wildcard $(addsuffix /*.h,$(LAYER_INC))))
 
 # The model writers (safetensors/GGUF writers, random-weight models) serve
 # mkmodel, quantize and the tests only: they go into libpiitools.a, which
@@ -143,6 +157,7 @@ $(TOOLS_LIB): $(TOOLS_OBJ)
 $(BIN): $(CLI_OBJ) $(TOOLS_LIB) $(LIB)
 	$(CC) $(CFLAGS_ALL) -o $@ $(CLI_OBJ) $(TOOLS_LIB) $(LIB) $(LDLIBS_ALL)
 
+$(B)/tests/%: private LAYER_CFLAGS = $(INC_ALL) -I.
 $(B)/tests/%: tests/unit/%.c $(TOOLS_LIB) $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -MMD -MP -o $@ $< $(TOOLS_LIB) $(LIB) -lcmocka $(LDLIBS_ALL)
@@ -187,7 +202,7 @@ install: $(BIN) $(LIB) $(SO)
 	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libpiiredact.so
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(patsubst $(PREFIX)/%,$${prefix}/%,$(LIBDIR))|' -e 's|@VERSION@|$(VERSION)|' \
 	    -e 's|@PKGS@|$(PKGS)|' piiredact.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/piiredact.pc
-	install -m 644 $(addsuffix /*.h,$(LAYER_INC)) $(DESTDIR)$(PREFIX)/include/piiredact/
+	install -m 644 $(INSTALL_HDR) $(DESTDIR)$(PREFIX)/include/piiredact/
 	install -m 644 man/pii-redact.1 $(DESTDIR)$(PREFIX)/share/man/man1/pii-redact.1
 	install -m 644 man/piiredact.3 $(DESTDIR)$(PREFIX)/share/man/man3/piiredact.3
 	install -m 644 samples/sentences.txt $(DESTDIR)$(PREFIX)/share/pii-redact/sentences.txt
@@ -199,7 +214,7 @@ uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/pii-redact $(DESTDIR)$(LIBDIR)/libpiiredact.a \
 	    $(DESTDIR)$(LIBDIR)/libpiiredact.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME) \
 	    $(DESTDIR)$(LIBDIR)/libpiiredact.so $(DESTDIR)$(LIBDIR)/pkgconfig/piiredact.pc \
-	    $(addprefix $(DESTDIR)$(PREFIX)/include/piiredact/,$(notdir $(wildcard $(addsuffix /*.h,$(LAYER_INC))))) \
+	    $(addprefix $(DESTDIR)$(PREFIX)/include/piiredact/,$(notdir $(INSTALL_HDR))) \
 	    $(DESTDIR)$(PREFIX)/share/man/man1/pii-redact.1 $(DESTDIR)$(PREFIX)/share/man/man3/piiredact.3 \
 	    $(DESTDIR)$(PREFIX)/share/pii-redact/sentences.txt $(DESTDIR)$(PREFIX)/share/pii-redact/MODEL-NOTICE \
 	    $(DESTDIR)$(PREFIX)/share/pii-redact/LEXICON-NOTICE.faker-js \

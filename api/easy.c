@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#define PII_STATIC_LINKING_ONLY /* the full layers, linked statically */
 #include "piiredact.h"
 
 #ifndef PII_VERSION
@@ -291,6 +292,7 @@ static pii_err build_lists(pii_easy *h, const pii_easy_options *o, char *msg, si
             return say(e, msg, cap, "%s: %s%s%s", o->allow_file, pii_strerror(e),
                        detail[0] ? ": " : "", detail);
         pii_redactor_set_allow(h->red, h->allow);
+        pii_redactor_set_allow_rescan(h->red, h->rules); /* NULL: no rule tier */
     }
     return PII_OK;
 }

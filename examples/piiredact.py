@@ -6,7 +6,7 @@ only).
     r = Redactor("--rules-only")          # pii-redact's option syntax
     text, spans = r.redact(b"Mail bob@example.com")
 
-The library is found as $PIIREDACT_LIB, else libpiiredact.so.1 on the
+The library is found as $PIIREDACT_LIB, else libpiiredact.so.2 on the
 loader's path.  Run as a script it redacts its arguments (or a sample
 sentence) and prints the result and the spans.
 """
@@ -23,7 +23,7 @@ class _Span(ctypes.Structure):
 
 
 def _load(path=None):
-    lib = ctypes.CDLL(path or os.environ.get("PIIREDACT_LIB") or "libpiiredact.so.1")
+    lib = ctypes.CDLL(path or os.environ.get("PIIREDACT_LIB") or "libpiiredact.so.2")
     lib.pii_version.restype = ctypes.c_char_p
     lib.pii_strerror.restype = ctypes.c_char_p
     lib.pii_strerror.argtypes = [ctypes.c_int]

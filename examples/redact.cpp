@@ -1,6 +1,5 @@
-// redact.cpp — libpiiredact from C++: every public header in one
-// translation unit, the options struct, and a stream writing into a
-// std::string.  Build:  g++ redact.cpp $(pkg-config --cflags --libs piiredact)
+// redact.cpp — libpiiredact from C++: the stable header, the options
+// struct, and a stream writing into a std::string.  Build:  g++ redact.cpp $(pkg-config --cflags --libs piiredact)
 #include <piiredact.h>
 #include <pii_fault.h>
 

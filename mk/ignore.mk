@@ -5,4 +5,4 @@
 .SECONDEXPANSION:
 $(B)/tests/test_ignore: tests/unit/test_ignore.c $(B)/src/ignore.o $$(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -Isrc -MMD -MP -o $@ $< $(B)/src/ignore.o $(LIB) -lcmocka $(LDLIBS_ALL)
+	$(CC) $(CFLAGS_ALL) -MMD -MP -o $@ $< $(B)/src/ignore.o $(LIB) -lcmocka $(LDLIBS_ALL)

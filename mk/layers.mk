@@ -10,7 +10,7 @@
 .SECONDEXPANSION:
 .PHONY: layers-check
 layers-check: $$(LIB_OBJ) $$(TOOLS_OBJ) $$(CLI_OBJ)
-	@tools/layers-check.sh -d docs/DESIGN.md mk/layers.txt . $(LIB_OBJ) $(TOOLS_OBJ) $(CLI_OBJ)
-	@tests/layers/run.sh "$(CC)" $(B)/layers-fixture
+	@tools/layers-check.sh -c tests/layers/clients.txt -d docs/DESIGN.md mk/layers.txt . $(LIB_OBJ) $(TOOLS_OBJ) $(CLI_OBJ)
+	@tests/layers/run.sh "$(CC)" $(B)/layers-fixture $(addprefix -I,$(addsuffix /include,$(call layer_uses,redact)))
 
 CHECK_DEPS += layers-check

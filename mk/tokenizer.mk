@@ -12,7 +12,7 @@ TOK_MKVOCAB := $(TOK_GEN)/mkvocab
 
 $(TOK_MKVOCAB): tools/tokenizer/mkvocab.c tokenizer/tok_blob.c tokenizer/tok_internal.h tokenizer/include/pii_tok.h
 	@mkdir -p $(dir $@)
-	$(CC) -std=c11 -O2 -Wall -Wextra -Werror -Icore/include -Itokenizer/include -Itokenizer -o $@ tools/tokenizer/mkvocab.c tokenizer/tok_blob.c
+	$(CC) -std=c11 -O2 -Wall -Wextra -Werror -Icore/include -Itokenizer/include -I. -o $@ tools/tokenizer/mkvocab.c tokenizer/tok_blob.c
 
 $(TOK_TBL): tokenizer/data/o200k_base.vocab $(TOK_MKVOCAB)
 	$(TOK_MKVOCAB) $< $@

@@ -193,68 +193,233 @@ static pii_err bind_experts(binder *b, int L, pf_layer *l, const char *const nam
     return PII_OK;
 }
 
-static pii_err bind_hf(binder *b)
+/* The tensor names of each layout (docs/FORMATS.md has the mapping): the
+ * per-layer names are printf formats of the layer number.  wq == NULL: the
+ * layout fuses q, k and v into one tensor (opf's qkv), which its binder
+ * views itself.  experts: the HF-oriented stacks (bind_experts) or NULL
+ * (GGUF's separate gate/up/down stacks, bound by bind_gguf_experts). */
+typedef struct layout_names {
+    const char *ln_attn, *wq, *bq, *wk, *bk, *wv, *bv, *wo, *bo, *sinks, *ln_moe, *router, *brouter;
+    const char *experts[4]; /* gate_up, its bias, down, its bias */
+    int quant_experts;      /* the project's quantized expert panels may replace them */
+    const char *ln_final, *score, *bscore, *embed; /* bscore: optional */
+} layout_names;
+
+static const layout_names names_hf = {
+    "model.layers.%d.input_layernorm.weight",
+    "model.layers.%d.self_attn.q_proj.weight",
+    "model.layers.%d.self_attn.q_proj.bias",
+    "model.layers.%d.self_attn.k_proj.weight",
+    "model.layers.%d.self_attn.k_proj.bias",
+    "model.layers.%d.self_attn.v_proj.weight",
+    "model.layers.%d.self_attn.v_proj.bias",
+    "model.layers.%d.self_attn.o_proj.weight",
+    "model.layers.%d.self_attn.o_proj.bias",
+    "model.layers.%d.self_attn.sinks",
+    "model.layers.%d.post_attention_layernorm.weight",
+    "model.layers.%d.mlp.router.weight",
+    "model.layers.%d.mlp.router.bias",
+    {"model.layers.%d.mlp.experts.gate_up_proj", "model.layers.%d.mlp.experts.gate_up_proj_bias",
+     "model.layers.%d.mlp.experts.down_proj", "model.layers.%d.mlp.experts.down_proj_bias"},
+    1,
+    "model.norm.weight",
+    "score.weight",
+    "score.bias",
+    "model.embed_tokens.weight",
+};
+
+static const layout_names names_gguf = {
+    "blk.%d.attn_norm.weight",
+    "blk.%d.attn_q.weight",
+    "blk.%d.attn_q.bias",
+    "blk.%d.attn_k.weight",
+    "blk.%d.attn_k.bias",
+    "blk.%d.attn_v.weight",
+    "blk.%d.attn_v.bias",
+    "blk.%d.attn_output.weight",
+    "blk.%d.attn_output.bias",
+    "blk.%d.attn_sinks.weight",
+    "blk.%d.post_attention_norm.weight",
+    "blk.%d.ffn_gate_inp.weight",
+    "blk.%d.ffn_gate_inp.bias",
+    {NULL, NULL, NULL, NULL},
+    0,
+    "output_norm.weight",
+    "cls.output.weight",
+    "cls.output.bias",
+    "token_embd.weight",
+};
+
+static const layout_names names_opf = {
+    "block.%d.attn.norm.scale",
+    NULL, /* block.%d.attn.qkv.weight and .bias: bind_opf_qkv */
+    NULL,
+    NULL,
+    NULL,
+    NULL,
+    NULL,
+    "block.%d.attn.out.weight",
+    "block.%d.attn.out.bias",
+    "block.%d.attn.sinks",
+    "block.%d.mlp.norm.scale",
+    "block.%d.mlp.gate.weight",
+    "block.%d.mlp.gate.bias",
+    {"block.%d.mlp.swiglu.weight", "block.%d.mlp.swiglu.bias", "block.%d.mlp.out.weight",
+     "block.%d.mlp.out.bias"},
+    0,
+    "norm.scale",
+    "unembedding.weight",
+    "unembedding.bias",
+    "embedding.weight",
+};
+
+/* The name of a per-layer tensor (fmt has one %d). */
+static const char *lname(char *buf, size_t cap, const char *fmt, int L)
+{
+    snprintf(buf, cap, fmt, L);
+    return buf;
+}
+
+/* opf's fused qkv: rows [0, H hd) are q, then k, then v; three zero-copy
+ * views at row offsets, the bias split likewise. */
+static pii_err bind_opf_qkv(binder *b, int L, pf_layer *l)
+{
+    const pii_model_config *c = &b->m->cfg;
+    const int64_t D = c->d_model, Q = (int64_t)c->n_heads * c->head_dim,
+                  KV = (int64_t)c->n_kv_heads * c->head_dim;
+    char nm[256];
+    const pii_rt_tensor *t;
+    int64_t qkv[2] = {Q + 2 * KV, D}, qkvb = Q + 2 * KV;
+    pii_rt_mat all;
+    pii_err e;
+    if ((e = need(b, lname(nm, sizeof nm, "block.%d.attn.qkv.weight", L), 2, qkv, &t)))
+        return e;
+    if ((e = pii_rt_mat_view(&all, t, PII_RT_OI, 0, 0, 0)))
+        return pii_pf_fail(b->errbuf, b->cap, e, t->file, "tensor '%s': %s weights cannot be used",
+                           t->name, pii_dtype_name(t->dtype));
+    l->wq = pii_rt_mat_offset(&all, 0);
+    l->wq.n_out = (uint32_t)Q;
+    l->wk = pii_rt_mat_offset(&all, (size_t)Q * all.ld);
+    l->wk.n_out = (uint32_t)KV;
+    l->wv = pii_rt_mat_offset(&all, (size_t)(Q + KV) * all.ld);
+    l->wv.n_out = (uint32_t)KV;
+    if ((e = need(b, lname(nm, sizeof nm, "block.%d.attn.qkv.bias", L), 1, &qkvb, &t)) ||
+        (e = vec(b, t, 0, 1, 0, (size_t)Q, &l->bq)) ||
+        (e = vec(b, t, 0, 1, (size_t)Q, (size_t)KV, &l->bk)) ||
+        (e = vec(b, t, 0, 1, (size_t)(Q + KV), (size_t)KV, &l->bv)))
+        return e;
+    return PII_OK;
+}
+
+/* GGUF's expert stacks: gate and up [E, I, D] and down [E, D, I] in the
+ * out x in orientation, each with its bias. */
+static pii_err bind_gguf_experts(binder *b, int L, pf_layer *l)
+{
+    const pii_model_config *c = &b->m->cfg;
+    const int64_t D = c->d_model, E = c->n_experts, I = c->d_expert;
+    int64_t g[3] = {E, I, D}, gb[2] = {E, I}, dn[3] = {E, D, I}, dnb[2] = {E, D};
+    char nm[256];
+    const pii_rt_tensor *t;
+    pii_err e;
+#define N(s) lname(nm, sizeof nm, "blk.%d." s, L)
+    if ((e = need(b, N("ffn_gate_exps.weight"), 3, g, &t)) ||
+        (e = experts(b, t, PII_RT_OI, 0, 0, &l->gate, &l->gate_es)) ||
+        (e = need(b, N("ffn_up_exps.weight"), 3, g, &t)) ||
+        (e = experts(b, t, PII_RT_OI, 0, 0, &l->up, &l->up_es)) ||
+        (e = need(b, N("ffn_down_exps.weight"), 3, dn, &t)) ||
+        (e = experts(b, t, PII_RT_OI, 0, 0, &l->down, &l->down_es)) ||
+        (e = need(b, N("ffn_gate_exps.bias"), 2, gb, &t)) ||
+        (e = vec(b, t, 0, (size_t)E, 0, (size_t)I, &l->bgate)) ||
+        (e = need(b, N("ffn_up_exps.bias"), 2, gb, &t)) ||
+        (e = vec(b, t, 0, (size_t)E, 0, (size_t)I, &l->bup)) ||
+        (e = need(b, N("ffn_down_exps.bias"), 2, dnb, &t)) ||
+        (e = vec(b, t, 0, (size_t)E, 0, (size_t)D, &l->bdown)))
+        return e;
+#undef N
+    l->bgu_es = (size_t)I;
+    return PII_OK;
+}
+
+/* One layer of any layout, in the order the tensors are checked: the
+ * attention norm, q/k/v, the output projection, the sinks, the MoE norm,
+ * the router, the experts. */
+static pii_err bind_layer(binder *b, const layout_names *n, int L)
 {
     pii_model *m = b->m;
     const pii_model_config *c = &m->cfg;
-    const int64_t D = c->d_model, H = c->n_heads, hd = c->head_dim, KV = c->n_kv_heads * hd,
-                  E = c->n_experts, C = c->n_labels, V = c->vocab_size;
-    pii_err e;
+    const int64_t D = c->d_model, Q = (int64_t)c->n_heads * c->head_dim,
+                  KV = (int64_t)c->n_kv_heads * c->head_dim, H = c->n_heads, E = c->n_experts;
+    pf_layer *l = &m->layers[L];
     char nm[256];
-    for (int L = 0; L < c->n_layers; L++) {
-        pf_layer *l = &m->layers[L];
-#define N(s) (snprintf(nm, sizeof nm, "model.layers.%d.%s", L, s), nm)
-        if ((e = vec1(b, N("input_layernorm.weight"), D, &l->ln_attn)) ||
-            (e = mat(b, N("self_attn.q_proj.weight"), H * hd, D, &l->wq)) ||
-            (e = vec1(b, N("self_attn.q_proj.bias"), H * hd, &l->bq)) ||
-            (e = mat(b, N("self_attn.k_proj.weight"), KV, D, &l->wk)) ||
-            (e = vec1(b, N("self_attn.k_proj.bias"), KV, &l->bk)) ||
-            (e = mat(b, N("self_attn.v_proj.weight"), KV, D, &l->wv)) ||
-            (e = vec1(b, N("self_attn.v_proj.bias"), KV, &l->bv)) ||
-            (e = mat(b, N("self_attn.o_proj.weight"), D, H * hd, &l->wo)) ||
-            (e = vec1(b, N("self_attn.o_proj.bias"), D, &l->bo)) ||
-            (e = vec1(b, N("self_attn.sinks"), H, &l->sinks)) ||
-            (e = vec1(b, N("post_attention_layernorm.weight"), D, &l->ln_moe)) ||
-            (e = mat(b, N("mlp.router.weight"), E, D, &l->router)) ||
-            (e = vec1(b, N("mlp.router.bias"), E, &l->brouter)))
-            return e;
-        const char *nms[4];
-        char nb[4][200];
-        static const char *const parts[4] = {"mlp.experts.gate_up_proj",
-                                             "mlp.experts.gate_up_proj_bias",
-                                             "mlp.experts.down_proj", "mlp.experts.down_proj_bias"};
-        for (int k = 0; k < 4; k++) {
-            snprintf(nb[k], sizeof nb[k], "model.layers.%d.%s", L, parts[k]);
-            nms[k] = nb[k];
-        }
-        if ((e = bind_experts(b, L, l, nms, 1)))
-            return e;
-#undef N
-    }
-    if ((e = vec1(b, "model.norm.weight", D, &m->ln_final)) ||
-        (e = mat(b, "score.weight", C, D, &m->score)))
+    pii_err e;
+#define N(f) lname(nm, sizeof nm, n->f, L)
+    if ((e = vec1(b, N(ln_attn), D, &l->ln_attn)))
         return e;
-    if (pii_rt_store_find(m->store, "score.bias")) {
-        if ((e = vec1(b, "score.bias", C, &m->bscore)))
+    if (!n->wq) {
+        if ((e = bind_opf_qkv(b, L, l)))
             return e;
-    } else {
-        m->bscore = NULL; /* the native head has no bias */
+    } else if ((e = mat(b, N(wq), Q, D, &l->wq)) || (e = vec1(b, N(bq), Q, &l->bq)) ||
+               (e = mat(b, N(wk), KV, D, &l->wk)) || (e = vec1(b, N(bk), KV, &l->bk)) ||
+               (e = mat(b, N(wv), KV, D, &l->wv)) || (e = vec1(b, N(bv), KV, &l->bv))) {
+        return e;
     }
-    /* embedding, with the optional compact row map */
-    const pii_rt_tensor *emb = pii_rt_store_find(m->store, "model.embed_tokens.weight");
-    const pii_rt_tensor *rm = pii_rt_store_find(m->store, "model.embed_tokens.row_map");
-    if (!emb)
-        return pii_pf_fail(b->errbuf, b->cap, PII_ENOTFOUND, b->fname,
-                           "tensor 'model.embed_tokens.weight' is missing");
+    if ((e = mat(b, N(wo), D, Q, &l->wo)) || (e = vec1(b, N(bo), D, &l->bo)) ||
+        (e = vec1(b, N(sinks), H, &l->sinks)))
+        return e;
+    if (n == &names_opf) { /* opf's sinks are in log2 units */
+        float *sk = b->arena + (l->sinks - b->arena);
+        for (int64_t h = 0; h < H; h++)
+            sk[h] = pii_pf_opf_sink(sk[h]);
+    }
+    if ((e = vec1(b, N(ln_moe), D, &l->ln_moe)) || (e = mat(b, N(router), E, D, &l->router)) ||
+        (e = vec1(b, N(brouter), E, &l->brouter)))
+        return e;
+#undef N
+    if (!n->experts[0])
+        return bind_gguf_experts(b, L, l);
+    char nb[4][256];
+    const char *nms[4];
+    for (int k = 0; k < 4; k++)
+        nms[k] = lname(nb[k], sizeof nb[k], n->experts[k], L);
+    return bind_experts(b, L, l, nms, n->quant_experts);
+}
+
+/* The final norm and the classification head (its bias optional). */
+static pii_err bind_head(binder *b, const layout_names *n)
+{
+    pii_model *m = b->m;
+    const pii_model_config *c = &m->cfg;
+    pii_err e;
+    if ((e = vec1(b, n->ln_final, c->d_model, &m->ln_final)) ||
+        (e = mat(b, n->score, c->n_labels, c->d_model, &m->score)))
+        return e;
+    m->bscore = NULL; /* the native heads have no bias */
+    if (pii_rt_store_find(m->store, n->bscore) && (e = vec1(b, n->bscore, c->n_labels, &m->bscore)))
+        return e;
+    return PII_OK;
+}
+
+/* The embedding [V, D], or HF's compact one: [rows, D] with a row map
+ * [V] of I32 row numbers (the project's own size-reduced default model). */
+static pii_err bind_embedding(binder *b, const layout_names *n)
+{
+    pii_model *m = b->m;
+    const pii_model_config *c = &m->cfg;
+    const int64_t D = c->d_model, V = c->vocab_size;
+    const pii_rt_tensor *emb = pii_rt_store_find(m->store, n->embed);
+    const pii_rt_tensor *rm =
+        n == &names_hf ? pii_rt_store_find(m->store, "model.embed_tokens.row_map") : NULL;
     if (rm) {
+        if (!emb)
+            return pii_pf_fail(b->errbuf, b->cap, PII_ENOTFOUND, b->fname, "tensor '%s' is missing",
+                               n->embed);
         if (rm->dtype != PII_DT_I32 || rm->ndim != 1 || rm->shape[0] != V)
             return pii_pf_fail(b->errbuf, b->cap, PII_ESHAPE, rm->file,
                                "tensor 'model.embed_tokens.row_map' must be I32 [%lld]",
                                (long long)V);
         if (emb->ndim != 2 || emb->shape[1] != D || emb->shape[0] < 1)
             return pii_pf_fail(b->errbuf, b->cap, PII_ESHAPE, emb->file,
-                               "tensor 'model.embed_tokens.weight' must be [rows, %lld]",
-                               (long long)D);
+                               "tensor '%s' must be [rows, %lld]", n->embed, (long long)D);
         for (int64_t i = 0; i < V; i++) {
             int32_t r;
             memcpy(&r, (const uint8_t *)rm->data + 4 * i, 4);
@@ -265,141 +430,27 @@ static pii_err bind_hf(binder *b)
                     (long long)i, r, (long long)emb->shape[0]);
         }
         m->row_map = rm->data;
-    } else {
-        int64_t sh[2] = {V, D};
-        if ((e = need(b, "model.embed_tokens.weight", 2, sh, &emb)))
-            return e;
+        m->embed = emb;
+        return PII_OK;
     }
-    m->embed = emb;
-    return PII_OK;
-}
-
-static pii_err bind_gguf(binder *b)
-{
-    pii_model *m = b->m;
-    const pii_model_config *c = &m->cfg;
-    const int64_t D = c->d_model, H = c->n_heads, hd = c->head_dim, KV = c->n_kv_heads * hd,
-                  E = c->n_experts, I = c->d_expert, C = c->n_labels, V = c->vocab_size;
-    pii_err e;
-    char nm[256];
-    for (int L = 0; L < c->n_layers; L++) {
-        pf_layer *l = &m->layers[L];
-#define N(s) (snprintf(nm, sizeof nm, "blk.%d.%s", L, s), nm)
-        if ((e = vec1(b, N("attn_norm.weight"), D, &l->ln_attn)) ||
-            (e = mat(b, N("attn_q.weight"), H * hd, D, &l->wq)) ||
-            (e = vec1(b, N("attn_q.bias"), H * hd, &l->bq)) ||
-            (e = mat(b, N("attn_k.weight"), KV, D, &l->wk)) ||
-            (e = vec1(b, N("attn_k.bias"), KV, &l->bk)) ||
-            (e = mat(b, N("attn_v.weight"), KV, D, &l->wv)) ||
-            (e = vec1(b, N("attn_v.bias"), KV, &l->bv)) ||
-            (e = mat(b, N("attn_output.weight"), D, H * hd, &l->wo)) ||
-            (e = vec1(b, N("attn_output.bias"), D, &l->bo)) ||
-            (e = vec1(b, N("attn_sinks.weight"), H, &l->sinks)) ||
-            (e = vec1(b, N("post_attention_norm.weight"), D, &l->ln_moe)) ||
-            (e = mat(b, N("ffn_gate_inp.weight"), E, D, &l->router)) ||
-            (e = vec1(b, N("ffn_gate_inp.bias"), E, &l->brouter)))
-            return e;
-        const pii_rt_tensor *t;
-        int64_t g[3] = {E, I, D}, gb[2] = {E, I}, dn[3] = {E, D, I}, dnb[2] = {E, D};
-        if ((e = need(b, N("ffn_gate_exps.weight"), 3, g, &t)) ||
-            (e = experts(b, t, PII_RT_OI, 0, 0, &l->gate, &l->gate_es)) ||
-            (e = need(b, N("ffn_up_exps.weight"), 3, g, &t)) ||
-            (e = experts(b, t, PII_RT_OI, 0, 0, &l->up, &l->up_es)) ||
-            (e = need(b, N("ffn_down_exps.weight"), 3, dn, &t)) ||
-            (e = experts(b, t, PII_RT_OI, 0, 0, &l->down, &l->down_es)) ||
-            (e = need(b, N("ffn_gate_exps.bias"), 2, gb, &t)) ||
-            (e = vec(b, t, 0, (size_t)E, 0, (size_t)I, &l->bgate)) ||
-            (e = need(b, N("ffn_up_exps.bias"), 2, gb, &t)) ||
-            (e = vec(b, t, 0, (size_t)E, 0, (size_t)I, &l->bup)) ||
-            (e = need(b, N("ffn_down_exps.bias"), 2, dnb, &t)) ||
-            (e = vec(b, t, 0, (size_t)E, 0, (size_t)D, &l->bdown)))
-            return e;
-        l->bgu_es = (size_t)I;
-#undef N
-    }
-    if ((e = vec1(b, "output_norm.weight", D, &m->ln_final)) ||
-        (e = mat(b, "cls.output.weight", C, D, &m->score)))
-        return e;
-    m->bscore = NULL;
-    if (pii_rt_store_find(m->store, "cls.output.bias") &&
-        (e = vec1(b, "cls.output.bias", C, &m->bscore)))
-        return e;
     int64_t sh[2] = {V, D};
-    return need(b, "token_embd.weight", 2, sh, &m->embed);
+    return need(b, n->embed, 2, sh, &m->embed);
 }
 
-/* OpenAI opf's native checkpoint (docs/FORMATS.md has the mapping table):
- * the fused qkv rows are three zero-copy views, the sinks are converted
- * from log2 to natural-log units (x ln 2, as the HF converter does). */
-static pii_err bind_opf(binder *b)
+static pii_err bind_layout(binder *b, const layout_names *n)
 {
-    pii_model *m = b->m;
-    const pii_model_config *c = &m->cfg;
-    const int64_t D = c->d_model, H = c->n_heads, hd = c->head_dim, KV = c->n_kv_heads * hd,
-                  E = c->n_experts, C = c->n_labels, V = c->vocab_size;
     pii_err e;
-    char nm[256];
-    if (pii_rt_store_find(m->store, "block.0.mlp.swiglu.blocks") ||
-        pii_rt_store_find(m->store, "block.0.mlp.mlp1_weight.blocks"))
+    if (n == &names_opf && (pii_rt_store_find(b->m->store, "block.0.mlp.swiglu.blocks") ||
+                            pii_rt_store_find(b->m->store, "block.0.mlp.mlp1_weight.blocks")))
         return pii_pf_fail(b->errbuf, b->cap, PII_EUNSUPPORTED, b->fname,
                            "MXFP4 expert weights (.blocks/.scales) are not supported; use the "
                            "bf16 checkpoint");
-    for (int L = 0; L < c->n_layers; L++) {
-        pf_layer *l = &m->layers[L];
-#define N(s) (snprintf(nm, sizeof nm, "block.%d.%s", L, s), nm)
-        const pii_rt_tensor *t;
-        int64_t qkv[2] = {H * hd + 2 * KV, D}, qkvb = H * hd + 2 * KV;
-        pii_rt_mat all;
-        if ((e = vec1(b, N("attn.norm.scale"), D, &l->ln_attn)) ||
-            (e = need(b, N("attn.qkv.weight"), 2, qkv, &t)))
+    for (int L = 0; L < b->m->cfg.n_layers; L++)
+        if ((e = bind_layer(b, n, L)))
             return e;
-        if ((e = pii_rt_mat_view(&all, t, PII_RT_OI, 0, 0, 0)))
-            return pii_pf_fail(b->errbuf, b->cap, e, t->file,
-                               "tensor '%s': %s weights cannot be used", t->name,
-                               pii_dtype_name(t->dtype));
-        /* rows [0, H hd) are q, then k, then v: views at row offsets */
-        l->wq = pii_rt_mat_offset(&all, 0);
-        l->wq.n_out = (uint32_t)(H * hd);
-        l->wk = pii_rt_mat_offset(&all, (size_t)(H * hd) * all.ld);
-        l->wk.n_out = (uint32_t)KV;
-        l->wv = pii_rt_mat_offset(&all, (size_t)(H * hd + KV) * all.ld);
-        l->wv.n_out = (uint32_t)KV;
-        if ((e = need(b, N("attn.qkv.bias"), 1, &qkvb, &t)) ||
-            (e = vec(b, t, 0, 1, 0, (size_t)(H * hd), &l->bq)) ||
-            (e = vec(b, t, 0, 1, (size_t)(H * hd), (size_t)KV, &l->bk)) ||
-            (e = vec(b, t, 0, 1, (size_t)(H * hd + KV), (size_t)KV, &l->bv)) ||
-            (e = mat(b, N("attn.out.weight"), D, H * hd, &l->wo)) ||
-            (e = vec1(b, N("attn.out.bias"), D, &l->bo)) ||
-            (e = vec1(b, N("attn.sinks"), H, &l->sinks)))
-            return e;
-        float *sk = b->arena + (l->sinks - b->arena);
-        for (int64_t h = 0; h < H; h++)
-            sk[h] = pii_pf_opf_sink(sk[h]);
-        if ((e = vec1(b, N("mlp.norm.scale"), D, &l->ln_moe)) ||
-            (e = mat(b, N("mlp.gate.weight"), E, D, &l->router)) ||
-            (e = vec1(b, N("mlp.gate.bias"), E, &l->brouter)))
-            return e;
-        const char *nms[4];
-        char nb[4][200];
-        static const char *const parts[4] = {"mlp.swiglu.weight", "mlp.swiglu.bias",
-                                             "mlp.out.weight", "mlp.out.bias"};
-        for (int k = 0; k < 4; k++) {
-            snprintf(nb[k], sizeof nb[k], "block.%d.%s", L, parts[k]);
-            nms[k] = nb[k];
-        }
-        if ((e = bind_experts(b, L, l, nms, 0)))
-            return e;
-#undef N
-    }
-    if ((e = vec1(b, "norm.scale", D, &m->ln_final)) ||
-        (e = mat(b, "unembedding.weight", C, D, &m->score)))
+    if ((e = bind_head(b, n)))
         return e;
-    m->bscore = NULL; /* the native head has no bias */
-    if (pii_rt_store_find(m->store, "unembedding.bias") &&
-        (e = vec1(b, "unembedding.bias", C, &m->bscore)))
-        return e;
-    int64_t sh[2] = {V, D};
-    return need(b, "embedding.weight", 2, sh, &m->embed);
+    return bind_embedding(b, n);
 }
 
 float pii_pf_opf_sink(float log2_units)
@@ -430,7 +481,9 @@ pii_err pii_pf_bind(pii_model *m, char *errbuf, size_t cap)
     int gguf = pii_rt_store_format(m->store) == PII_RT_FMT_GGUF;
     if (gguf)
         m->layout = PII_MODEL_GGUF;
-    pii_err e = gguf ? bind_gguf(&b) : m->layout == PII_MODEL_OPF ? bind_opf(&b) : bind_hf(&b);
+    pii_err e = bind_layout(&b, gguf                         ? &names_gguf
+                                : m->layout == PII_MODEL_OPF ? &names_opf
+                                                             : &names_hf);
     if (e)
         return e;
     if (gguf && !m->params.gguf_q8_0_exact && m->layers[0].gate.dtype == PII_DT_Q8_0 &&

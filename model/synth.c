@@ -24,8 +24,8 @@
 #include <json-c/json.h>
 
 #include "model_internal.h"
-#include "runtime/pii_rt_write.h"
-#include "model/pii_model_synth.h"
+#include "pii_rt_write.h"
+#include "pii_model_synth.h"
 
 void pii_model_synth_default(pii_model_synth *s)
 {

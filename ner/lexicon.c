@@ -6,7 +6,7 @@
  * the start of its line (lines are at most NER_NAME_BYTES long). */
 #include <string.h>
 
-#include "ner/ner_internal.h"
+#include "ner_internal.h"
 
 #ifndef PII_NER_LEXICON_DIR
 #define PII_NER_LEXICON_DIR "ner/data"

@@ -30,7 +30,7 @@
 #include <string.h>
 #include <utf8proc.h>
 
-#include "ner/ner_internal.h"
+#include "ner_internal.h"
 
 static size_t cp_at(const ner_text *tx, uint64_t pos, uint32_t *cp)
 {

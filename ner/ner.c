@@ -26,7 +26,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "ner/ner_internal.h"
+#include "ner_internal.h"
 #include "pii_ner.h"
 
 struct pii_ner {

@@ -21,7 +21,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "ner/ner_internal.h"
+#include "ner_internal.h"
 #include "pii_model.h"
 #include "pii_ner.h"
 #include "pii_tok.h"

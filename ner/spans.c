@@ -6,7 +6,7 @@
 #include <string.h>
 #include <utf8proc.h>
 
-#include "ner/ner_internal.h"
+#include "ner_internal.h"
 #include "pii_ner.h"
 
 /* ---- characters --------------------------------------------------------- */

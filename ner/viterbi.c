@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ner/ner_internal.h"
+#include "ner_internal.h"
 #include "pii_ner.h"
 
 /* The recurrence, fast.  max_p (S[p] + trans[p][c]) depends only on

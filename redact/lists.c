@@ -8,7 +8,8 @@
  *
  * Allow: pii_allow_match(value) is true when the value equals an exact
  * entry byte for byte, or when a regex matches the WHOLE value (anchored at
- * both ends).  The stream then leaves that span alone.
+ * both ends).  The stream then leaves that span alone, after scanning it
+ * again for other values inside it (pii_redactor_set_allow_rescan).
  *
  * Deny: "[label<TAB>]entry", label [A-Za-z0-9_.-]{1,64}, default "secret".
  * Matches are redacted with that label (source PII_SRC_DENY, rule "deny"
@@ -45,7 +46,7 @@
 #include <string.h>
 
 #include "pii_redact.h"
-#include "redact/rx.h"
+#include "rx.h"
 
 #define MAX_LITERAL_CPS 1024
 #define MAX_LABEL 64
@@ -214,12 +215,19 @@ typedef struct lit {
     size_t n;
 } lit;
 
+/* An allow regex gets at most this many match steps per value (PCRE2's
+ * match limit; its default is 10 M): a pattern that backtracks
+ * catastrophically on a long span then fails to match, so the value is
+ * redacted (fail closed) in bounded time (issue 42, Low). */
+#define ALLOW_MATCH_LIMIT 1000000u
+
 struct pii_allow {
     entries es;
     lit *lits; /* exact entries, sorted */
     size_t nlit;
     pcre2_code **res;
     size_t nre;
+    pcre2_match_context *mctx; /* ALLOW_MATCH_LIMIT; read-only once built */
 };
 
 static int lit_cmp(const void *a, const void *b)
@@ -253,8 +261,10 @@ pii_allow *pii_allow_load(const char *path, pii_err *err, char *msg, size_t msgc
     e = PII_ENOMEM;
     a->lits = calloc(a->es.n + 1, sizeof *a->lits);
     a->res = calloc(a->es.n + 1, sizeof *a->res);
-    if (!a->lits || !a->res)
+    a->mctx = pcre2_match_context_create(NULL);
+    if (!a->lits || !a->res || !a->mctx)
         goto fail;
+    pcre2_set_match_limit(a->mctx, ALLOW_MATCH_LIMIT);
     for (size_t i = 0; i < a->es.n; i++) {
         const entry *en = &a->es.v[i];
         if (!en->is_re) {
@@ -286,6 +296,7 @@ void pii_allow_free(pii_allow *a)
         pcre2_code_free(a->res[i]);
     free(a->res);
     free(a->lits);
+    pcre2_match_context_free(a->mctx);
     entries_free(&a->es);
     free(a);
 }
@@ -301,7 +312,8 @@ int pii_allow_match(const pii_allow *a, const uint8_t *value, size_t len)
         pcre2_match_data *md = pcre2_match_data_create(1, NULL);
         if (!md)
             return 0;
-        int rc = pcre2_match(a->res[i], value ? value : (const uint8_t *)"", len, 0, 0, md, NULL);
+        int rc =
+            pcre2_match(a->res[i], value ? value : (const uint8_t *)"", len, 0, 0, md, a->mctx);
         pcre2_match_data_free(md);
         if (rc >= 0)
             return 1;

@@ -30,8 +30,8 @@
 #include <string.h>
 
 #include "pii_redact.h"
-#include "redact/ops_internal.h"
-#include "redact/sha256.h"
+#include "pii_sha256.h"
+#include "ops_internal.h"
 
 #define DEFAULT_TEMPLATE "<{LABEL}>"
 #define DEFAULT_PSEUDONYM_LIMIT 65536

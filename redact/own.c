@@ -2,8 +2,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "redact/ops_internal.h"
-#include "redact/own.h"
+#include "ops_internal.h"
+#include "own.h"
 
 const char pii_own_label[] = "(own output)";
 

@@ -412,6 +412,11 @@ out:
     return rs;
 }
 
+void pii_rec_stream_set_input_name(pii_rec_stream *rs, const char *name)
+{
+    pii_stream_set_input_name(rs->st, name);
+}
+
 void pii_rec_stream_free(pii_rec_stream *rs)
 {
     if (!rs)
@@ -905,7 +910,10 @@ static int seg_eq(const seg *s, const uint8_t *k, size_t n)
     return s->star || (s->n == n && memcmp(s->s, k, n) == 0);
 }
 
-/* Does the current key path match selector p? */
+/* Does the current key path match selector p?  A selector that names an
+ * object or an array selects everything inside it (issue 42 M3: "user" on
+ * {"user":{"email":...}} scanned nothing), so the path only has to start
+ * with the selector's keys. */
 static int j_path_hit(const pii_rec_stream *rs, const jpath *jpth)
 {
     size_t s = 0, k = 0;
@@ -920,7 +928,7 @@ static int j_path_hit(const pii_rec_stream *rs, const jpath *jpth)
         if (!seg_eq(g, key, rs->koff[k + 1] - rs->koff[k]))
             break;
     }
-    return s == jpth->nseg && k == rs->nk;
+    return s == jpth->nseg && k <= rs->nk;
 }
 
 /* Does the current key path match a selector? */

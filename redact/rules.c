@@ -28,9 +28,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "redact/rules_internal.h"
-#include "redact/rx.h"
-#include "redact/validators.h"
+#include "rules_internal.h"
+#include "rx.h"
+#include "validators.h"
 
 /* ---- pattern pieces (PCRE2 extended syntax: spaces are ignored outside
  * classes, so a literal space is written [ ] and '#' as \#) ------------- */

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "redact/rx.h"
+#include "rx.h"
 
 /* JIT stack per stream state: the bounded patterns need little, but a long
  * alternation with captures inside repeats is cheaper with room to spare. */

@@ -15,17 +15,20 @@
  * Merge rule (documented in docs/DESIGN.md): overlapping spans unite into
  * one redaction covering their union, so no byte is ever left
  * half-redacted; a model span is first cut to the rule spans of its label
- * that it overlaps where the rule knows the value's edges (trim_cluster).  The united span takes
- * the label, source, rule and score of a winner chosen by: deny list first, then the longest span,
- * then the higher score, then rule over model, then the earlier start, then the label name.
+ * that it overlaps where the rule knows the value's edges (trim_cluster),
+ * and the tool's own output is cut out of every span (cut_own).  The united
+ * span takes the label, source, rule and score of a winner chosen by: deny
+ * list first, then the longest span, then the higher score, then rule over
+ * model, then the earlier start, then the label name, then the rule id
+ * (none first).
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "pii_fault.h"
 #include "pii_redact.h"
-#include "redact/own.h"
-#include "redact/validators.h"
+#include "own.h"
+#include "validators.h"
 
 #define PII_MAX_DETECTORS 8
 #define PII_FEED_SLICE (64u * 1024u)
@@ -39,11 +42,14 @@ struct pii_redactor {
     size_t ndet;
     pii_ops *ops;
     const pii_allow *allow;
-    char **labels; /* owned copies */
+    const pii_rules *allow_rules; /* rescan allowed spans (issue 42 M4) */
+    char **labels;                /* owned copies */
     size_t nlabels;
     int exclude;
-    int select;  /* label selection active */
-    int no_wide; /* the wide-text guard is off */
+    int select;           /* label selection active */
+    int no_wide;          /* the wide-text guard is off */
+    pii_span_filter keep; /* NULL: none */
+    void *keep_ud;
 };
 
 pii_redactor *pii_redactor_create(pii_err *err)
@@ -101,6 +107,17 @@ void pii_redactor_set_allow(pii_redactor *r, const pii_allow *a)
     r->allow = a;
 }
 
+void pii_redactor_set_span_filter(pii_redactor *r, pii_span_filter keep, void *ud)
+{
+    r->keep = keep;
+    r->keep_ud = ud;
+}
+
+void pii_redactor_set_allow_rescan(pii_redactor *r, const pii_rules *rules)
+{
+    r->allow_rules = rules;
+}
+
 pii_err pii_redactor_select_labels(pii_redactor *r, const char *const *labels, size_t n,
                                    int exclude)
 {
@@ -155,8 +172,10 @@ struct pii_stream {
     pii_spanvec fresh;         /* scratch for one detector call */
     pii_spanvec trim;          /* scratch: one cluster after trim_cluster */
     pii_spanvec cut;           /* scratch: one cluster after cut_own */
+    pii_spanvec inner;         /* scratch: the rescan of an allowed span */
     pii_buf rep;               /* operator output scratch */
     pii_err failed;            /* sticky: the stream fails closed */
+    const char *input;         /* pii_stream_set_input_name, borrowed */
     pii_wide wide;             /* the wide-text guard over the input */
     int lookahead;             /* some detector has an ahead hook */
     uint64_t fed;              /* bytes of the current document fed */
@@ -247,6 +266,7 @@ void pii_stream_free(pii_stream *s)
     pii_spanvec_free(&s->trim);
     pii_spanvec_free(&s->cut);
     pii_own_free(s->own);
+    pii_spanvec_free(&s->inner);
     free(s->rep.p);
     free(s->q.p);
     free(s->qlen);
@@ -260,9 +280,19 @@ void pii_stream_new_input(pii_stream *s)
     pii_wide_init(&s->wide);
 }
 
+void pii_stream_set_input_name(pii_stream *s, const char *name)
+{
+    s->input = name;
+}
+
 size_t pii_stream_buffered(const pii_stream *s)
 {
     return s->blen;
+}
+
+uint64_t pii_stream_undecided(const pii_stream *s)
+{
+    return s->bbase + s->blen - s->wpos + s->q.n;
 }
 
 /* Code points that start before document offset x (x >= cp_pos's last
@@ -390,7 +420,59 @@ static int beats(const pii_span *a, const pii_span *b)
         return b->source == PII_SRC_RULE;
     if (a->start != b->start)
         return b->start < a->start;
-    return strcmp(b->label, a->label) < 0;
+    int c = strcmp(b->label, a->label);
+    if (c)
+        return c < 0;
+    /* the same span from two rules (a custom rule and a built-in one): the
+     * smaller rule id, whatever order the detectors reported them in */
+    if (!a->rule || !b->rule)
+        return !b->rule && a->rule;
+    return strcmp(b->rule, a->rule) < 0;
+}
+
+/* The values inside an allowed span sp (pii_redactor_set_allow_rescan):
+ * the rules again from its second byte.  The rescan sees no byte before
+ * where it starts, so a match there after a word byte, and a match of sp's
+ * own label that ends where sp ends, are sp's own value cut short, not
+ * another one ("ob@example.com" in an allowed "bob@example.com"); such a
+ * match, and one that is allowed itself, is left and searched inside from
+ * its second byte.  Every other match is redacted.  Each rescan starts
+ * after the one before, so this ends within len scans of sp's bytes. */
+static int word_byte(uint8_t c)
+{
+    return c >= 0x80 || c == '_' || (c >= '0' && c <= '9') ||
+           ((c | 0x20) >= 'a' && (c | 0x20) <= 'z');
+}
+
+static pii_err allow_inner(pii_stream *s, const pii_span *sp)
+{
+    const uint8_t *v = s->buf + (sp->start - s->bbase);
+    size_t len = (size_t)(sp->end - sp->start), pos = 1;
+    pii_err e;
+    while (pos < len) {
+        pii_spanvec_clear(&s->inner);
+        if ((e = pii_rules_scan_all(s->r->allow_rules, v + pos, len - pos, &s->inner)))
+            return e;
+        size_t next = len;
+        for (size_t i = 0; i < s->inner.n; i++) {
+            pii_span t = s->inner.v[i];
+            size_t a = pos + (size_t)t.start, b = pos + (size_t)t.end;
+            if ((a == pos && word_byte(v[pos - 1])) ||
+                (b == len && strcmp(t.label, sp->label) == 0) ||
+                pii_allow_match(s->r->allow, v + a, b - a)) {
+                next = a + 1; /* sp's own value cut short, or allowed: look inside */
+                break;
+            }
+            if (!label_selected(s->r, t.label))
+                continue;
+            t.start = sp->start + a;
+            t.end = sp->start + b;
+            if ((e = pii_spanvec_push(&s->pending, &t)))
+                return e;
+        }
+        pos = next;
+    }
+    return PII_OK;
 }
 
 /* ---- exact boundaries (issue 41) ---------------------------------------
@@ -594,9 +676,15 @@ static pii_err accept_spans(pii_stream *s, uint64_t end)
             return PII_EINTERNAL; /* a detector broke its contract */
         if (sp->label != pii_own_label && !label_selected(s->r, sp->label))
             continue;
-        if (sp->label != pii_own_label && s->r->allow &&
-            pii_allow_match(s->r->allow, s->buf + (sp->start - s->bbase), sp->end - sp->start))
+        if (sp->label != pii_own_label && s->r->keep && !s->r->keep(s->r->keep_ud, sp, s->input))
             continue;
+        if (sp->label != pii_own_label && s->r->allow &&
+            pii_allow_match(s->r->allow, s->buf + (sp->start - s->bbase), sp->end - sp->start)) {
+            pii_err e = s->r->allow_rules ? allow_inner(s, sp) : PII_OK;
+            if (e)
+                return e;
+            continue;
+        }
         pii_err e = pii_spanvec_push(&s->pending, sp);
         if (e)
             return e;

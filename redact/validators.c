@@ -2,7 +2,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "redact/validators.h"
+#include "validators.h"
 
 static int is_digit(uint8_t c)
 {

@@ -12,7 +12,7 @@
 
 #include "pii_core.h"
 #include "pii_rt.h"
-#include "runtime/pii_rt_write.h"
+#include "pii_rt_write.h"
 
 /* ---- temporary files ------------------------------------------------------ */
 

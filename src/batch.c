@@ -27,6 +27,7 @@
 #include <string.h>
 #include <sys/random.h>
 #include <sys/stat.h>
+#include <sys/xattr.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -124,6 +125,8 @@ void pii_batch_tune(pii_opts *o)
 
 struct tslot {
     volatile sig_atomic_t on;
+    int dirfd;  /* >= 0: remove path + off relative to it (never a path */
+    size_t off; /* through folders that may have been swapped since) */
     char path[PATH_MAX];
 };
 
@@ -133,13 +136,15 @@ static unsigned g_nslots;
 static void on_fatal_signal(int sig)
 {
     for (unsigned i = 0; i < g_nslots; i++)
-        if (g_slots[i].on)
+        if (g_slots[i].on && g_slots[i].dirfd >= 0)
+            unlinkat(g_slots[i].dirfd, g_slots[i].path + g_slots[i].off, 0);
+        else if (g_slots[i].on)
             unlink(g_slots[i].path);
     signal(sig, SIG_DFL);
     raise(sig);
 }
 
-static void slot_set(tslot *s, const char *path)
+static void slot_set(tslot *s, const char *path, int dirfd, size_t off)
 {
     if (!s)
         return;
@@ -147,6 +152,8 @@ static void slot_set(tslot *s, const char *path)
     if (n >= sizeof s->path)
         return;
     memcpy(s->path, path, n + 1);
+    s->dirfd = dirfd;
+    s->off = off;
     atomic_signal_fence(memory_order_seq_cst);
     s->on = 1;
 }
@@ -236,7 +243,7 @@ static int open_registered(char *t, tslot *slot, int dirfd, size_t base_off)
         v ^= v >> 27;
         for (int i = 0; i < 6; i++, v /= 62)
             x[i] = al[v % 62];
-        slot_set(slot, t);
+        slot_set(slot, t, dirfd == AT_FDCWD ? -1 : dirfd, base_off);
         int fd =
             openat(dirfd, t + base_off, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
         if (fd >= 0)
@@ -251,8 +258,10 @@ static int open_registered(char *t, tslot *slot, int dirfd, size_t base_off)
 }
 
 /* Creates ".BASE.pii-redact-XXXXXX" beside `out`, registered in `slot`;
- * *tmp gets its path. */
-static int make_temp(const char *out, int mkdirs, tslot *slot, char **tmp, int dirfd)
+ * *tmp gets its path.  With dirfd >= 0 (the verified folder of a walked
+ * input, or the --out-dir folder entered without following links) the
+ * file is created there, whatever its path now leads to. */
+static int make_temp(const char *out, tslot *slot, char **tmp, int dirfd)
 {
     const char *slash = strrchr(out, '/');
     size_t dl = slash ? (size_t)(slash - out) + 1 : 0;
@@ -267,23 +276,7 @@ static int make_temp(const char *out, int mkdirs, tslot *slot, char **tmp, int d
     t[dl] = '.';
     memcpy(t + dl + 1, base, bl);
     strcpy(t + dl + 1 + bl, BATCH_TMP_MARK "XXXXXX");
-    char *copy = strdup(t);
-    if (!copy) {
-        free(t);
-        return -1;
-    }
-    /* With dirfd (the verified directory of a walked input) the file is
-     * created there, whatever its path now leads to. */
     int fd = open_registered(t, slot, dirfd >= 0 ? dirfd : AT_FDCWD, dirfd >= 0 ? dl : 0);
-    if (fd < 0 && errno == ENOENT && mkdirs && dl && dirfd < 0) {
-        char *dir = strndup(out, dl - 1);
-        if (dir && (dl == 1 || batch_mkdir_p(dir) == 0)) {
-            strcpy(t, copy);
-            fd = open_registered(t, slot, AT_FDCWD, 0);
-        }
-        free(dir);
-    }
-    free(copy);
     if (fd < 0) {
         int err = errno;
         free(t);
@@ -292,6 +285,91 @@ static int make_temp(const char *out, int mkdirs, tslot *slot, char **tmp, int d
     }
     *tmp = t;
     return fd;
+}
+
+/* --out-dir (issue 42 H1): the folder of `out` (a path below the
+ * --out-dir folder, batch_out_path), created and entered one component at
+ * a time from the held --out-dir descriptor with mkdirat and openat
+ * (O_NOFOLLOW | O_DIRECTORY): a symbolic link planted anywhere in the
+ * mirrored tree is never followed (ELOOP or ENOTDIR).  A folder it creates
+ * gets the permission bits of the input folder it mirrors (`in`, the input
+ * path; 0700 when that cannot be read), so it is never more open than
+ * that folder (issue 42 M2).  Returns a new descriptor, or -1 with errno. */
+static mode_t mirrored_mode(const char *in, size_t k)
+{
+    /* the prefix of `in` made of its first k+1 names ("" and "." skipped,
+     * as batch_out_path skips them) */
+    const char *p = in;
+    size_t seen = 0;
+    for (;;) {
+        while (*p == '/')
+            p++;
+        if (!*p)
+            return 0700;
+        const char *e = strchr(p, '/');
+        size_t l = e ? (size_t)(e - p) : strlen(p);
+        int dot = l == 1 && p[0] == '.';
+        p += l;
+        if (!dot && seen++ == k)
+            break;
+    }
+    char *dir = strndup(in, (size_t)(p - in));
+    struct stat st;
+    mode_t m =
+        dir && stat(dir, &st) == 0 && S_ISDIR(st.st_mode) ? (st.st_mode & 0777) | 0700 : 0700;
+    free(dir);
+    return m;
+}
+
+static int outdir_parent(const batch *b, const char *out, const char *in)
+{
+    const char *od = b->o->out_dir;
+    size_t ol = strlen(od);
+    while (ol > 1 && od[ol - 1] == '/')
+        ol--;
+    if (strncmp(out, od, ol) != 0) {
+        errno = EINVAL;
+        return -1;
+    }
+    const char *p = out + ol, *last = strrchr(out, '/');
+    int cur = b->outdir_fd;
+    char name[NAME_MAX + 1];
+    size_t k = 0; /* the component's index */
+    while (last && p < last) {
+        while (*p == '/')
+            p++;
+        const char *e = strchr(p, '/');
+        size_t l = e ? (size_t)(e - p) : strlen(p);
+        if (!e || p >= last)
+            break;
+        if (l > NAME_MAX) {
+            errno = ENAMETOOLONG;
+            goto fail;
+        }
+        memcpy(name, p, l);
+        name[l] = '\0';
+        int fl = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
+        int nfd = openat(cur, name, fl);
+        if (nfd < 0 && errno == ENOENT) {
+            if (mkdirat(cur, name, mirrored_mode(in, k)) != 0 && errno != EEXIST)
+                goto fail;
+            nfd = openat(cur, name, fl);
+        }
+        if (nfd < 0)
+            goto fail;
+        if (cur != b->outdir_fd)
+            close(cur);
+        cur = nfd;
+        p = e;
+        k++;
+    }
+    return cur == b->outdir_fd ? fcntl(cur, F_DUPFD_CLOEXEC, 0) : cur;
+fail:;
+    int err = errno;
+    if (cur != b->outdir_fd)
+        close(cur);
+    errno = err == ELOOP || err == ENOTDIR ? ELOOP : err;
+    return -1;
 }
 
 static int fsync_dir_of(const char *path)
@@ -307,6 +385,84 @@ static int fsync_dir_of(const char *path)
     int rc = fsync(fd);
     close(fd);
     return rc;
+}
+
+/* Outputs are never more readable than their input (issue 42 M2): the
+ * input's POSIX access ACL (the raw "system.posix_acl_access" attribute)
+ * is copied to the output after its mode, and an ACL the output inherited
+ * from a default ACL of its folder is removed when the input has none, so
+ * an input's "group::---" under a wider mask stays "---".  The input is
+ * read through its open descriptor, or reopened (without following a link)
+ * and checked against the stat taken when it was read.  0, or -1 with
+ * errno. */
+#define ACL_XATTR "system.posix_acl_access"
+
+static int copy_acl(const bitem *it, const batch_input *in, const struct stat *st_in, int dst)
+{
+    int src = in->fd, own = 0, rc = 0;
+    if (src < 0) {
+        src = in->dirfd >= 0 ? openat(in->dirfd, in->base,
+                                      O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+                             : open(it->path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+        struct stat s;
+        if (src < 0)
+            return -1;
+        own = 1;
+        if (fstat(src, &s) != 0 || s.st_dev != st_in->st_dev || s.st_ino != st_in->st_ino) {
+            close(src);
+            errno = ESTALE;
+            return -1;
+        }
+    }
+    char small[512], *buf = small;
+    ssize_t n = fgetxattr(src, ACL_XATTR, small, sizeof small);
+    if (n < 0 && errno == ERANGE && (n = fgetxattr(src, ACL_XATTR, NULL, 0)) > 0) {
+        if ((buf = malloc((size_t)n)))
+            n = fgetxattr(src, ACL_XATTR, buf, (size_t)n);
+        else
+            buf = small, n = -1, errno = ENOMEM;
+    }
+    if (n >= 0) {
+        rc = fsetxattr(dst, ACL_XATTR, buf, (size_t)n, 0);
+    } else if (errno == ENODATA || errno == ENOTSUP) {
+        if (fremovexattr(dst, ACL_XATTR) != 0 && errno != ENODATA && errno != ENOTSUP)
+            rc = -1;
+    } else {
+        rc = -1;
+    }
+    int err = errno;
+    if (buf != small)
+        free(buf);
+    if (own)
+        close(src);
+    errno = err;
+    return rc;
+}
+
+/* --resume (issue 42, Low: it trusted the mtime alone, which `touch -r` or
+ * `cp -p` of older content sets back): every --out-dir/--suffix output
+ * records its input's size, modification and change time in the extended
+ * attribute "user.pii-redact.source" (the change time cannot be set back);
+ * an output is up to date only when that record matches the input now.  An
+ * output without it (a file system without user attributes, an older
+ * output) is redone. */
+#define SRC_XATTR "user.pii-redact.source"
+
+static void source_stamp(const struct stat *st, char *buf, size_t n)
+{
+    snprintf(buf, n, "%jd %jd.%09ld %jd.%09ld", (intmax_t)st->st_size, (intmax_t)st->st_mtim.tv_sec,
+             st->st_mtim.tv_nsec, (intmax_t)st->st_ctim.tv_sec, st->st_ctim.tv_nsec);
+}
+
+static int same_source(const char *out, const struct stat *st_in)
+{
+    char want[96], got[96];
+    source_stamp(st_in, want, sizeof want);
+    ssize_t n = getxattr(out, SRC_XATTR, got, sizeof got - 1);
+    if (n < 0)
+        return 0;
+    got[n] = '\0';
+    return strcmp(got, want) == 0;
 }
 
 /* ---- workers ------------------------------------------------------------- */
@@ -588,7 +744,9 @@ int batch_prepare(worker *w, bitem *it, uint8_t *buf, size_t cap, batch_input *i
     in->is_stdin = it->is_root && strcmp(it->path, "-") == 0;
 
     if (it->status == ST_SKIPPED) {
-        if (!o->quiet)
+        /* a skip that could hide text is said even with -q (issue 42 H4);
+         * one the user chose (--exclude, ignore files) is only listed */
+        if (it->skip == SKIP_RISKY || (it->skip == SKIP_NOTE && !o->quiet))
             batch_msg(b, "pii-redact: %s: skipped: %s\n", it->path, it->reason);
         return 0;
     }
@@ -655,6 +813,11 @@ int batch_prepare(worker *w, bitem *it, uint8_t *buf, size_t cap, batch_input *i
         return 0;
     }
     if (!in->is_stdin && !o->binary && pii_sniff_binary(buf, in->n)) {
+        if (it->is_root) { /* a file the user named is never skipped (issue 42 H5) */
+            batch_fail(w, it, "%s", PII_SNIFF_NAMED_REASON);
+            batch_input_close(in);
+            return 0;
+        }
         it->status = ST_SKIPPED;
         it->reason = PII_SNIFF_SKIP_REASON;
         if (!o->quiet)
@@ -716,6 +879,7 @@ void batch_redact(worker *w, bitem *it, batch_input *in, pii_stream *st)
     const pii_opts *o = b->o;
     char eb[128];
     int is_stdin = in->is_stdin, fd = in->fd, tfd = -1, pending = 0, use_at = 0;
+    int wdir = -1, own_wdir = 0; /* the folder written through (>= 0), if any */
     char *tmp = NULL;
     FILE *fp = NULL;
     struct stat st_in = in->st;
@@ -725,6 +889,11 @@ void batch_redact(worker *w, bitem *it, batch_input *in, pii_stream *st)
     w->cur = st;
     if (!w->rs)
         pii_stream_new_input(st); /* the wide-text guard starts over */
+    /* custom rules' paths (pii_custom.h) */
+    if (w->rs)
+        pii_rec_stream_set_input_name(w->rs, is_stdin ? NULL : it->path);
+    else
+        pii_stream_set_input_name(st, is_stdin ? NULL : it->path);
     /* A packed input was read whole and closed: its folder is opened and
      * checked against the walk again before anything is written there. */
     if (it->have_id && in->dirfd < 0 && (b->dest == DEST_INPLACE || b->dest == DEST_SUFFIX)) {
@@ -782,12 +951,13 @@ void batch_redact(worker *w, bitem *it, batch_input *in, pii_stream *st)
             batch_fail(w, it, "out of memory");
             goto out;
         }
-        use_at = b->dest == DEST_SUFFIX && !o->out_dir && in->dirfd >= 0;
+        use_at = b->dest == DEST_SUFFIX && in->dirfd >= 0;
         if (same_file(it->out, &st_in)) {
             batch_fail(w, it, "the output %s is the input itself (use --in-place)", it->out);
             goto out;
         }
-        if (o->resume && stat(it->out, &os) == 0 && newer_or_same(&os, &st_in)) {
+        if (o->resume && stat(it->out, &os) == 0 && newer_or_same(&os, &st_in) &&
+            same_source(it->out, &st_in)) {
             it->status = ST_SKIPPED;
             it->reason = "output is up to date (--resume)";
             goto out;
@@ -796,8 +966,17 @@ void batch_redact(worker *w, bitem *it, batch_input *in, pii_stream *st)
     }
     }
     if (b->dest >= DEST_OUTDIR) {
-        if ((tfd = make_temp(it->out, b->dest == DEST_OUTDIR, w->slot, &tmp,
-                             use_at ? in->dirfd : -1)) < 0) {
+        wdir = use_at ? in->dirfd : -1;
+        if (b->dest == DEST_OUTDIR) {
+            if ((wdir = outdir_parent(b, it->out, it->path)) < 0) {
+                batch_fail(w, it, "cannot create the output folder of %s: %s", it->out,
+                           errno == ELOOP ? "a folder on its path is a symbolic link (not followed)"
+                                          : errstr(errno, eb, sizeof eb));
+                goto out;
+            }
+            own_wdir = 1;
+        }
+        if ((tfd = make_temp(it->out, w->slot, &tmp, wdir)) < 0) {
             batch_fail(w, it, "cannot create a temporary file beside %s: %s", it->out,
                        errstr(errno, eb, sizeof eb));
             goto out;
@@ -907,7 +1086,7 @@ void batch_redact(worker *w, bitem *it, batch_input *in, pii_stream *st)
     it->status = ST_OK;
     it->changed = it->findings > 0 || (b->dest != DEST_INPLACE && o->format != PII_FMT_TEXT);
     if (b->dest == DEST_INPLACE && !it->changed) {
-        drop_tmp(use_at ? in->dirfd : -1, tmp); /* nothing found: the original stays untouched */
+        drop_tmp(wdir, tmp); /* nothing found: the original stays untouched */
         goto out;
     }
     if (b->dest >= DEST_OUTDIR) {
@@ -923,10 +1102,18 @@ void batch_redact(worker *w, bitem *it, batch_input *in, pii_stream *st)
                 what = "cannot keep the owner and group";
             else if (fchmod(fdo, st_in.st_mode & 07777) != 0)
                 what = "cannot keep the permissions";
+            else if (copy_acl(it, in, &st_in, fdo) != 0)
+                what = "cannot keep the access ACL";
             else if (fsync(fdo) != 0)
                 what = "fsync";
-        } else if (fchmod(fdo, 0666 & ~b->umask) != 0) {
-            what = "chmod";
+        } else if (fchmod(fdo, 0666 & ~b->umask & st_in.st_mode) != 0) {
+            what = "chmod"; /* never more readable than the input (issue 42 M2) */
+        } else if (copy_acl(it, in, &st_in, fdo) != 0) {
+            what = "cannot copy the access ACL";
+        } else {
+            char stamp[96]; /* for --resume; optional where not supported */
+            source_stamp(&st_in, stamp, sizeof stamp);
+            (void)fsetxattr(fdo, SRC_XATTR, stamp, strlen(stamp), 0);
         }
         int cerr = errno;
         int closed = fclose(fp); /* closes the temporary file's descriptor */
@@ -937,8 +1124,8 @@ void batch_redact(worker *w, bitem *it, batch_input *in, pii_stream *st)
         if (!what && b->dest == DEST_INPLACE && input_changed(in, use_at, it->out, &st_in))
             what = "the file changed while it was redacted (written to, replaced or moved)",
             cerr = 0;
-        if (!what && (use_at ? renameat(in->dirfd, base_of(tmp), in->dirfd, base_of(it->out))
-                             : rename(tmp, it->out)) != 0)
+        if (!what && (wdir >= 0 ? renameat(wdir, base_of(tmp), wdir, base_of(it->out))
+                                : rename(tmp, it->out)) != 0)
             what = "rename", cerr = errno;
         if (!what && b->dest == DEST_INPLACE &&
             (use_at ? fsync(in->dirfd) : fsync_dir_of(it->out)) != 0) {
@@ -951,7 +1138,7 @@ void batch_redact(worker *w, bitem *it, batch_input *in, pii_stream *st)
                            errstr(cerr, eb, sizeof eb));
             else
                 batch_fail(w, it, "%s; the original is unchanged", what);
-            drop_tmp(use_at ? in->dirfd : -1, tmp);
+            drop_tmp(wdir, tmp);
         }
     }
 out:
@@ -966,10 +1153,12 @@ out:
         close(tfd);
     if (tmp) {
         if (it->status != ST_OK)
-            drop_tmp(use_at ? in->dirfd : -1, tmp);
+            drop_tmp(wdir, tmp);
         slot_clear(w->slot);
         free(tmp);
     }
+    if (own_wdir)
+        close(wdir);
     batch_input_close(in);
     it->seconds += batch_now() - in->t0;
 }

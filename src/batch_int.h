@@ -32,6 +32,17 @@ enum dest {
 
 enum status { ST_PENDING, ST_OK, ST_SKIPPED, ST_FAILED };
 
+/* What a skipped item means (issue 42 H4, issue 43 item 2).  Every file a
+ * walk does not read is an item, listed in the report with its reason.
+ * SKIP_NOTE: a documented normal skip (a binary file or a link met in a
+ * walk, a special file, --resume): a notice unless -q, not an error.
+ * SKIP_SILENT: one the user chose (--exclude, --include, ignore files in
+ * --check, .git folders, previous --suffix outputs, the --baseline and
+ * --report files): listed only.  SKIP_RISKY: a reason the user did not
+ * choose that could hide text (a temporary-file name, another file
+ * system): a notice even with -q, and the run exits 3. */
+enum skip { SKIP_NOTE, SKIP_SILENT, SKIP_RISKY };
+
 /* Findings of one label from one source (index: pii_source). */
 typedef struct lcount {
     const char *label;
@@ -62,7 +73,11 @@ typedef struct scan_state {
      * are queued (pii_stream_put) and their spans come at the flush */
     uint64_t doc_base[BATCH_DOC_RING];
     uint64_t docs_started; /* documents begun in the worker's stream */
-    uint64_t *nl;          /* offsets of the line ends seen */
+    uint64_t *nl;          /* offsets of the line ends seen: LF, or a CR not
+                              followed by LF (issue 42 Low: a CR-only file was
+                              one line, so one allow marker hid every finding) */
+    int cr_pending;        /* the last block ended in CR at cr_off */
+    uint64_t cr_off;
     size_t nnl, capnl;
     uint64_t *allow; /* 0-based lines holding the marker, ascending */
     size_t nallow, capallow;
@@ -81,6 +96,7 @@ typedef struct bitem {
     dev_t dev, pdev;    /* as the walk saw them; the file is opened only if */
     ino_t ino, pino;    /* both still match (batch.c, issue 18 H1)         */
     enum status status; /* set at collection for skips/failures */
+    enum skip skip;     /* skipped: what it means */
     const char *reason; /* skipped: why (static) */
     char *error;        /* failed: message */
     char *out;          /* output path, if any */
@@ -113,6 +129,10 @@ typedef struct batch {
     char *root_real;            /* the argument being walked, resolved (confinement) */
     dev_t root_dev;             /* and its device (issue 18 M5, batch_walk.c) */
     int have_outdir_id;
+    int have_base_id, have_report_id; /* never walked (issue 43 item 2) */
+    dev_t base_dev, report_dev;
+    ino_t base_ino, report_ino;
+    int outdir_fd; /* the --out-dir folder, held (issue 42 H1) */
     dev_t outdir_dev;
     ino_t outdir_ino;
 
@@ -222,6 +242,14 @@ int batch_collect(batch *b);
 char *batch_out_path(const batch *b, const char *path);
 /* The skip reason of a file listed twice (batch_walk.c); it was read. */
 #define BATCH_SAME_FILE "the same file as another name listed (a link): done once"
+/* The skip reason of a walked file ending in --suffix (batch_walk.c). */
+#define BATCH_PREV_OUTPUT "ends in the --suffix: taken as an output of an earlier run"
+/* The skip reasons of the --baseline and --report files met in a walk. */
+#define BATCH_BASELINE_FILE "the --baseline file"
+#define BATCH_REPORT_FILE "the --report file"
+/* batch_dest.c: refuses a run where an output would overwrite an input or
+ * another output (issue 42 H3).  -1, or an exit status after a message. */
+int batch_check_dests(batch *b);
 /* The temporary-file name pattern's marker (".NAME.pii-redact-XXXXXX"). */
 #define BATCH_TMP_MARK ".pii-redact-"
 int batch_is_tmp_name(const char *name);

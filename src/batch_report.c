@@ -7,9 +7,10 @@
 #include <time.h>
 
 #include "batch_int.h"
+#include "names.h"
 #include "pii_core.h"
 #include "pii_rt.h"
-#include "runtime/pii_rt_write.h"
+#include "pii_rt_write.h"
 
 double batch_now(void)
 {
@@ -27,18 +28,15 @@ static void clear_line(batch *b)
     }
 }
 
-/* Writes s to stderr with control characters (file names may hold a
- * newline or an escape sequence) as \xNN, except a final newline. */
+/* Writes s to stderr escaped (names.h: a file name may hold a newline, an
+ * escape sequence or bytes that are not UTF-8), except a final newline. */
 static void put_escaped(const char *s)
 {
     size_t n = strlen(s);
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if ((c < 0x20 || c == 0x7f) && !(c == '\n' && i + 1 == n))
-            fprintf(stderr, "\\x%02x", c);
-        else
-            fputc(c, stderr);
-    }
+    int nl = n && s[n - 1] == '\n';
+    pii_name_putn(stderr, s, n - (size_t)nl);
+    if (nl)
+        fputc('\n', stderr);
 }
 
 void batch_msg(batch *b, const char *fmt, ...)

@@ -5,6 +5,7 @@
  * top of the batch files: batch_run.c calls batch_pack.c and batch.c,
  * batch_pack.c calls batch.c, batch.c calls neither. */
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -46,8 +47,9 @@ static int report_is_input(const batch *b)
         return -1; /* a new file: no input */
     for (size_t i = 0; i < b->nitems; i++) {
         const bitem *it = &b->items[i];
-        if (it->blob || (it->is_root && strcmp(it->path, "-") == 0))
-            continue;
+        if (it->blob || (it->is_root && strcmp(it->path, "-") == 0) ||
+            (it->status == ST_SKIPPED && it->reason && strcmp(it->reason, BATCH_REPORT_FILE) == 0))
+            continue; /* the report met in a walk is not read (issue 43 item 2) */
         if ((it->have_id && it->dev == rs.st_dev && it->ino == rs.st_ino) ||
             (!it->have_id && stat(it->path, &is) == 0 && is.st_dev == rs.st_dev &&
              is.st_ino == rs.st_ino)) {
@@ -61,14 +63,13 @@ static int report_is_input(const batch *b)
     return -1;
 }
 
-/* Items skipped without being read (a submodule has no content here). */
-static size_t unread(const batch *b)
+/* Items skipped for a reason the user did not choose that could hide text
+ * (issue 42 H4): the run fails for them. */
+static size_t risky(const batch *b)
 {
     size_t n = 0;
     for (size_t i = 0; i < b->nitems; i++)
-        n += b->items[i].status == ST_SKIPPED &&
-             !(b->items[i].reason && (strncmp(b->items[i].reason, "submodule", 9) == 0 ||
-                                      strcmp(b->items[i].reason, BATCH_SAME_FILE) == 0));
+        n += b->items[i].status == ST_SKIPPED && b->items[i].skip == SKIP_RISKY;
     return n;
 }
 
@@ -84,6 +85,7 @@ int pii_batch_run(const pii_opts *o, pii_pipeline *p)
     memset(&b, 0, sizeof b);
     b.o = o;
     b.p = p;
+    b.outdir_fd = -1;
     int rc = PII_EXIT_OK;
     worker *ws = NULL;
     unsigned nstarted = 0;
@@ -132,7 +134,12 @@ int pii_batch_run(const pii_opts *o, pii_pipeline *p)
 
     if (o->out_dir) {
         struct stat st;
-        if (batch_mkdir_p(o->out_dir) != 0 || stat(o->out_dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        /* the folder named is taken as given; everything below it is
+         * created and entered through this descriptor (batch.c) */
+        errno = 0;
+        if (batch_mkdir_p(o->out_dir) != 0 ||
+            (b.outdir_fd = open(o->out_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0 ||
+            fstat(b.outdir_fd, &st) != 0) {
             fprintf(stderr, "pii-redact: %s: cannot create the output directory: %s\n", o->out_dir,
                     strerror(errno ? errno : ENOTDIR));
             rc = PII_EXIT_IO;
@@ -159,6 +166,8 @@ int pii_batch_run(const pii_opts *o, pii_pipeline *p)
     if ((rc = batch_collect(&b)) >= 0)
         goto done;
     if (o->report && (rc = report_is_input(&b)) >= 0)
+        goto done;
+    if ((rc = batch_check_dests(&b)) >= 0)
         goto done;
     pii_cli_testhook_pause("walked");
     rc = PII_EXIT_OK;
@@ -262,18 +271,16 @@ int pii_batch_run(const pii_opts *o, pii_pipeline *p)
         rc = PII_EXIT_OK; /* a closed pipe ends us quietly */
     else if (failed)
         rc = PII_EXIT_IO;
-    else if (o->check && reported > 0)
-        rc = o->exit_code ? o->exit_code : PII_EXIT_FOUND;
-    else if (o->check && !o->staged && (nskip = unread(&b)) > 0) {
-        /* --check must not call clean what it did not read (issue 18, M2);
-         * said even with -q, since it explains the status */
+    else if ((nskip = risky(&b)) > 0) {
+        /* nothing may pass as clean or redacted that was not read (issue 42
+         * H4); said even with -q, since it explains the status */
         fprintf(stderr,
-                "pii-redact: --check: %zu file%s not read (binary, symbolic links, special "
-                "files: see the notices or --report), so the tree is not known to be clean; "
-                "use --binary, --follow or --exclude\n",
-                nskip, nskip == 1 ? " was" : "s were");
+                "pii-redact: %zu file%s or folder%s not read for a reason that could hide "
+                "text (see the notices or --report)\n",
+                nskip, nskip == 1 ? "" : "s", nskip == 1 ? " was" : "s were");
         rc = PII_EXIT_IO;
-    }
+    } else if (o->check && reported > 0)
+        rc = o->exit_code ? o->exit_code : PII_EXIT_FOUND;
     (void)found;
 
 done:
@@ -300,6 +307,8 @@ done:
             fclose(b.items[i].spool);
     }
     free(b.items);
+    if (b.outdir_fd >= 0)
+        close(b.outdir_fd);
     pii_rec_spec_free(b.spec);
     for (int k = 0; k < BATCH_AUTO_N; k++)
         pii_rec_spec_free(b.auto_spec[k]);

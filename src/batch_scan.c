@@ -11,10 +11,13 @@
  * run (batch_scan_report).
  *
  * Fingerprint: the first 16 hex digits of SHA-256 over "pii-redact-fp-v1",
- * the path (without a leading "./"), the label and the value, NUL-separated.
- * It does not depend on the line, so a baseline survives edits around a
- * finding.  It is an unkeyed hash of the value: treat a baseline file as
- * you would the data (a guessable value can be confirmed from it).
+ * the path (without a leading "./"), the label and the value, NUL-separated;
+ * with a key (--key-file or $PII_REDACT_KEY; issue 42 M5) HMAC-SHA256 with
+ * that key over "pii-redact-fp-v2" and the same fields, so a guessable value
+ * (a birth date, a phone number) cannot be confirmed from a published
+ * fingerprint without the key.  It does not depend on the line, so a
+ * baseline survives edits around a finding.  Unkeyed, treat fingerprints
+ * and baselines as you would the data.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -24,8 +27,10 @@
 
 #include "batch_int.h"
 #include "cli.h"
+#include "names.h"
 #include "pii_core.h"
-#include "redact/sha256.h"
+#include "pii_rt_write.h"
+#include "pii_sha256.h"
 
 #define MARKER "pii-redact:allow"
 #define MARKER_LEN (sizeof MARKER - 1)
@@ -43,6 +48,7 @@ void batch_scan_begin(worker *w)
     scan_state *s = &w->sc;
     s->fed = 0;
     s->nnl = s->nallow = s->ntail = 0;
+    s->cr_pending = 0;
     s->oom = 0;
 }
 
@@ -79,9 +85,28 @@ static void mark_allow(scan_state *s, uint64_t off)
 void batch_scan_data(worker *w, const uint8_t *p, size_t n)
 {
     scan_state *s = &w->sc;
-    for (const uint8_t *q = p; (q = memchr(q, '\n', n - (size_t)(q - p))); q++)
-        if (push_u64(&s->nl, &s->nnl, &s->capnl, s->fed + (uint64_t)(q - p)))
+    /* line ends in order: LF, and CR not followed by LF (old Mac files) */
+    if (s->cr_pending && n) {
+        s->cr_pending = 0;
+        if (p[0] != '\n' && push_u64(&s->nl, &s->nnl, &s->capnl, s->cr_off))
             s->oom = 1;
+    }
+    const uint8_t *lf = memchr(p, '\n', n), *cr = memchr(p, '\r', n), *end = p + n;
+    while (lf || cr) {
+        const uint8_t *q = lf && (!cr || lf < cr) ? lf : cr;
+        if (q == lf) {
+            if (push_u64(&s->nl, &s->nnl, &s->capnl, s->fed + (uint64_t)(q - p)))
+                s->oom = 1;
+            lf = q + 1 < end ? memchr(q + 1, '\n', (size_t)(end - q - 1)) : NULL;
+        } else {
+            if (q + 1 == end)
+                s->cr_pending = 1, s->cr_off = s->fed + (uint64_t)(q - p);
+            else if (q[1] != '\n' &&
+                     push_u64(&s->nl, &s->nnl, &s->capnl, s->fed + (uint64_t)(q - p)))
+                s->oom = 1;
+            cr = q + 1 < end ? memchr(q + 1, '\r', (size_t)(end - q - 1)) : NULL;
+        }
+    }
     /* the marker, also across the boundary with the previous block */
     uint8_t join[2 * MARKER_LEN];
     size_t k = n < MARKER_LEN - 1 ? n : MARKER_LEN - 1;
@@ -148,14 +173,39 @@ pii_err batch_scan_span(worker *w, const pii_span *sp, const uint8_t *v, size_t 
     f.source = sp->source;
     f.score = sp->score;
     pii_sha256_ctx c;
-    uint8_t d[PII_SHA256_LEN];
+    uint8_t d[PII_SHA256_LEN], k0[64], pad[64];
     const char *path = clean_path(it->path);
+    const pii_pipeline *p = w->b->p;
+    if (p->key) { /* HMAC-SHA256 (RFC 2104): inner hash, fed below */
+        memset(k0, 0, sizeof k0);
+        if (p->keylen > sizeof k0) {
+            pii_sha256_init(&c);
+            pii_sha256_update(&c, p->key, p->keylen);
+            pii_sha256_final(&c, k0);
+        } else {
+            memcpy(k0, p->key, p->keylen);
+        }
+        for (int i = 0; i < 64; i++)
+            pad[i] = k0[i] ^ 0x36;
+    }
     pii_sha256_init(&c);
-    pii_sha256_update(&c, "pii-redact-fp-v1", 17);
+    if (p->key)
+        pii_sha256_update(&c, pad, sizeof pad);
+    pii_sha256_update(&c, p->key ? "pii-redact-fp-v2" : "pii-redact-fp-v1", 17);
     pii_sha256_update(&c, path, strlen(path) + 1);
     pii_sha256_update(&c, sp->label, strlen(sp->label) + 1);
     pii_sha256_update(&c, v, len);
     pii_sha256_final(&c, d);
+    if (p->key) { /* the outer hash */
+        for (int i = 0; i < 64; i++)
+            pad[i] = k0[i] ^ 0x5c;
+        pii_sha256_init(&c);
+        pii_sha256_update(&c, pad, sizeof pad);
+        pii_sha256_update(&c, d, sizeof d);
+        pii_sha256_final(&c, d);
+        memset(k0, 0, sizeof k0);
+        memset(pad, 0, sizeof pad);
+    }
     for (int i = 0; i < 8; i++)
         snprintf(f.fp + 2 * i, 3, "%02x", d[i]);
     if (w->b->o->show_values && !(f.value = malloc(len + 1)))
@@ -246,15 +296,10 @@ static void jstr(FILE *f, const char *p0, size_t n)
     fputc('"', f);
 }
 
+/* CSV fields neutralise formula leaders (issue 42 M1; names.h). */
 static void csvstr(FILE *f, const char *p, size_t n)
 {
-    fputc('"', f);
-    for (size_t i = 0; i < n; i++) {
-        if (p[i] == '"')
-            fputc('"', f);
-        fputc(p[i], f);
-    }
-    fputc('"', f);
+    pii_csv_field(f, p, n);
 }
 
 static const char *src_name(uint8_t s)
@@ -264,9 +309,14 @@ static const char *src_name(uint8_t s)
 
 static void text_line(FILE *f, const bitem *it, const finding *x, int values)
 {
-    const char *path = it->is_root && strcmp(it->path, "-") == 0 ? "-" : clean_path(it->path);
-    fprintf(f, "%s:%llu:%llu: %s (%s", path, (unsigned long long)x->line,
-            (unsigned long long)x->col, x->label, src_name(x->source));
+    /* the name escaped, never a forged line or a terminal sequence (issue
+     * 42 M1; names.h) */
+    if (it->is_root && strcmp(it->path, "-") == 0)
+        fputc('-', f);
+    else
+        pii_name_put_lead(f, clean_path(it->path));
+    fprintf(f, ":%llu:%llu: %s (%s", (unsigned long long)x->line, (unsigned long long)x->col,
+            x->label, src_name(x->source));
     if (x->source == PII_SRC_MODEL)
         fprintf(f, " %.2f", x->score);
     fprintf(f, ") %s", x->fp);
@@ -331,11 +381,12 @@ long batch_scan_report(batch *b)
         return -1;
     }
     if (o->write_baseline) {
-        char *tmp = malloc(strlen(o->baseline) + 8);
-        FILE *bf = tmp ? (sprintf(tmp, "%s.tmp", o->baseline), fopen(tmp, "w")) : NULL;
+        /* a new file beside the baseline (never a planted name or link),
+         * 0600, renamed over it when complete (issue 42 H2) */
+        char *tmp = NULL;
+        FILE *bf = pii_rt_temp_fopen(o->baseline, &tmp);
         if (!bf) {
             fprintf(stderr, "pii-redact: --baseline %s: %s\n", o->baseline, strerror(errno));
-            free(tmp);
             return -1;
         }
         fputs("# pii-redact baseline: accepted findings, one fingerprint a line "
@@ -344,14 +395,19 @@ long batch_scan_report(batch *b)
         for (size_t i = 0; i < b->nitems; i++)
             for (size_t k = 0; k < b->items[i].nfnd; k++) {
                 const finding *x = &b->items[i].fnd[k];
-                if (!x->allowed)
-                    fprintf(bf, "%s %s:%llu %s\n", x->fp, clean_path(b->items[i].path),
-                            (unsigned long long)x->line, x->label);
+                if (x->allowed)
+                    continue;
+                fprintf(bf, "%s ", x->fp); /* the name escaped: no forged entry */
+                pii_name_put(bf, clean_path(b->items[i].path));
+                fprintf(bf, ":%llu %s\n", (unsigned long long)x->line, x->label);
             }
-        int bad = fclose(bf) != 0 || rename(tmp, o->baseline) != 0;
-        if (bad) {
-            fprintf(stderr, "pii-redact: --baseline %s: %s\n", o->baseline, strerror(errno));
+        int bad = ferror(bf);
+        bad |= fclose(bf) != 0;
+        if (bad || rename(tmp, o->baseline) != 0) {
+            fprintf(stderr, "pii-redact: --baseline %s: %s\n", o->baseline,
+                    strerror(errno ? errno : EIO));
             unlink(tmp);
+            bad = 1;
         }
         free(tmp);
         return bad ? -1 : 0;

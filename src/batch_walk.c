@@ -17,10 +17,12 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "batch_int.h"
 #include "cli.h"
@@ -57,6 +59,18 @@ static int add_failed(batch *b, const char *path, const char *root, int err)
     it->error = strdup(strerror(err));
     b->walk_failed = 1;
     return it->error ? 0 : -1;
+}
+
+/* Lists a file or folder the walk does not read (issue 42 H4). */
+static int add_skip(batch *b, const char *path, const char *root, const char *reason, enum skip k)
+{
+    bitem *it = add(b, path, root, 0);
+    if (!it)
+        return -1;
+    it->status = ST_SKIPPED;
+    it->reason = reason;
+    it->skip = k;
+    return 0;
 }
 
 int batch_is_tmp_name(const char *name)
@@ -165,8 +179,18 @@ static int walk(batch *b, const char *dir, const char *root, const struct stat *
         while (*rel == '/')
             rel++;
         struct stat ls, ts;
-        if (batch_is_tmp_name(name) || glob_hit(o->exclude, o->nexclude, name, rel) ||
-            (!o->hidden && strcmp(name, ".git") == 0)) {
+        const char *why = NULL;
+        enum skip kind = SKIP_SILENT;
+        if (batch_is_tmp_name(name))
+            why = "named like a temporary file of pii-redact (a run in progress, or one that "
+                  "was killed: remove it)",
+            kind = SKIP_RISKY;
+        else if (glob_hit(o->exclude, o->nexclude, name, rel))
+            why = "excluded (--exclude)";
+        else if (!o->hidden && strcmp(name, ".git") == 0)
+            why = "git folder (--hidden walks it)";
+        if (why) {
+            rc = add_skip(b, path, root, why, kind);
             free(path);
             continue;
         }
@@ -176,6 +200,21 @@ static int walk(batch *b, const char *dir, const char *root, const struct stat *
             continue;
         }
         if (b->ign && pii_ignore_ctx_ignored(b->ign, rel, S_ISDIR(ls.st_mode))) {
+            rc = add_skip(b, path, root,
+                          "ignored by git (.gitignore, .git/info/exclude or core.excludesFile; "
+                          "--no-ignore reads it)",
+                          SKIP_SILENT);
+            free(path);
+            continue;
+        }
+        if ((b->have_base_id && ls.st_dev == b->base_dev && ls.st_ino == b->base_ino) ||
+            (b->have_report_id && ls.st_dev == b->report_dev && ls.st_ino == b->report_ino)) {
+            /* issue 43 item 2: the baseline and the report are never scanned */
+            rc = add_skip(b, path, root,
+                          b->have_base_id && ls.st_ino == b->base_ino && ls.st_dev == b->base_dev
+                              ? BATCH_BASELINE_FILE
+                              : BATCH_REPORT_FILE,
+                          SKIP_SILENT);
             free(path);
             continue;
         }
@@ -183,6 +222,7 @@ static int walk(batch *b, const char *dir, const char *root, const struct stat *
         if (S_ISLNK(ls.st_mode)) {
             if (!o->follow) {
                 if (o->ninclude && !glob_hit(o->include, o->ninclude, name, rel)) {
+                    rc = add_skip(b, path, root, "not matched by --include", SKIP_SILENT);
                     free(path);
                     continue;
                 }
@@ -217,28 +257,33 @@ static int walk(batch *b, const char *dir, const char *root, const struct stat *
             }
         }
         if (S_ISDIR(s->st_mode) && !o->cross_devices && s->st_dev != b->root_dev) {
-            batch_msg(b,
-                      "pii-redact: %s: another file system, not walked (--cross-devices "
-                      "walks it)\n",
-                      path);
+            /* a mount point could hide text: not walked, and the run fails */
+            rc = add_skip(b, path, root,
+                          "folder on another file system, not walked (--cross-devices walks it, "
+                          "--exclude leaves it out)",
+                          SKIP_RISKY);
             free(path);
             continue;
         }
         if (S_ISDIR(s->st_mode)) {
-            int skip =
-                b->have_outdir_id && s->st_dev == b->outdir_dev && s->st_ino == b->outdir_ino;
-            for (const anc *a = &me; a && !skip; a = a->up)
-                if (a->dev == s->st_dev && a->ino == s->st_ino) {
-                    batch_msg(b, "pii-redact: %s: directory loop, skipped\n", path);
-                    skip = 1;
-                }
-            if (!skip)
+            if (b->have_outdir_id && s->st_dev == b->outdir_dev && s->st_ino == b->outdir_ino) {
+                rc = add_skip(b, path, root, "the --out-dir folder", SKIP_SILENT);
+                free(path);
+                continue;
+            }
+            int loop = 0;
+            for (const anc *a = &me; a && !loop; a = a->up)
+                loop = a->dev == s->st_dev && a->ino == s->st_ino;
+            if (loop)
+                rc = add_skip(b, path, root, "directory loop (a link to a folder above it)",
+                              SKIP_NOTE);
+            else
                 rc = walk(b, path, root, s, &me);
             free(path);
             continue;
         }
-        if ((o->ninclude && !glob_hit(o->include, o->ninclude, name, rel)) ||
-            (b->dest == DEST_SUFFIX && ends_with(name, o->suffix))) {
+        if (o->ninclude && !glob_hit(o->include, o->ninclude, name, rel)) {
+            rc = add_skip(b, path, root, "not matched by --include", SKIP_SILENT);
             free(path);
             continue;
         }
@@ -247,6 +292,16 @@ static int walk(batch *b, const char *dir, const char *root, const struct stat *
         if (!it) {
             rc = -1;
             break;
+        }
+        if (b->dest == DEST_SUFFIX && ends_with(name, o->suffix)) {
+            /* listed, so batch_dest.c can tell a previous output from a
+             * file that only shares its name (issue 42 H3) */
+            it->have_id = 1;
+            it->dev = s->st_dev, it->ino = s->st_ino;
+            it->status = ST_SKIPPED;
+            it->reason = BATCH_PREV_OUTPUT;
+            it->skip = SKIP_SILENT;
+            continue;
         }
         it->have_id = 1; /* batch.c re-checks these before opening */
         it->dev = s->st_dev, it->ino = s->st_ino;
@@ -293,7 +348,11 @@ static int collect_staged(batch *b)
             pii_staged_free(v, n);
             goto oom;
         }
-        if (v[i].mode == PII_STAGED_MODE_LINK)
+        struct stat fs; /* paths are relative to the top: run at the top, as hooks are */
+        if (b->have_base_id && stat(v[i].path, &fs) == 0 && fs.st_dev == b->base_dev &&
+            fs.st_ino == b->base_ino)
+            it->status = ST_SKIPPED, it->reason = BATCH_BASELINE_FILE, it->skip = SKIP_SILENT;
+        else if (v[i].mode == PII_STAGED_MODE_LINK)
             it->status = ST_SKIPPED, it->reason = "symbolic link (staged)";
         else if (v[i].mode == PII_STAGED_MODE_GITLINK)
             it->status = ST_SKIPPED, it->reason = "submodule (staged)";
@@ -344,10 +403,40 @@ static int drop_duplicates(batch *b)
     return 0;
 }
 
+/* The first bytes of a baseline and a report that pii-redact wrote. */
+#define BASELINE_HEAD "# pii-redact baseline"
+#define REPORT_HEAD "{\"tool\":\"pii-redact\""
+
+/* Non-zero when `path` is a regular file that starts with `head`: a
+ * baseline or report of ours, which a walk lists and does not scan (issue
+ * 43 item 2).  Any other file at that name is an input like the others
+ * (and --report refuses to overwrite it). */
+static int ours(const char *path, const char *head, struct stat *st)
+{
+    char buf[32];
+    size_t n = strlen(head);
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        return 0;
+    int ok = fstat(fd, st) == 0 && S_ISREG(st->st_mode) && read(fd, buf, n) == (ssize_t)n &&
+             memcmp(buf, head, n) == 0;
+    close(fd);
+    return ok;
+}
+
 int batch_collect(batch *b)
 {
     const pii_opts *o = b->o;
     size_t nargs = o->nfiles;
+    struct stat fs;
+    if (o->baseline && ours(o->baseline, BASELINE_HEAD, &fs)) {
+        b->have_base_id = 1;
+        b->base_dev = fs.st_dev, b->base_ino = fs.st_ino;
+    }
+    if (o->report && ours(o->report, REPORT_HEAD, &fs)) {
+        b->have_report_id = 1;
+        b->report_dev = fs.st_dev, b->report_ino = fs.st_ino;
+    }
     if (o->staged)
         return collect_staged(b);
     if (nargs == 0) {
@@ -378,7 +467,10 @@ int batch_collect(batch *b)
                 b->walk_failed = 1;
                 continue;
             }
-            if (!o->no_ignore && !(b->ign = pii_ignore_ctx_create(arg)) && errno == ENOMEM)
+            /* git's ignore files decide what --check reads (what git would
+             * not commit); a tree to redact is redacted whole (issue 42 H4) */
+            if (o->check && !o->no_ignore && !(b->ign = pii_ignore_ctx_create(arg)) &&
+                errno == ENOMEM)
                 goto oom;
             b->root_real = realpath(arg, NULL); /* NULL: --follow follows nothing */
             b->root_dev = st.st_dev;

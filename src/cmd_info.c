@@ -10,7 +10,7 @@
 #include "model_cli.h"
 #include "pii_default_model.h"
 #include "pipeline.h"
-#include "redact/sha256.h"
+#include "pii_sha256.h"
 #include "settings.h"
 
 static const mc_opt opts[] = {

@@ -5,7 +5,7 @@
 
 #include "cli.h"
 #include "model_cli.h"
-#include "model/pii_model_synth.h"
+#include "pii_model_synth.h"
 
 static const mc_opt opts[] = {
     {"output", 'o', "PATH", "output directory (HF layout) or .gguf file (with --gguf)"},

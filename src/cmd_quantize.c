@@ -24,7 +24,7 @@
 
 #include "cli.h"
 #include "model_cli.h"
-#include "runtime/pii_rt_write.h"
+#include "pii_rt_write.h"
 
 static const mc_opt opts[] = {
     {"model", 'm', "PATH", "input model (HF directory or .safetensors with config.json)"},

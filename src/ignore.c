@@ -224,7 +224,7 @@ struct pii_ignore_ctx {
     char *prefix; /* the walk argument relative to the top ("" for the top) */
     int in_repo;  /* .gitignore counts */
     pii_ignore_list *global, *exclude;
-    frame *v; /* per folder: .gitignore then .ignore; the last decides first */
+    frame *v; /* per folder: its .gitignore; the last decides first */
     size_t n, cap;
 };
 
@@ -288,18 +288,19 @@ static int push(pii_ignore_ctx *c, pii_ignore_list *l)
     return 0;
 }
 
-/* Pushes dir/.gitignore (in a repository) and dir/.ignore, base `base`. */
+/* Pushes dir/.gitignore (in a repository), base `base`.  ripgrep's .ignore
+ * is not read: it is no git rule, and one planted in a tree hid committed
+ * files from --check (issue 42 H4). */
 static int push_dir(pii_ignore_ctx *c, const char *dir, const char *base)
 {
-    static const char *const files[] = {".gitignore", ".ignore"};
-    for (int i = c->in_repo ? 0 : 1; i < 2; i++) {
-        char *p = join(dir, files[i]);
-        if (!p || push(c, load(p, base))) {
-            free(p);
-            return -1;
-        }
+    if (!c->in_repo)
+        return 0;
+    char *p = join(dir, ".gitignore");
+    if (!p || push(c, load(p, base))) {
         free(p);
+        return -1;
     }
+    free(p);
     return 0;
 }
 

@@ -1,7 +1,7 @@
 /* ignore.h — gitignore-style ignore files for the batch walk (-r).
  *
  * Two layers:
- *  - pii_ignore_list: the patterns of one file (.gitignore, .ignore,
+ *  - pii_ignore_list: the patterns of one file (.gitignore,
  *    .git/info/exclude, the global excludes file), parsed with git's rules:
  *    blank lines and "#" comments skipped, trailing spaces dropped unless
  *    escaped, "!" negates, a trailing "/" matches directories only, a "/" at
@@ -10,19 +10,19 @@
  *    "/", "**" matches across folders ("**" + "/x", "x/" + "**", "a/" + "**"
  *    + "/b"), "\" escapes.  Within a list the last matching pattern decides.
  *    Pure functions over memory: unit-tested (tests/unit/test_ignore.c).
- *  - pii_ignore_ctx: what one walk consults.  Created for a directory
- *    argument: it finds the enclosing git repository (a parent holding
- *    ".git"), and loads, lowest precedence first, the global excludes
- *    (core.excludesFile from the git config files, else
- *    $XDG_CONFIG_HOME/git/ignore or ~/.config/git/ignore), the repository's
- *    .git/info/exclude, and the .gitignore and .ignore files of the folders
- *    from the repository root down to the argument.  The walk then enters
- *    and leaves each folder (its .gitignore and .ignore are pushed and
- *    popped).  A path is decided by the most specific list that matches it:
- *    deeper folders before shallower ones, .ignore before .gitignore in one
- *    folder, then info/exclude, then the global file (ripgrep's order).
- *    .gitignore, info/exclude and the global file count only inside a git
- *    repository; .ignore counts everywhere.
+ *  - pii_ignore_ctx: what one walk of --check consults (issue 42 H4: git's
+ *    rules, what git would not commit; a tree to redact is redacted whole).
+ *    Created for a directory argument inside a git repository (a parent
+ *    holding ".git"; outside one it ignores nothing), it loads, lowest
+ *    precedence first, the global excludes (core.excludesFile from the git
+ *    config files, else $XDG_CONFIG_HOME/git/ignore or
+ *    ~/.config/git/ignore), the repository's .git/info/exclude, and the
+ *    .gitignore files of the folders from the repository root down to the
+ *    argument.  The walk then enters and leaves each folder (its .gitignore
+ *    is pushed and popped).  A path is decided by the most specific list
+ *    that matches it: deeper folders before shallower ones, then
+ *    info/exclude, then the global file.  ripgrep's .ignore files are not
+ *    read (no git rule; a planted one hid committed files).
  *
  * Errors are returned (-1 with errno), never printed.  Not thread-safe: one
  * walk, one thread. */
@@ -53,7 +53,7 @@ pii_ignore_ctx *pii_ignore_ctx_create(const char *dir);
 void pii_ignore_ctx_free(pii_ignore_ctx *c);
 /* Entering folder `path` (as the walk names it) whose path below the walk
  * argument is `rel` ("" for the argument itself): pushes its .gitignore
- * and .ignore.  Returns the mark to give to pii_ignore_ctx_leave. */
+ * (in a repository).  Returns the mark to give to pii_ignore_ctx_leave. */
 size_t pii_ignore_ctx_enter(pii_ignore_ctx *c, const char *path, const char *rel);
 void pii_ignore_ctx_leave(pii_ignore_ctx *c, size_t mark);
 /* 1 when the entry `rel` (below the walk argument) is ignored. */

@@ -2,6 +2,7 @@
  * redaction of stdin and files. */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +18,7 @@
 #include "pipeline.h"
 #include "progress.h"
 #include "settings.h"
+#include "names.h"
 #include "sniff.h"
 
 #define READ_CHUNK (64u * 1024u)
@@ -38,24 +40,61 @@ static ssize_t fill(int fd, uint8_t *buf, size_t want)
     return (ssize_t)n;
 }
 
+/* Live input (not a regular file): whether fd has nothing to read now,
+ * or (ms > 0) still nothing after ms milliseconds.  Errors say "ready":
+ * the read that follows reports them. */
+static int idle(int fd, int ms)
+{
+    struct pollfd p = {.fd = fd, .events = POLLIN};
+    int r;
+    while ((r = poll(&p, 1, ms)) < 0 && errno == EINTR)
+        ;
+    return r == 0;
+}
+
 /* Puts one input into the stream (pii_stream_put): the whole input is one
  * document, or each line is (--lines).  Each read's complete lines are put
  * as documents and the read ends with a flush, so the model detector packs
  * them into shared forward passes and each line is still written as soon as
  * its read is done; a line that spans reads goes on unqueued.
+ * Live input (`live`): before a read that would wait, what is written so
+ * far leaves stdio (fflush(out)); and when the text put since the last
+ * document boundary ends at a line end, some of it is still undecided
+ * (pii_stream_undecided), and nothing arrives for --flush-delay ms (> 0),
+ * that line end ends the document (docs/DESIGN.md "Pauses").
  * With `sniff`, the first PII_SNIFF_BYTES are read first and a binary input
  * (sniff.h; not UTF-16/32 text, which the stream refuses) sets *binary and
  * is not fed at all.  pg counts the bytes read.
- * Returns PII_EIO for read errors, else the stream's error. */
-static pii_err run_fd(int fd, pii_stream *st, int lines, uint8_t *buf, int sniff, int *binary,
-                      pii_progress *pg)
+ * Returns PII_EIO for read errors, PII_EWRITE for a failed flush, else the
+ * stream's error. */
+static pii_err run_fd(int fd, pii_stream *st, const pii_opts *o, int live, FILE *out, uint8_t *buf,
+                      int sniff, int *binary, pii_progress *pg)
 {
     int pending = 0; /* bytes put to the current document */
+    int at_eol = 0;  /* and the last of them is a line end */
+    int paused = 0;  /* a pause ended a document of this input */
     pii_err e;
     for (;;) {
         ssize_t r;
+        if (live && !sniff && idle(fd, 0)) {
+            if (fflush(out) != 0)
+                return PII_EWRITE;
+            if (!o->lines && pending && at_eol && o->flush_delay > 0 && pii_stream_undecided(st) &&
+                idle(fd, (int)o->flush_delay)) {
+                if ((e = pii_stream_end_doc(st)))
+                    return e;
+                pending = 0;
+                paused = 1;
+                if (fflush(out) != 0)
+                    return PII_EWRITE;
+            }
+        }
         if (sniff) {
-            r = fill(fd, buf, PII_SNIFF_BYTES);
+            /* live input: what the first read brings (fill would wait for
+             * PII_SNIFF_BYTES, or the end, of a `tail -f`) */
+            r = !live                           ? fill(fd, buf, PII_SNIFF_BYTES)
+                : pii_fault_hit(PII_FAULT_READ) ? (errno = EIO, -1)
+                                                : read(fd, buf, PII_SNIFF_BYTES);
             /* as batch_prepare: UTF-16/32 text is not binary; the stream's
              * wide-text guard refuses it */
             pii_wide wide;
@@ -79,7 +118,7 @@ static pii_err run_fd(int fd, pii_stream *st, int lines, uint8_t *buf, int sniff
         pii_progress_add(pg, (uint64_t)r);
         size_t n = (size_t)r, off = 0;
         const uint8_t *nl;
-        while (lines && off < n && (nl = memchr(buf + off, '\n', n - off))) {
+        while (o->lines && off < n && (nl = memchr(buf + off, '\n', n - off))) {
             size_t k = (size_t)(nl - (buf + off)) + 1;
             if ((e = pii_stream_put(st, buf + off, k, PII_STREAM_END_DOC)))
                 return e;
@@ -90,34 +129,40 @@ static pii_err run_fd(int fd, pii_stream *st, int lines, uint8_t *buf, int sniff
             return e;
         if (off < n)
             pending = 1;
+        at_eol = buf[n - 1] == '\n';
     }
-    if (lines && !pending)
+    if (!pending && (o->lines || paused))
         return PII_OK;
     return pii_stream_end_doc(st);
 }
 
-/* A file name for a message: control characters as \xNN (a name may hold
- * a newline or an escape sequence). */
+/* A file name for a message, escaped as every text output escapes names
+ * (names.h: control characters, C1 controls and bytes that are not UTF-8
+ * as \xNN, a backslash as \\); cut to fit buf. */
 static const char *escaped(const char *s, char *buf, size_t cap)
 {
-    size_t o = 0;
-    for (; *s && o + 5 < cap; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c < 0x20 || c == 0x7f)
-            o += (size_t)snprintf(buf + o, cap - o, "\\x%02x", c);
-        else
-            buf[o++] = (char)c;
+    buf[0] = '\0';
+    FILE *f = fmemopen(buf, cap, "w");
+    if (f) {
+        setvbuf(f, NULL, _IONBF, 0);
+        pii_name_put(f, s);
+        fclose(f);
     }
-    buf[o] = '\0';
+    buf[cap - 1] = '\0';
     return buf;
 }
 
+/* The built-in rules, then the custom ones (their file named once). */
 static int list_rules(const pii_pipeline *p)
 {
-    if (!p->rules)
-        return PII_EXIT_OK;
-    for (size_t i = 0; i < pii_rules_count(p->rules); i++) {
+    for (size_t i = 0; p->rules && i < pii_rules_count(p->rules); i++) {
         const pii_rule_info *ri = pii_rules_info(p->rules, i);
+        printf("%-24s %-16s %s\n", ri->id, ri->label, ri->about);
+    }
+    if (pii_custom_count(p->custom))
+        printf("# custom rules of %s\n", p->custom_path);
+    for (size_t i = 0; i < pii_custom_count(p->custom); i++) {
+        const pii_rule_info *ri = pii_custom_info(p->custom, i);
         printf("%-24s %-16s %s\n", ri->id, ri->label, ri->about);
     }
     return PII_EXIT_OK;
@@ -126,21 +171,21 @@ static int list_rules(const pii_pipeline *p)
 static int redact_main(int argc0, char **argv0)
 {
     pii_opts o;
-    int argc, nins;
-    char **argv;
-    int rc = pii_settings_argv(argc0, argv0, &argc, &argv, &nins);
+    pii_settings_args args;
+    int rc = pii_settings_argv(argc0, argv0, &args);
     if (rc >= 0)
         return rc;
-    rc = pii_opts_parse(argc, argv, &o);
+    pii_opts_origins(args.origin);
+    rc = pii_opts_parse(args.argc, args.argv, &o);
     if (rc >= 0) {
         pii_opts_free(&o);
-        pii_settings_argv_free(nins, argv);
+        pii_settings_argv_free(&args);
         return rc;
     }
     int batch = pii_batch_wanted(&o);
     if (batch && (rc = pii_batch_validate(&o)) >= 0) {
         pii_opts_free(&o);
-        pii_settings_argv_free(nins, argv);
+        pii_settings_argv_free(&args);
         return rc;
     }
     if (batch)
@@ -149,7 +194,7 @@ static int redact_main(int argc0, char **argv0)
         fprintf(stderr, "pii-redact: several inputs would be concatenated on standard output; "
                         "give one FILE, or use --format json/jsonl or --check\n");
         pii_opts_free(&o);
-        pii_settings_argv_free(nins, argv);
+        pii_settings_argv_free(&args);
         return PII_EXIT_USAGE;
     }
     pii_pipeline p;
@@ -195,25 +240,30 @@ static int redact_main(int argc0, char **argv0)
         struct stat ist;
         pii_out_set_input(out, fstat(fd, &ist) == 0 && S_ISREG(ist.st_mode));
         pii_stream_new_input(st);
+        pii_stream_set_input_name(st, is_stdin ? NULL : name); /* custom rules' paths */
         struct stat sb;
         uint64_t total = fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) ? (uint64_t)sb.st_size : 0;
         pii_progress pg;
         int binary = 0;
         pii_progress_start(&pg, pmode, is_stdin ? "standard input" : name, total);
-        /* binary files: skipped as in batch mode (sniff.h); stdin never */
-        e = run_fd(fd, st, o.lines, buf, !is_stdin && !o.binary, &binary, &pg);
+        /* binary files: refused as in batch mode (sniff.h); stdin never */
+        int live = fstat(fd, &sb) == 0 && !S_ISREG(sb.st_mode);
+        e = run_fd(fd, st, &o, live, stdout, buf, !is_stdin && !o.binary, &binary, &pg);
         int rerr = errno;
         pii_progress_end(&pg);
         if (!is_stdin)
             close(fd);
-        if (binary) {
-            if (!o.quiet)
-                fprintf(stderr, "pii-redact: %s: skipped: " PII_SNIFF_SKIP_REASON "\n", name);
+        if (binary) { /* a file the user named is never skipped (issue 42 H5) */
+            char shown[512];
+            fprintf(stderr, "pii-redact: %s: " PII_SNIFF_NAMED_REASON "\n",
+                    escaped(name, shown, sizeof shown));
+            rc = PII_EXIT_IO;
             continue;
         }
         if (e == PII_EIO) {
-            fprintf(stderr, "pii-redact: %s: read error: %s\n", is_stdin ? "stdin" : name,
-                    strerror(rerr));
+            char shown[512];
+            fprintf(stderr, "pii-redact: %s: read error: %s\n",
+                    is_stdin ? "stdin" : escaped(name, shown, sizeof shown), strerror(rerr));
             e = PII_OK;
             rc = PII_EXIT_IO;
             break; /* the stream may hold an unfinished document: stop */
@@ -253,7 +303,7 @@ stream_done:
 done:
     pii_pipeline_free(&p);
     pii_opts_free(&o);
-    pii_settings_argv_free(nins, argv);
+    pii_settings_argv_free(&args);
     return rc;
 }
 

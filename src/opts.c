@@ -45,9 +45,10 @@ void pii_print_help(void)
     printf("\nCommands:\n");
     for (const pii_subcommand *c = pii_subcommands; c->name; c++)
         pii_cli_print_item(stdout, c->name, c->summary);
-    printf("\nDefaults for these options: $XDG_CONFIG_HOME/pii-redact/config (or\n"
-           "~/.config/pii-redact/config), one NAME = VALUE per line; flags override\n"
-           "$PII_REDACT_MODEL, which overrides the file.\n");
+    printf("\nDefaults for these options: --config FILE, else $PII_REDACT_CONFIG, else\n"
+           "$XDG_CONFIG_HOME/pii-redact/config (or ~/.config/pii-redact/config), one\n"
+           "NAME = VALUE per line; flags override $PII_REDACT_MODEL, which overrides the\n"
+           "file.  A switch is undone by --NAME=false.\n");
     printf("\nExit status: 0 success (--check: no PII), 1 PII found (--check), 2 usage error,\n"
            "3 input/output error, 4 model error, 5 other failure.\n"
            "See pii-redact(1) for details.\n");
@@ -64,9 +65,19 @@ static int push_arg(const char ***list, size_t *n, const char *arg)
     return 0;
 }
 
+static const char *const *origins; /* pii_opts_origins */
+static const char *where;          /* the place of the option being parsed */
+
+void pii_opts_origins(const char *const *origin)
+{
+    origins = origin;
+}
+
 static void usage_error(const char *fmt, const char *arg)
 {
     fprintf(stderr, "pii-redact: ");
+    if (where)
+        fprintf(stderr, "%s: ", where);
     fprintf(stderr, fmt, arg);
     fprintf(stderr, "\nTry 'pii-redact --help' for more information.\n");
 }
@@ -83,6 +94,8 @@ int pii_opts_parse(int argc, char **argv, pii_opts *o)
     memset(o, 0, sizeof *o);
     o->act = -1;
     o->attn = -1;
+    o->flush_delay = 200;
+    o->rules_discover = 1; /* the main command looks for .pii-redact.rules */
     opterr = 0;
     optind = 0; /* glibc: 0 re-initialises getopt completely (a stale short-option
                    cluster from an earlier parse is forgotten); 1 does not */
@@ -90,6 +103,9 @@ int pii_opts_parse(int argc, char **argv, pii_opts *o)
     while ((c = getopt_long(argc, argv, shorts, lo, NULL)) != -1) {
         if (c > 0 && c < 128 && short_ids[c])
             c = short_ids[c];
+        /* config items are single "--name=value" arguments before the
+         * command line's (getopt never moves them) */
+        where = origins && optind > 0 ? origins[optind - 1] : NULL;
         switch (c) {
         case O_HELP:
             pii_print_help();
@@ -97,6 +113,17 @@ int pii_opts_parse(int argc, char **argv, pii_opts *o)
         case O_VERSION:
             pii_cli_print_version();
             return PII_EXIT_OK;
+        case O_CONFIG:
+            o->config = optarg;
+            break;
+        case O_NO_CONFIG:
+            break;
+        case O_RULES_FILE:
+            o->rules_file = optarg;
+            break;
+        case O_NO_RULES_FILE:
+            o->no_rules_file = 1;
+            break;
         case O_QUIET:
             o->quiet = 1;
             break;
@@ -162,6 +189,15 @@ int pii_opts_parse(int argc, char **argv, pii_opts *o)
         case O_LINES:
             o->lines = 1;
             break;
+        case O_FLUSH_DELAY: {
+            char *end;
+            o->flush_delay = strtol(optarg, &end, 10);
+            if (*end || end == optarg || o->flush_delay < 0 || o->flush_delay > 60000) {
+                usage_error("bad --flush-delay '%s' (0 to 60000 milliseconds)", optarg);
+                return PII_EXIT_USAGE;
+            }
+            break;
+        }
         case O_FORMAT:
             if (strcmp(optarg, "text") == 0)
                 o->format = PII_FMT_TEXT;
@@ -351,6 +387,7 @@ int pii_opts_parse(int argc, char **argv, pii_opts *o)
             return PII_EXIT_USAGE;
         }
     }
+    where = NULL;
     if (o->labels && o->exclude_labels) {
         usage_error("%s", "--labels and --exclude-labels cannot be combined");
         return PII_EXIT_USAGE;
@@ -387,6 +424,14 @@ int pii_opts_parse(int argc, char **argv, pii_opts *o)
     }
     if (o->calibration && o->no_calibration) {
         usage_error("%s", "--calibration and --no-calibration cannot be combined");
+        return PII_EXIT_USAGE;
+    }
+    if (o->rules_file && o->no_rules_file) {
+        usage_error("%s", "--rules-file and --no-rules-file cannot be combined");
+        return PII_EXIT_USAGE;
+    }
+    if (o->rules_file && o->model_only) {
+        usage_error("%s", "--rules-file adds rules: it cannot be combined with --model-only");
         return PII_EXIT_USAGE;
     }
     if (o->rules_only && o->model_only) {

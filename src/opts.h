@@ -18,6 +18,11 @@ enum pii_report_format { PII_RFMT_TEXT, PII_RFMT_JSON, PII_RFMT_SARIF, PII_RFMT_
 typedef struct pii_opts {
     int rules_only, model_only;
     int lines;
+    const char *config;     /* --config (read by settings.c) */
+    const char *rules_file; /* --rules-file */
+    int no_rules_file;      /* --no-rules-file */
+    int rules_discover;     /* read .pii-redact.rules at the repository root (main command) */
+    long flush_delay;       /* --flush-delay: ms (default 200), 0: pauses never end a document */
     enum pii_format format;
     int offsets_cp;
     int show_values;
@@ -71,6 +76,10 @@ extern const pii_flag pii_flags[];
 /* Parses argv into o.  Returns -1 to continue, or an exit status (help,
  * version and usage errors are handled here, messages on stdout/stderr). */
 int pii_opts_parse(int argc, char **argv, pii_opts *o);
+/* The places of the arguments of the next pii_opts_parse: origin[i] is
+ * "FILE:LINE" for argv[i] from the config file (settings.h), else NULL
+ * (borrowed; NULL: none).  An invalid value is reported with its place. */
+void pii_opts_origins(const char *const *origin);
 void pii_opts_free(pii_opts *o);
 void pii_print_help(void);
 

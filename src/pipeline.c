@@ -1,6 +1,7 @@
 /* pipeline.c — from options to a ready pii_redactor. */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,7 +55,7 @@ int pii_exit_for(pii_err e)
 #define PII_KEY_GOOD 32
 #define PII_KEY_MAX 4096
 
-static int load_key(const char *path, pii_ops *ops)
+static int load_key(const char *path, pii_pipeline *p)
 {
     uint8_t key[PII_KEY_MAX + 3]; /* the maximum, CR LF, one byte to see "longer" */
     size_t n = 0;
@@ -124,7 +125,13 @@ static int load_key(const char *path, pii_ops *ops)
                 "pii-redact: warning: %s: the hash key has %zu bytes; use %d or more random "
                 "bytes\n",
                 src, n, PII_KEY_GOOD);
-    pii_err e = pii_ops_set_key(ops, key, n);
+    pii_err e = pii_ops_set_key(p->ops, key, n);
+    if (!e && (p->key = malloc(n))) { /* for --check's fingerprints */
+        memcpy(p->key, key, n);
+        p->keylen = n;
+    } else if (!e) {
+        e = PII_ENOMEM;
+    }
     memset(key, 0, sizeof key);
     if (e) {
         pii_cli_error("hash key", e);
@@ -199,7 +206,7 @@ static int build_ops(const pii_opts *o, pii_pipeline *p)
             return PII_EXIT_USAGE;
         }
     }
-    int rc = load_key(o->key_file, p->ops);
+    int rc = load_key(o->key_file, p);
     if (rc >= 0)
         return rc;
     if ((e = pii_ops_check(p->ops))) {
@@ -428,6 +435,16 @@ static int build_model(const pii_opts *o, pii_pipeline *p)
     }
     pii_ner_set_name_memory(p->ner, !o->no_name_memory);
     pii_ner_set_name_lexicon(p->ner, !o->no_name_lexicon);
+    /* issue 42 (Low): --window just above 2 x the receptive field leaves a
+     * stride of a few tokens, so each token runs through the model W/stride
+     * times (--window 1025: a 60 KB file took 306 s instead of 1.7 s) */
+    size_t W = pii_ner_window(p->ner), H = pii_ner_halo(p->ner);
+    if (o->window && W < 4 * H && !o->quiet)
+        fprintf(stderr,
+                "pii-redact: warning: --window %zu leaves %zu new tokens per window of %zu "
+                "(receptive field %zu): long inputs run each token about %zu times; use at "
+                "least %zu\n",
+                W, W - 2 * H, W, H, (W + (W - 2 * H) - 1) / (W - 2 * H), 4 * H);
     const char *cw = pii_ner_calibration_warning(p->ner);
     if (cw[0] && !o->quiet)
         fprintf(stderr, "pii-redact: warning: %s: %s\n", pii_ner_calibration_file(p->ner), cw);
@@ -452,6 +469,8 @@ static int active_labels(const pii_opts *o, pii_pipeline *p)
     }
     for (size_t i = 0; p->rules && !bad && i < pii_rules_count(p->rules); i++)
         bad = pii_labelset_add(ls, pii_rules_info(p->rules, i)->label, "rules");
+    for (size_t i = 0; !bad && i < pii_custom_count(p->custom); i++)
+        bad = pii_labelset_add(ls, pii_custom_info(p->custom, i)->label, "custom rules");
     for (size_t i = 0; !bad && i < pii_deny_nlabels(p->deny); i++)
         bad = pii_labelset_add(ls, pii_deny_label(p->deny, i), "deny");
     if (bad) {
@@ -464,6 +483,60 @@ static int active_labels(const pii_opts *o, pii_pipeline *p)
         if (eq &&
             !resolve(ls, "--threshold", o->thresholds[i], (size_t)(eq - o->thresholds[i]), &rc))
             return rc;
+    }
+    return -1;
+}
+
+#define PII_RULES_FILE_NAME ".pii-redact.rules"
+
+/* The root of the git repository holding the current directory (the first
+ * folder upward with a .git entry) + "/.pii-redact.rules" when that file
+ * exists.  0: none. */
+static int discover_rules(char *buf, size_t cap)
+{
+    char dir[PATH_MAX];
+    struct stat st;
+    if (!getcwd(dir, sizeof dir))
+        return 0;
+    for (;;) {
+        int k = snprintf(buf, cap, "%s%s.git", dir, strcmp(dir, "/") ? "/" : "");
+        if (k > 0 && (size_t)k < cap && lstat(buf, &st) == 0) {
+            k = snprintf(buf, cap, "%s%s" PII_RULES_FILE_NAME, dir, strcmp(dir, "/") ? "/" : "");
+            return k > 0 && (size_t)k < cap && stat(buf, &st) == 0;
+        }
+        char *slash = strrchr(dir, '/');
+        if (!slash || slash == dir)
+            return 0;
+        *slash = '\0';
+    }
+}
+
+static int build_custom(const pii_opts *o, pii_pipeline *p)
+{
+    static char found[PATH_MAX + 32];
+    const char *path = o->rules_file;
+    if (!path && o->rules_discover && discover_rules(found, sizeof found))
+        path = found;
+    if (!path)
+        return -1;
+    pii_err e;
+    size_t line;
+    char msg[256];
+    if (!(p->custom = pii_custom_load(path, &e, &line, msg, sizeof msg))) {
+        if (e == PII_EIO)
+            fprintf(stderr, "pii-redact: rule file %s: %s\n", path, strerror(errno));
+        else if (line)
+            fprintf(stderr, "pii-redact: %s:%zu: %s\n", path, line, msg);
+        else
+            fprintf(stderr, "pii-redact: %s: %s\n", path, msg[0] ? msg : pii_strerror(e));
+        return e == PII_EIO ? PII_EXIT_IO : e == PII_ENOMEM ? PII_EXIT_FAIL : PII_EXIT_USAGE;
+    }
+    p->custom_path = path;
+    if (pii_custom_has_paths(p->custom)) /* each input is named (main.c, batch.c) */
+        pii_redactor_set_span_filter(p->red, pii_custom_keep_span, p->custom);
+    if ((e = pii_redactor_add_detector(p->red, pii_custom_detector(p->custom)))) {
+        pii_cli_error("custom rules", e);
+        return pii_exit_for(e);
     }
     return -1;
 }
@@ -493,6 +566,8 @@ int pii_pipeline_build(const pii_opts *o, pii_pipeline *p)
             return pii_exit_for(e);
         }
     }
+    if (!o->model_only && !o->no_rules_file && (rc = build_custom(o, p)) >= 0)
+        return rc;
     if (o->deny_file) {
         if (!(p->deny = pii_deny_load(o->deny_file, &e, msg, sizeof msg))) {
             fprintf(stderr, "pii-redact: %s: %s%s%s\n", o->deny_file, pii_strerror(e),
@@ -511,6 +586,7 @@ int pii_pipeline_build(const pii_opts *o, pii_pipeline *p)
             return e == PII_EIO ? PII_EXIT_IO : PII_EXIT_USAGE;
         }
         pii_redactor_set_allow(p->red, p->allow);
+        pii_redactor_set_allow_rescan(p->red, p->rules); /* NULL: --model-only */
     }
     if ((rc = active_labels(o, p)) >= 0 || (rc = build_ops(o, p)) >= 0)
         return rc;
@@ -530,6 +606,13 @@ void pii_pipeline_free(pii_pipeline *p)
     pii_allow_free(p->allow);
     pii_deny_free(p->deny);
     pii_rules_free(p->rules);
+    pii_custom_free(p->custom);
     pii_labelset_free(p->labels);
+    if (p->key) {
+        volatile uint8_t *k = p->key;
+        for (size_t i = 0; i < p->keylen; i++)
+            k[i] = 0;
+        free(p->key);
+    }
     memset(p, 0, sizeof *p);
 }

@@ -5,6 +5,7 @@
 
 #include "labelset.h"
 #include "opts.h"
+#include "pii_custom.h"
 #include "pii_model.h"
 #include "pii_ner.h"
 #include "pii_redact.h"
@@ -15,11 +16,16 @@ typedef struct pii_pipeline {
     pii_tok *tok;     /* the model's own tokenizer.json; NULL: built-in o200k */
     pii_ner *ner;
     pii_rules *rules;
+    pii_custom *custom;      /* named custom rules (--rules-file, .pii-redact.rules) */
+    const char *custom_path; /* where they came from */
     pii_deny *deny;
     pii_allow *allow;
     pii_ops *ops;
     pii_redactor *red;
     pii_labelset *labels; /* what the active detectors report (labelset.h) */
+    uint8_t *key;         /* --key-file / $PII_REDACT_KEY, or NULL: the hash     */
+    size_t keylen;        /* operator's key and --check's fingerprint key (issue 42
+                             M5); zeroed by pii_pipeline_free */
 } pii_pipeline;
 
 /* Returns -1 on success, else an exit status after printing a message.
@@ -29,7 +35,10 @@ typedef struct pii_pipeline {
  * "did you mean" line when a close name exists.
  * The model tier runs unless --rules-only: the model of -m, else the one
  * compiled in (when the build has none, the rule tier runs alone and a
- * notice says so unless --quiet). */
+ * notice says so unless --quiet).  Custom rules (pii_custom.h) come from
+ * --rules-file, else (o->rules_discover) from .pii-redact.rules at the root
+ * of the git repository holding the current directory; not with
+ * --model-only or --no-rules-file.  Their errors name the file and line. */
 int pii_pipeline_build(const pii_opts *o, pii_pipeline *p);
 void pii_pipeline_free(pii_pipeline *p);
 

@@ -3,12 +3,19 @@
  *
  * Precedence (docs in pii-redact(1), FILES and ENVIRONMENT):
  *   command-line flags  >  $PII_REDACT_MODEL  >  the config file  >  built-in.
- * The config file is $XDG_CONFIG_HOME/pii-redact/config, or
- * $HOME/.config/pii-redact/config when XDG_CONFIG_HOME is unset or empty.
- * Each line is "NAME = VALUE" or "NAME" (a switch) with NAME a long option
- * of the main command (without "--"; not help or version); blank lines and
- * lines starting with '#' are ignored.  A switch in the file cannot be
- * turned off by a flag.
+ * The config file is --config FILE, else $PII_REDACT_CONFIG (both must
+ * exist), else $XDG_CONFIG_HOME/pii-redact/config, or
+ * $HOME/.config/pii-redact/config when XDG_CONFIG_HOME is unset or empty
+ * (may be missing); --no-config reads none, and --help/--version never
+ * read it.  Each line is "NAME = VALUE" or "NAME" (a switch, also
+ * "NAME = true"/"NAME = false") with NAME a long option of the main command
+ * (without "--"); blank lines and lines starting with '#' are ignored.  An
+ * unknown NAME (or help, version, config, no-config) is a warning naming
+ * the file and line, and is skipped; every other error names them too.
+ *
+ * Switches: "--NAME=true" is "--NAME"; "--NAME=false" undoes every earlier
+ * setting of the switch (the config file's and the command line's), so a
+ * switch set in the config file is turned off with --NAME=false.
  *
  * Model names: "builtin" is the model compiled in; "opf" is OpenAI opf's
  * checkpoint ($OPF_CHECKPOINT, else ~/.opf/privacy_filter).  With no model
@@ -19,14 +26,22 @@
 
 #include <stddef.h>
 
+/* The argument vector the options are parsed from. */
+typedef struct pii_settings_args {
+    int argc;
+    char **argv;         /* NULL-terminated */
+    const char **origin; /* origin[i]: "FILE:LINE" of argv[i] from the config file, else NULL */
+    char **owned;        /* strings allocated here */
+    int nowned, capowned;
+} pii_settings_args;
+
 /* argv with the config file's options and $PII_REDACT_MODEL (as --model)
  * inserted after argv[0], before the command line's own arguments, so that
- * later flags win.  Returns -1 on success (*out_argv, holding *ninserted
- * new strings at [1, 1 + *ninserted), to be freed with
- * pii_settings_argv_free), else an exit status after printing a message
- * naming the file and line. */
-int pii_settings_argv(int argc, char **argv, int *out_argc, char ***out_argv, int *ninserted);
-void pii_settings_argv_free(int ninserted, char **argv);
+ * later flags win, and switch values resolved (above).  Returns -1 on
+ * success (free *a with pii_settings_argv_free), else an exit status after
+ * a message naming the file and line. */
+int pii_settings_argv(int argc, char **argv, pii_settings_args *a);
+void pii_settings_argv_free(pii_settings_args *a);
 
 /* The model named by $PII_REDACT_MODEL, else by the config file's "model"
  * line, else NULL.  Returns -1, or an exit status after a message. */

@@ -5,11 +5,19 @@
  * an option string in the command's own syntax, then one call per buffer
  * (pii_easy_redact_buffer) or a feed/finish stream with a write callback.
  *
- * The full layers, bottom up: pii_rt.h (weight files, kernels, threads),
- * pii_tok.h (o200k tokenizer), pii_model.h (the Privacy Filter encoder),
- * pii_default_model.h (the model compiled in), pii_ner.h (decoding and the
- * model detector), pii_redact.h (spans, rules, operators, the streaming
- * redactor), pii_records.h (JSON Lines / CSV field modes).
+ * The stable API is this header without PII_STATIC_LINKING_ONLY: the easy
+ * layer, errors (pii_error.h) and the core types (pii_core.h: pii_span,
+ * labels); it is all that libpiiredact.so exports (mk/libpiiredact.map,
+ * version node PIIREDACT_2), and it only grows within one SONAME.
+ *
+ * The advanced API, for static linking only (libpiiredact.a; as zstd's
+ * ZSTD_STATIC_LINKING_ONLY): define PII_STATIC_LINKING_ONLY before including
+ * this header to get the full layers, bottom up: pii_rt.h (weight files,
+ * kernels, threads), pii_tok.h (o200k tokenizer), pii_model.h (the Privacy
+ * Filter encoder), pii_default_model.h (the model compiled in), pii_ner.h
+ * (decoding and the model detector), pii_redact.h (spans, rules, operators,
+ * the streaming redactor), pii_records.h (JSON Lines / CSV field modes).
+ * They may change with any release; the shared library does not export them.
  *
  * Contract of the easy layer (docs/LIBRARY.md has the whole of it):
  *  - Errors: every call that can fail returns a pii_err (or NULL plus an
@@ -32,7 +40,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "pii_core.h"
 #include "pii_error.h"
+#ifdef PII_STATIC_LINKING_ONLY
 #include "pii_rt.h"
 #include "pii_tok.h"
 #include "pii_model.h"
@@ -40,6 +50,8 @@
 #include "pii_ner.h"
 #include "pii_redact.h"
 #include "pii_records.h"
+#include "pii_custom.h"
+#endif
 
 #ifdef __cplusplus
 extern "C" {

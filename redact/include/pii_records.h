@@ -159,6 +159,8 @@ typedef struct pii_rec_stream pii_rec_stream;
 pii_rec_stream *pii_rec_stream_create(const pii_rec_spec *spec, const pii_redactor *r, pii_ops *ops,
                                       const pii_sink *sink, pii_err *err);
 void pii_rec_stream_free(pii_rec_stream *rs);
+/* pii_stream_set_input_name for the values of the next input. */
+void pii_rec_stream_set_input_name(pii_rec_stream *rs, const char *name);
 /* Feeds input bytes; complete records are processed and written. */
 pii_err pii_rec_stream_feed(pii_rec_stream *rs, const void *data, size_t len);
 /* Ends the input: the last record (without a final line end) is processed.

@@ -203,6 +203,19 @@ void pii_redactor_free(pii_redactor *r);
 pii_err pii_redactor_add_detector(pii_redactor *r, pii_detector d);
 void pii_redactor_set_ops(pii_redactor *r, pii_ops *ops);         /* borrowed */
 void pii_redactor_set_allow(pii_redactor *r, const pii_allow *a); /* borrowed */
+/* A span filter: keep(ud, span, input) returns 0 to drop a detector span
+ * before merging (as the allow list does), input being the name given by
+ * pii_stream_set_input_name (NULL: none).  One per redactor; ud borrowed.
+ * pii_custom_keep_span (pii_custom.h) is one: custom rules' `paths`. */
+typedef int (*pii_span_filter)(void *ud, const pii_span *sp, const char *input);
+void pii_redactor_set_span_filter(pii_redactor *r, pii_span_filter keep, void *ud);
+/* An allow entry suppresses the value it matches, never a different value
+ * inside it (issue 42 M4): with `rules` set (borrowed), a span the allow
+ * list drops is scanned again with them from its second byte (and inside
+ * every allowed value met there), and each value found that is not allowed
+ * itself is redacted (the rule tier's spans never overlap, so an allowed
+ * URL would otherwise hide the e-mail address in its query). */
+void pii_redactor_set_allow_rescan(pii_redactor *r, const pii_rules *rules);
 /* The wide-text guard runs in every stream of r: pii_stream_feed fails
  * with PII_EENCODING as soon as a matching window is complete (nothing fed
  * after it is written); a record stream of pii_records.h guards each
@@ -247,8 +260,19 @@ pii_err pii_stream_end_doc(pii_stream *s);
 /* The next byte starts a new input (a new file): the guard starts over,
  * so a byte-order mark is looked for again.  Call between documents. */
 void pii_stream_new_input(pii_stream *s);
+/* Names the input the next documents come from (a path as given; NULL:
+ * none, e.g. standard input), for the redactor's span filter.  Borrowed
+ * until the next call or pii_stream_free.  Call between documents (after a
+ * flush when using pii_stream_put). */
+void pii_stream_set_input_name(pii_stream *s, const char *name);
 /* Bytes currently held back (for memory tests and diagnostics). */
 size_t pii_stream_buffered(const pii_stream *s);
+/* Bytes put to the stream and not yet written: the current document's
+ * text after the decided frontier, plus anything queued by pii_stream_put.
+ * 0 means everything put so far is final and written, so ending the
+ * document now would change nothing; a live-input driver (the command's
+ * --flush-delay) ends the document at a pause only when this is non-zero. */
+uint64_t pii_stream_undecided(const pii_stream *s);
 
 /* ---- many documents through one stream --------------------------------------
  *

@@ -1,8 +1,11 @@
-# Git-aware walking (issue 22 part 2): -r skips .git/ and honours
-# .gitignore (nested), .ignore, .git/info/exclude and the global excludes
-# file; --no-ignore and --hidden opt out.  The list of walked files is
-# compared with git's own answer (git ls-files --others --exclude-standard)
-# on a real repository with negation, anchoring, "**" and folder patterns.
+# Git-aware walking (issue 22 part 2, issue 42 H4): -r skips .git/; --check
+# honours .gitignore (nested), .git/info/exclude and the global excludes
+# file (what git would not commit), never ripgrep's .ignore; the redaction
+# modes read no ignore file (a tree to redact is redacted whole); every
+# entry not read is listed in the report; --no-ignore and --hidden opt out.
+# The list of files --check reads is compared with git's own answer (git
+# ls-files --others --exclude-standard) on a real repository with
+# negation, anchoring, "**" and folder patterns.
 set -u
 P=$PII_REDACT
 T=$TMPDIR
@@ -27,10 +30,15 @@ printf '%s\n' '*.bak' 'nested/*.md' >sub/.gitignore
 printf '%s\n' '*.env' >.git/info/exclude
 printf '%s\n' '*.gen' >"$XDG_CONFIG_HOME/git/ignore"
 
-walked() { # the files -r visits, from the report, without "./"
+walked() { # the files -r --check reads, from the report, without "./"
+    "$P" -r "$@" --rules-only --check -q --report "$T/rep.json" >/dev/null 2>"$T/err"
+    [ $? -le 1 ] || fail "walk $*: $(cat "$T/err")"
+    jq -r '.files[] | select(.status != "skipped") | .path' "$T/rep.json" | sed 's|^\./||' | sort
+}
+redacted() { # the files a redaction walk reads
     "$P" -r "$@" --rules-only --format jsonl -q --report "$T/rep.json" >/dev/null 2>"$T/err" ||
         fail "walk $*: $(cat "$T/err")"
-    tr ',' '\n' <"$T/rep.json" | sed -n 's/.*"path":"\([^"]*\)".*/\1/p' | sed 's|^\./||' | sort
+    jq -r '.files[] | select(.status != "skipped") | .path' "$T/rep.json" | sed 's|^\./||' | sort
 }
 git ls-files --others --exclude-standard | sort >"$T/git.list"
 walked . >"$T/ours.list"
@@ -64,18 +72,30 @@ walked repo/sub >"$T/sub2.list"
 sed 's|^|repo/sub/|' "$T/want" | diff - "$T/sub2.list" >"$T/diff" || fail "repo/sub: $(cat "$T/diff")"
 cd "$R" || exit 1
 
-# .ignore (ripgrep's): honoured in and out of git, and it wins over .gitignore.
+# The ignored entries are listed in the report (not read, not an error).
+walked . >/dev/null
+[ "$(jq -r '.files[] | select(.path == "./b.log") | .reason' "$T/rep.json")" = \
+    'ignored by git (.gitignore, .git/info/exclude or core.excludesFile; --no-ignore reads it)' ] ||
+    fail "b.log not listed as ignored"
+[ "$(jq -r '.files[] | select(.path == "./build") | .status' "$T/rep.json")" = skipped ] ||
+    fail "the ignored folder build/ not listed"
+# .ignore (ripgrep's) is not read, in or out of git (issue 42 H4: a planted
+# one hid committed files).
 printf '%s\n' 'docs/**/c.md' '!b.log' >.ignore
 walked . >"$T/ours.list"
-grep -qx 'docs/a/b/c.md' "$T/ours.list" && fail ".ignore not honoured"
-grep -qx 'b.log' "$T/ours.list" || fail ".ignore negation does not win over .gitignore"
+grep -qx 'docs/a/b/c.md' "$T/ours.list" || fail ".ignore honoured"
+grep -qx 'b.log' "$T/ours.list" && fail ".ignore negation re-included b.log"
 mkdir -p "$T/plain/x" && echo "$E" >"$T/plain/x/a.txt" && echo "$E" >"$T/plain/x/b.md"
 printf '*.md\n' >"$T/plain/.ignore"
 printf '*.txt\n' >"$T/plain/.gitignore" # not a repository: .gitignore does not count
 (cd "$T/plain" && walked .) >"$T/plain.list"
-printf '%s\n' .gitignore .ignore x/a.txt >"$T/want"
+printf '%s\n' .gitignore .ignore x/a.txt x/b.md >"$T/want"
 diff "$T/want" "$T/plain.list" >"$T/diff" || fail "outside git: $(cat "$T/diff")"
 rm .ignore
+# The redaction modes read no ignore file: every file but .git's.
+redacted . >"$T/red.list"
+find . -path ./.git -prune -o -type f -print | sed 's|^\./||' | sort >"$T/want"
+diff "$T/want" "$T/red.list" >"$T/diff" || fail "redaction walk: $(cat "$T/diff")"
 
 # --no-ignore reads no ignore file; --hidden walks .git too.
 walked . --no-ignore >"$T/ours.list"
@@ -84,6 +104,7 @@ grep -qx 'b.log' "$T/ours.list" && grep -qx 'secret.env' "$T/ours.list" &&
 grep -q '^\.git/' "$T/ours.list" && fail "--no-ignore walked .git"
 walked . --hidden >"$T/ours.list"
 grep -qx '.git/HEAD' "$T/ours.list" || fail "--hidden did not walk .git"
+jq -e '.summary.failed == 0' "$T/rep.json" >/dev/null || fail "--hidden: $(jq -c .summary "$T/rep.json")"
 grep -qx 'b.log' "$T/ours.list" && fail "--hidden read no ignore file"
 
 # --in-place never rewrites git's own files (the reported bug).
@@ -92,10 +113,13 @@ cp .git/hooks/my-hook.sample "$T/hook.orig"
 "$P" -r . --in-place --rules-only -q || fail "in-place run"
 cmp -s .git/hooks/my-hook.sample "$T/hook.orig" || fail ".git/hooks rewritten"
 [ "$(cat a.txt)" = 'Mail <PRIVATE_EMAIL> now.' ] || fail "a.txt not redacted"
-[ "$(cat b.log)" = "$E" ] || fail "an ignored file was rewritten"
+[ "$(cat b.log)" = 'Mail <PRIVATE_EMAIL> now.' ] || fail "a gitignored file was left (issue 42 H4)"
 
 # Files named on the command line are taken whatever the ignore files say.
+echo "$E" >b.log
 [ "$("$P" --rules-only b.log)" = 'Mail <PRIVATE_EMAIL> now.' ] || fail "named file skipped"
+"$P" --rules-only --check -q b.log >/dev/null
+[ $? -eq 1 ] || fail "named file skipped by --check"
 # The options need -r.
 "$P" --no-ignore a.txt >/dev/null 2>&1
 [ $? -eq 2 ] || fail "--no-ignore without -r accepted"

@@ -21,7 +21,7 @@ done
 awk 'BEGIN { for (i = 0; i < 700; i++) printf "line %d of a long ticket from bob%d@example.com\n", i, i }' \
     >tree/b/long.txt
 : >tree/b/empty.txt
-printf 'bin\0ary' >tree/b/bin.dat
+printf 'bin\0ary\1' >tree/b/bin.dat
 
 $P -m $M -r tree --out-dir out -j 2 -q --report rep.json || fail "exit $?"
 for f in a/m0.txt a/m1.txt a/m57.txt a/m119.txt b/long.txt b/empty.txt; do

@@ -115,8 +115,11 @@ $P -r sf --suffix .redacted -q
 [ ! -e sf/a.txt.redacted.redacted ] || fail "--suffix walked its own outputs"
 # --resume skips what is up to date.
 $P -r sf --suffix .redacted --resume --report r2.json -q
-jq -e '.summary.ok == 0 and .summary.skipped == 9' r2.json >/dev/null ||
+# (the six outputs of the first run are listed as skipped too: issue 42 H3/H4)
+jq -e '.summary.ok == 0 and .summary.skipped == 15' r2.json >/dev/null ||
     fail "--resume: $(jq -c .summary r2.json)"
+[ "$(jq '[.files[] | select(.reason == "ends in the --suffix: taken as an output of an earlier run")] | length' r2.json)" -eq 6 ] ||
+    fail "--resume: previous outputs not listed"
 
 # ---- failures and --check ------------------------------------------------------
 set +e

@@ -74,7 +74,7 @@ printf 'sub/c.txt:3:3: private_email (rule)\nsub/c.txt:8:7: private_phone (rule)
 git commit -q -m two && git checkout -q -- sub/c.txt
 
 # Binary blobs are skipped with the notice batch mode gives; so are links.
-printf 'bin\000ary bob@example.com\n' >bin.dat
+printf 'bin\000ary\001 bob@example.com\n' >bin.dat
 ln -s a.txt lnk
 git add bin.dat lnk
 "$P" --check --staged --rules-only >out 2>err
@@ -83,7 +83,7 @@ grep -qx 'pii-redact: bin.dat: skipped: binary file (--binary redacts it)' err |
     fail "binary notice: $(cat err)"
 grep -qx 'pii-redact: lnk: skipped: symbolic link (staged)' err || fail "link notice: $(cat err)"
 "$P" --check --staged --rules-only -q --binary bin.dat | pos /dev/stdin >got
-[ "$(cat got)" = 'bin.dat:1:9: private_email (rule)' ] || fail "--binary staged: $(cat got)"
+[ "$(cat got)" = 'bin.dat:1:10: private_email (rule)' ] || fail "--binary staged: $(cat got)"
 git commit -q -m three
 
 # A git that fails in the middle of a blob fails the file: exit 3, and

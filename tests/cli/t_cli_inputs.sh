@@ -1,8 +1,10 @@
-# Consistent inputs (issue 22 part 4): single-file mode and batch mode
-# treat a binary file the same way (a NUL in the first 8000 bytes: skipped
-# with the same notice unless --binary, and then redacted to the same
-# bytes; UTF-16 text is refused, not skipped; standard input is never
-# sniffed); --progress shows bytes, rate and
+# Consistent inputs (issue 22 part 4, issue 42 H5): single-file mode and
+# batch mode treat a binary file the same way (sniff.h: a NUL in the first
+# 8000 bytes and a byte that text does not hold; NUL runs in text are text):
+# named, it is never skipped but refused (exit 3, nothing written) unless
+# --binary, and then redacted to the same bytes; met in a walk it is skipped
+# with a notice; UTF-16 text is refused, not skipped; standard input is
+# never sniffed); --progress shows bytes, rate and
 # ETA for one input in single-file mode and bytes in batch mode, and never
 # changes the output.
 set -u
@@ -11,28 +13,34 @@ T=$TMPDIR
 fail() { echo "FAIL: $*"; exit 1; }
 cd "$T" || exit 1
 mkdir -p d
-printf 'head\000 bob@example.com\n' >d/bin.dat
+printf 'head\000\001 bob@example.com\n' >d/bin.dat
 { head -c 8000 /dev/zero | tr '\0' 'x'; printf '\000 carol@example.net\n'; } >d/late.txt
 printf 'mail bob@example.com\n' >d/text.txt
+msg='pii-redact: d/bin.dat: binary file: not redacted (--binary redacts it as bytes)'
 notice='pii-redact: d/bin.dat: skipped: binary file (--binary redacts it)'
 
-# Single-file mode: skipped with the notice, nothing written, exit 0.
+# Single-file mode: refused with the message (even with -q), nothing written, exit 3.
 "$P" --rules-only d/bin.dat >out 2>err
-[ $? -eq 0 ] || fail "single binary exit"
+[ $? -eq 3 ] || fail "single binary exit"
 [ ! -s out ] || fail "single binary wrote: $(od -c out | head -2)"
-[ "$(cat err)" = "$notice" ] || fail "single notice: $(cat err)"
+[ "$(cat err)" = "$msg" ] || fail "single message: $(cat err)"
 "$P" --rules-only -q d/bin.dat >out 2>err
-[ ! -s out ] && [ ! -s err ] || fail "-q binary"
+[ ! -s out ] && [ "$(cat err)" = "$msg" ] || fail "-q binary"
 "$P" --rules-only --lines d/bin.dat >out 2>err
-[ ! -s out ] && [ "$(cat err)" = "$notice" ] || fail "--lines binary"
-# Batch mode: the same notice for the same file.
+[ ! -s out ] && [ "$(cat err)" = "$msg" ] || fail "--lines binary"
+# Batch mode: the same message for the same file named; the other is done.
 "$P" --rules-only --out-dir o d/bin.dat d/text.txt >out 2>err
-[ $? -eq 0 ] || fail "batch exit"
-grep -qxF "$notice" err || fail "batch notice: $(cat err)"
+[ $? -eq 3 ] || fail "batch exit"
+grep -qxF "$msg" err || fail "batch message: $(cat err)"
 [ ! -e o/d/bin.dat ] || fail "batch wrote the binary file"
+[ -f o/d/text.txt ] || fail "batch: the text file not done"
+# Met in a walk it is skipped with the notice (not an error).
+"$P" --rules-only -r --out-dir ow d >out 2>err
+grep -qxF "$notice" err || fail "walk notice: $(cat err)"
+[ ! -e ow/d/bin.dat ] || fail "walk wrote the binary file"
 # --binary: both modes redact it to the same bytes.
 "$P" --rules-only --binary d/bin.dat >single 2>err || fail "single --binary"
-printf 'head\000 <PRIVATE_EMAIL>\n' | cmp -s - single || fail "single --binary bytes"
+printf 'head\000\001 <PRIVATE_EMAIL>\n' | cmp -s - single || fail "single --binary bytes"
 "$P" --rules-only --binary --out-dir o2 d/bin.dat 2>/dev/null || fail "batch --binary"
 cmp -s single o2/d/bin.dat || fail "batch --binary differs from single-file mode"
 # A NUL past the first 8000 bytes is text in both modes.
@@ -52,10 +60,10 @@ grep -q 'UTF-16 or UTF-32' err && ! grep -q ': skipped' err || fail "utf-16 batc
 [ ! -e o4/d/w16.txt ] || fail "utf-16 batch wrote"
 # Standard input is never sniffed, in either mode.
 "$P" --rules-only <d/bin.dat >single 2>err
-printf 'head\000 <PRIVATE_EMAIL>\n' | cmp -s - single || fail "stdin single"
+printf 'head\000\001 <PRIVATE_EMAIL>\n' | cmp -s - single || fail "stdin single"
 [ ! -s err ] || fail "stdin notice"
 "$P" --rules-only --check <d/bin.dat >out 2>err
-[ $? -eq 1 ] && [ "$(cut -d' ' -f1-2 out)" = '-:1:7: private_email' ] || fail "stdin --check: $(cat out)"
+[ $? -eq 1 ] && [ "$(cut -d' ' -f1-2 out)" = '-:1:8: private_email' ] || fail "stdin --check: $(cat out)"
 
 # --progress, one input, single-file mode: the last line has the whole size.
 head -c 3000000 /dev/zero | tr '\0' 'a' | fold -w 99 >big.txt

@@ -113,7 +113,7 @@ try "option '--labels' requires an argument" --rules-only --labels
 try "option '--model' requires an argument" --model
 try "option '-j' requires an argument" -r . -j
 try "option '-j' requires an argument" -qj
-try "option '--check' doesn't allow an argument" --check=yes
+try "option '--check' takes no argument but =true or =false" --check=yes
 try "option '--ex' is ambiguous; possibilities: '--exclude-labels' '--exit-code' '--exclude'" --ex x
 try "option '--re' is ambiguous; possibilities: '--report-format' '--recursive' '--resume' '--report'" --re
 try "unknown option '--no-such-option'" --no-such-option

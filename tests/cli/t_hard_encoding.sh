@@ -100,9 +100,11 @@ check_refused "csv records"
 $P --rules-only --binary w-utf-16le.txt >out 2>err || fail "--binary: exit $?"
 cmp -s out w-utf-16le.txt || fail "--binary: bytes changed"
 # UTF-8 text with a UTF-8 mark and stray NUL bytes is fine (read from
-# standard input: a named file with NULs this early is binary and skipped,
-# issue 22 part 4, t_cli_inputs.sh).
+# standard input; a named file too: NULs among text are text, issue 42 H5,
+# t_hard_skips.sh).
 printf '\357\273\277a\0b c\0\0d %s\n' "$TXT" >u8nul.txt
 $P --rules-only <u8nul.txt >out 2>err || fail "UTF-8 with NULs refused"
 grep -q 'PRIVATE_EMAIL\|EMAIL' out || fail "UTF-8 with NULs: not redacted"
+$P --rules-only u8nul.txt >out2 2>err || fail "named UTF-8 with NULs refused"
+cmp -s out out2 || fail "named UTF-8 with NULs differs from standard input"
 echo ok

@@ -48,15 +48,12 @@ printf 'model = %s\nformat = json\n' "$TMPDIR/a" > "$HOME/.config/pii-redact/con
 env -u XDG_CONFIG_HOME sh -c 'printf "%s\n" "$1" | "$PII_REDACT" --model-only --decode argmax' \
     sh "$text" > "$TMPDIR/x"
 cmp "$TMPDIR/x" "$TMPDIR/ra"
-# errors name the file and line; nothing runs
+# an unknown key is a warning naming the file and line (issue 43); the
+# rest of the file applies; other errors name the file and line, nothing runs
 printf 'model = %s\nfromat = json\n' "$TMPDIR/a" > "$cfg"
-set +e
 printf 'x\n' | "$PII_REDACT" > "$TMPDIR/o" 2> "$TMPDIR/e"
-rc=$?
-set -e
-test "$rc" -eq 2
-test ! -s "$TMPDIR/o"
-grep -q "^pii-redact: $cfg:2: unknown option 'fromat'\$" "$TMPDIR/e"
+test -s "$TMPDIR/o"
+test "$(cat "$TMPDIR/e")" = "pii-redact: $cfg:2: warning: unknown option 'fromat' ignored"
 printf 'model\n' > "$cfg"
 set +e
 printf 'x\n' | "$PII_REDACT" > /dev/null 2> "$TMPDIR/e"

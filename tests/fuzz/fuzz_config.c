@@ -13,7 +13,7 @@
 
 #include "fuzz_store.inc"
 #include "fuzz_util.inc"
-#include "model/pii_model_synth.h"
+#include "pii_model_synth.h"
 
 static uint8_t *g_st;
 static size_t g_st_len;

@@ -131,6 +131,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             o.deny_file = g_deny;
         o.model_path = NULL;
         o.calibration = NULL; /* a file: the model tier is not fuzzed here */
+        o.rules_file = NULL;  /* a file too (tests/unit/test_custom_rules.c) */
+        o.rules_discover = 0; /* whatever the fuzzer's directory holds */
         o.model_only = 0;
         o.rules_only = 1;
         pii_pipeline p;

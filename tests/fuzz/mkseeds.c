@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 
 #include "pii_model.h"
-#include "model/pii_model_synth.h"
+#include "pii_model_synth.h"
 
 /* The smallest shapes the layout allows; Q8_0 needs widths that are
  * multiples of 32. */

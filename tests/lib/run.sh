@@ -10,8 +10,10 @@
 #   - tests/lib/easy_cli.c: the easy layer (buffer and 7-byte stream) gives
 #     the installed command's bytes for several option strings, and its
 #     create errors are codes plus one line;
-#   - nm -D: every exported symbol is pii_*, no __wrap_/__real_ symbol at
-#     all; the SONAME and the symlinks; the .pc's private requirements;
+#   - nm -D: the exported symbols are exactly the stable API
+#     (tests/lib/abi.txt) in the version node PIIREDACT_2, no
+#     __wrap_/__real_ symbol at all; the SONAME and the symlinks; the .pc's
+#     private requirements;
 #   - the installed command finds bench's corpus and -V names the model.
 # LIB_TEST_CFLAGS: extra compiler flags (the sanitizers under SAN=1, where
 # the ctypes test is skipped: Python cannot load an ASan library).
@@ -51,7 +53,7 @@ if cc -std=c11 -Wall -Wextra -Werror $xflags $cflags -o "$work/redact_c" "$root/
     "$work/redact_c" >"$work/c.out" 2>&1
     same "examples/redact.c" "$work/c.exp" "$work/c.out"
     # it runs on the installed shared object, not on a static copy
-    ldd "$work/redact_c" | grep -q "libpiiredact.so.1 => $lib/" && ok || bad "redact_c is not linked to $lib/libpiiredact.so.1"
+    ldd "$work/redact_c" | grep -q "libpiiredact.so.2 => $lib/" && ok || bad "redact_c is not linked to $lib/libpiiredact.so.2"
 else bad "examples/redact.c does not build"; fi
 
 # ---- C++: the example and every header --------------------------------
@@ -72,7 +74,7 @@ if [ -n "$xflags" ]; then
     echo "lib: ctypes test skipped under the sanitizers"
 else
     printf 'Mail <PRIVATE_EMAIL> or call <PRIVATE_PHONE> today.\nprivate_email [5, 26) rule\nprivate_phone [35, 50) rule\n' >"$work/py.exp"
-    PIIREDACT_LIB="$lib/libpiiredact.so.1" /usr/bin/python3 "$root/examples/piiredact.py" >"$work/py.out" 2>&1
+    PIIREDACT_LIB="$lib/libpiiredact.so.2" /usr/bin/python3 "$root/examples/piiredact.py" >"$work/py.out" 2>&1
     same "examples/piiredact.py" "$work/py.exp" "$work/py.out"
 fi
 
@@ -108,17 +110,22 @@ if cc -std=c11 -Wall -Wextra -Werror $xflags $cflags -o "$work/easy_cli" "$root/
 else bad "tests/lib/easy_cli.c does not build"; fi
 
 # ---- the exported symbols ------------------------------------------------
-so=$lib/libpiiredact.so.1
-[ "$(readlink "$lib/libpiiredact.so")" = libpiiredact.so.1 ] &&
-    [ "$(readlink "$so")" = libpiiredact.so.0.2.0 ] && ok || bad "symlinks libpiiredact.so -> .so.1 -> .so.0.2.0"
-objdump -p "$so" | grep -q 'SONAME *libpiiredact.so.1$' && ok || bad "SONAME"
-nm -D --defined-only "$so" | awk '{print $NF}' >"$work/syms"
+so=$lib/libpiiredact.so.2
+[ "$(readlink "$lib/libpiiredact.so")" = libpiiredact.so.2 ] &&
+    [ "$(readlink "$so")" = libpiiredact.so.0.2.0 ] && ok || bad "symlinks libpiiredact.so -> .so.2 -> .so.0.2.0"
+objdump -p "$so" | grep -q 'SONAME *libpiiredact.so.2$' && ok || bad "SONAME"
+nm -D --defined-only "$so" | awk '$(NF-1) != "A" { sub(/@.*/, "", $NF); print $NF }' >"$work/syms"
 [ -s "$work/syms" ] && ok || bad "nm -D lists nothing"
 grep -v '^pii_' "$work/syms" >"$work/nonpii"
 [ -s "$work/nonpii" ] && bad "exported symbols without pii_: $(head -5 "$work/nonpii" | tr '\n' ' ')" || ok
 nm -D "$so" | grep -E '__(wrap|real)_' >"$work/wrap"
 [ -s "$work/wrap" ] && bad "the test rig is in the .so: $(head -3 "$work/wrap" | tr '\n' ' ')" || ok
-grep -qx pii_easy_redact_buffer "$work/syms" && ok || bad "pii_easy_redact_buffer not exported"
+# exactly the stable API (tests/lib/abi.txt, mk/libpiiredact.map), each in
+# the version node PIIREDACT_2
+sort "$work/syms" >"$work/syms.sorted"
+same "nm -D is the stable API of tests/lib/abi.txt" "$root/tests/lib/abi.txt" "$work/syms.sorted"
+objdump -T "$so" | awk '$NF ~ /^pii_/ && $(NF-1) != "PIIREDACT_2" { print $NF }' >"$work/unversioned"
+[ -s "$work/unversioned" ] && bad "symbols outside PIIREDACT_2: $(head -3 "$work/unversioned" | tr '\n' ' ')" || ok
 
 # ---- the installed command ----------------------------------------------
 "$bin" -V >"$work/v.out" 2>&1

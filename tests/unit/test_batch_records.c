@@ -301,7 +301,7 @@ static void test_jsonl_only_selected(void **state)
         "{\"message\":\"mail <PRIVATE_EMAIL> now\", \"n\": -1.5e3,\"user\":{\"email\":\"a@b.io\"},"
         "\"m2\":\"c@d.io\"}\n"
         "  { \"user\" : {\"message\":\"e@f.io\"} , \"message\" : [\"<PRIVATE_EMAIL>\", 3, "
-        "{\"x\":\"i@j.io\"}] }\r\n"
+        "{\"x\":\"<PRIVATE_EMAIL>\"}] }\r\n"
         "\n"
         "   \n"
         "[1,2]\n"
@@ -312,6 +312,14 @@ static void test_jsonl_only_selected(void **state)
 static void test_jsonl_paths(void **state)
 {
     (void)state;
+    /* a selector naming an object or array selects everything inside it
+     * (issue 42 M3) */
+    const char *obj[] = {"user", NULL};
+    expect(PII_REC_JSONL, obj,
+           "{\"user\":{\"email\":\"maria@example.com\",\"a\":[{\"b\":\"c@d.io\"}]},"
+           "\"x\":\"e@f.io\"}\n",
+           "{\"user\":{\"email\":\"<PRIVATE_EMAIL>\",\"a\":[{\"b\":\"<PRIVATE_EMAIL>\"}]},"
+           "\"x\":\"e@f.io\"}\n");
     const char *nested[] = {"user.email", "a\\.b", NULL};
     expect(PII_REC_JSONL, nested,
            "{\"user\":{\"email\":\"a@b.io\",\"name\":\"c@d.io\"},\"email\":\"e@f.io\","

@@ -13,6 +13,7 @@
 
 #include <cmocka.h>
 
+#define PII_STATIC_LINKING_ONLY /* the full layers, linked statically */
 #include "piiredact.h"
 
 static const char TEXT[] = "Mail bob.smith@example.com or call +1 415-555-0100 today.\n";

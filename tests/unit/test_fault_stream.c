@@ -30,7 +30,7 @@
 #include "pii_ner.h"
 #include "pii_redact.h"
 #include "pii_tok.h"
-#include "model/pii_model_synth.h"
+#include "pii_model_synth.h"
 
 /* ---- the text ------------------------------------------------------------- */
 

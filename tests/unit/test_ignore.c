@@ -9,7 +9,7 @@
 
 #include <cmocka.h>
 
-#include "ignore.h"
+#include "src/ignore.h"
 
 static void test_glob(void **state)
 {

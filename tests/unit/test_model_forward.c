@@ -23,7 +23,7 @@
 #include <cmocka.h>
 
 #include "pii_model.h"
-#include "model/pii_model_synth.h"
+#include "pii_model_synth.h"
 
 static char tmpdir[64];
 

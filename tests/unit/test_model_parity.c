@@ -25,7 +25,7 @@
 #include <cmocka.h>
 
 #include "pii_model.h"
-#include "model/pii_model_synth.h"
+#include "pii_model_synth.h"
 
 #define FIX "tests/fixtures/parity/"
 

@@ -21,7 +21,7 @@
 #include "pii_model.h"
 #include "pii_ner.h"
 #include "pii_tok.h"
-#include "model/pii_model_synth.h"
+#include "pii_model_synth.h"
 
 /* Logit tolerance between a windowed and a single pass: the windows see
  * the same tokens at shifted positions, so only RoPE angle rounding and

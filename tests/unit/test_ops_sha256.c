@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "redact/sha256.h"
+#include "pii_sha256.h"
 
 static void hex(const uint8_t *d, size_t n, char *out)
 {

@@ -17,8 +17,8 @@
 
 #include "pii_model.h"
 #include "pii_rt.h"
-#include "runtime/pii_rt_write.h"
-#include "model/pii_model_synth.h"
+#include "pii_rt_write.h"
+#include "pii_model_synth.h"
 
 static char dir[64];
 

@@ -12,6 +12,7 @@
 #include <sys/resource.h>
 #include <time.h>
 
+#define PII_STATIC_LINKING_ONLY /* the full layers, linked statically */
 #include "piiredact.h"
 
 #define CHUNK 65536

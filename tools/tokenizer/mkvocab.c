@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tok_internal.h"
+#include "tokenizer/tok_internal.h"
 
 static int fail(const char *what, const char *path)
 {

@@ -1,7 +1,7 @@
 /* pii_model_synth.h — random-weight models (model/synth.c).  Not part of
  * libpiiredact: model/synth.c is in libpiitools.a (the Makefile's
  * TOOLS_SRC), which the command (mkmodel) and the tests link; include this
- * header as "model/pii_model_synth.h". */
+ * header as "pii_model_synth.h". */
 #ifndef PII_MODEL_SYNTH_H
 #define PII_MODEL_SYNTH_H
 

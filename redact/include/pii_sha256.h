@@ -1,6 +1,8 @@
-/* sha256.h — private: SHA-256 (FIPS 180-4) and HMAC-SHA256 (RFC 2104) for
- * the hash and pseudonym operators.  Plain C, no state beyond the context;
- * thread-safe.  Tested with the FIPS 180-2 and RFC 4231 vectors. */
+/* pii_sha256.h — SHA-256 (FIPS 180-4) and HMAC-SHA256 (RFC 2104) for the
+ * hash and pseudonym operators and the command's fingerprints.  Not part of
+ * the installed API (the Makefile's NOINST_HDR); the shared library hides
+ * it.  Plain C, no state beyond the context; thread-safe.  Tested with the
+ * FIPS 180-2 and RFC 4231 vectors. */
 #ifndef PII_SHA256_H
 #define PII_SHA256_H
 

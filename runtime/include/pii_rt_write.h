@@ -2,7 +2,7 @@
  * and the streaming safetensors and GGUF writers.  Not part of
  * libpiiredact: they are in libpiitools.a (the Makefile's TOOLS_SRC), which
  * the command (mkmodel, quantize) and the tests link; include this header
- * as "runtime/pii_rt_write.h". */
+ * as "pii_rt_write.h". */
 #ifndef PII_RT_WRITE_H
 #define PII_RT_WRITE_H
 

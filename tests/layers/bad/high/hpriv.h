@@ -1,0 +1,2 @@
+/* hpriv.h — a private header of the higher layer (tests/layers/run.sh). */
+int high_private(int x);
