@@ -281,7 +281,8 @@ typedef struct vctx {
     int need_quotes;    /* 'u': a replacement holds a CSV special         */
     const uint8_t *rec; /* the record, and how much of it is in rs->out   */
     size_t *copied;
-    size_t a; /* the value's offset in rec                      */
+    size_t a;    /* the value's offset in rec                      */
+    size_t plen; /* the fed document's prefix: "KEY: " (key_prefix) */
 } vctx;
 
 struct pii_rec_stream {
@@ -322,6 +323,8 @@ struct pii_rec_stream {
     int lookahead;        /* `st` has a lookahead: gather values ahead */
     int gathering;        /* first pass: parse, collect values, write nothing */
     int checking;         /* PII_REC_BAD_TEXT: parse only, to know a bad record first */
+    int keyctx;           /* the value in hand is an object member's (key_prefix) */
+    pii_buf pre;          /* its prefix */
     uint64_t nbad;        /* records that did not parse, redacted as text */
     int gfull;            /* the batch's value cap is reached */
     pii_buf gbuf;         /* decoded copies of gathered values */
@@ -428,6 +431,7 @@ void pii_rec_stream_free(pii_rec_stream *rs)
     free(rs->out.p);
     free(rs->dec.p);
     free(rs->line.p);
+    free(rs->pre.p);
     free(rs->rep.p);
     free(rs->keys.p);
     free(rs->koff);
@@ -721,11 +725,13 @@ static pii_err collect(void *ud, const pii_span *s, const uint8_t *val, size_t l
     vctx *v = &rs->v;
     size_t rl, dl;
     uint8_t tmp[4];
-    if (s->end > v->dn + 1 || s->start >= s->end)
+    if (s->end > v->plen + v->dn + 1 || s->start >= s->end)
         return PII_EINTERNAL;
-    if (s->start >= v->dn)
-        return PII_OK; /* the LF after the value (redact_value) */
+    if (s->end <= v->plen || s->start >= v->plen + v->dn)
+        return PII_OK; /* in the key before the value, or the LF after it */
     pii_span clip = *s;
+    clip.start = s->start > v->plen ? s->start - v->plen : 0;
+    clip.end = s->end - v->plen;
     if (clip.end > v->dn)
         clip.end = v->dn;
     s = &clip;
@@ -763,23 +769,44 @@ static pii_err gather_value(pii_rec_stream *rs, const uint8_t *raw)
     const vctx *v = &rs->v;
     if (rs->gfull)
         return PII_OK;
-    if (rs->gn == PII_STREAM_QUEUE_DOCS || v->dn + 1 > PII_STREAM_QUEUE_BYTES - rs->gbytes) {
+    size_t len = rs->pre.n + v->dn + 1;
+    if (rs->gn == PII_STREAM_QUEUE_DOCS || len > PII_STREAM_QUEUE_BYTES - rs->gbytes) {
         rs->gfull = 1;
         return PII_OK;
     }
     (void)raw;
-    /* always a copy: the value as a line (see feed_line) */
+    /* always a copy: the document redact_value feeds */
     size_t off = rs->gbuf.n;
-    if (pii_buf_append(&rs->gbuf, v->dec, v->dn) || pii_buf_append(&rs->gbuf, "\n", 1)) {
+    if (pii_buf_append(&rs->gbuf, rs->pre.p, rs->pre.n) ||
+        pii_buf_append(&rs->gbuf, v->dec, v->dn) || pii_buf_append(&rs->gbuf, "\n", 1)) {
         rs->gbuf.n = off;
         rs->gfull = 1;
         return PII_OK;
     }
     rs->gdoc[rs->gn] = NULL;
     rs->goff[rs->gn] = off;
-    rs->glen[rs->gn++] = v->dn + 1;
-    rs->gbytes += v->dn + 1;
+    rs->glen[rs->gn++] = len;
+    rs->gbytes += len;
     return PII_OK;
+}
+
+/* The prefix of the document fed for the value in hand (rs->pre): for a
+ * member of an object (rs->keyctx), its key (decoded, at most 64 bytes, no
+ * control character) and ": "; else nothing. */
+static pii_err key_prefix(pii_rec_stream *rs)
+{
+    rs->pre.n = 0;
+    if (!rs->keyctx || rs->nk == 0)
+        return PII_OK;
+    const uint8_t *k = rs->keys.p + rs->koff[rs->nk - 1];
+    size_t n = rs->koff[rs->nk] - rs->koff[rs->nk - 1];
+    if (n == 0 || n > 64)
+        return PII_OK;
+    for (size_t i = 0; i < n; i++)
+        if (k[i] < 0x20 || k[i] == 0x7f)
+            return PII_OK;
+    pii_err e = pii_buf_append(&rs->pre, k, n);
+    return e ? e : pii_buf_append(&rs->pre, ": ", 2);
 }
 
 /* Redacts the value rec[a, a + n) of the given kind.  When it has a span,
@@ -805,27 +832,34 @@ static pii_err redact_value(pii_rec_stream *rs, int kind, const uint8_t *rec, si
     }
     if (v->dn == 0 || rs->checking)
         return PII_OK;
+    if ((e = key_prefix(rs)))
+        return e;
+    v->plen = rs->pre.n;
     if (rs->gathering)
         return gather_value(rs, raw);
-    /* The value is read as a line of text, the value and a LF, so that it
-     * is found as the same words would be in text mode (issue 41: a name
-     * alone in a field); spans are cut at the value's end (collect). */
+    /* The value is read as a line of text — an object member's after its
+     * key, "KEY: VALUE" and a LF — so that it is found as the same words
+     * would be in text mode (issue 41: a name alone in a field, a phone
+     * number or a password that only its key names); spans are cut to the
+     * value (collect). */
     const uint8_t *feed;
+    size_t flen = v->plen + v->dn + 1;
     if (rs->gnext < rs->gn) { /* announced: feed its copy, the same bytes */
         feed = rs->gdoc[rs->gnext];
-        if (rs->glen[rs->gnext] != v->dn + 1 || memcmp(feed, v->dec, v->dn) != 0 ||
-            feed[v->dn] != '\n')
+        if (rs->glen[rs->gnext] != flen || memcmp(feed, rs->pre.p, v->plen) != 0 ||
+            memcmp(feed + v->plen, v->dec, v->dn) != 0 || feed[flen - 1] != '\n')
             return PII_EINTERNAL;
         rs->gnext++;
     } else {
         rs->line.n = 0;
-        if ((e = pii_buf_append(&rs->line, v->dec, v->dn)) ||
+        if ((e = pii_buf_append(&rs->line, rs->pre.p, v->plen)) ||
+            (e = pii_buf_append(&rs->line, v->dec, v->dn)) ||
             (e = pii_buf_append(&rs->line, "\n", 1)))
             return e;
         feed = rs->line.p;
     }
     pii_stream_new_input(rs->st); /* the guard sees each decoded value alone */
-    if ((e = pii_stream_feed(rs->st, feed, v->dn + 1)) || (e = pii_stream_end_doc(rs->st)))
+    if ((e = pii_stream_feed(rs->st, feed, flen)) || (e = pii_stream_end_doc(rs->st)))
         return e;
     if (v->have && (e = flush_span(rs)))
         return e;
@@ -1005,7 +1039,10 @@ static pii_err j_string_value(pii_rec_stream *rs, jp *j)
     if (end > a && j_selected(rs)) {
         int changed;
         size_t at;
-        if ((e = redact_value(rs, 'j', j->p, &j->copied, a, end - a, &changed, &at)))
+        rs->keyctx = 1;
+        e = redact_value(rs, 'j', j->p, &j->copied, a, end - a, &changed, &at);
+        rs->keyctx = 0;
+        if (e)
             return e;
     }
     j->i = end + 1;
@@ -1213,7 +1250,10 @@ static pii_err j_value(pii_rec_stream *rs, jp *j)
             if ((rs->spec->scan & PII_REC_SCAN_NUMBERS) && j_selected(rs)) {
                 int changed;
                 size_t at;
-                if ((e = redact_value(rs, 'n', j->p, &j->copied, a, j->i - a, &changed, &at)))
+                rs->keyctx = 1;
+                e = redact_value(rs, 'n', j->p, &j->copied, a, j->i - a, &changed, &at);
+                rs->keyctx = 0;
+                if (e)
                     return e;
             }
             return PII_OK;

@@ -9,7 +9,8 @@
  *
  * Each selected value is decoded (JSON escapes resolved, CSV "" undoubled),
  * redacted as one document through a pii_stream of the given redactor —
- * read as a line of text, the value and a LF (spans end at the value's end),
+ * read as a line of text, the value and a LF, after "KEY: " for a member
+ * of an object (its own key, up to 64 bytes; spans are cut to the value),
  * so that it is found as the same words are in text mode — and
  * written back re-escaped minimally: the parts of the value outside every
  * span keep their original raw bytes (escapes included), and only the

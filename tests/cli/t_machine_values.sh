@@ -39,6 +39,15 @@ out=$(printf '{"name":"Li Wei","n":1}\n{"name":"Kofi Asante"}\n' | $P --jsonl-fi
 out=$(printf '{"name":"Li Wei"}\n' | $P --jsonl-field '*' --format jsonl)
 echo "$out" | grep -q '"start":0,"end":6' || fail "records span: $out"
 
+# ... and an object member's value after its key ("KEY: VALUE"), so a key
+# names what its value is, and an order number alone is no phone
+for m in --rules-only ""; do
+    out=$(printf '{"phone":"4155550132","password":"hunter2xyz","ssn":"536228172","order":390231}\n' |
+        $P $m --jsonl-field '*' --jsonl-numbers)
+    [ "$out" = '{"phone":"<PRIVATE_PHONE>","password":"<SECRET>","ssn":"<ACCOUNT_NUMBER>","order":390231}' ] ||
+        fail "records keys ${m:-default}: $out"
+done
+
 # --check flags a CSV export of cards (exit 1), one finding per row
 printf 'id,name,card\n1,Maria Garcia,4111111111111111\n2,Li Wei,5555555555554444\n' >"$TMPDIR/cards.csv"
 set +e
