@@ -846,7 +846,7 @@ static pii_err redact_value(pii_rec_stream *rs, int kind, const uint8_t *rec, si
     size_t flen = v->plen + v->dn + 1;
     if (rs->gnext < rs->gn) { /* announced: feed its copy, the same bytes */
         feed = rs->gdoc[rs->gnext];
-        if (rs->glen[rs->gnext] != flen || memcmp(feed, rs->pre.p, v->plen) != 0 ||
+        if (rs->glen[rs->gnext] != flen || (v->plen && memcmp(feed, rs->pre.p, v->plen) != 0) ||
             memcmp(feed + v->plen, v->dec, v->dn) != 0 || feed[flen - 1] != '\n')
             return PII_EINTERNAL;
         rs->gnext++;
