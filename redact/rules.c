@@ -203,6 +203,7 @@
 #define PEM_LABEL "(?:[A-Z0-9]{1,16}[ ]){0,3}PRIVATE[ ]KEY(?:[ ]BLOCK)?"
 
 #define L_ACCOUNT "account_number"
+#define L_PERSON "private_person"
 #define L_ADDRESS "private_address"
 #define L_DATE "private_date"
 #define L_EMAIL "private_email"
@@ -275,6 +276,19 @@ static const rule_def rule_defs[] = {
      "|credentials?|auth|session[_\\-]?(?:id|key)|cookie|salt)" NAME_SFX ")" ASSIGN "(?<V>" VALCH
      "{12,511}+" VALEND "|" VALCH "{512})",
      pii_val_secret_token, EXT_VALCH},
+    /* issue 41: a login that names a person (docs/LABELS.md): the value of
+     * user=, username:, login=, uid= and a home directory's name; not
+     * system or service accounts (validator) */
+    {"login_assignment", L_PERSON,
+     "login assigned to user, username, user_name, userid, login, uid (not an e-mail, not a "
+     "system account)",
+     0,
+     "(?i:user(?:[_.\\-]?(?:name|id|login))?|login(?:[_.\\-]?name)?|uid)" ASSIGN
+     "(?<V>[A-Za-z][A-Za-z0-9._\\-]{1,31}+)(?=[\\s\"'`,;)\\]}&]|$)",
+     pii_val_login, EXT_NONE},
+    {"home_dir_user", L_PERSON, "the user name of a home directory: /home/NAME/, /Users/NAME/", 0,
+     "/(?:home|Users)/(?<V>[A-Za-z][A-Za-z0-9._\\-]{1,31}+)(?=[/\\s\"'`,;:)\\]}]|$)", pii_val_login,
+     EXT_NONE},
     /* -- numbers after a context word ------------------------------------ */
     {"phone_context", L_PHONE, "phone number after a word like 'phone', 'tel', 'call'", 0,
      "(?i:telephone|phone|tel|mobile|mobil|cell|fax|whatsapp|handy|telefon"
@@ -558,6 +572,8 @@ typedef struct pf_stems {
 static const pf_stem secret_stems[] = {ST("pw"),     ST("pass"),       ST("secret"), ST("token"),
                                        ST("key"),    ST("credential"), ST("auth"),   ST("session"),
                                        ST("cookie"), ST("salt")};
+/* login_assignment's names */
+static const pf_stem login_stems[] = {ST("user"), ST("login"), ST("uid")};
 static const pf_stem ctx_stems[] = {
     /* phone words */
     ST("tel"), ST("phone"), ST("mobil"), ST("cell"), ST("fax"), ST("whatsapp"), ST("handy"),
@@ -602,6 +618,7 @@ static const pf_stem scheme_words[] = {ST("http"), ST("https"), ST("ftp"), ST("f
         }                                                                                          \
     }
 static pf_stems pf_secret = STEMS(secret_stems);
+static pf_stems pf_login = STEMS(login_stems);
 static pf_stems pf_ctx = STEMS(ctx_stems);
 static pf_stems pf_month = STEMS(month_stems);
 static pf_stems pf_fr = STEMS(fr_type_stems);
@@ -701,6 +718,7 @@ static void pf_init(void)
         pf_cls[c] = k;
     }
     pf_stems_init(&pf_secret);
+    pf_stems_init(&pf_login);
     pf_stems_init(&pf_ctx);
     pf_stems_init(&pf_month);
     pf_stems_init(&pf_fr);
@@ -733,7 +751,8 @@ static int pf_assign(const uint8_t *b, size_t p, size_t e, size_t lim, int eod)
     for (size_t i = 0; i < len; i++)
         if (pf_cls[r[i]] & PF_HIGH)
             return 1;
-    return pf_any_stem(r, len, &pf_secret, 1) || pf_is_scheme(r, len);
+    return pf_any_stem(r, len, &pf_secret, 1) || pf_is_scheme(r, len) ||
+           pf_any_stem(r, len, &pf_login, 0);
 }
 
 #define PF_EU_REACH 512 /* bytes from a street name's start to its number */
@@ -1236,6 +1255,11 @@ static size_t rules_prefilter(const uint8_t *b, size_t at, size_t lim, int eod, 
         if (c < 0x80) {
             if (pf_cls[c] & PF_DIGIT) {
                 if (pf_digit_start(b, p, lim, eod, pc))
+                    return p;
+                continue;
+            }
+            if (c == '/') { /* home_dir_user: /home/, /Users/ */
+                if (p + 1 >= lim ? !eod : (b[p + 1] == 'h' || b[p + 1] == 'U'))
                     return p;
                 continue;
             }

@@ -1038,3 +1038,34 @@ int pii_val_basic_auth(const uint8_t *p, size_t n)
             return i > 0;
     return 0;
 }
+
+/* ---- logins ------------------------------------------------------------- */
+
+/* System, service and placeholder accounts: no person. */
+static const char *const not_persons[] = {
+    "root",      "admin",    "administrator", "user",    "users",     "guest",    "anonymous",
+    "nobody",    "system",   "service",       "daemon",  "postgres",  "mysql",    "redis",
+    "www-data",  "nginx",    "apache",        "ubuntu",  "debian",    "ec2-user", "centos",
+    "azureuser", "pi",       "git",           "jenkins", "runner",    "vagrant",  "docker",
+    "app",       "deploy",   "build",         "ci",      "test",      "demo",     "default",
+    "null",      "none",     "true",          "false",   "unknown",   "shared",   "public",
+    "me",        "self",     "bot",           "api",     "svc",       "backup",   "operator",
+    "ftp",       "mail",     "sshd",          "node",    "builder",   "worker",   "dev",
+    "staging",   "prod",     "production",    "local",   "localhost", "example",  "username",
+    "john.doe",  "jane.doe", "foo",           "bar",     "changeme",  "admin1",   "tester",
+    NULL};
+
+int pii_val_login(const uint8_t *p, size_t n)
+{
+    if (n < 2)
+        return 0;
+    for (int k = 0; not_persons[k]; k++)
+        if (eq_ci(p, n, not_persons[k]))
+            return 0;
+    /* svc-*, bot-*, *-bot, *-svc, *_service: service accounts */
+    if ((n > 4 && (eq_ci(p, 4, "svc-") || eq_ci(p, 4, "svc_") || eq_ci(p, 4, "bot-"))) ||
+        (n > 4 && (eq_ci(p + n - 4, 4, "-bot") || eq_ci(p + n - 4, 4, "-svc"))) ||
+        (n > 8 && eq_ci(p + n - 8, 8, "_service")))
+        return 0;
+    return 1;
+}

@@ -26,6 +26,17 @@ static const rcase shape_cases[] = {
      {{"password_assignment", 12, 37, "%ZX.cyH9CbL7uiXO1n25U?3aB"},
       {"secret_assignment", 60, 100, "/MrSDy4I0tfInx3yQaCc6aMdZBjhSu7e5TUk5wFz"}}},
     {"password=%(db_pass)s token=%APP_TOKEN% secret_key=/var/lib/app/secret.key", {{0}}},
+    /* logins that name a person (private_person), not system accounts */
+    {"user=jdoe {\"username\":\"kofi.asante\"} ?user=priya.r&x=1",
+     {{"login_assignment", 5, 9, "jdoe"},
+      {"login_assignment", 23, 34, "kofi.asante"},
+      {"login_assignment", 43, 50, "priya.r"}}},
+    {"cd /home/dpetrov/ && ls /Users/sofia.b/Desktop",
+     {{"home_dir_user", 9, 16, "dpetrov"}, {"home_dir_user", 31, 38, "sofia.b"}}},
+    {"user=root db_user=jdoe user_role=editor user_id=1000 user_agent=curl/8.0 /home/ubuntu/ "
+     "user=svc-build login failed",
+     {{0}}},
+    {"for user=jane.doe@acme-corp.com", {{"email", 9, 31, "jane.doe@acme-corp.com"}}},
 };
 
 static void test_shapes(void **state)
