@@ -283,7 +283,8 @@ static const rule_def rule_defs[] = {
      "login assigned to user, username, user_name, userid, login, uid (not an e-mail, not a "
      "system account)",
      0,
-     "(?i:user(?:[_.\\-]?(?:name|id|login))?|login(?:[_.\\-]?name)?|uid)" ASSIGN
+     "(?i:user(?:[_.\\-]?(?:name|id|login))?|login(?:[_.\\-]?name)?|uid)"
+     "[\"']?[ \\t]{0,3}(?:=[\"']?|:[ \\t]{0,3}[\"']?)" /* no blank after '=': "user= from" */
      "(?<V>[A-Za-z][A-Za-z0-9._\\-]{1,31}+)(?=[\\s\"'`,;)\\]}&]|$)",
      pii_val_login, EXT_NONE},
     {"home_dir_user", L_PERSON, "the user name of a home directory: /home/NAME/, /Users/NAME/", 0,

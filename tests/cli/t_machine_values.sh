@@ -31,6 +31,15 @@ out=$(printf 'ssn 536-22-8172\n' | $P --format jsonl)
 echo "$out" | grep -q '"label":"account_number"' || fail "ssn label: $out"
 echo "$out" | grep -q 'private_phone' && fail "ssn as phone: $out"
 
+# priority 6: connection-string and option passwords, logins, "number is"
+both 'REDIS_URL=redis://:q7Hx2LpR9s@cache:6379/0' 'REDIS_URL=redis://:<SECRET>@cache:6379/0'
+both 'redis-cli --pass Vk93!rTq2#mLp ping' 'redis-cli --pass <SECRET> ping'
+both 'user=jdoe uid=dpetrov user=root' 'user=<PRIVATE_PERSON> uid=<PRIVATE_PERSON> user=root'
+out=$(printf 'ls /home/dpetrov/.ssh\n' | $P --rules-only)
+[ "$out" = 'ls /home/<PRIVATE_PERSON>/.ssh' ] || fail "home: $out"
+out=$(printf 'My account number is 00012345678, thanks\n' | $P --rules-only)
+[ "$out" = 'My account number is <ACCOUNT_NUMBER>, thanks' ] || fail "number is: $out"
+
 # priority 7: records mode as good as text mode — a field value is read as a
 # line of text ("Li Wei" alone in a field, as printf 'Li Wei\n' is)
 out=$(printf '{"name":"Li Wei","n":1}\n{"name":"Kofi Asante"}\n' | $P --jsonl-field '*')

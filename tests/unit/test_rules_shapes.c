@@ -34,7 +34,7 @@ static const rcase shape_cases[] = {
     {"cd /home/dpetrov/ && ls /Users/sofia.b/Desktop",
      {{"home_dir_user", 9, 16, "dpetrov"}, {"home_dir_user", 31, 38, "sofia.b"}}},
     {"user=root db_user=jdoe user_role=editor user_id=1000 user_agent=curl/8.0 /home/ubuntu/ "
-     "user=svc-build login failed",
+     "user=svc-build login failed for user= from x",
      {{0}}},
     {"for user=jane.doe@acme-corp.com", {{"email", 9, 31, "jane.doe@acme-corp.com"}}},
 };
