@@ -476,8 +476,9 @@ static pii_err allow_inner(pii_stream *s, const pii_span *sp)
 }
 
 /* ---- exact boundaries (issue 41) ---------------------------------------
- * A model span M that overlaps rule spans of its own label (a validated
- * value whose edges the rule knows) is cut to them: what M holds besides
+ * A model span M of an opaque label (secret, account number, phone, e-mail,
+ * URL) that overlaps rule spans of its own label (a validated value whose
+ * edges the rule knows) is cut to them: what M holds besides
  * the rule spans ("pieces") is dropped when every piece is separated from
  * the rule span it touches by a boundary byte (a blank or =:,;"'<>()[]{}),
  * and each token of a dropped piece that is itself a value (a secret-like
@@ -532,6 +533,11 @@ static pii_err piece_tokens(const pii_stream *s, const pii_span *m, uint64_t a, 
  * n), leaves only pieces separated from them by boundary bytes. */
 static int cuttable(const pii_stream *s, const pii_span *m, const pii_span *v, size_t n)
 {
+    /* only opaque values have edges a rule knows: a street rule's span is not
+     * the whole address ("Flat 2, 14 Elm Grove"), nor a name's or a date's */
+    if (!strcmp(m->label, "private_person") || !strcmp(m->label, "private_address") ||
+        !strcmp(m->label, "private_date"))
+        return 0;
     int any = 0;
     for (size_t k = 0; k < n; k++) {
         const pii_span *r = &v[k];
