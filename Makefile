@@ -23,6 +23,8 @@
 
 CC      ?= cc
 PKGS    := libpcre2-8 libutf8proc json-c
+# the command's own (`serve`, docs/SERVER.md); not the library's, not in piiredact.pc
+CLI_PKGS := libmicrohttpd
 PREFIX  ?= /usr/local
 LIBDIR  ?= $(PREFIX)/lib
 DESTDIR ?=
@@ -66,8 +68,9 @@ RIG_TESTS := $(wildcard tests/unit/test_fault_*.c) tests/unit/test_tok_fault.c
 LAYERS    := $(filter-out src,$(shell awk '{ sub(/\#.*/, "") } NF { print $$1 }' mk/layers.txt))
 LAYER_INC := $(addsuffix /include,$(LAYERS))
 
-PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) $(CLI_PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+CLI_LIBS   := $(shell pkg-config --libs $(CLI_PKGS) 2>/dev/null)
 
 # -std=c11 with POSIX 2008 for mmap/getline/fsync; no -march: SIMD kernels
 # use function-level target attributes and are chosen at run time.
@@ -83,7 +86,7 @@ CFLAGS_ALL = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE \
               $(OPT) -Wall -Wextra -Werror -pthread \
               $(LAYER_CFLAGS) -DPII_VERSION='"$(VERSION)"' \
               $(if $(FAULT_RIG),-DPII_FAULT_INJECTION) $(PKG_CFLAGS) $(CFLAGS)
-LDLIBS_ALL := $(PKG_LIBS) -lm -pthread $(LDLIBS)
+LDLIBS_ALL := $(PKG_LIBS) $(CLI_LIBS) -lm -pthread $(LDLIBS)
 layer_uses = $(shell awk -v l=$(1) '{ sub(/\#.*/, "") } $$1 == l { for (i = 1; i <= NF; i++) print $$i }' mk/layers.txt)
 $(foreach l,$(LAYERS) src,$(eval $(B)/$(l)/%.o $(B)/pic/$(l)/%.o: private LAYER_CFLAGS = $(addprefix -I,$(addsuffix /include,$(call layer_uses,$(l))))))
 # Headers of include/ folders that are not the installed API: the tools
@@ -190,7 +193,9 @@ demo-run: $(BIN)
 	@for f in $(DEMO_FILES); do printf '==> %s\n' "$$f"; ./$(BIN) "$$f"; done
 
 # bench's default corpus goes to share/pii-redact/, where the command looks
-# for it next to its own bin/ (src/cmd_bench.c).
+# for it next to its own bin/ (src/cmd_bench.c); the licence (LICENSE,
+# Apache-2.0) and every third-party notice of what the binary embeds
+# (the tiktoken vocabulary, the default model, the name lexicons) beside it.
 INSTALL_DIRS := $(PREFIX)/bin $(LIBDIR)/pkgconfig $(PREFIX)/include/piiredact \
                 $(PREFIX)/share/man/man1 $(PREFIX)/share/man/man3 $(PREFIX)/share/pii-redact
 install: $(BIN) $(LIB) $(SO)
@@ -209,6 +214,8 @@ install: $(BIN) $(LIB) $(SO)
 	install -m 644 models/default/NOTICE $(DESTDIR)$(PREFIX)/share/pii-redact/MODEL-NOTICE
 	install -m 644 ner/data/LICENSE.faker-js $(DESTDIR)$(PREFIX)/share/pii-redact/LEXICON-NOTICE.faker-js
 	install -m 644 ner/data/LICENSE.scowl $(DESTDIR)$(PREFIX)/share/pii-redact/LEXICON-NOTICE.scowl
+	install -m 644 tokenizer/data/LICENSE.tiktoken $(DESTDIR)$(PREFIX)/share/pii-redact/TOKENIZER-NOTICE.tiktoken
+	install -m 644 LICENSE $(DESTDIR)$(PREFIX)/share/pii-redact/LICENSE
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/pii-redact $(DESTDIR)$(LIBDIR)/libpiiredact.a \
@@ -218,7 +225,9 @@ uninstall:
 	    $(DESTDIR)$(PREFIX)/share/man/man1/pii-redact.1 $(DESTDIR)$(PREFIX)/share/man/man3/piiredact.3 \
 	    $(DESTDIR)$(PREFIX)/share/pii-redact/sentences.txt $(DESTDIR)$(PREFIX)/share/pii-redact/MODEL-NOTICE \
 	    $(DESTDIR)$(PREFIX)/share/pii-redact/LEXICON-NOTICE.faker-js \
-	    $(DESTDIR)$(PREFIX)/share/pii-redact/LEXICON-NOTICE.scowl
+	    $(DESTDIR)$(PREFIX)/share/pii-redact/LEXICON-NOTICE.scowl \
+	    $(DESTDIR)$(PREFIX)/share/pii-redact/TOKENIZER-NOTICE.tiktoken \
+	    $(DESTDIR)$(PREFIX)/share/pii-redact/LICENSE
 	-rmdir $(DESTDIR)$(PREFIX)/include/piiredact $(DESTDIR)$(PREFIX)/share/pii-redact 2>/dev/null
 
 # clang-format (.clang-format) over every tracked C file; generated tables

@@ -20,7 +20,10 @@
  *                65536); a new value beyond that gets "<PRIVATE_PERSON_OVERFLOW>"
  *                while known values keep their numbers.  Values are stored as
  *                16-byte SHA-256 prefixes (keyed by the hash key when one is
- *                set), never as text: about 40 bytes per value.
+ *                set), never as text: about 40 bytes per value.  With a
+ *                pii_pseudo map attached (pii_ops_set_pseudo_map), the map
+ *                numbers them instead (pii_pseudo.h: reversible, a lone
+ *                surname shares its full name's placeholder).
  * Threads: configure (set, set_key, set_pseudonym_limit) before use; after
  * pii_ops_check, pii_ops_apply may run from several threads at once (the
  * pseudonym tables are behind a mutex). */
@@ -29,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pii_pseudo.h"
 #include "pii_redact.h"
 #include "pii_sha256.h"
 #include "ops_internal.h"
@@ -206,6 +210,7 @@ struct pii_ops {
     pthread_mutex_t mu;
     pseudo_map *maps;
     size_t nmaps;
+    pii_pseudo *map; /* borrowed: reversible pseudonyms (pii_pseudo.h) */
 };
 
 static pii_err slot_set(op_slot *s, const pii_op *op)
@@ -329,6 +334,12 @@ void pii_ops_set_pseudonym_limit(pii_ops *o, size_t max_values)
 {
     if (o)
         o->pseudo_limit = max_values;
+}
+
+void pii_ops_set_pseudo_map(pii_ops *o, pii_pseudo *m)
+{
+    if (o)
+        o->map = m;
 }
 
 void pii_ops_free(pii_ops *o)
@@ -513,6 +524,12 @@ static pii_err apply_pseudonym(pii_ops *o, const char *label, const uint8_t *v, 
                                pii_buf *out)
 {
     uint8_t d[PII_SHA256_LEN];
+    if (o->map) {
+        pthread_mutex_lock(&o->mu);
+        pii_err e = pii_pseudo_name(o->map, label ? label : "", v, len, out);
+        pthread_mutex_unlock(&o->mu);
+        return e;
+    }
     if (o->keylen)
         pii_hmac_sha256(o->key, o->keylen, v, len, d);
     else

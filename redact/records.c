@@ -291,20 +291,21 @@ struct pii_rec_stream {
     pii_sink sink;
     const pii_redactor *r;
     pii_stream *st;
-    vctx v;        /* the value being redacted */
-    pii_buf in;    /* input not yet written: [start, n) */
-    size_t start;  /* first byte of the next record in `in` */
-    size_t scan;   /* bytes of `in` scanned for a record end */
-    int cstate;    /* CSV scanner state at `scan` */
-    int bom;       /* -1 undecided, 0 none, 1 present (input start) */
-    pii_buf out;   /* the current record's output */
-    pii_buf dec;   /* decoded value */
-    pii_buf line;  /* the value and a LF, as fed (redact_value) */
-    pii_buf rep;   /* operator output */
-    pii_buf keys;  /* JSON key path bytes */
-    size_t *koff;  /* key k is keys[koff[k] .. koff[k+1]) (koff[nk] = keys.n) */
-    pii_buf kshow; /* the key path as reported: a redacted key by its replacement */
-    size_t *kso;   /* key k is kshow[kso[k] .. kso[k+1]) */
+    vctx v;           /* the value being redacted */
+    pii_buf in;       /* input not yet written: [start, n) */
+    uint64_t in_base; /* bytes of this input dropped before in.p[0] */
+    size_t start;     /* first byte of the next record in `in` */
+    size_t scan;      /* bytes of `in` scanned for a record end */
+    int cstate;       /* CSV scanner state at `scan` */
+    int bom;          /* -1 undecided, 0 none, 1 present (input start) */
+    pii_buf out;      /* the current record's output */
+    pii_buf dec;      /* decoded value */
+    pii_buf line;     /* the value and a LF, as fed (redact_value) */
+    pii_buf rep;      /* operator output */
+    pii_buf keys;     /* JSON key path bytes */
+    size_t *koff;     /* key k is keys[koff[k] .. koff[k+1]) (koff[nk] = keys.n) */
+    pii_buf kshow;    /* the key path as reported: a redacted key by its replacement */
+    size_t *kso;      /* key k is kshow[kso[k] .. kso[k+1]) */
     size_t nk, capk;
     uint64_t record;       /* records begun in this input */
     char delim;            /* CSV: this input's field separator */
@@ -352,6 +353,7 @@ static pii_err begin_input(pii_rec_stream *rs)
 {
     const pii_rec_spec *sp = rs->spec;
     rs->in.n = rs->start = rs->scan = 0;
+    rs->in_base = 0;
     rs->cstate = CS_START;
     rs->bom = -1;
     rs->record = 0;
@@ -1710,6 +1712,7 @@ static pii_err drain(pii_rec_stream *rs, int eof)
     }
     if (rs->start) {
         memmove(rs->in.p, rs->in.p + rs->start, rs->in.n - rs->start);
+        rs->in_base += rs->start;
         rs->in.n -= rs->start;
         rs->scan -= rs->start;
         rs->start = 0;
@@ -1745,6 +1748,11 @@ pii_err pii_rec_stream_set_delimiter(pii_rec_stream *rs, int c)
         return PII_EINVAL;
     rs->delim = (char)c;
     return PII_OK;
+}
+
+uint64_t pii_rec_stream_span_offset(const pii_rec_stream *rs)
+{
+    return rs->in_base + (uint64_t)(rs->v.raw - rs->in.p) + rs->v.last.raw0;
 }
 
 pii_err pii_rec_stream_reset(pii_rec_stream *rs)

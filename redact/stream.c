@@ -467,6 +467,8 @@ static pii_err allow_inner(pii_stream *s, const pii_span *sp)
                 continue;
             t.start = sp->start + a;
             t.end = sp->start + b;
+            if (s->r->keep && !s->r->keep(s->r->keep_ud, &t, s->input))
+                continue;
             if ((e = pii_spanvec_push(&s->pending, &t)))
                 return e;
         }

@@ -37,6 +37,7 @@
 #include "output.h"
 #include "pii_fault.h"
 #include "sniff.h"
+#include "diffscan.h"
 #include "staged.h"
 
 /* ---- options ------------------------------------------------------------- */
@@ -46,7 +47,7 @@ int pii_batch_wanted(const pii_opts *o)
     return o->check || o->recursive || o->out_dir || o->in_place || o->suffix || o->report ||
            o->njsonl_fields || o->ncsv_columns || o->json_doc || o->structured || o->resume ||
            o->ninclude || o->nexclude || o->follow || o->no_ignore || o->hidden || o->staged ||
-           o->cross_devices;
+           o->diff || o->cross_devices;
 }
 
 static int usage(const char *msg)
@@ -89,6 +90,12 @@ int pii_batch_validate(const pii_opts *o)
         return usage("--staged needs --check");
     if (o->staged && o->recursive)
         return usage("--staged takes pathspecs, not -r (it reads the staged files, not a tree)");
+    if (o->diff && !o->check)
+        return usage("--diff needs --check");
+    if (o->diff && (o->staged || o->recursive || o->njsonl_fields || o->ncsv_columns || o->lines ||
+                    o->nfiles > 1))
+        return usage("--diff reads one diff (standard input or one FILE): not with --staged, "
+                     "-r, --lines, --jsonl-field or --csv-column");
     if (o->recursive && o->nfiles == 0)
         return usage("-r needs at least one DIR");
     if (o->suffix && !o->suffix[0])
@@ -765,6 +772,12 @@ int batch_prepare(worker *w, bitem *it, uint8_t *buf, size_t cap, batch_input *i
     }
     if (in->is_stdin) {
         in->fd = STDIN_FILENO;
+    } else if (it->from_diff) {
+        if ((in->fd = pii_diff_memfd(it->mem ? it->mem : "", it->memlen)) < 0) {
+            batch_fail(w, it, "cannot hold the diff's added lines: %s",
+                       errstr(errno, eb, sizeof eb));
+            return 0;
+        }
     } else if (it->blob) {
         if ((in->fd = pii_staged_open(it->blob, &in->git)) < 0) {
             batch_fail(w, it, "cannot run git cat-file: %s", errstr(errno, eb, sizeof eb));
@@ -999,7 +1012,8 @@ void batch_redact(worker *w, bitem *it, batch_input *in, pii_stream *st)
             goto out;
         }
         pii_out_set_file(w->out, is_stdin ? NULL : it->path);
-        pii_out_set_input(w->out, !is_stdin && !it->blob && S_ISREG(st_in.st_mode));
+        pii_out_set_input(w->out,
+                          !is_stdin && !it->blob && !it->from_diff && S_ISREG(st_in.st_mode));
         w->osink = pii_out_sink(w->out);
     }
 

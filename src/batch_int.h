@@ -51,10 +51,12 @@ typedef struct lcount {
 
 /* One --check finding (batch_scan.c). */
 typedef struct finding {
-    uint64_t line, col; /* 1-based; col in bytes (records: record, offset in the field) */
+    uint64_t line, col; /* 1-based, in the file (records too); col in bytes */
+    uint64_t ccol;      /* col in code points (SARIF's columnKind) */
     const char *label;
-    uint8_t source;  /* pii_source */
-    uint8_t allowed; /* its line holds the pii-redact:allow marker */
+    const char *rule; /* the rule's id (rule tier, deny lists); NULL for the model */
+    uint8_t source;   /* pii_source */
+    uint8_t allowed;  /* its line holds the pii-redact:allow marker */
     float score;
     char fp[17]; /* fingerprint, 16 hex digits */
     char *value; /* --show-values only */
@@ -83,12 +85,25 @@ typedef struct scan_state {
     size_t nallow, capallow;
     uint8_t tail[16]; /* the last bytes seen, for a marker across blocks */
     size_t ntail;
+    /* SARIF's columns count code points: a bit per byte that is a UTF-8
+     * continuation byte (0x80-0xBF), kept only with --report-format sarif
+     * (records mode too), allocated at a file's first such byte, and
+     * their number per 4096-byte block */
+    uint64_t *cb;
+    size_t ncb, capcb;
+    uint16_t *cbn;
+    size_t ncbn, capcbn;
     int oom;
 } scan_state;
 
 typedef struct bitem {
-    char *path;         /* as given or as walked ("-": stdin) */
-    char *blob;         /* --staged: the staged blob's id (read through git, staged.h) */
+    char *path;    /* as given or as walked ("-": stdin) */
+    char *blob;    /* --staged: the staged blob's id (read through git, staged.h) */
+    int from_diff; /* --diff: the lines a diff adds, read from mem (diffscan.h) */
+    char *mem;     /* --diff: those lines */
+    size_t memlen;
+    uint64_t *lmap; /* --diff: the new file's line number of mem's line k */
+    size_t nlmap;
     const char *root;   /* the argument it was found under */
     int is_root;        /* named on the command line */
     uint64_t size;      /* from stat at collection, for the ETA */
@@ -108,6 +123,7 @@ typedef struct bitem {
     FILE *spool;  /* DEST_STDOUT with several workers: output in order */
     finding *fnd; /* --check findings, in order */
     size_t nfnd, capfnd;
+    size_t reported; /* --check: findings reported (not allowed, not in the baseline) */
     int finished;
 } bitem;
 

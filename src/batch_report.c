@@ -148,6 +148,8 @@ static void sum(const batch *b, totals *t)
     }
 }
 
+#define PLURAL(n) ((n) == 1 ? "" : "s")
+
 void batch_summary(batch *b, double wall)
 {
     totals t;
@@ -155,11 +157,31 @@ void batch_summary(batch *b, double wall)
     char in[32], rate[32];
     human((double)t.bytes_in, in, sizeof in);
     human(wall > 0 ? (double)t.bytes_in / wall : 0, rate, sizeof rate);
-    batch_msg(b,
-              "pii-redact: %zu files: %zu done (%zu changed), %zu skipped, %zu failed; "
-              "%s in %.2f s (%s/s); %llu findings in %zu files\n",
-              b->nitems, t.ok, t.changed, t.skipped, t.failed, in, wall, rate,
-              (unsigned long long)t.findings, t.with_pii);
+    if (b->o->check) {
+        /* what was reported: findings on an allow-marker line or in the
+         * baseline are counted apart, and nothing is "changed" */
+        size_t rep = 0, with = 0;
+        for (size_t i = 0; i < b->nitems; i++) {
+            rep += b->items[i].reported;
+            with += b->items[i].reported > 0;
+        }
+        char sup[80] = "";
+        if (t.findings > rep)
+            snprintf(sup, sizeof sup, "; %llu more not reported (allow marker, baseline)",
+                     (unsigned long long)(t.findings - rep));
+        batch_msg(b,
+                  "pii-redact: %zu file%s: %zu scanned, %zu skipped, %zu failed; %s in %.2f s "
+                  "(%s/s); %zu finding%s in %zu file%s%s\n",
+                  b->nitems, PLURAL(b->nitems), t.ok, t.skipped, t.failed, in, wall, rate, rep,
+                  PLURAL(rep), with, PLURAL(with), sup);
+    } else {
+        batch_msg(b,
+                  "pii-redact: %zu file%s: %zu done (%zu changed), %zu skipped, %zu failed; "
+                  "%s in %.2f s (%s/s); %llu finding%s in %zu file%s\n",
+                  b->nitems, PLURAL(b->nitems), t.ok, t.changed, t.skipped, t.failed, in, wall,
+                  rate, (unsigned long long)t.findings, PLURAL(t.findings), t.with_pii,
+                  PLURAL(t.with_pii));
+    }
     free(t.counts);
 }
 

@@ -175,6 +175,16 @@ int pii_batch_run(const pii_opts *o, pii_pipeline *p)
     b.njobs = o->jobs ? (unsigned)o->jobs : ncpu();
     if (b.njobs > b.nitems)
         b.njobs = b.nitems ? (unsigned)b.nitems : 1;
+    if (p->model && b.njobs > ncpu()) {
+        /* issue 42 (Low): each model worker holds its own workspaces (-j 200
+         * took 3 GB) while the forward passes are bound by the CPUs */
+        if (!o->quiet)
+            fprintf(stderr,
+                    "pii-redact: -j %ld: with the model, at most one worker per CPU (%u) runs\n",
+                    o->jobs, ncpu());
+        b.njobs = ncpu();
+    }
+
     int many = o->recursive || b.nitems > 1 || b.dest >= DEST_OUTDIR || o->report;
     if (o->progress)
         b.progress = isatty(STDERR_FILENO) ? 1 : 2;
@@ -299,6 +309,8 @@ done:
     for (size_t i = 0; i < b.nitems; i++) {
         free(b.items[i].path);
         free(b.items[i].blob);
+        free(b.items[i].mem);
+        free(b.items[i].lmap);
         free(b.items[i].error);
         free(b.items[i].out);
         free(b.items[i].counts);

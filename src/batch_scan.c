@@ -10,6 +10,18 @@
  * arrives.  The main thread prints all findings in input order after the
  * run (batch_scan_report).
  *
+ * Lines and columns are the file's own in every mode: records give the
+ * raw offset of each span (pii_rec_stream_span_offset).  SARIF counts
+ * columns in code points: with --report-format sarif a worker keeps a bit
+ * per byte of a file that holds non-ASCII text (from its first
+ * continuation byte on; 1/8 of its size, reused for the worker's next file) and
+ * the count per 4 KiB, so a column costs at most a block's popcount.
+ *
+ * SARIF URIs are percent-encoded and relative to run.originalUriBaseIds
+ * SRCROOT, the current folder (--staged: the top of the work tree), or
+ * absolute file: URIs for paths outside it; standard input has none (its
+ * artifactLocation holds only a description).
+ *
  * Fingerprint: the first 16 hex digits of SHA-256 over "pii-redact-fp-v1",
  * the path (without a leading "./"), the label and the value, NUL-separated;
  * with a key (--key-file or $PII_REDACT_KEY; issue 42 M5) HMAC-SHA256 with
@@ -48,6 +60,7 @@ void batch_scan_begin(worker *w)
     scan_state *s = &w->sc;
     s->fed = 0;
     s->nnl = s->nallow = s->ntail = 0;
+    s->ncb = s->ncbn = 0;
     s->cr_pending = 0;
     s->oom = 0;
 }
@@ -56,7 +69,79 @@ void batch_scan_free(worker *w)
 {
     free(w->sc.nl);
     free(w->sc.allow);
+    free(w->sc.cb);
+    free(w->sc.cbn);
     memset(&w->sc, 0, sizeof w->sc);
+}
+
+/* ---- code point columns (SARIF) ----------------------------------------------- */
+
+#define CB_BLOCK 4096u /* bytes per count in cbn */
+
+/* Marks the continuation bytes of p[0..n) (file offsets fed..fed+n). */
+static void cb_mark(scan_state *s, const uint8_t *p, size_t n)
+{
+    size_t i = 0;
+    if (!s->ncb) { /* nothing marked yet: skip to the first continuation byte */
+        while (i < n && (p[i] < 0x80 || p[i] > 0xbf))
+            i++;
+        if (i == n)
+            return;
+    }
+    uint64_t end = s->fed + n;
+    size_t words = (size_t)((end + 63) / 64), blocks = (size_t)((end + CB_BLOCK - 1) / CB_BLOCK);
+    if (PII_VEC_RESERVE(s->cb, s->capcb, words) || PII_VEC_RESERVE(s->cbn, s->capcbn, blocks)) {
+        s->oom = 1;
+        return;
+    }
+    if (words > s->ncb) {
+        memset(s->cb + s->ncb, 0, (words - s->ncb) * sizeof *s->cb);
+        s->ncb = words;
+    }
+    if (blocks > s->ncbn) {
+        memset(s->cbn + s->ncbn, 0, (blocks - s->ncbn) * sizeof *s->cbn);
+        s->ncbn = blocks;
+    }
+    for (; i < n; i++)
+        if (p[i] >= 0x80 && p[i] <= 0xbf) {
+            uint64_t off = s->fed + i;
+            s->cb[off / 64] |= (uint64_t)1 << (off % 64);
+            s->cbn[off / CB_BLOCK]++;
+        }
+}
+
+/* Continuation bytes in [a, b) of the file, bit by bit (b - a small). */
+static uint64_t cb_bits(const scan_state *s, uint64_t a, uint64_t b)
+{
+    uint64_t n = 0;
+    while (a < b) {
+        uint64_t take = 64 - a % 64;
+        if (take > b - a)
+            take = b - a;
+        uint64_t w = s->cb[a / 64] >> (a % 64);
+        if (take < 64)
+            w &= ((uint64_t)1 << take) - 1;
+        n += (uint64_t)__builtin_popcountll(w);
+        a += take;
+    }
+    return n;
+}
+
+/* Continuation bytes in [a, b) of the file: whole blocks by their counts. */
+static uint64_t cb_count(const scan_state *s, uint64_t a, uint64_t b)
+{
+    uint64_t lim = (uint64_t)s->ncb * 64;
+    if (b > lim)
+        b = lim;
+    if (a >= b)
+        return 0;
+    uint64_t edge = (a + CB_BLOCK - 1) / CB_BLOCK * CB_BLOCK;
+    if (edge > b)
+        edge = b;
+    uint64_t n = cb_bits(s, a, edge);
+    for (a = edge; a + CB_BLOCK <= b; a += CB_BLOCK)
+        n += s->cbn[a / CB_BLOCK];
+    return n + cb_bits(s, a, b);
 }
 
 /* Index of the line holding byte `off` (0-based): line ends before it. */
@@ -85,6 +170,8 @@ static void mark_allow(scan_state *s, uint64_t off)
 void batch_scan_data(worker *w, const uint8_t *p, size_t n)
 {
     scan_state *s = &w->sc;
+    if (w->b->o->report_format == PII_RFMT_SARIF)
+        cb_mark(s, p, n);
     /* line ends in order: LF, and CR not followed by LF (old Mac files) */
     if (s->cr_pending && n) {
         s->cr_pending = 0;
@@ -149,27 +236,31 @@ pii_err batch_scan_span(worker *w, const pii_span *sp, const uint8_t *v, size_t 
     bitem *it = w->it;
     finding f;
     memset(&f, 0, sizeof f);
-    if (w->rs) { /* records: the record number and the offset in the field */
-        f.line = pii_rec_stream_record(w->rs);
-        f.col = sp->start + 1;
-        f.allowed = 0;
-    } else {
-        uint64_t base = w->b->o->lines ? s->doc_base[pii_stream_doc(w->cur) % BATCH_DOC_RING] : 0;
-        uint64_t off = base + sp->start;
-        size_t li = line_of(s, off);
-        f.line = li + 1;
-        f.col = off - (li ? s->nl[li - 1] + 1 : 0) + 1;
-        size_t lo = 0, hi = s->nallow;
-        while (lo < hi) {
-            size_t mid = (lo + hi) / 2;
-            if (s->allow[mid] < li)
-                lo = mid + 1;
-            else
-                hi = mid;
-        }
-        f.allowed = lo < s->nallow && s->allow[lo] == li;
+    /* the file offset of the span: records give it through the record
+     * stream (the raw bytes of the value, escapes included) */
+    uint64_t off;
+    if (w->rs)
+        off = pii_rec_stream_span_offset(w->rs);
+    else
+        off =
+            (w->b->o->lines ? s->doc_base[pii_stream_doc(w->cur) % BATCH_DOC_RING] : 0) + sp->start;
+    size_t li = line_of(s, off);
+    uint64_t ls = li ? s->nl[li - 1] + 1 : 0;
+    /* --diff: the added lines' own numbers in the new file */
+    f.line = it->lmap && li < it->nlmap ? it->lmap[li] : li + 1;
+    f.col = off - ls + 1;
+    f.ccol = f.col - (s->ncb ? cb_count(s, ls, off) : 0);
+    size_t lo = 0, hi = s->nallow;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (s->allow[mid] < li)
+            lo = mid + 1;
+        else
+            hi = mid;
     }
+    f.allowed = lo < s->nallow && s->allow[lo] == li;
     f.label = sp->label;
+    f.rule = sp->rule;
     f.source = sp->source;
     f.score = sp->score;
     pii_sha256_ctx c;
@@ -320,6 +411,8 @@ static void text_line(FILE *f, const bitem *it, const finding *x, int values)
     if (x->source == PII_SRC_MODEL)
         fprintf(f, " %.2f", x->score);
     fprintf(f, ") %s", x->fp);
+    if (x->rule)
+        fprintf(f, " [%s]", x->rule);
     if (values && x->value) {
         fputc(' ', f);
         jstr(f, x->value, x->vlen);
@@ -327,45 +420,211 @@ static void text_line(FILE *f, const bitem *it, const finding *x, int values)
     fputc('\n', f);
 }
 
-static void sarif_head(FILE *f)
+/* ---- SARIF 2.1.0 ------------------------------------------------------------ */
+
+#define SARIF_ROOT "SRCROOT" /* run.originalUriBaseIds: the scan's root */
+
+/* Writes p[0..n) percent-encoded (RFC 3986): unreserved bytes and '/' as
+ * they are, every other byte (space, '%', '#', ':', non-ASCII) as %XX. */
+static void uri_bytes(FILE *f, const char *p, size_t n)
+{
+    static const char hex[] = "0123456789ABCDEF";
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)p[i];
+        if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+            c == '-' || c == '.' || c == '_' || c == '~' || c == '/')
+            fputc(c, f);
+        else
+            fprintf(f, "%%%c%c", hex[c >> 4], hex[c & 15]);
+    }
+}
+
+/* Joins base (absolute, or NULL) and path and removes "." and ".."
+ * segments lexically into out (cap bytes): an absolute path when base is
+ * given or path is absolute, else relative.  -1 when a relative path
+ * climbs above its start (".." first) or out is too small. */
+static int norm_path(const char *base, const char *path, char *out, size_t cap)
+{
+    size_t n = 0;
+    int abs = (base && *base) || path[0] == '/';
+    const char *parts[2] = {path[0] == '/' ? NULL : base, path};
+    if (abs) {
+        if (cap < 2)
+            return -1;
+        out[n++] = '/';
+    }
+    for (int k = 0; k < 2; k++)
+        for (const char *q = parts[k]; q && *q;) {
+            while (*q == '/')
+                q++;
+            size_t len = strcspn(q, "/");
+            if (!len)
+                break;
+            if (len == 1 && q[0] == '.') {
+            } else if (len == 2 && q[0] == '.' && q[1] == '.') {
+                if (n <= (size_t)abs) {
+                    if (!abs)
+                        return -1;
+                } else {
+                    while (n > (size_t)abs && out[n - 1] != '/')
+                        n--;
+                    if (n > (size_t)abs)
+                        n--; /* the '/' before it */
+                }
+            } else {
+                if (n + len + 2 > cap)
+                    return -1;
+                if (n > (size_t)abs)
+                    out[n++] = '/';
+                memcpy(out + n, q, len);
+                n += len;
+            }
+            q += len;
+        }
+    out[n] = '\0';
+    return 0;
+}
+
+/* artifactLocation of a path: relative to the run's root (the current
+ * folder, or the top of the work tree with --staged) with uriBaseId, or
+ * an absolute file URI when the path lies outside it. */
+static void sarif_location(FILE *f, const char *path, const char *cwd, int staged)
+{
+    char buf[8192];
+    if (strcmp(path, "-") == 0) { /* no file, so no URI (not for code scanning) */
+        fputs("\"artifactLocation\":{\"description\":{\"text\":\"standard input\"}}", f);
+        return;
+    }
+    fputs("\"artifactLocation\":{\"uri\":\"", f);
+    size_t cl = cwd ? strlen(cwd) : 0;
+    if (!staged && path[0] != '/' && norm_path(NULL, path, buf, sizeof buf) == 0) {
+        uri_bytes(f, buf, strlen(buf));
+    } else if (staged) {
+        uri_bytes(f, path, strlen(path));
+    } else if (cwd && norm_path(cwd, path, buf, sizeof buf) == 0 && strncmp(buf, cwd, cl) == 0 &&
+               (buf[cl] == '/' || (cl == 1 && cwd[0] == '/'))) {
+        const char *rel = buf + cl + (cl > 1);
+        uri_bytes(f, rel, strlen(rel));
+    } else {
+        const char *abs = path;
+        if (cwd && norm_path(cwd, path, buf, sizeof buf) == 0)
+            abs = buf;
+        fputs("file://", f);
+        uri_bytes(f, abs, strlen(abs));
+        fputs("\"}", f);
+        return;
+    }
+    fputs("\",\"uriBaseId\":\"" SARIF_ROOT "\"}", f);
+}
+
+/* The rule of a finding in the run's table: a built-in category's index,
+ * else PII_NCAT + its place among the other labels. */
+static int sarif_rule(const char *label, const char *const *extra, size_t nextra)
+{
+    int c = pii_category_index(label);
+    if (c >= 0)
+        return c;
+    for (size_t i = 0; i < nextra; i++)
+        if (strcmp(extra[i], label) == 0)
+            return PII_NCAT + (int)i;
+    return -1;
+}
+
+static void sarif_rule_entry(FILE *f, const char *label, int first)
+{
+    char text[160];
+    fputs(first ? "{\"id\":" : ",{\"id\":", f);
+    jstr(f, label, strlen(label));
+    fputs(",\"name\":", f);
+    jstr(f, label, strlen(label));
+    snprintf(text, sizeof text, "personal data: %s", label);
+    fputs(",\"shortDescription\":{\"text\":", f);
+    jstr(f, text, strlen(text));
+    fputs("},\"defaultConfiguration\":{\"level\":\"error\"}}", f);
+}
+
+static void sarif_head(FILE *f, const char *cwd, int staged, const char *const *extra,
+                       size_t nextra)
 {
     fputs("{\"$schema\":\"https://json.schemastore.org/sarif-2.1.0.json\",\"version\":\"2.1.0\","
           "\"runs\":[{\"tool\":{\"driver\":{\"name\":\"pii-redact\",\"version\":\"" PII_VERSION
           "\",\"rules\":[",
           f);
     for (int i = 0; i < PII_NCAT; i++)
-        fprintf(f,
-                "%s{\"id\":\"%s\",\"name\":\"%s\",\"shortDescription\":{\"text\":\"personal "
-                "data: %s\"},\"defaultConfiguration\":{\"level\":\"error\"}}",
-                i ? "," : "", pii_categories[i], pii_categories[i], pii_categories[i]);
-    fputs("]}},\"results\":[", f);
+        sarif_rule_entry(f, pii_categories[i], i == 0);
+    for (size_t i = 0; i < nextra; i++)
+        sarif_rule_entry(f, extra[i], 0);
+    fputs("]}},\"originalUriBaseIds\":{\"" SARIF_ROOT "\":{", f);
+    if (staged) {
+        fputs("\"description\":{\"text\":\"the top of the git work tree\"}", f);
+    } else if (cwd) {
+        fputs("\"uri\":\"file://", f);
+        uri_bytes(f, cwd, strlen(cwd));
+        fputs(cwd[1] ? "/\"" : "\"", f);
+    } else {
+        fputs("\"description\":{\"text\":\"the folder pii-redact ran in\"}", f);
+    }
+    fputs("}},\"columnKind\":\"unicodeCodePoints\",\"results\":[", f);
 }
 
-static void sarif_result(FILE *f, const bitem *it, const finding *x, int first, int values)
+static void sarif_result(FILE *f, const bitem *it, const finding *x, int rule, int first,
+                         int values, const char *cwd, int staged)
 {
     const char *path = clean_path(it->path);
-    int rule = pii_category_index(x->label);
     fprintf(f, "%s{\"ruleId\":", first ? "" : ",");
     jstr(f, x->label, strlen(x->label));
     if (rule >= 0)
         fprintf(f, ",\"ruleIndex\":%d", rule);
     fputs(",\"level\":\"error\",\"message\":{\"text\":", f);
-    char msg[160];
-    snprintf(msg, sizeof msg, "%s found (%s)", x->label, src_name(x->source));
+    char msg[200];
+    if (x->rule)
+        snprintf(msg, sizeof msg, "%s found (%s, rule %s)", x->label, src_name(x->source), x->rule);
+    else
+        snprintf(msg, sizeof msg, "%s found (%s)", x->label, src_name(x->source));
     jstr(f, msg, strlen(msg));
-    fputs("},\"locations\":[{\"physicalLocation\":{\"artifactLocation\":{\"uri\":", f);
-    jstr(f, strcmp(path, "-") == 0 ? "stdin" : path,
-         strlen(strcmp(path, "-") == 0 ? "stdin" : path));
-    fprintf(f, "},\"region\":{\"startLine\":%llu,\"startColumn\":%llu}}}],",
-            (unsigned long long)x->line, (unsigned long long)x->col);
+    fputs("},\"locations\":[{\"physicalLocation\":{", f);
+    sarif_location(f, path, cwd, staged);
+    fprintf(f, ",\"region\":{\"startLine\":%llu,\"startColumn\":%llu}}}],",
+            (unsigned long long)x->line, (unsigned long long)x->ccol);
     fprintf(f, "\"partialFingerprints\":{\"piiRedact/v1\":\"%s\"}", x->fp);
-    if (values && x->value) {
-        fputs(",\"properties\":{\"value\":", f);
-        jstr(f, x->value, x->vlen);
-        fputc('}', f);
+    fputs(",\"properties\":{\"source\":", f);
+    jstr(f, src_name(x->source), strlen(src_name(x->source)));
+    if (x->rule) {
+        fputs(",\"rule\":", f);
+        jstr(f, x->rule, strlen(x->rule));
     }
-    fputc('}', f);
+    if (values && x->value) {
+        fputs(",\"value\":", f);
+        jstr(f, x->value, x->vlen);
+    }
+    fputs("}}", f);
 }
+
+/* run.invocations: whether every file was read, and a notification for
+ * each one that failed (its message never quotes input text). */
+static void sarif_tail(FILE *f, const batch *b, const char *cwd, int staged)
+{
+    int ok = 1, first = 1;
+    for (size_t i = 0; i < b->nitems; i++)
+        ok &= b->items[i].status != ST_FAILED;
+    fprintf(f, "],\"invocations\":[{\"executionSuccessful\":%s", ok ? "true" : "false");
+    for (size_t i = 0; i < b->nitems; i++) {
+        const bitem *it = &b->items[i];
+        if (it->status != ST_FAILED)
+            continue;
+        fputs(first ? ",\"toolExecutionNotifications\":[" : ",", f);
+        first = 0;
+        const char *why = it->error ? it->error : "could not be read";
+        fputs("{\"level\":\"error\",\"message\":{\"text\":", f);
+        jstr(f, why, strlen(why));
+        fputs("},\"locations\":[{\"physicalLocation\":{", f);
+        sarif_location(f, clean_path(it->path), cwd, staged);
+        fputs("}}]}", f);
+    }
+    fputs(first ? "}]}]}\n" : "]}]}]}\n", f);
+}
+
+/* ---- the text line -------------------------------------------------------------- */
 
 /* Prints the findings of every file (those on an allow-marker line or in
  * the baseline left out), writes the baseline with --write-baseline.
@@ -413,12 +672,33 @@ long batch_scan_report(batch *b)
         return bad ? -1 : 0;
     }
     int fmt = o->report_format, first = 1;
+    /* SARIF: the labels outside the built-in categories (--deny lines),
+     * each with a rule entry, and the root the URIs are relative to */
+    const char **extra = NULL;
+    size_t nextra = 0, capextra = 0;
+    char cwdbuf[4096];
+    const char *cwd = NULL;
+    if (fmt == PII_RFMT_SARIF) {
+        cwd = getcwd(cwdbuf, sizeof cwdbuf);
+        for (size_t i = 0; i < b->nitems; i++)
+            for (size_t k = 0; k < b->items[i].nfnd; k++) {
+                const finding *x = &b->items[i].fnd[k];
+                if (x->allowed || in_set(&base, x->fp) || sarif_rule(x->label, extra, nextra) >= 0)
+                    continue;
+                if (PII_VEC_RESERVE(extra, capextra, nextra + 1)) {
+                    fprintf(stderr, "pii-redact: out of memory writing the report\n");
+                    reported = -1;
+                    goto out;
+                }
+                extra[nextra++] = x->label;
+            }
+    }
     if (fmt == PII_RFMT_JSON)
         fputs("{\"findings\":[", f);
     else if (fmt == PII_RFMT_SARIF)
-        sarif_head(f);
+        sarif_head(f, cwd, o->staged, extra, nextra);
     else if (fmt == PII_RFMT_CSV)
-        fprintf(f, "path,line,column,label,source,score,fingerprint%s\n",
+        fprintf(f, "path,line,column,label,source,score,fingerprint,rule%s\n",
                 o->show_values ? ",value" : "");
     for (size_t i = 0; i < b->nitems; i++) {
         const bitem *it = &b->items[i];
@@ -427,6 +707,7 @@ long batch_scan_report(batch *b)
             if (x->allowed || in_set(&base, x->fp))
                 continue;
             reported++;
+            b->items[i].reported++;
             const char *path = clean_path(it->path);
             switch (fmt) {
             case PII_RFMT_TEXT:
@@ -441,6 +722,11 @@ long batch_scan_report(batch *b)
                         "\"score\":%.4f,\"fingerprint\":\"%s\"",
                         (unsigned long long)x->line, (unsigned long long)x->col, x->label,
                         src_name(x->source), x->score, x->fp);
+                fputs(",\"rule\":", f);
+                if (x->rule)
+                    jstr(f, x->rule, strlen(x->rule));
+                else
+                    fputs("null", f);
                 if (o->show_values && x->value) {
                     fputs(",\"value\":", f);
                     jstr(f, x->value, x->vlen);
@@ -451,6 +737,9 @@ long batch_scan_report(batch *b)
                 csvstr(f, path, strlen(path));
                 fprintf(f, ",%llu,%llu,%s,%s,%.4f,%s", (unsigned long long)x->line,
                         (unsigned long long)x->col, x->label, src_name(x->source), x->score, x->fp);
+                fputc(',', f);
+                if (x->rule)
+                    csvstr(f, x->rule, strlen(x->rule));
                 if (o->show_values && x->value) {
                     fputc(',', f);
                     csvstr(f, x->value, x->vlen);
@@ -458,7 +747,8 @@ long batch_scan_report(batch *b)
                 fputc('\n', f);
                 break;
             case PII_RFMT_SARIF:
-                sarif_result(f, it, x, first, o->show_values);
+                sarif_result(f, it, x, sarif_rule(x->label, extra, nextra), first, o->show_values,
+                             cwd, o->staged);
                 break;
             }
             first = 0;
@@ -467,7 +757,9 @@ long batch_scan_report(batch *b)
     if (fmt == PII_RFMT_JSON)
         fputs(first ? "]}\n" : "\n]}\n", f);
     else if (fmt == PII_RFMT_SARIF)
-        fputs("]}]}\n", f);
+        sarif_tail(f, b, cwd, o->staged);
+out:
+    free(extra);
     for (size_t i = 0; i < base.n; i++)
         free(base.v[i]);
     free(base.v);

@@ -27,6 +27,7 @@
 #include "batch_int.h"
 #include "cli.h"
 #include "pii_core.h"
+#include "diffscan.h"
 #include "ignore.h"
 #include "staged.h"
 
@@ -364,6 +365,80 @@ oom:
     return PII_EXIT_FAIL;
 }
 
+/* --diff: one item per file the diff changes, holding the lines it adds
+ * (diffscan.h); the diff is read whole from standard input or the FILE. */
+static int collect_diff(batch *b)
+{
+    const pii_opts *o = b->o;
+    const char *name = o->nfiles ? o->files[0] : "-";
+    int fd = strcmp(name, "-") == 0 ? STDIN_FILENO : open(name, O_RDONLY | O_CLOEXEC);
+    char *buf = NULL, why[128];
+    size_t n = 0, cap = 0;
+    if (fd < 0) {
+        fprintf(stderr, "pii-redact: --diff %s: %s\n", name, strerror(errno));
+        return PII_EXIT_IO;
+    }
+    for (;;) {
+        if (PII_VEC_RESERVE(buf, cap, n + 65536)) {
+            if (fd != STDIN_FILENO)
+                close(fd);
+            free(buf);
+            goto oom;
+        }
+        ssize_t k = read(fd, buf + n, cap - n);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k < 0) {
+            int err = errno;
+            if (fd != STDIN_FILENO)
+                close(fd);
+            free(buf);
+            fprintf(stderr, "pii-redact: --diff %s: read error: %s\n", name, strerror(err));
+            return PII_EXIT_IO;
+        }
+        if (k == 0)
+            break;
+        n += (size_t)k;
+    }
+    if (fd != STDIN_FILENO)
+        close(fd);
+    pii_diff_file *v = NULL;
+    size_t nv = 0;
+    pii_err e = pii_diff_parse(buf ? buf : "", n, &v, &nv, why, sizeof why);
+    free(buf);
+    if (e == PII_ENOMEM)
+        goto oom;
+    if (e) {
+        fprintf(stderr, "pii-redact: --diff %s: not a unified diff: %s\n",
+                strcmp(name, "-") ? name : "(standard input)", why);
+        return PII_EXIT_IO;
+    }
+    int rc = -1;
+    for (size_t i = 0; i < nv && rc < 0; i++) {
+        bitem *it = add(b, v[i].path, ".", 0);
+        if (!it) {
+            rc = PII_EXIT_FAIL;
+            break;
+        }
+        it->from_diff = 1;
+        if (v[i].binary) {
+            it->status = ST_SKIPPED, it->reason = "binary change (diff)";
+            continue;
+        }
+        it->mem = v[i].text, it->memlen = v[i].len;
+        it->lmap = v[i].line, it->nlmap = v[i].nlines;
+        it->size = v[i].len;
+        b->bytes_total += v[i].len;
+        v[i].text = NULL, v[i].line = NULL;
+    }
+    pii_diff_free(v, nv);
+    if (rc < 0)
+        return rc;
+oom:
+    fprintf(stderr, "pii-redact: out of memory while listing the inputs\n");
+    return PII_EXIT_FAIL;
+}
+
 static const batch *g_sort_b; /* for the qsort below (collection is single-threaded) */
 
 static int cmp_id(const void *pa, const void *pb)
@@ -439,6 +514,8 @@ int batch_collect(batch *b)
     }
     if (o->staged)
         return collect_staged(b);
+    if (o->diff)
+        return collect_diff(b);
     if (nargs == 0) {
         if (!add(b, "-", "-", 1))
             goto oom;

@@ -30,6 +30,10 @@ typedef struct pii_subcommand {
 /* NULL-name-terminated table, src/commands.c. */
 extern const pii_subcommand pii_subcommands[];
 
+/* The subcommand within two edits of `word` ("bnech": "bench"), or NULL;
+ * never for a word with a '/' or a '.' (a path). */
+const char *pii_subcommand_near(const char *word);
+
 /* One option of a command's table: the main command's (src/options.def)
  * and each subcommand's.  Parsing and --help are both driven by the table. */
 typedef struct pii_flag {

@@ -48,6 +48,7 @@
  * Timings start after the warm-up round (all experts' pages mapped), so
  * they are steady-state figures; load_s is the pipeline build (model load,
  * rule compile) alone and first_s load plus the warm-up. */
+#include <errno.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -131,12 +132,13 @@ static const char *default_corpus(char *buf, size_t cap)
     return rel;
 }
 
+/* 0, or the errno value of what failed (ENOMEM when memory ran out). */
 static int corpus_load(const char *path, size_t limit, bench_corpus *c)
 {
     memset(c, 0, sizeof *c);
     FILE *f = fopen(path, "rb");
     if (!f)
-        return -1;
+        return errno ? errno : EIO;
     size_t cap = 1 << 16, n = 0;
     char *b = malloc(cap + 1);
     while (b) {
@@ -155,11 +157,11 @@ static int corpus_load(const char *path, size_t limit, bench_corpus *c)
             break;
         n += k;
     }
-    int bad = ferror(f);
+    int bad = ferror(f) ? (errno ? errno : EIO) : 0;
     fclose(f);
     if (!b || bad) {
         free(b);
-        return -1;
+        return b ? bad : ENOMEM;
     }
     b[n] = 0;
     c->buf = b;
@@ -167,7 +169,7 @@ static int corpus_load(const char *path, size_t limit, bench_corpus *c)
     for (size_t i = 0; i < n; i++)
         nl += b[i] == '\n';
     if (!(c->start = malloc((nl + 2) * sizeof *c->start)))
-        return -1;
+        return ENOMEM;
     /* lines as --lines splits them: up to and with each '\n', then the rest */
     size_t s = 0;
     while (s < n && (!limit || c->n < limit)) {
@@ -552,6 +554,12 @@ static int parse(int argc, char **argv, bench_opts *o)
                 fprintf(stderr, "pii-redact bench: --%s: expected a number, got '%s'\n", nm, val);
                 return PII_EXIT_USAGE;
             }
+            if (nm[0] == 's' && !(d > 0)) {
+                fprintf(stderr,
+                        "pii-redact bench: --seconds: expected more than 0 seconds, got '%s'\n",
+                        val);
+                return PII_EXIT_USAGE;
+            }
             if (nm[0] == 's')
                 o->seconds = d;
             else if (!strcmp(nm, "min-cos"))
@@ -632,6 +640,7 @@ int pii_cmd_bench(int argc, char **argv)
     int st = parse(argc, argv, &o);
     if (st)
         return st < 0 ? PII_EXIT_OK : st;
+    const int corpus_given = o.corpus != NULL;
     if (!o.corpus)
         o.corpus = default_corpus(corpus_path, sizeof corpus_path);
     const char *dm_cfg;
@@ -642,8 +651,17 @@ int pii_cmd_bench(int argc, char **argv)
         return PII_EXIT_USAGE;
     }
     bench_corpus cp;
-    if (corpus_load(o.corpus, o.limit, &cp) || cp.n == 0) {
-        fprintf(stderr, "pii-redact bench: %s: cannot read sentences\n", o.corpus);
+    int cerr = corpus_load(o.corpus, o.limit, &cp);
+    if (cerr || cp.n == 0) {
+        if (!cerr)
+            fprintf(stderr, "pii-redact bench: %s: no sentences in it\n", o.corpus);
+        else
+            fprintf(stderr, "pii-redact bench: %s: %s%s\n", o.corpus, strerror(cerr),
+                    corpus_given ? ""
+                                 : " (the default corpus: samples/sentences.txt in the source "
+                                   "tree or PREFIX/share/pii-redact/sentences.txt beside an "
+                                   "installed pii-redact; give one with --corpus FILE, one "
+                                   "sentence a line)");
         corpus_free(&cp);
         return PII_EXIT_IO;
     }
@@ -889,10 +907,10 @@ int pii_cmd_bench(int argc, char **argv)
         printf("threads:      %d, isa %s%s%s, attention %s\n", nth, isa,
                qint ? ", activations " : "", qint ? pii_rt_qact_name(pii_model_plan(m)->qact) : "",
                pii_model_attn_int16(m) ? "int16" : "f32");
-        printf("measured:     %llu inputs, %llu tokens, %llu rounds, %llu flushes in %.2f s\n",
+        printf("measured:     %llu sentences, %llu tokens, %llu rounds, %llu flushes in %.2f s\n",
                (unsigned long long)docs, (unsigned long long)toks, (unsigned long long)rounds,
                (unsigned long long)flushes, el);
-        printf("throughput:   %.1f inputs/s, %.0f tokens/s (%.0f tokens per CPU-second)\n",
+        printf("throughput:   %.1f sentences/s, %.0f tokens/s (%.0f tokens per CPU-second)\n",
                (double)docs / el, (double)toks / el, (double)toks / cpu);
         printf("compute:      %.1f GFLOP/s effective", gfl);
         if (ref_peak > 0)

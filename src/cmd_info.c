@@ -75,6 +75,8 @@ void pii_cli_print_version(void)
         printf("model:   none built in\n");
     }
     printf("kernels: %s\n", pii_rt_isa_name(mc_isa_active()));
+    printf("license: Apache-2.0 (LICENSE); third-party notices (the tiktoken vocabulary, the "
+           "default model, the name lexicons) are installed with it in share/pii-redact/\n");
 }
 
 int pii_cmd_info(int argc, char **argv)

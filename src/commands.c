@@ -1,5 +1,6 @@
 /* commands.c — the subcommand table.  Add one line per subcommand. */
 #include <stddef.h>
+#include <string.h>
 
 #include "cli.h"
 
@@ -10,6 +11,8 @@ int pii_cmd_logits(int argc, char **argv);
 int pii_cmd_tokenize(int argc, char **argv);
 int pii_cmd_bench(int argc, char **argv);
 int pii_cmd_quantize(int argc, char **argv);
+int pii_cmd_serve(int argc, char **argv);
+int pii_cmd_restore(int argc, char **argv);
 
 const pii_subcommand pii_subcommands[] = {
     {"eval", pii_cmd_eval, "score the redactor on eval files (per-label P/R/F1, leak rate)"},
@@ -20,5 +23,48 @@ const pii_subcommand pii_subcommands[] = {
     {"bench", pii_cmd_bench,
      "measure encoder speed (and the machine's peak) or quantization fidelity"},
     {"quantize", pii_cmd_quantize, "write an int8/int4 copy of a model (quantized expert weights)"},
+    {"serve", pii_cmd_serve,
+     "serve the redactor over HTTP (Presidio-compatible endpoints, pseudonym sessions)"},
+    {"restore", pii_cmd_restore, "put the originals back into text with pseudonym placeholders"},
     {NULL, NULL, NULL},
 };
+
+/* Levenshtein distance of two short words (capped: 32 bytes). */
+static size_t edit_distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b), row[33];
+    if (la > 32 || lb > 32)
+        return (size_t)-1;
+    for (size_t j = 0; j <= lb; j++)
+        row[j] = j;
+    for (size_t i = 1; i <= la; i++) {
+        size_t diag = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= lb; j++) {
+            size_t up = row[j], best = diag + (a[i - 1] != b[j - 1]);
+            if (up + 1 < best)
+                best = up + 1;
+            if (row[j - 1] + 1 < best)
+                best = row[j - 1] + 1;
+            row[j] = best;
+            diag = up;
+        }
+    }
+    return row[lb];
+}
+
+const char *pii_subcommand_near(const char *word)
+{
+    const char *best = NULL;
+    size_t bd = 3; /* at most two edits ("bnech": bench) */
+    if (strlen(word) < 3 || strchr(word, '/') || strchr(word, '.'))
+        return NULL;
+    for (const pii_subcommand *c = pii_subcommands; c->name; c++) {
+        size_t d = edit_distance(word, c->name);
+        if (d < bd) {
+            bd = d;
+            best = c->name;
+        }
+    }
+    return best;
+}

@@ -205,6 +205,11 @@ static int redact_main(int argc0, char **argv0)
         rc = list_rules(&p);
         goto done;
     }
+    if (batch && o.map_out) {
+        fprintf(stderr, "pii-redact: --map-out works on one stream of input, not in batch mode\n");
+        rc = PII_EXIT_USAGE;
+        goto done;
+    }
     if (batch) {
         rc = pii_batch_run(&o, &p);
         goto done;
@@ -219,6 +224,8 @@ static int redact_main(int argc0, char **argv0)
         e = PII_ENOMEM;
         goto stream_done;
     }
+    if (p.map)
+        pii_out_set_map(out, p.map);
     sink = pii_out_sink(out);
     if (!(st = pii_stream_create(p.red, &sink, &e)))
         goto stream_done;
@@ -297,6 +304,11 @@ stream_done:
     }
     if (rc == PII_EXIT_OK && o.check && out && pii_out_found(out))
         rc = PII_EXIT_FOUND;
+    if (p.map) { /* what was written needs its map, whatever else failed */
+        int mrc = pii_pipeline_write_map(&o, &p);
+        if (mrc >= 0 && (rc == PII_EXIT_OK || rc == PII_EXIT_FOUND))
+            rc = mrc;
+    }
     pii_stream_free(st);
     pii_out_free(out);
     free(buf);
@@ -320,6 +332,16 @@ int main(int argc, char **argv)
         for (const pii_subcommand *c = pii_subcommands; c->name; c++)
             if (strcmp(argv[1], c->name) == 0)
                 return c->run(argc - 1, argv + 1);
+        /* a mistyped subcommand, not a file: say so instead of "No such file" */
+        struct stat st;
+        const char *near = pii_subcommand_near(argv[1]);
+        if (near && lstat(argv[1], &st) != 0 && errno == ENOENT) {
+            fprintf(stderr,
+                    "pii-redact: %s: no such command or file; did you mean '%s'? (pii-redact "
+                    "--help lists the commands)\n",
+                    argv[1], near);
+            return PII_EXIT_USAGE;
+        }
     }
     int rc = redact_main(argc, argv);
     if (fclose(stdout) != 0 && errno != EPIPE && rc == PII_EXIT_OK)

@@ -240,6 +240,9 @@ int pii_opts_parse(int argc, char **argv, pii_opts *o)
         case O_KEY_FILE:
             o->key_file = optarg;
             break;
+        case O_MAP_OUT:
+            o->map_out = optarg;
+            break;
         case O_LABELS:
             o->labels = optarg;
             break;
@@ -288,6 +291,9 @@ int pii_opts_parse(int argc, char **argv, pii_opts *o)
         }
         case O_STAGED:
             o->staged = 1;
+            break;
+        case O_DIFF:
+            o->diff = 1;
             break;
         case O_LIST_RULES:
             o->list_rules = 1;

@@ -34,6 +34,7 @@ typedef struct pii_opts {
     int exit_code; /* 0: the default, 1 */
     int report_format_given;
     int staged; /* --staged: the index's blobs of the staged files (staged.h) */
+    int diff;   /* --diff: the added lines of a unified diff (diffscan.h) */
     int quiet;
     int list_rules;
     const char *model_path;
@@ -48,6 +49,7 @@ typedef struct pii_opts {
     const char **thresholds, **biases; /* repeatable, borrowed from argv */
     size_t n_thresholds, n_biases;
     const char *key_file;
+    const char *map_out; /* --map-out: reversible pseudonyms, their map file */
     const char *allow_file, *deny_file;
     /* operators: global default and "label=op" overrides, in order */
     const char *op_default;

@@ -51,6 +51,7 @@ struct pii_out {
     int out_regular; /* the output is a regular file */
     count *counts;
     size_t ncounts, capcounts;
+    const pii_pseudo *map; /* --map-out: json adds "mapping" */
 };
 
 static pii_err wr(pii_out *w, const void *p, size_t n)
@@ -327,8 +328,21 @@ static pii_err on_end(void *ud)
             if (!e)
                 e = ws(w, num);
         }
-        if (!e)
+        if (!e && w->map) {
+            pii_buf mb = {0};
+            e = ws(w, "},\"mapping\":");
+            if (!e)
+                e = pii_pseudo_to_json(w->map, &mb);
+            if (!e)
+                e = wr(w, mb.p, mb.n);
+            if (mb.p)
+                memset(mb.p, 0, mb.n);
+            pii_buf_free(&mb);
+            if (!e)
+                e = ws(w, "}\n");
+        } else if (!e) {
             e = ws(w, "}}\n");
+        }
         for (size_t i = 0; i < w->nspans; i++)
             free(w->spans[i].val);
         w->nspans = 0;
@@ -340,6 +354,11 @@ static pii_err on_end(void *ud)
     if (!e && w->o->lines && w->flush_lines && fflush(w->fp) != 0)
         e = PII_EWRITE;
     return e;
+}
+
+void pii_out_set_map(pii_out *w, const pii_pseudo *m)
+{
+    w->map = m;
 }
 
 pii_out *pii_out_create(FILE *fp, const pii_opts *o)

@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "opts.h"
+#include "pii_pseudo.h"
 #include "pii_redact.h"
 
 typedef struct pii_out pii_out;
@@ -24,6 +25,9 @@ void pii_out_set_file(pii_out *w, const char *name);
 /* jsonl: adds "record" and "field" to the next span objects (batch records
  * mode; record 0 turns them off).  field is borrowed until the next call. */
 void pii_out_set_record(pii_out *w, uint64_t record, const char *field);
+/* --map-out: --format json adds the map so far to each document's object,
+ * "mapping": {"version":1,"entries":[...]} (pii_pseudo.h). */
+void pii_out_set_map(pii_out *w, const pii_pseudo *m);
 /* The sink to hand to pii_stream_create. */
 pii_sink pii_out_sink(pii_out *w);
 /* Number of spans seen so far. */

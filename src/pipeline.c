@@ -54,11 +54,12 @@ int pii_exit_for(pii_err e)
 #define PII_KEY_MIN 16
 #define PII_KEY_GOOD 32
 #define PII_KEY_MAX 4096
+_Static_assert(PII_CLI_KEY_BUF == PII_KEY_MAX + 3, "the maximum, CR LF, one byte to see longer");
 
-static int load_key(const char *path, pii_pipeline *p)
+int pii_cli_load_key(const char *path, uint8_t key[PII_CLI_KEY_BUF], size_t *out_n)
 {
-    uint8_t key[PII_KEY_MAX + 3]; /* the maximum, CR LF, one byte to see "longer" */
     size_t n = 0;
+    *out_n = 0;
     if (path) {
         /* O_NONBLOCK: a FIFO named as the key file must not hang in open() */
         int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
@@ -81,13 +82,13 @@ static int load_key(const char *path, pii_pipeline *p)
             return PII_EXIT_USAGE;
         }
         ssize_t r = 0;
-        while (n < sizeof key &&
-               ((r = read(fd, key + n, sizeof key - n)) > 0 || (r < 0 && errno == EINTR)))
+        while (n < PII_CLI_KEY_BUF &&
+               ((r = read(fd, key + n, PII_CLI_KEY_BUF - n)) > 0 || (r < 0 && errno == EINTR)))
             n += r > 0 ? (size_t)r : 0;
         close(fd);
         if (r < 0) {
             fprintf(stderr, "pii-redact: %s: unreadable: %s\n", path, strerror(errno));
-            memset(key, 0, sizeof key);
+            memset(key, 0, PII_CLI_KEY_BUF);
             return PII_EXIT_IO;
         }
         while (n && (key[n - 1] == '\n' || key[n - 1] == '\r'))
@@ -109,7 +110,7 @@ static int load_key(const char *path, pii_pipeline *p)
     }
     if (n > PII_KEY_MAX) {
         fprintf(stderr, "pii-redact: %s: the hash key is longer than %d bytes\n", src, PII_KEY_MAX);
-        memset(key, 0, sizeof key);
+        memset(key, 0, PII_CLI_KEY_BUF);
         return PII_EXIT_USAGE;
     }
     if (n < PII_KEY_MIN) {
@@ -117,7 +118,7 @@ static int load_key(const char *path, pii_pipeline *p)
                 "pii-redact: %s: the hash key has %zu bytes; at least %d random bytes are needed "
                 "(a short key is found by brute force): head -c 32 /dev/urandom >KEYFILE\n",
                 src, n, PII_KEY_MIN);
-        memset(key, 0, sizeof key);
+        memset(key, 0, PII_CLI_KEY_BUF);
         return PII_EXIT_USAGE;
     }
     if (n < PII_KEY_GOOD)
@@ -125,14 +126,25 @@ static int load_key(const char *path, pii_pipeline *p)
                 "pii-redact: warning: %s: the hash key has %zu bytes; use %d or more random "
                 "bytes\n",
                 src, n, PII_KEY_GOOD);
+    *out_n = n;
+    return -1;
+}
+
+static int load_key(const char *path, pii_pipeline *p)
+{
+    uint8_t key[PII_CLI_KEY_BUF];
+    size_t n;
+    int rc = pii_cli_load_key(path, key, &n);
+    if (rc >= 0 || n == 0)
+        return rc;
     pii_err e = pii_ops_set_key(p->ops, key, n);
-    if (!e && (p->key = malloc(n))) { /* for --check's fingerprints */
+    if (!e && (p->key = malloc(n))) { /* for --check's fingerprints, the server, --map-out */
         memcpy(p->key, key, n);
         p->keylen = n;
     } else if (!e) {
         e = PII_ENOMEM;
     }
-    memset(key, 0, sizeof key);
+    memset(key, 0, PII_CLI_KEY_BUF);
     if (e) {
         pii_cli_error("hash key", e);
         return pii_exit_for(e);
@@ -412,8 +424,14 @@ static int build_model(const pii_opts *o, pii_pipeline *p)
         }
     }
     if (!p->model) {
-        fprintf(stderr, "pii-redact: %s: %s%s%s\n", mpath ? mpath : "default model",
-                pii_strerror(e), msg[0] ? ": " : "", msg);
+        /* the loader's message often names the path and the system's reason
+         * already ("/x: No such file or directory"): say each once */
+        const char *what = mpath ? mpath : "default model";
+        size_t wl = strlen(what);
+        int named = msg[0] && strncmp(msg, what, wl) == 0 && msg[wl] == ':';
+        int reason = msg[0] && e == PII_ENOTFOUND;
+        fprintf(stderr, "pii-redact: %s%s%s%s%s\n", named ? "" : what, named ? "" : ": ",
+                reason ? "" : pii_strerror(e), msg[0] && !reason ? ": " : "", msg);
         return PII_EXIT_MODEL;
     }
     /* A NaN or infinity in a weight would silence the model: refuse it
@@ -485,6 +503,88 @@ static int active_labels(const pii_opts *o, pii_pipeline *p)
             return rc;
     }
     return -1;
+}
+
+/* --map-out: the pseudonym operator numbers through a pii_pseudo map. */
+static int reversible(const pii_opts *o, pii_pipeline *p)
+{
+    if (!o->map_out)
+        return -1;
+    int any = o->op_default && strcmp(o->op_default, "pseudonym") == 0;
+    for (size_t i = 0; i < o->n_op_label; i++) {
+        const char *eq = strchr(o->op_label[i], '=');
+        any |= eq && strcmp(eq + 1, "pseudonym") == 0;
+    }
+    if (!any) {
+        fprintf(stderr, "pii-redact: --map-out: no label's operator is pseudonym "
+                        "(--operator pseudonym or LABEL=pseudonym)\n");
+        return PII_EXIT_USAGE;
+    }
+    pii_err e;
+    if (!(p->map = pii_pseudo_create(&e))) {
+        pii_cli_error("--map-out", e);
+        return pii_exit_for(e);
+    }
+    pii_ops_set_pseudo_map(p->ops, p->map);
+    return -1;
+}
+
+int pii_pipeline_write_map(const pii_opts *o, const pii_pipeline *p)
+{
+    size_t kn = p->keylen; /* the hash key the pipeline loaded, if any */
+    pii_buf js = {0}, sealed = {0};
+    int rc = -1;
+    pii_err e = pii_pseudo_to_json(p->map, &js);
+    if (e == PII_OK && kn)
+        e = pii_pseudo_seal(p->key, kn, js.p, js.n, &sealed);
+    if (e) {
+        pii_cli_error("--map-out", e);
+        rc = pii_exit_for(e);
+    }
+    if (rc < 0 && !kn && !o->quiet)
+        fprintf(stderr,
+                "pii-redact: warning: %s holds the original values in clear; give "
+                "--key-file to seal it\n",
+                o->map_out);
+    const pii_buf *b = kn ? &sealed : &js;
+    char tmp[4096];
+    int fd = -1;
+    if (rc < 0 && snprintf(tmp, sizeof tmp, "%s.tmpXXXXXX", o->map_out) >= (int)sizeof tmp) {
+        fprintf(stderr, "pii-redact: --map-out: name too long\n");
+        rc = PII_EXIT_USAGE;
+    }
+    /* a new file of mode 0600 (mkstemp), then renamed over the name: only
+     * ever over a regular file (never a device, FIFO, link or folder) */
+    struct stat st;
+    if (rc < 0 && lstat(o->map_out, &st) == 0 && !S_ISREG(st.st_mode)) {
+        fprintf(stderr, "pii-redact: %s: --map-out replaces a regular file only\n", o->map_out);
+        rc = PII_EXIT_USAGE;
+    }
+    if (rc < 0 && (fd = mkstemp(tmp)) < 0) {
+        fprintf(stderr, "pii-redact: %s: %s\n", o->map_out, strerror(errno));
+        rc = PII_EXIT_IO;
+    }
+    if (rc < 0) {
+        size_t off = 0;
+        while (off < b->n) {
+            ssize_t w = write(fd, b->p + off, b->n - off);
+            if (w < 0 && errno == EINTR)
+                continue;
+            if (w <= 0)
+                break;
+            off += (size_t)w;
+        }
+        if (off != b->n || fsync(fd) != 0 || close(fd) != 0 || rename(tmp, o->map_out) != 0) {
+            fprintf(stderr, "pii-redact: %s: %s\n", o->map_out, strerror(errno));
+            unlink(tmp);
+            rc = PII_EXIT_IO;
+        }
+    }
+    if (js.p)
+        memset(js.p, 0, js.n);
+    pii_buf_free(&js);
+    pii_buf_free(&sealed);
+    return rc;
 }
 
 #define PII_RULES_FILE_NAME ".pii-redact.rules"
@@ -588,7 +688,8 @@ int pii_pipeline_build(const pii_opts *o, pii_pipeline *p)
         pii_redactor_set_allow(p->red, p->allow);
         pii_redactor_set_allow_rescan(p->red, p->rules); /* NULL: --model-only */
     }
-    if ((rc = active_labels(o, p)) >= 0 || (rc = build_ops(o, p)) >= 0)
+    if ((rc = active_labels(o, p)) >= 0 || (rc = build_ops(o, p)) >= 0 ||
+        (rc = reversible(o, p)) >= 0)
         return rc;
     pii_redactor_set_ops(p->red, p->ops);
     if ((rc = select_labels(o, p)) >= 0)
@@ -608,6 +709,7 @@ void pii_pipeline_free(pii_pipeline *p)
     pii_rules_free(p->rules);
     pii_custom_free(p->custom);
     pii_labelset_free(p->labels);
+    pii_pseudo_free(p->map);
     if (p->key) {
         volatile uint8_t *k = p->key;
         for (size_t i = 0; i < p->keylen; i++)

@@ -8,6 +8,7 @@
 #include "pii_custom.h"
 #include "pii_model.h"
 #include "pii_ner.h"
+#include "pii_pseudo.h"
 #include "pii_redact.h"
 #include "pii_tok.h"
 
@@ -26,6 +27,7 @@ typedef struct pii_pipeline {
     uint8_t *key;         /* --key-file / $PII_REDACT_KEY, or NULL: the hash     */
     size_t keylen;        /* operator's key and --check's fingerprint key (issue 42
                              M5); zeroed by pii_pipeline_free */
+    pii_pseudo *map;      /* --map-out: the reversible pseudonyms' map, else NULL */
 } pii_pipeline;
 
 /* Returns -1 on success, else an exit status after printing a message.
@@ -40,7 +42,19 @@ typedef struct pii_pipeline {
  * of the git repository holding the current directory; not with
  * --model-only or --no-rules-file.  Their errors name the file and line. */
 int pii_pipeline_build(const pii_opts *o, pii_pipeline *p);
+/* --map-out: writes p->map to o->map_out (mode 0600, replaced whole),
+ * sealed with the hash key when there is one (pii_pseudo.h), else plain
+ * JSON after a warning.  Returns -1, or an exit status after a message. */
+int pii_pipeline_write_map(const pii_opts *o, const pii_pipeline *p);
 void pii_pipeline_free(pii_pipeline *p);
+
+/* The hash key as the command takes it: --key-file FILE (a regular file
+ * only its owner can read; a trailing newline is not part of it), else
+ * $PII_REDACT_KEY; 16..4096 bytes, a warning below 32.  Returns -1 with
+ * the key in key[0..*n) (*n = 0: none given), else an exit status after a
+ * message.  The caller wipes key after use. */
+#define PII_CLI_KEY_BUF (4096 + 3)
+int pii_cli_load_key(const char *path, uint8_t key[PII_CLI_KEY_BUF], size_t *n);
 
 /* Prints "pii-redact: WHAT: message" to stderr (never input text). */
 void pii_cli_error(const char *what, pii_err e);

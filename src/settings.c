@@ -483,6 +483,21 @@ static int is_dir(const char *p)
     return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+/* Whether DIR holds a checkpoint's config.json, at its top or in
+ * original/ (docs/FORMATS.md): a directory without one is not a checkpoint
+ * (an interrupted or never finished download of opf's). */
+static int holds_config(const char *dir)
+{
+    char p[4096];
+    struct stat st;
+    static const char *const rel[] = {"config.json", "original/config.json"};
+    for (size_t i = 0; i < sizeof rel / sizeof rel[0]; i++)
+        if (snprintf(p, sizeof p, "%s/%s", dir, rel[i]) < (int)sizeof p && stat(p, &st) == 0 &&
+            S_ISREG(st.st_mode) && st.st_size > 0)
+            return 1;
+    return 0;
+}
+
 /* opf's checkpoint: $OPF_CHECKPOINT (as opf reads it), else
  * ~/.opf/privacy_filter when it is a directory.  *from names the source. */
 static int opf_checkpoint(char *buf, size_t cap, const char **from)
@@ -522,6 +537,17 @@ int pii_settings_model(const char *given, int quiet, char *buf, size_t cap, cons
         return -1;
     }
     if (opf_checkpoint(buf, cap, &from)) {
+        if (from[0] == '~' && !holds_config(buf)) {
+            /* found, not asked for: an empty or partial ~/.opf/privacy_filter
+             * is no reason to fail a run the built-in model can do */
+            if (!quiet && !announced)
+                fprintf(stderr,
+                        "pii-redact: note: %s holds no checkpoint (no config.json: an "
+                        "interrupted download?); using the built-in model\n",
+                        buf);
+            announced = 1;
+            return -1;
+        }
         if (!quiet && !announced)
             fprintf(stderr,
                     "pii-redact: note: using the opf checkpoint %s (%s); -m builtin for the "

@@ -4,7 +4,7 @@
 # Extra packages named as arguments are checked too (make fuzz asks for
 # clang-14 libclang-rt-14-dev, make valgrind for valgrind).
 set -e
-PKGS="build-essential pkg-config libpcre2-dev libutf8proc-dev libjson-c-dev libcmocka-dev parallel time jq groff-base python3-jsonschema"
+PKGS="build-essential pkg-config libpcre2-dev libutf8proc-dev libjson-c-dev libcmocka-dev parallel time jq groff-base python3-jsonschema python3-rfc3987 pre-commit libmicrohttpd-dev curl"
 PKGS="$PKGS $*"
 missing=""
 for p in $PKGS; do

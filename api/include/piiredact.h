@@ -51,6 +51,7 @@
 #include "pii_redact.h"
 #include "pii_records.h"
 #include "pii_custom.h"
+#include "pii_pseudo.h"
 #endif
 
 #ifdef __cplusplus

@@ -184,6 +184,11 @@ uint64_t pii_rec_stream_bad_records(const pii_rec_stream *rs);
  * number.  Writes a NUL-terminated string of at most cap-1 bytes and
  * returns its untruncated length. */
 size_t pii_rec_stream_field(const pii_rec_stream *rs, char *buf, size_t cap);
+/* For span callbacks: the byte offset, from the start of this input as
+ * fed, of the first raw byte of the span reported (the span widened to
+ * whole escapes and UTF-8 sequences, as it is replaced), so a caller can
+ * give the input's own line and column.  Undefined outside a callback. */
+uint64_t pii_rec_stream_span_offset(const pii_rec_stream *rs);
 /* What went wrong in the last error, e.g. "expected ':' at byte 17 of the
  * record"; "" if nothing to add.  Never contains input text, except CSV
  * column names given as selectors. */

@@ -179,6 +179,11 @@ pii_err pii_ops_check(const pii_ops *o); /* call once before use */
  * (default 65536, about 40 bytes each, stored as digests); beyond it new
  * values get "<PRIVATE_PERSON_OVERFLOW>" (the label's placeholder name). */
 void pii_ops_set_pseudonym_limit(pii_ops *o, size_t max_values);
+/* Reversible pseudonyms: the pseudonym operator takes its placeholders
+ * from m (pii_pseudo.h; borrowed, used under the pii_ops mutex) instead of
+ * numbering digests.  NULL: back to digests.  Configure before use. */
+struct pii_pseudo;
+void pii_ops_set_pseudo_map(pii_ops *o, struct pii_pseudo *m);
 void pii_ops_free(pii_ops *o);
 
 /* Growable byte buffer used by the operators and the stream. */

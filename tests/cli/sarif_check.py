@@ -3,10 +3,15 @@
 
 1. against the official SARIF 2.1.0 JSON schema (OASIS SARIF TC;
    tests/fixtures/sarif/sarif-2.1.0-rtm.5.json, origin in NOTICE there),
-   with Debian's python3-jsonschema (draft 4, as the schema declares);
-2. against what GitHub code scanning needs beyond the schema: one run, a
-   ruleId naming a rule, a message text, a physical location with a
-   relative URI, startLine and startColumn >= 1, partialFingerprints.
+   with Debian's python3-jsonschema (draft 4, as the schema declares) and
+   its format checks: "uri" and "uri-reference" need python3-rfc3987 (make
+   setup installs it), and the check refuses to run without them;
+2. against what GitHub code scanning needs beyond the schema, and what
+   SARIF says SHALL be there: one run, run.columnKind, a rule entry for
+   every result's ruleId, a message text, a physical location whose URI is
+   relative with a uriBaseId that run.originalUriBaseIds defines (or an
+   absolute file: URI), startLine and startColumn >= 1,
+   partialFingerprints, and invocations[0].executionSuccessful.
 
 Usage: sarif_check.py FILE; exit 0 when valid, 1 with the reason ("sarif:
 schema: ..." for a schema error).  Run it with /usr/bin/python3, where the
@@ -41,8 +46,16 @@ def schema_check(log):
     schema = json.load(open(SCHEMA, encoding="utf-8"))
     cls = jsonschema.validators.validator_for(schema)
     cls.check_schema(schema)
+    # every format the library knows (the draft 4 checker lacks the
+    # schema's "uri-reference")
+    fc = jsonschema.FormatChecker()
+    for fmt in ("uri", "uri-reference"):
+        if fmt not in fc.checkers:
+            fail("no format checker for '%s': install python3-rfc3987 (make setup)" % fmt)
+    if fc.conforms("a b", "uri-reference") or fc.conforms("x/100%.txt", "uri-reference"):
+        fail("the uri-reference format checker accepts what is not a URI")
     errors = sorted(
-        cls(schema, format_checker=cls.FORMAT_CHECKER).iter_errors(log),
+        cls(schema, format_checker=fc).iter_errors(log),
         key=lambda e: list(e.absolute_path),
     )
     if errors:
@@ -65,6 +78,12 @@ for run in runs:
     ids = []
     for i, r in enumerate(rules):
         ids.append(need(r, "id", str, "rules[%d]" % i))
+    if run.get("columnKind") not in ("unicodeCodePoints", "utf16CodeUnits"):
+        fail("run.columnKind is missing (SARIF 3.14.27)")
+    bases = run.get("originalUriBaseIds", {})
+    inv = need(run, "invocations", list, "run")
+    if not inv or not isinstance(inv[0].get("executionSuccessful"), bool):
+        fail("run.invocations[0].executionSuccessful is missing")
     results = need(run, "results", list, "run")
     for i, res in enumerate(results):
         w = "results[%d]" % i
@@ -72,6 +91,8 @@ for run in runs:
         if not isinstance(msg.get("text"), str) or not msg["text"]:
             fail(w + ".message: needs text")
         rid = need(res, "ruleId", str, w)
+        if rid not in ids:
+            fail(w + ": no rule entry for ruleId " + rid)
         if "ruleIndex" in res and ids[res["ruleIndex"]] != rid:
             fail(w + ": ruleIndex does not name ruleId")
         if res.get("level", "warning") not in ("none", "note", "warning", "error"):
@@ -80,9 +101,20 @@ for run in runs:
         if not locs:
             fail(w + ": no location")
         pl = need(locs[0], "physicalLocation", dict, w + ".locations[0]")
-        uri = need(need(pl, "artifactLocation", dict, w), "uri", str, w + ".artifactLocation")
-        if uri.startswith("/") or uri.startswith("./") or not uri:
+        al = need(pl, "artifactLocation", dict, w)
+        if al == {"description": {"text": "standard input"}}:
+            uri = None  # no file to name (a scan of standard input is not uploaded)
+        else:
+            uri = need(al, "uri", str, w + ".artifactLocation")
+        if uri is None:
+            pass
+        elif uri.startswith("file:///"):
+            if "uriBaseId" in al:
+                fail(w + ": an absolute uri with a uriBaseId")
+        elif uri.startswith("/") or uri.startswith("./") or not uri or ":" in uri:
             fail(w + ": uri must be relative to the repository root: " + uri)
+        elif al.get("uriBaseId") not in bases:
+            fail(w + ": uriBaseId %r is not in run.originalUriBaseIds" % al.get("uriBaseId"))
         region = need(pl, "region", dict, w)
         if need(region, "startLine", int, w + ".region") < 1:
             fail(w + ": startLine < 1")

@@ -17,7 +17,7 @@ printf 'x\nyy carol@example.net\n' >d/sub/u.txt
 
 "$P" --rules-only --check -q d/t.txt >out 2>err
 [ $? -eq 1 ] || fail "exit with findings"
-printf 'd/t.txt:1:3: private_email (rule) %s\nd/t.txt:2:3: private_phone (rule) %s\n' \
+printf 'd/t.txt:1:3: private_email (rule) %s [email]\nd/t.txt:2:3: private_phone (rule) %s [phone_intl]\n' \
     "$(cut -d' ' -f4 out | sed -n 1p)" "$(cut -d' ' -f4 out | sed -n 2p)" | cmp -s - out ||
     fail "text lines: $(cat out)"
 grep -q 'example' out && fail "a value was printed without --show-values"
@@ -35,7 +35,7 @@ cp keep.txt d/t.txt
 
 # Standard input, --show-values (JSON-escaped), --lines offsets.
 printf 'x bob@example.com\n' | "$P" --rules-only --check --show-values >out
-[ "$(cat out)" = "-:1:3: private_email (rule) $(cut -d' ' -f4 out) \"bob@example.com\"" ] ||
+[ "$(cat out)" = "-:1:3: private_email (rule) $(cut -d' ' -f4 out) [email] \"bob@example.com\"" ] ||
     fail "stdin: $(cat out)"
 printf 'l1\nl2 x bob@example.com\n' | "$P" --rules-only --check --lines | cut -d' ' -f1-2 >out
 [ "$(cat out)" = '-:2:6: private_email' ] || fail "--lines position: $(cat out)"
@@ -61,7 +61,7 @@ for mut in 'f["extra"]=1' 'f["fingerprint"]="abc"' 'del f["line"]'; do
         fail "json schema accepted: $mut"
 done
 "$P" --rules-only -r d --check -q --report-format csv >out.csv
-[ "$(head -1 out.csv)" = 'path,line,column,label,source,score,fingerprint' ] || fail "csv header"
+[ "$(head -1 out.csv)" = 'path,line,column,label,source,score,fingerprint,rule' ] || fail "csv header"
 [ "$(sed -n 2p out.csv | cut -d, -f1-5)" = '"d/sub/u.txt",2,4,private_email,rule' ] || fail "csv row"
 
 # SARIF 2.1.0: valid under the official schema (python3-jsonschema, from

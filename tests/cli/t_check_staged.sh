@@ -55,7 +55,7 @@ printf 'a.txt:2:6: private_email (rule)\nsub/c.txt:3:3: private_email (rule)\n' 
 # SARIF of the staged content is valid and points at the staged lines.
 "$P" --check --staged --rules-only -q --report-format sarif >out.sarif
 [ $? -eq 1 ] || fail "sarif exit"
-python3 "$here/sarif_check.py" out.sarif || fail "sarif invalid"
+/usr/bin/python3 "$here/sarif_check.py" out.sarif || fail "sarif invalid"
 rm -f out.sarif
 
 # After the commit nothing is staged: clean.  A staged edit is scanned at
@@ -107,7 +107,7 @@ grep -q '^pii-redact: d.txt: git cat-file [0-9a-f]* failed: the staged content w
 printf '#!/bin/sh\nexec "%s" --check --staged --rules-only -q\n' "$P" >.git/hooks/pre-commit
 chmod +x .git/hooks/pre-commit
 git commit -q -m pii >hook.out 2>&1 && fail "the hook let PII through"
-grep -q '^d.txt:2:3: private_email (rule) [0-9a-f]\{16\}$' hook.out || fail "hook: $(cat hook.out)"
+grep -q '^d.txt:2:3: private_email (rule) [0-9a-f]\{16\} \[email\]$' hook.out || fail "hook: $(cat hook.out)"
 rm -f hook.out
 git reset -q && rm d.txt
 printf 'fine\n' >e.txt && git add e.txt

@@ -19,13 +19,13 @@ fail() { echo "FAIL: $*"; exit 1; }
 # ---- the tables and the man page -------------------------------------------
 "$P" --help >"$T/help" || fail "--help exit"
 set --
-for c in eval mkmodel info logits tokenize bench quantize; do
+for c in eval mkmodel info logits tokenize bench quantize serve restore; do
     "$P" "$c" --help >"$T/help_$c" 2>"$T/err" || fail "$c --help exit"
     [ ! -s "$T/err" ] || fail "$c --help wrote to stderr"
     set -- "$@" "$c=$T/help_$c"
 done
 "$P" --help | sed -n '/^Commands:/,/^$/p' | awk 'NR>1 && /^  [a-z]/ {print $1}' >"$T/cmds"
-[ "$(wc -l <"$T/cmds")" -eq 7 ] || fail "subcommands in --help: $(cat "$T/cmds")"
+[ "$(wc -l <"$T/cmds")" -eq 9 ] || fail "subcommands in --help: $(cat "$T/cmds")"
 python3 "$here/cli_table.py" "$man" "$T/help" "$@" || fail "man page and tables disagree"
 # One style for every --help (src/clihelp.c: pii_cli_usage): "Usage:
 # pii-redact[ CMD]", "Options:", each option as "  -x, --name ARG" or

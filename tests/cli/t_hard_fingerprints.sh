@@ -25,11 +25,11 @@ EOS
 "$P" --rules-only --check -q t.txt >plain.txt
 [ $? -eq 1 ] || fail "unkeyed: exit"
 fp_phone_v1=$(expect v1 private_phone '+1 415-555-0100')
-grep -q "private_phone (rule) $fp_phone_v1\$" plain.txt || fail "unkeyed fingerprint: $(cat plain.txt) want $fp_phone_v1"
+grep -q "private_phone (rule) $fp_phone_v1 \\[phone_context\\]\$" plain.txt || fail "unkeyed fingerprint: $(cat plain.txt) want $fp_phone_v1"
 "$P" --rules-only --check -q --key-file key t.txt >keyed.txt
 [ $? -eq 1 ] || fail "keyed: exit"
 fp_phone_v2=$(expect v2 private_phone '+1 415-555-0100')
-grep -q "private_phone (rule) $fp_phone_v2\$" keyed.txt || fail "keyed fingerprint: $(cat keyed.txt) want $fp_phone_v2"
+grep -q "private_phone (rule) $fp_phone_v2 \\[phone_context\\]\$" keyed.txt || fail "keyed fingerprint: $(cat keyed.txt) want $fp_phone_v2"
 [ "$fp_phone_v1" != "$fp_phone_v2" ] || fail "keyed = unkeyed"
 PII_REDACT_KEY=$(cat key) "$P" --rules-only --check -q t.txt >env.txt
 cmp -s env.txt keyed.txt || fail "the environment key differs from the key file"

@@ -1,7 +1,8 @@
 # Issue 42, Low items: a pii-redact:allow marker in a CR-only file covers
 # its own line only (lone CRs end lines for --check, across read blocks
-# too); a --window barely above twice the receptive field warns; --resume
-# does not trust the modification time alone.
+# too); a --window barely above twice the receptive field warns; -j with
+# the model runs at most one worker per CPU; --resume does not trust the
+# modification time alone.
 set -u
 P=$PII_REDACT
 fail() { echo "FAIL: $*"; exit 1; }
@@ -30,6 +31,18 @@ if "$P" info 2>/dev/null | grep -q 'receptive field +-512'; then
         fail "--window warning: $(cat err)"
     echo 'Mail bob@example.com' | "$P" --window 2048 >out 2>err
     [ ! -s err ] || fail "--window 2048 warned: $(cat err)"
+fi
+# -j with the model: at most one worker per CPU (-j 200 took 3 GB)
+if "$P" info 2>/dev/null | grep -q 'receptive field'; then
+    n=$(nproc); mkdir -p jt; i=0
+    while [ $i -lt $((n + 2)) ]; do echo "Mail bob$i@example.com" >jt/f$i.txt; i=$((i + 1)); done
+    "$P" -j 200 -r jt --check --report rj.json >out 2>err
+    [ $? -eq 1 ] || fail "-j 200: exit"
+    [ "$(jq .jobs rj.json)" -eq "$n" ] || fail "-j 200 with the model: $(jq .jobs rj.json) workers, want $n"
+    grep -qx "pii-redact: -j 200: with the model, at most one worker per CPU ($n) runs" err ||
+        fail "-j notice: $(cat err)"
+    "$P" --rules-only -j 200 -r jt --check -q --report rj.json >out 2>err
+    [ "$(jq .jobs rj.json)" -eq $((n + 2)) ] || fail "-j 200, rules only: $(jq .jobs rj.json)"
 fi
 # --resume trusted the modification time alone: content changed with the
 # old mtime put back (touch -r) was never redone.  The output records the

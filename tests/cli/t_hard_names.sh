@@ -31,7 +31,7 @@ d/back\\slash.txt:1:6: private_email
 d/bad\xffbyte.txt:1:6: private_email
 EOW
 # the forged name's line: its own position comes after the escaped name
-sed -n 4p out | grep -q '^d/x\\x0aevil.txt:1:1: private_email (rule) 0123456789abcdef:1:6: private_email (rule) [0-9a-f]\{16\}$' ||
+sed -n 4p out | grep -q '^d/x\\x0aevil.txt:1:1: private_email (rule) 0123456789abcdef:1:6: private_email (rule) [0-9a-f]\{16\} \[email\]$' ||
     fail "forged line: $(sed -n 4p out)"
 head -3 got | cmp -s - "$(head -3 want >want3 && echo want3)" || fail "escaped names: $(cat got)"
 grep -q "$esc" out && fail "raw ESC in the findings"

@@ -14,7 +14,7 @@ out=$("$P" --rules-only --jsonl-field user a.jsonl) || fail "exit $?"
     fail "array: $out"
 "$P" --rules-only --jsonl-field user --check -q u.jsonl >out
 [ $? -eq 1 ] || fail "--check: exit"
-grep -q '^u.jsonl:1:1: private_email' out || fail "--check: $(cat out)"
+grep -q '^u.jsonl:1:19: private_email' out || fail "--check: $(cat out)" # the file's own column
 # a selector that matches nothing still fails the file
 "$P" --rules-only --jsonl-field usr u.jsonl >out 2>err
 [ $? -eq 3 ] || fail "typo: exit"

@@ -4,7 +4,8 @@
 # phone numbers.  The lines come from man/pii-redact.1 itself, so the page
 # cannot show an example the command refuses.  Two stand-ins make the
 # examples finish: `tail -f FILE` is a shim that prints FILE and ends, and
-# `git diff` runs in a repository whose work tree adds a line with PII.
+# `--staged` and `git diff HEAD` run in a repository whose index adds a
+# line with PII.
 set -e
 P=$PII_REDACT
 fail() { echo "FAIL: $*"; exit 1; }
@@ -35,7 +36,8 @@ printf 'README\n' >"$w/repo/README.md"
 printf 'owner: ana.lopez@example.org\n' >"$w/repo/OWNERS"
 for i in 1 2 3 4 5 6 7 8; do printf '%s %s\n' "$i" "$line"; done >"$w/big.log"
 (cd "$w" && git init -q gitrepo && cd gitrepo && printf 'a\n' >f.txt && git add f.txt &&
-    git -c user.name=t -c user.email=t@t commit -qm init && printf '%s\n' "$line" >>f.txt)
+    git -c user.name=t -c user.email=t@t commit -qm init && printf '%s\n' "$line" >>f.txt &&
+    git add f.txt)
 
 # The examples, un-escaped from roff.
 sed -n '/^\.SH EXAMPLES/,/^\.SH /p' man/pii-redact.1 | sed -n '/^\.nf/,/^\.fi/p' |
@@ -47,14 +49,17 @@ i=0
 while IFS= read -r ex; do
     i=$((i + 1))
     dir=$w
-    case $ex in git\ diff*) dir=$w/gitrepo ;; esac
+    case $ex in *--staged* | git\ diff*) dir=$w/gitrepo ;; esac
     set +e
     (cd "$dir" && PATH="$w/bin:$PATH" sh -c "$ex") >"$w/out.$i" 2>"$w/err.$i" </dev/null
     rc=$?
     set -e
     [ "$rc" -eq 0 ] || { cat "$w/err.$i"; fail "example $i exits $rc: $ex"; }
     case $ex in
-    *'PII in this diff'*) grep -qx 'PII in this diff' "$w/out.$i" || fail "example $i: the diff was called clean" ;;
+    *'PII in the next commit'*) grep -qx 'PII in the next commit' "$w/out.$i" ||
+        fail "example $i: the staged change was called clean" ;;
+    *'PII in this change'*) grep -qx 'PII in this change' "$w/out.$i" ||
+        fail "example $i: the diff was called clean" ;;
     *'PII somewhere'*) grep -qx 'PII somewhere in repo/' "$w/out.$i" || fail "example $i: repo/ was called clean" ;;
     printf*) grep -qx 'Mail <PRIVATE_EMAIL> or call <PRIVATE_PHONE> today.' "$w/out.$i" ||
         fail "example $i: $(cat "$w/out.$i")" ;;

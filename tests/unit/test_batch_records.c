@@ -847,6 +847,84 @@ static void expect_scan(unsigned scan, const char *sel, const char *in, const ch
     pii_rules_free(rules);
 }
 
+/* pii_rec_stream_span_offset: during each span callback, the offset in
+ * the input as fed of the span's first raw byte, for every chunking, with
+ * records dropped from the buffer between feeds and with values announced
+ * (a lookahead), past escapes, a BOM and a quoted CSV field's newline. */
+typedef struct ocap {
+    pii_rec_stream *rs;
+    char offs[256];
+    size_t n;
+} ocap;
+
+static pii_err ocap_write(void *ud, const uint8_t *p, size_t n)
+{
+    (void)ud, (void)p, (void)n;
+    return PII_OK;
+}
+
+static pii_err ocap_span(void *ud, const pii_span *s, const uint8_t *v, size_t len, uint64_t c0,
+                         uint64_t c1)
+{
+    (void)s, (void)v, (void)len, (void)c0, (void)c1;
+    ocap *o = ud;
+    o->n += (size_t)snprintf(o->offs + o->n, sizeof o->offs - o->n, "%llu;",
+                             (unsigned long long)pii_rec_stream_span_offset(o->rs));
+    return PII_OK;
+}
+
+static void expect_offsets(pii_rec_format fmt, const char *sel, const char *in, const char *want)
+{
+    pii_err e;
+    pii_rules *rules = pii_rules_create(&e);
+    assert_non_null(rules);
+    pii_redactor *r = pii_redactor_create(&e);
+    assert_non_null(r);
+    assert_int_equal(pii_redactor_add_detector(r, pii_rules_detector(rules)), PII_OK);
+    pii_rec_spec *sp = spec(fmt, (const char *const[]){sel, NULL});
+    size_t len = strlen(in);
+    int ahead = 0;
+    for (size_t step = 0; step <= 2 * len + 1; step += 1 + step / 4) {
+        if (step > len && !ahead++) {
+            pii_detector d = {&none_ahead_cls, &fake_shared};
+            assert_int_equal(pii_redactor_add_detector(r, d), PII_OK);
+        }
+        ocap o;
+        memset(&o, 0, sizeof o);
+        pii_sink sink = {ocap_write, ocap_span, NULL, &o};
+        o.rs = pii_rec_stream_create(sp, r, NULL, &sink, &e);
+        assert_non_null(o.rs);
+        e = PII_OK;
+        for (size_t off = 0; !e && off < len;) {
+            size_t n = step && step < len - off ? step : len - off;
+            e = pii_rec_stream_feed(o.rs, in + off, n);
+            off += n;
+        }
+        if (!e)
+            e = pii_rec_stream_end(o.rs);
+        assert_int_equal(e, PII_OK);
+        assert_string_equal(o.offs, want);
+        pii_rec_stream_free(o.rs);
+    }
+    g_announced = g_withdrawn = g_docs = 0;
+    pii_rec_spec_free(sp);
+    pii_redactor_free(r);
+    pii_rules_free(rules);
+}
+
+static void test_span_offset(void **state)
+{
+    (void)state;
+    /* escapes before a span, an empty line, records dropped between feeds */
+    expect_offsets(PII_REC_JSONL, "m",
+                   "{\"m\":\"x@y.io\"}\n{\"id\":1,\"m\":\"a\\\"b \\u00e9 c@d.io\"}\n\n"
+                   "{\"m\":\"ok\"}\n{\"m\":\"e@f.io\"}\n",
+                   "6;40;67;");
+    /* a BOM, a header, a quoted field across lines */
+    expect_offsets(PII_REC_CSV, "2", "\xef\xbb\xbfid,notes\n1,\"two\nlines c@d.io\"\n2,e@f.io\n",
+                   "25;35;");
+}
+
 static void test_jsonl_scan_numbers_keys(void **state)
 {
     (void)state;
@@ -906,6 +984,7 @@ int main(void)
         cmocka_unit_test(test_wide_guard_order),
         cmocka_unit_test(test_record_limit_any_feed),
         cmocka_unit_test(test_jsonl_scan_numbers_keys),
+        cmocka_unit_test(test_span_offset),
         cmocka_unit_test(test_ahead_batches),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
