@@ -188,7 +188,7 @@ static size_t at_mask(const pii_own *o, const uint8_t *b, size_t i, size_t n, in
             runs++;
         }
         if (j + m > n && !eod && (j == n || memcmp(b + j, o->mask[k], n - j) == 0))
-            return UNDECIDED;
+            return runs >= 2 && j - i >= PII_OWN_MAX ? j : UNDECIDED; /* a long run: in parts */
         if (runs < 2)
             continue;
         /* the visible tail of keep_last characters (ASCII letters, digits) */
@@ -278,13 +278,11 @@ static pii_err own_scan(void *p, const uint8_t *buf, size_t len, uint64_t base, 
                 return err;
             i = e;
         } else if (o->hexlens && is_alnum(c)) {
+            /* inside a word no hash starts; at_hex has decided this word
+             * (a run that reached the buffer end short of 65 bytes was
+             * left undecided), so the walk may stop anywhere in it */
             while (i < len && is_alnum(buf[i]))
-                i++; /* inside a word no hash starts */
-            if (i == len && !eod) {
-                while (i > 0 && is_alnum(buf[i - 1]) && base + i > st->pos)
-                    i--;
-                break;
-            }
+                i++;
         } else {
             i++;
         }

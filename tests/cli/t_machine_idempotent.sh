@@ -31,4 +31,10 @@ out=$(printf 'ssn <PRIVATE_PHONE>, <PRIVATE_PERSON_2> and <SECRET>\n' | $P)
 # own output is never a finding
 printf 'card=<ACCOUNT_NUMBER> token ************ key=e46e42e0bf42b899\n' >"$TMPDIR/own"
 $P --check --operator hash "$TMPDIR/own" >"$TMPDIR/o" || fail "--check on own output: $(cat "$TMPDIR/o")"
+# own output is found in bounded memory: 34 MB of one word or of one mask run
+# (more than the stream's 32 MiB hold) with the hash and mask operators
+n=$(head -c 34000000 /dev/zero | tr '\0' a | $P --rules-only --operator hash:8 | wc -c)
+[ "$n" -eq 34000000 ] || fail "a long word with hash: $n bytes"
+n=$(head -c 34000000 /dev/zero | tr '\0' '*' | $P --rules-only --operator mask | wc -c)
+[ "$n" -eq 34000000 ] || fail "a long mask run: $n bytes"
 exit 0
