@@ -782,6 +782,7 @@ static pii_err doc_add_tspan(ner_doc *d, const ner_tsp *t)
     uint64_t lim = sp.end + NER_WIDEN_MAX;
     if (pii_ner_widens(sp.label)) {
         sp.start = pii_ner_widen_left(&d->tx, sp.label, sp.start);
+        lim = pii_ner_widen_lim(sp.label, sp.end); /* opaque values: to their end */
         if (!pii_ner_widen_right(&d->tx, sp.label, &sp.end, lim, d->eod))
             return doc_hold(d, &sp, lim);
     }

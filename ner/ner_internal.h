@@ -75,12 +75,19 @@ int pii_ner_byte_span(const ner_text *tx, const char *cat, uint64_t first_start,
  * stays in clear; a person, address or date span (NER_WIDEN_WORD) that
  * starts or ends inside a word (letters, marks, digits of a script written
  * with spaces) grows to the whole word ("Amy Wine|house").  At most
- * NER_WIDEN_MAX bytes each way.  pii_ner_widens returns the kind (0: none).
+ * NER_WIDEN_MAX bytes to the left, and to the right for words (opaque
+ * values grow to their end: pii_ner_widen_lim).  pii_ner_widens returns the kind (0: none).
  * pii_ner_widen_left needs the bytes from s - NER_WIDEN_MAX (clipped to the
  * text); pii_ner_widen_right moves *e towards lim and returns 1 when the end is
  * final, or 0 when the run reaches the last byte in view and more may
  * follow (eod == 0): call it again with more bytes. */
 #define NER_WIDEN_MAX 128
+/* The right end widening may reach from e: unbounded for the opaque
+ * categories (a key is redacted whole however long: the held span keeps
+ * its bytes in view, within the stream's hold, PII_ETOOBIG beyond), e +
+ * NER_WIDEN_MAX for words.  A secret also grows to the right over "+/=_-~"
+ * (issue 41). */
+uint64_t pii_ner_widen_lim(const char *cat, uint64_t e);
 enum { NER_WIDEN_OPAQUE = 1, NER_WIDEN_WORD = 2 };
 int pii_ner_widens(const char *cat);
 uint64_t pii_ner_widen_left(const ner_text *tx, const char *cat, uint64_t s);

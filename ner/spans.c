@@ -687,9 +687,31 @@ static int address_tail(const ner_text *tx, uint64_t *e, uint64_t lim, int eod)
     return 1;
 }
 
+uint64_t pii_ner_widen_lim(const char *cat, uint64_t e)
+{
+    return pii_ner_widens(cat) == NER_WIDEN_OPAQUE ? UINT64_MAX : e + NER_WIDEN_MAX;
+}
+
+/* A secret grows to the right over the bytes of a token as well: ASCII
+ * letters and digits and "+/=_-~" (base64, base64url, JWT parts without
+ * their dots). */
+static int token_byte(uint8_t c)
+{
+    return ascii_alnum(c) || c == '+' || c == '/' || c == '=' || c == '_' || c == '-' || c == '~';
+}
+
 static int widen_word_right(const ner_text *tx, const char *cat, uint64_t *e, uint64_t lim, int eod)
 {
     int kind = pii_ner_widens(cat);
+    if (kind == NER_WIDEN_OPAQUE && !strcmp(cat, "secret")) {
+        uint64_t end = tx->base + tx->len, x = *e;
+        if (x <= tx->base || x > end || !token_byte(tx->p[x - 1 - tx->base]))
+            return 1;
+        while (x < lim && x < end && token_byte(tx->p[x - tx->base]))
+            x++;
+        *e = x;
+        return x == end ? eod : 1;
+    }
     uint64_t end = tx->base + tx->len, x = *e, cs;
     if (!kind || x <= tx->base || x > end || !widen_before(tx, kind, x, &cs))
         return 1;
@@ -828,7 +850,7 @@ pii_err pii_ner_extract_spans(const pii_ner_labels *L, const pii_ner_span_opts *
                 continue;
             const char *cat = pii_ner_labels_category(L, ts[i].cat);
             s = pii_ner_widen_left(&tx, cat, s);
-            pii_ner_widen_right(&tx, cat, &en, en + NER_WIDEN_MAX, 1);
+            pii_ner_widen_right(&tx, cat, &en, pii_ner_widen_lim(cat, en), 1);
             pii_span sp = {s,    en,    pii_ner_labels_category(L, ts[i].cat),
                            NULL, score, PII_SRC_MODEL};
             err = pii_ner_resolver_add(&rs, &sp);

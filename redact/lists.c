@@ -930,8 +930,8 @@ pii_deny *pii_deny_load(const char *path, pii_err *err, char *msg, size_t msgcap
     if (!(d->alts = calloc(d->nalt + 1, sizeof *d->alts)))
         goto fail;
     for (size_t i = 0; i < d->nlabels; i++) {
-        d->alts[2 * i] = (pii_rx_alt){"deny", d->labels[i], NULL, 0};
-        d->alts[2 * i + 1] = (pii_rx_alt){"deny_re", d->labels[i], NULL, 0};
+        d->alts[2 * i] = (pii_rx_alt){"deny", d->labels[i], NULL, 0, NULL};
+        d->alts[2 * i + 1] = (pii_rx_alt){"deny_re", d->labels[i], NULL, 0, NULL};
     }
     d->ctx = 8;
     if (any) {

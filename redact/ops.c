@@ -35,6 +35,7 @@
 #include "pii_pseudo.h"
 #include "pii_redact.h"
 #include "pii_sha256.h"
+#include "ops_internal.h"
 
 #define DEFAULT_TEMPLATE "<{LABEL}>"
 #define DEFAULT_PSEUDONYM_LIMIT 65536
@@ -572,4 +573,26 @@ pii_err pii_ops_apply(pii_ops *o, const pii_span *s, const uint8_t *value, size_
         return apply_pseudonym(o, s->label, value, len, out);
     }
     return PII_EINVAL;
+}
+
+/* ---- introspection (ops_internal.h) ----------------------------------------- */
+
+size_t pii_ops__count(const pii_ops *o)
+{
+    return o ? 1 + o->nover : 0;
+}
+
+const pii_op *pii_ops__at(const pii_ops *o, size_t i, const char **label)
+{
+    if (i == 0) {
+        *label = NULL;
+        return &o->def.op;
+    }
+    *label = o->over[i - 1].label;
+    return &o->over[i - 1].op;
+}
+
+pii_err pii_ops__render(const char *tmpl, const char *label, pii_buf *out)
+{
+    return apply_template(tmpl, label, out);
 }

@@ -39,6 +39,7 @@
 #include "pii_records.h"
 
 #define MAX_DEPTH 512
+#define IS_JSON(f) ((f) == PII_REC_JSONL || (f) == PII_REC_JSON)
 #define GATHER_RECORDS 1024u                   /* records per batch of drain() */
 #define PII_REC_HOLD_MAX (16u * 1024u * 1024u) /* output held for the selector check */
 
@@ -67,13 +68,15 @@ struct pii_rec_spec {
     char delim;      /* CSV field separator, ',' by default */
     int delim_given; /* set by pii_rec_spec_set_delimiter */
     unsigned scan;   /* JSONL: PII_REC_SCAN_* */
+    int bad;         /* JSONL: PII_REC_BAD_* */
+    int all;         /* CSV: "*", every column */
 };
 
 pii_rec_spec *pii_rec_spec_create(pii_rec_format fmt, pii_err *err)
 {
     pii_rec_spec *s = NULL;
     pii_err e = PII_OK;
-    if (fmt != PII_REC_JSONL && fmt != PII_REC_CSV)
+    if (fmt != PII_REC_JSONL && fmt != PII_REC_JSON && fmt != PII_REC_CSV)
         e = PII_EINVAL;
     else if (!(s = calloc(1, sizeof *s)))
         e = PII_ENOMEM;
@@ -109,9 +112,17 @@ pii_rec_format pii_rec_spec_format(const pii_rec_spec *s)
 
 pii_err pii_rec_spec_set_scan(pii_rec_spec *s, unsigned what)
 {
-    if (!s || s->fmt != PII_REC_JSONL || (what & ~(PII_REC_SCAN_NUMBERS | PII_REC_SCAN_KEYS)))
+    if (!s || !IS_JSON(s->fmt) || (what & ~(PII_REC_SCAN_NUMBERS | PII_REC_SCAN_KEYS)))
         return PII_EINVAL;
     s->scan = what;
+    return PII_OK;
+}
+
+pii_err pii_rec_spec_set_bad(pii_rec_spec *s, pii_rec_bad how)
+{
+    if (!s || !IS_JSON(s->fmt) || (how != PII_REC_BAD_FAIL && how != PII_REC_BAD_TEXT))
+        return PII_EINVAL;
+    s->bad = how;
     return PII_OK;
 }
 
@@ -189,7 +200,7 @@ pii_err pii_rec_spec_add(pii_rec_spec *s, const char *sel)
 {
     if (!s || !sel || !*sel)
         return PII_EINVAL;
-    if (s->fmt == PII_REC_JSONL) {
+    if (IS_JSON(s->fmt)) {
         jpath p;
         pii_err e = parse_path(sel, &p);
         if (e)
@@ -205,6 +216,10 @@ pii_err pii_rec_spec_add(pii_rec_spec *s, const char *sel)
         }
         s->paths = v;
         s->paths[s->npaths++] = p;
+        return PII_OK;
+    }
+    if (strcmp(sel, "*") == 0) {
+        s->all = 1;
         return PII_OK;
     }
     size_t n = strlen(sel), k = 0;
@@ -266,7 +281,8 @@ typedef struct vctx {
     int need_quotes;    /* 'u': a replacement holds a CSV special         */
     const uint8_t *rec; /* the record, and how much of it is in rs->out   */
     size_t *copied;
-    size_t a; /* the value's offset in rec                      */
+    size_t a;    /* the value's offset in rec                      */
+    size_t plen; /* the fed document's prefix: "KEY: " (key_prefix) */
 } vctx;
 
 struct pii_rec_stream {
@@ -306,6 +322,10 @@ struct pii_rec_stream {
     /* values announced to `st` (pii_stream_ahead), see the top comment */
     int lookahead;        /* `st` has a lookahead: gather values ahead */
     int gathering;        /* first pass: parse, collect values, write nothing */
+    int checking;         /* PII_REC_BAD_TEXT: parse only, to know a bad record first */
+    int keyctx;           /* the value in hand is an object member's (key_prefix) */
+    pii_buf pre;          /* its prefix */
+    uint64_t nbad;        /* records that did not parse, redacted as text */
     int gfull;            /* the batch's value cap is reached */
     pii_buf gbuf;         /* decoded copies of gathered values */
     const uint8_t **gdoc; /* announced values [0, gn), the next fed is gnext */
@@ -411,6 +431,7 @@ void pii_rec_stream_free(pii_rec_stream *rs)
     free(rs->in.p);
     free(rs->out.p);
     free(rs->dec.p);
+    free(rs->pre.p);
     free(rs->rep.p);
     free(rs->keys.p);
     free(rs->koff);
@@ -457,6 +478,11 @@ size_t pii_rec_stream_field(const pii_rec_stream *rs, char *buf, size_t cap)
     if (cap)
         buf[n < cap ? n : cap - 1] = '\0';
     return n;
+}
+
+uint64_t pii_rec_stream_bad_records(const pii_rec_stream *rs)
+{
+    return rs ? rs->nbad : 0;
 }
 
 const char *pii_rec_stream_detail(const pii_rec_stream *rs)
@@ -699,8 +725,16 @@ static pii_err collect(void *ud, const pii_span *s, const uint8_t *val, size_t l
     vctx *v = &rs->v;
     size_t rl, dl;
     uint8_t tmp[4];
-    if (s->end > v->dn || s->start >= s->end)
+    if (s->end > v->plen + v->dn + 1 || s->start >= s->end)
         return PII_EINTERNAL;
+    if (s->end <= v->plen || s->start >= v->plen + v->dn)
+        return PII_OK; /* in the key before the value, or the LF after it */
+    pii_span clip = *s;
+    clip.start = s->start > v->plen ? s->start - v->plen : 0;
+    clip.end = s->end - v->plen;
+    if (clip.end > v->dn)
+        clip.end = v->dn;
+    s = &clip;
     if (!v->have || s->start >= v->last.s.end) {
         pii_err e = v->have ? flush_span(rs) : PII_OK;
         if (e)
@@ -735,23 +769,44 @@ static pii_err gather_value(pii_rec_stream *rs, const uint8_t *raw)
     const vctx *v = &rs->v;
     if (rs->gfull)
         return PII_OK;
-    if (rs->gn == PII_STREAM_QUEUE_DOCS || v->dn > PII_STREAM_QUEUE_BYTES - rs->gbytes) {
+    size_t len = rs->pre.n + v->dn + 1;
+    if (rs->gn == PII_STREAM_QUEUE_DOCS || len > PII_STREAM_QUEUE_BYTES - rs->gbytes) {
         rs->gfull = 1;
         return PII_OK;
     }
-    size_t off = SIZE_MAX;
-    if (v->dec != raw) {
-        off = rs->gbuf.n;
-        if (pii_buf_append(&rs->gbuf, v->dec, v->dn)) {
-            rs->gfull = 1;
-            return PII_OK;
-        }
+    (void)raw;
+    /* always a copy: the document redact_value feeds */
+    size_t off = rs->gbuf.n;
+    if (pii_buf_append(&rs->gbuf, rs->pre.p, rs->pre.n) ||
+        pii_buf_append(&rs->gbuf, v->dec, v->dn) || pii_buf_append(&rs->gbuf, "\n", 1)) {
+        rs->gbuf.n = off;
+        rs->gfull = 1;
+        return PII_OK;
     }
-    rs->gdoc[rs->gn] = v->dec;
+    rs->gdoc[rs->gn] = NULL;
     rs->goff[rs->gn] = off;
-    rs->glen[rs->gn++] = v->dn;
-    rs->gbytes += v->dn;
+    rs->glen[rs->gn++] = len;
+    rs->gbytes += len;
     return PII_OK;
+}
+
+/* The prefix of the document fed for the value in hand (rs->pre): for a
+ * member of an object (rs->keyctx), its key (decoded, at most 64 bytes, no
+ * control character) and ": "; else nothing. */
+static pii_err key_prefix(pii_rec_stream *rs)
+{
+    rs->pre.n = 0;
+    if (!rs->keyctx || rs->nk == 0)
+        return PII_OK;
+    const uint8_t *k = rs->keys.p + rs->koff[rs->nk - 1];
+    size_t n = rs->koff[rs->nk] - rs->koff[rs->nk - 1];
+    if (n == 0 || n > 64)
+        return PII_OK;
+    for (size_t i = 0; i < n; i++)
+        if (k[i] < 0x20 || k[i] == 0x7f)
+            return PII_OK;
+    pii_err e = pii_buf_append(&rs->pre, k, n);
+    return e ? e : pii_buf_append(&rs->pre, ": ", 2);
 }
 
 /* Redacts the value rec[a, a + n) of the given kind.  When it has a span,
@@ -766,7 +821,7 @@ static pii_err redact_value(pii_rec_stream *rs, int kind, const uint8_t *rec, si
     vctx *v = &rs->v;
     *v = (vctx){.kind = kind, .raw = raw, .n = n, .rec = rec, .copied = copied, .a = a};
     pii_err e = PII_OK;
-    if (kind == 'u' || kind == 'n' || !memchr(raw, kind == 'j' ? '\\' : '"', n)) {
+    if (kind == 'u' || kind == 'n' || kind == 't' || !memchr(raw, kind == 'j' ? '\\' : '"', n)) {
         v->dec = raw; /* no escape: the raw value is the decoded one, no copy */
         v->dn = n;
     } else {
@@ -775,19 +830,35 @@ static pii_err redact_value(pii_rec_stream *rs, int kind, const uint8_t *rec, si
         v->dec = rs->dec.p;
         v->dn = rs->dec.n;
     }
-    if (v->dn == 0)
+    if (v->dn == 0 || rs->checking)
         return PII_OK;
+    if ((e = key_prefix(rs)))
+        return e;
+    v->plen = rs->pre.n;
     if (rs->gathering)
         return gather_value(rs, raw);
-    const uint8_t *feed = v->dec;
-    if (rs->gnext < rs->gn) { /* announced: feed its copy, the same bytes */
-        feed = rs->gdoc[rs->gnext];
-        if (rs->glen[rs->gnext] != v->dn || memcmp(feed, v->dec, v->dn) != 0)
+    /* The value is read as a line of text — an object member's after its
+     * key, "KEY: VALUE" and a LF — so that it is found as the same words
+     * would be in text mode (issue 41: a name alone in a field, a phone
+     * number or a password that only its key names); spans are cut to the
+     * value (collect). */
+    size_t flen = v->plen + v->dn + 1;
+    pii_stream_new_input(rs->st); /* the guard sees each decoded value alone */
+    if (rs->gnext < rs->gn) {     /* announced: feed its copy, the same bytes */
+        const uint8_t *feed = rs->gdoc[rs->gnext];
+        if (rs->glen[rs->gnext] != flen || (v->plen && memcmp(feed, rs->pre.p, v->plen) != 0) ||
+            memcmp(feed + v->plen, v->dec, v->dn) != 0 || feed[flen - 1] != '\n')
             return PII_EINTERNAL;
         rs->gnext++;
+        e = pii_stream_feed(rs->st, feed, flen);
+    } else {
+        /* the key, the value and the LF fed as they are (the stream's output
+         * does not depend on the cuts): no copy of a value of any size */
+        if (!(e = v->plen ? pii_stream_feed(rs->st, rs->pre.p, v->plen) : PII_OK) &&
+            !(e = pii_stream_feed(rs->st, v->dec, v->dn)))
+            e = pii_stream_feed(rs->st, "\n", 1);
     }
-    pii_stream_new_input(rs->st); /* the guard sees each decoded value alone */
-    if ((e = pii_stream_feed(rs->st, feed, v->dn)) || (e = pii_stream_end_doc(rs->st)))
+    if (e || (e = pii_stream_end_doc(rs->st)))
         return e;
     if (v->have && (e = flush_span(rs)))
         return e;
@@ -919,7 +990,7 @@ static void j_mark(pii_rec_stream *rs)
 static pii_err j_unmatched(pii_rec_stream *rs)
 {
     const pii_rec_spec *sp = rs->spec;
-    if (sp->fmt != PII_REC_JSONL || !rs->holding)
+    if (!IS_JSON(sp->fmt) || !rs->holding)
         return PII_OK;
     for (size_t p = 0; rs->values && p < sp->npaths; p++)
         if (!rs->pmatch[p]) {
@@ -940,7 +1011,7 @@ static pii_err j_unmatched(pii_rec_stream *rs)
  * be checked (a file whose selector matches nothing writes nothing). */
 static pii_err emit(pii_rec_stream *rs, const uint8_t *p, size_t n)
 {
-    if (rs->gathering)
+    if (rs->gathering || rs->checking)
         return PII_OK; /* the second pass writes */
     if (rs->holding) {
         int all = 1;
@@ -967,7 +1038,10 @@ static pii_err j_string_value(pii_rec_stream *rs, jp *j)
     if (end > a && j_selected(rs)) {
         int changed;
         size_t at;
-        if ((e = redact_value(rs, 'j', j->p, &j->copied, a, end - a, &changed, &at)))
+        rs->keyctx = 1;
+        e = redact_value(rs, 'j', j->p, &j->copied, a, end - a, &changed, &at);
+        rs->keyctx = 0;
+        if (e)
             return e;
     }
     j->i = end + 1;
@@ -1175,7 +1249,10 @@ static pii_err j_value(pii_rec_stream *rs, jp *j)
             if ((rs->spec->scan & PII_REC_SCAN_NUMBERS) && j_selected(rs)) {
                 int changed;
                 size_t at;
-                if ((e = redact_value(rs, 'n', j->p, &j->copied, a, j->i - a, &changed, &at)))
+                rs->keyctx = 1;
+                e = redact_value(rs, 'n', j->p, &j->copied, a, j->i - a, &changed, &at);
+                rs->keyctx = 0;
+                if (e)
                     return e;
             }
             return PII_OK;
@@ -1184,8 +1261,46 @@ static pii_err j_value(pii_rec_stream *rs, jp *j)
     return fail(rs, PII_EJSON, "unexpected character at byte %zu", j->i);
 }
 
+static pii_err jsonl_parse(pii_rec_stream *rs, const uint8_t *rec, size_t n, size_t skip);
+
+/* A record that does not parse, with PII_REC_BAD_TEXT: the whole line
+ * (without its line end) is redacted as one text document and written,
+ * its replacements unescaped (the line was not JSON). */
+static pii_err jsonl_as_text(pii_rec_stream *rs, const uint8_t *rec, size_t n, size_t body)
+{
+    size_t copied = 0, at;
+    int changed;
+    rs->out.n = 0;
+    rs->nbad++;
+    pii_err e = redact_value(rs, 't', rec, &copied, 0, body, &changed, &at);
+    if (e)
+        return e;
+    if (copied == 0)
+        return emit(rs, rec, n);
+    e = pii_buf_append(&rs->out, rec + copied, n - copied);
+    return e ? e : emit(rs, rs->out.p, rs->out.n);
+}
+
 /* rec[0..n) is one line with its LF (if any); skip = BOM bytes. */
 static pii_err jsonl_record(pii_rec_stream *rs, const uint8_t *rec, size_t n, size_t skip)
+{
+    if (rs->spec->bad == PII_REC_BAD_TEXT && !rs->gathering) {
+        /* parse first, writing nothing, so a bad line leaves no part of
+         * itself (output, spans) behind */
+        uint64_t values = rs->values;
+        rs->checking = 1;
+        pii_err e = jsonl_parse(rs, rec, n, skip);
+        rs->checking = 0;
+        rs->values = values;
+        if (e == PII_EJSON)
+            return jsonl_as_text(rs, rec, n, n && rec[n - 1] == '\n' ? n - 1 : n);
+        if (e)
+            return e;
+    }
+    return jsonl_parse(rs, rec, n, skip);
+}
+
+static pii_err jsonl_parse(pii_rec_stream *rs, const uint8_t *rec, size_t n, size_t skip)
 {
     size_t body = n && rec[n - 1] == '\n' ? n - 1 : n;
     jp j = {rec, body, skip, 0, 0};
@@ -1372,7 +1487,7 @@ static pii_err csv_record(pii_rec_stream *rs, const uint8_t *rec, size_t n, size
         cfield f;
         if ((e = csv_field(rs, rec, body, &k, &f)))
             return e;
-        if (col < rs->ncolsel && rs->colsel[col] && f.b > f.a) {
+        if ((rs->spec->all || (col < rs->ncolsel && rs->colsel[col])) && f.b > f.a) {
             int changed;
             size_t at;
             rs->col = col;
@@ -1398,6 +1513,10 @@ static int record_end(pii_rec_stream *rs, size_t *end)
 {
     const uint8_t *p = rs->in.p;
     size_t n = rs->in.n;
+    if (rs->spec->fmt == PII_REC_JSON) { /* one record: the whole input */
+        rs->scan = n;
+        return 0;
+    }
     if (rs->spec->fmt == PII_REC_JSONL) {
         const uint8_t *nl = rs->scan < n ? memchr(p + rs->scan, '\n', n - rs->scan) : NULL;
         if (!nl) {
@@ -1470,8 +1589,8 @@ static pii_err one_record(pii_rec_stream *rs, size_t end)
                  (unsigned long long)rs->wide.hit_at);
         return PII_EENCODING;
     }
-    pii_err e = rs->spec->fmt == PII_REC_JSONL ? jsonl_record(rs, rec, n, skip)
-                                               : csv_record(rs, rec, n, skip);
+    pii_err e =
+        IS_JSON(rs->spec->fmt) ? jsonl_record(rs, rec, n, skip) : csv_record(rs, rec, n, skip);
     if (!e && rs->sink.end_doc)
         e = rs->sink.end_doc(rs->sink.ud);
     if (!e && rs->record >= PII_REC_PROBE_RECORDS)
@@ -1503,8 +1622,8 @@ static int gather_record(pii_rec_stream *rs, size_t a, size_t b, uint64_t recno,
     size_t skip = (recno == 1 && rs->bom == 1) ? 3 : 0;
     rs->record = recno;
     rs->gathering = 1;
-    pii_err e = rs->spec->fmt == PII_REC_JSONL ? jsonl_record(rs, rec, n, skip)
-                                               : csv_record(rs, rec, n, skip);
+    pii_err e =
+        IS_JSON(rs->spec->fmt) ? jsonl_record(rs, rec, n, skip) : csv_record(rs, rec, n, skip);
     rs->gathering = 0;
     rs->record = record;
     rs->values = values;

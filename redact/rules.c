@@ -16,8 +16,10 @@
  *
  * Every quantifier is bounded, so a match attempt reads a bounded number
  * of bytes (the longest: a PEM block, 16 KiB of body), which is what makes
- * the streaming detector exact with bounded memory.  docs/RULES.md
- * documents each rule. */
+ * the streaming detector exact with bounded memory.  A secret's value is
+ * not cut by its cap: a value that reaches it grows over its class to its
+ * end in linear time (EXT_*, rx.h), held back within max_hold.
+ * docs/RULES.md documents each rule. */
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
 
@@ -42,7 +44,12 @@
 /* Between a context word and its value: blanks, or ':' / '=' and blanks,
  * perhaps a line break ("Phone:\n415 555 0100", a form's label above its
  * value), and blanks. */
+/* "my account number is ...", "phone was ..." */
+#define CTX_IS "(?:[ ](?i:is|was|will[ ]be)(?=[ \\t:]))?"
 #define CTX_SEP "(?:[:=][ \\t]{0,3}(?:\\r?\\n[ \\t]{0,3})?|[ \\t]{0,3})"
+/* Unicode dashes inside a class: hyphen, non-breaking hyphen, figure dash,
+ * en dash, minus sign ("415\u2013555\u20130132"). */
+#define UDASH "\\x{2010}-\\x{2013}\\x{2212}"
 #define PHONE_EXT "(?:[ ]?(?:(?i:ext|extension|x)\\.?|\\#)[ ]?[0-9]{1,6})?"
 #define PHONE_END "(?![\\p{L}\\p{N}_]|[.\\-/][0-9])"
 #define DATE_END "(?![\\p{L}\\p{N}_]|[\\-/.:][0-9]|[ ][0-9]{1,2}:[0-9]{2}|[._\\-][\\p{L}\\p{N}])"
@@ -67,18 +74,10 @@
     "|ingres(?:\\x{f3}|o|ad[oa]|a)|fecha[ ]de[ ]ingreso|fecha[ ]de[ "                              \
     "]alta|fallec(?:i\\x{f3}|ido|ida)"                                                             \
     "|intervenid[oa]|operad[oa]|operated|surgery|diagnosed|treated|seen|visit(?:ed)?)"
-/* The four date shapes of date_iso, date_numeric, date_text_dmy and
- * date_text_mdy, with their boundaries. */
-#define DATE_ANY                                                                                   \
-    "(?:(?:19|20)[0-9]{2}([\\-/])(?:0[1-9]|1[0-2])\\g{-1}(?:0[1-9]|[12][0-9]|3[01])" DATE_END      \
-    "|" DAY "([./\\-])" DAY "\\g{-1}(?:19|20)[0-9]{2}" DATE_END "|" DAY                            \
-    "(?:st|nd|rd|th|er|\\.)?" SP "(?:(?i:of|de)" SP ")?" MONTH "\\.?,?" SP "(?:(?i:de)" SP         \
-    ")?" YEAR "(?![\\p{L}\\p{N}_]|[.:][0-9])"                                                      \
-    "|" MONTH "\\.?" SP DAY "(?:st|nd|rd|th)?,?" SP YEAR "(?![\\p{L}\\p{N}_]|[.:][0-9]))"
-/* A letter or digit of an e-mail's local part: not Han or kana, which run
- * into the address in Chinese and Japanese text ("邮箱wang@x.cn": the
- * address starts at "w", rule email_cjk). */
-#define EMAIL_LCH "(?![\\p{Han}\\p{Hiragana}\\p{Katakana}])[\\p{L}\\p{N}_]"
+/* Any of the four date shapes, with their boundaries, as subroutine calls of the date rules' own
+ * bodies (named groups d_iso, d_num, d_dmy, d_mdy below): written once, so
+ * the combined pattern stays within PCRE2's compiled-size limit. */
+#define DATE_ANY "(?:(?&d_iso)|(?&d_num)|(?&d_dmy)|(?&d_mdy))"
 /* Chinese phone words (rule phone_cn): 手机 (mobile), 电话 (telephone), 联系
  * (contact), 致电 and 拨打 (call). */
 #define CN_PHONE_CTX                                                                               \
@@ -228,6 +227,7 @@
 #define PEM_LABEL "(?:[A-Z0-9]{1,16}[ ]){0,3}PRIVATE[ ]KEY(?:[ ]BLOCK)?"
 
 #define L_ACCOUNT "account_number"
+#define L_PERSON "private_person"
 #define L_ADDRESS "private_address"
 #define L_DATE "private_date"
 #define L_EMAIL "private_email"
@@ -242,12 +242,18 @@
  * pattern, so that the prefilter and the table order are the same in both,
  * but its validator rejects every match (each such rule has one). */
 enum { RM_BOTH = 0, RM_POLICY = 1, RM_BROAD = 2 };
+/* A capped value ("X{lo,cap} END") is written "(?:X{lo,cap-1}+ END|X{cap})"
+ * with an extension class (rx.h) that contains X: a value of cap characters
+ * or more is matched by its first cap and grows to its end, so no length
+ * fails the whole match (issue 41). */
+enum { EXT_NONE, EXT_VALCH, EXT_ALNUM, EXT_WORD, EXT_B64URL, EXT_JWT, EXT_BEARER, EXT_B64, EXT_N };
 
 typedef struct rule_def {
     const char *id, *label, *about;
     int anywhere; /* 0: group A (no word character before), 1: group B */
     const char *re;
     pii_rx_check check;
+    int ext; /* EXT_*: the class a value longer than its cap goes on in */
 } rule_def;
 
 /* ---- validators of the default breadth -------------------------------- */
@@ -584,61 +590,112 @@ static const rule_def rule_defs[] = {
     /* -- secrets with a fixed shape ------------------------------------ */
     {"aws_access_key", L_SECRET, "AWS access key id (AKIA/ASIA... + 16 base32 chars)", 0,
      "(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AIPA|ANPA|ANVA|AROA|APKA|ASCA)[A-Z2-7]{16}" WORD_AFTER_NO,
-     NULL},
+     NULL, EXT_NONE},
     {"google_api_key", L_SECRET, "Google API key (AIza + 35 chars)", 0,
-     "AIza[0-9A-Za-z_\\-]{35}(?![0-9A-Za-z_\\-])", NULL},
+     "AIza[0-9A-Za-z_\\-]{35}(?![0-9A-Za-z_\\-])", NULL, EXT_NONE},
     {"github_token", L_SECRET, "GitHub token (ghp_, gho_, ghu_, ghs_, ghr_, github_pat_)", 0,
-     "(?:gh[pousr]_[A-Za-z0-9]{36,251}|github_pat_[A-Za-z0-9_]{22,240})" WORD_AFTER_NO, NULL},
+     "(?:gh[pousr]_(?:[A-Za-z0-9]{36,250}+" WORD_AFTER_NO "|[A-Za-z0-9]{251})"
+     "|github_pat_(?:[A-Za-z0-9_]{22,239}+" WORD_AFTER_NO "|[A-Za-z0-9_]{240}))",
+     NULL, EXT_WORD},
     {"gitlab_token", L_SECRET, "GitLab token (glpat-, gldt-, glrt-, ...)", 0,
-     "(?:glpat|gldt|glptt|glrt|glsoat|glcbt)-[A-Za-z0-9_\\-]{20,64}(?![A-Za-z0-9_\\-])", NULL},
+     "(?:glpat|gldt|glptt|glrt|glsoat|glcbt)-(?:[A-Za-z0-9_\\-]{20,63}+(?![A-Za-z0-9_\\-])"
+     "|[A-Za-z0-9_\\-]{64})",
+     NULL, EXT_B64URL},
     {"slack_token", L_SECRET, "Slack token (xoxb-, xoxp-, xapp-, ...)", 0,
-     "(?:xox[abposre]-[A-Za-z0-9\\-]{10,250}|xapp-[0-9]-[A-Za-z0-9\\-]{10,250})"
-     "(?![A-Za-z0-9\\-])",
-     NULL},
+     "(?:xox[abposre]-|xapp-[0-9]-)(?:[A-Za-z0-9\\-]{10,249}+(?![A-Za-z0-9\\-])"
+     "|[A-Za-z0-9\\-]{250})",
+     NULL, EXT_B64URL},
     {"stripe_key", L_SECRET, "Stripe secret or restricted key (sk_live_, rk_live_, sk_test_)", 0,
-     "[rs]k_(?:live|test)_[A-Za-z0-9]{16,247}" WORD_AFTER_NO, NULL},
+     "[rs]k_(?:live|test)_(?:[A-Za-z0-9]{16,246}+" WORD_AFTER_NO "|[A-Za-z0-9]{247})", NULL,
+     EXT_WORD},
     {"openai_key", L_SECRET, "OpenAI-style key (sk-, sk-proj-) with random-looking body", 0,
-     "sk-[A-Za-z0-9_\\-]{20,250}(?![A-Za-z0-9_\\-])", pii_val_openai_key},
+     "sk-(?:[A-Za-z0-9_\\-]{20,249}+(?![A-Za-z0-9_\\-])|[A-Za-z0-9_\\-]{250})", pii_val_openai_key,
+     EXT_B64URL},
     {"jwt", L_SECRET, "JSON Web Token (header decodes to JSON with alg/typ)", 0,
-     "eyJ[A-Za-z0-9_\\-]{12,4096}\\.eyJ[A-Za-z0-9_\\-]{8,8192}\\.[A-Za-z0-9_\\-]{0,4096}"
-     "(?![A-Za-z0-9_\\-]|\\.[A-Za-z0-9_\\-])",
-     pii_val_jwt},
+     "eyJ[A-Za-z0-9_\\-]{12,4096}+\\.eyJ(?:[A-Za-z0-9_\\-]{8,8191}+\\."
+     "(?:[A-Za-z0-9_\\-]{0,4095}+(?![A-Za-z0-9_\\-]|\\.[A-Za-z0-9_\\-])|[A-Za-z0-9_\\-]{4096})"
+     "|[A-Za-z0-9_\\-]{8192})",
+     pii_val_jwt, EXT_JWT},
     /* -- secrets by context: only the value is the span ------------------ */
     {"basic_auth", L_SECRET, "credentials after 'Authorization: Basic'", 0,
      "(?i:authorization|proxy-authorization)[\"']?[ \\t]{0,3}[:=][ \\t]{0,3}[\"']?(?i:basic)"
-     "[ ]{1,3}(?<V>[A-Za-z0-9+/]{8,1024}={0,2})(?![A-Za-z0-9+/=])",
-     pii_val_basic_auth},
+     "[ ]{1,3}(?<V>[A-Za-z0-9+/]{8,1023}+={0,2}(?![A-Za-z0-9+/=])|[A-Za-z0-9+/]{1024})",
+     pii_val_basic_auth, EXT_B64},
     {"bearer_token", L_SECRET, "high-entropy token after 'Bearer'", 0,
-     "(?i:bearer)[ ]{1,3}(?<V>[A-Za-z0-9._~+/\\-]{16,4096}={0,2})(?![A-Za-z0-9._~+/=\\-])",
-     pii_val_secret_token},
+     "(?i:bearer)[ ]{1,3}(?<V>[A-Za-z0-9._~+/\\-]{16,4095}+={0,2}(?![A-Za-z0-9._~+/=\\-])"
+     "|[A-Za-z0-9._~+/\\-]{4096})",
+     pii_val_secret_token, EXT_BEARER},
     /* not a test log's result line ("PASS: config.sub", "XPASS: t-1.sh") */
     {"password_assignment", L_SECRET, "value assigned to a password-like name", 0,
      "(?!X?PASS[ \\t]{0,3}:)(?i:" NAME_PFX
      "(?:password|passwd|passphrase|passcode|pass|pwd|pw)" NAME_SFX ")" ASSIGN "(?<V>" VALCH
-     "{6,256})" VALEND,
-     pii_val_secret_password},
+     "{6,255}+" VALEND "|" VALCH "{256})",
+     pii_val_secret_password, EXT_VALCH},
     {"secret_assignment", L_SECRET, "high-entropy value assigned to a key/token/secret-like name",
      0,
      "(?i:" NAME_PFX
      "(?:secret|token|api[_\\-]?key|apikey|access[_\\-]?key(?:[_\\-]?id)?|private[_\\-]?key"
      "|(?:signing|encryption|master|client|app|consumer|account|service)[_\\-]?key"
      "|credentials?|auth|session[_\\-]?(?:id|key)|cookie|salt)" NAME_SFX ")" ASSIGN "(?<V>" VALCH
-     "{12,512})" VALEND,
-     pii_val_secret_token},
+     "{12,511}+" VALEND "|" VALCH "{512})",
+     pii_val_secret_token, EXT_VALCH},
+    /* issue 41: a login that names a person (docs/LABELS.md): the value of
+     * user=, username:, login=, uid= and a home directory's name; not
+     * system or service accounts (validator) */
+    {"login_assignment", L_PERSON,
+     "login assigned to user, username, user_name, userid, login, uid (not an e-mail, not a "
+     "system account)",
+     0,
+     "(?i:user(?:[_.\\-]?(?:name|id|login))?|login(?:[_.\\-]?name)?|uid)"
+     "[\"']?[ \\t]{0,3}(?:=[\"']?|:[ \\t]{0,3}[\"']?)" /* no blank after '=': "user= from" */
+     "(?<V>[A-Za-z][A-Za-z0-9._\\-]{1,31}+)(?=[\\s\"'`,;)\\]}&]|$)",
+     pii_val_login, EXT_NONE},
+    {"home_dir_user", L_PERSON, "the user name of a home directory: /home/NAME/, /Users/NAME/", 0,
+     "/(?:home|Users)/(?<V>[A-Za-z][A-Za-z0-9._\\-]{1,31}+)(?=[/\\s\"'`,;:)\\]}]|$)", pii_val_login,
+     EXT_NONE},
     /* -- numbers after a context word ------------------------------------ */
     {"phone_context", L_PHONE, "phone number after a word like 'phone', 'tel', 'call'", 0,
      "(?i:telephone|phone|tel|mobile|mobil|cell|fax|whatsapp|handy|telefon"
      "|t\\x{e9}l\\x{e9}phone|portable|call(?:[ ]me)?(?:[ ]at|[ ]on)?)"
-     "(?:[ _\\-]?(?i:number|num|nr|no)\\.?|[ ]?\\#)?(?=[ \\t:=\"'])[ \\t]{0,3}" CTX_SEP "[\"']?"
-     "(?<V>\\+?\\(?[0-9](?:[ .\\-/]?\\(?[0-9]\\)?){6,16}" PHONE_EXT ")" PHONE_END,
-     pii_val_phone_loose},
+     "(?:[ _\\-]?(?i:number|num|nr|no)\\.?|[ ]?\\#)?" CTX_IS
+     "(?=[ \\t:=\"'])[\"']?[ \\t]{0,3}" CTX_SEP "[\"']?(?<V>\\+?\\(?[0-9](?:[ .\\-/" UDASH
+     "]?\\(?[0-9]\\)?){6,16}" PHONE_EXT ")" PHONE_END,
+     pii_val_phone_loose, EXT_NONE},
     {"account_context", L_ACCOUNT,
      "6-34 digit number after 'account', 'acct', 'routing', 'sort code', ...", 0,
      "(?i:account|acct|a/c|routing|aba|sort[ ]?code|bsb|konto|kontonummer|bank[ ]?account)"
-     "(?:[ _\\-]?(?i:number|num|nr|no|id)\\.?|[ ]?\\#)?(?=[ \\t:=\\#])[ \\t]{0,3}"
-     "(?:\\#[ \\t]{0,3}|" CTX_SEP ")"
+     "(?:[ _\\-]?(?i:number|num|nr|no|id)\\.?|[ ]?\\#)?" CTX_IS
+     "(?=[ \\t:=\\#\"'])[\"']?[ \\t]{0,3}"
+     "(?:\\#[ \\t]{0,3}|" CTX_SEP ")[\"']?"
      "(?<V>[0-9](?:[ \\-]?[0-9]){5,33})(?![\\p{L}\\p{N}_]|[.,\\-/][0-9])",
-     pii_val_account},
+     pii_val_account, EXT_NONE},
+    /* issue 41: national identifiers are account_number (docs/LABELS.md) */
+    {"ssn_context", L_ACCOUNT, "US SSN or ITIN after 'SSN', 'social security', 'ITIN', 'TIN'", 0,
+     "(?i:ssn|social[ _\\-]?security|itin|tin|taxpayer[ _\\-]id(?:entification)?)"
+     "(?:[ _\\-]?(?i:number|num|nr|no)\\.?|[ ]?\\#)?" CTX_IS "(?=[ \\t:=\\#\"'])[\"']?[ \\t]{0,3}"
+     "(?:\\#[ \\t]{0,3}|" CTX_SEP ")[\"']?"
+     "(?<V>[0-9]{3}([ \\-]?)[0-9]{2}\\g{-1}[0-9]{4})(?![\\p{L}\\p{N}_]|[.\\-/][0-9])",
+     pii_val_ssn, EXT_NONE},
+    {"id_context", L_ACCOUNT,
+     "passport, driving licence, Medicare, health-insurance, NHS, medical record, national ID, "
+     "DNI/NIE/NIF, BSN, PESEL, NIR, codice fiscale, Steuer-ID, member/patient/policy number after "
+     "its name",
+     0,
+     "(?i:passport|driver'?s?[ _\\-]?licen[cs]e|driving[ _\\-]?licen[cs]e|licen[cs]e[ "
+     "_\\-]?(?:number|no)"
+     "|medicare|medicaid|mrn|medical[ _\\-]?record|health[ _\\-]?(?:insurance|card|plan)|nhs"
+     "|national[ _\\-]?(?:id|identity|insurance)|ni(?=[ "
+     "_\\-]?(?i:number|no|nr))|dni|nie|nif|bsn|burgerservicenummer|pesel"
+     "|nir|codice[ _\\-]?fiscale|steuer[ _\\-]?id|steueridentifikationsnummer|tax[ _\\-]?id"
+     "|personal[ _\\-]?id|id[ _\\-]?card"
+     "|(?:member|patient|policy|customer|insurance)[ _\\-]?(?:id|number|no|nr))"
+     "(?:[ _\\-]?(?i:number|num|nr|no|id)\\.?|[ ]?\\#)?" CTX_IS
+     "(?=[ \\t:=\\#\"'])[\"']?[ \\t]{0,3}"
+     "(?:\\#[ \\t]{0,3}|" CTX_SEP ")[\"']?"
+     "(?<V>(?=[A-Za-z\\-]{0,6}[0-9])[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])|[ "
+     "](?=[0-9]{2})){4,24})"
+     "(?![A-Za-z0-9]|-[A-Za-z0-9])",
+     pii_val_id_context, EXT_NONE},
     {"id_label_ja", L_ACCOUNT,
      "identifier after a Japanese label ending in \xe7\x95\xaa\xe5\x8f\xb7 or ID "
      "(\xe4\xbc\x9a\xe5\x93\xa1\xe7\x95\xaa\xe5\x8f\xb7: M-882901); not a phone or postal "
@@ -649,32 +706,69 @@ static const rule_def rule_defs[] = {
      "[ \\t\\x{3000}]?[:\\x{ff1a}]?[ \\t\\x{3000}]?\\x{7b2c}?"
      "(?<V>(?=[A-Za-z\\-]{0,6}[0-9])[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){3,30})"
      "(?![A-Za-z0-9]|-[A-Za-z0-9])",
-     pii_val_id_ja},
+     pii_val_id_ja, EXT_NONE},
     /* -- email and URL ----------------------------------------------------- */
     {"email", L_EMAIL, "email address (IDN domains allowed)", 0,
-     "(?<![.%+\\-])" EMAIL_LCH "(?:" EMAIL_LCH "|[.%+\\-]){0,63}@(?:" DLABEL "\\.){1,8}" TLD
+     "(?<![.%+\\-])[\\p{L}\\p{N}_][\\p{L}\\p{N}_.%+\\-]{0,63}@(?:" DLABEL "\\.){1,8}" TLD
      "(?![\\p{L}\\p{N}_\\-@]|\\.[\\p{L}\\p{N}]|:[\\p{L}\\p{N}_~.\\-])",
-     pii_val_email},
+     pii_val_email, EXT_NONE},
     {"url", L_URL, "URL with a scheme (http, https, ftp, ws) or starting with www.", 0,
      "(?:(?i:https?|ftps?|sftp|wss?)://(?:[^\\s/?\\#@\"'<>\\[\\]]{1,128}@)?|(?i:www)\\.)"
      "(?:" DLABEL "\\.){1,10}" TLD "(?::[0-9]{1,5})?"
      "(?:[/?\\#][^\\s<>\"'`{}|\\\\^\\x{0}-\\x{1f}\\x{7f}]{0,2048})?"
      "(?![\\p{L}\\p{N}_\\-@/]|\\.[\\p{L}\\p{N}]|:[0-9])",
-     pii_val_url},
+     pii_val_url, EXT_NONE},
+    /* issue 41: the password of a connection string whose scheme the url
+     * rule does not take (postgres://app:PW@host, redis://:PW@host); after
+     * url, so an http(s) URL with credentials stays one private_url */
+    {"conn_password", L_SECRET,
+     "password in a connection string: scheme://user:PASSWORD@host (postgres, mysql, redis, ...)",
+     0, "(?i:[a-z][a-z0-9+.\\-]{1,24})://[^\\s:/@\"'<>]{0,128}:(?<V>[^\\s/@\"'<>]{1,1024}+)(?=@)",
+     NULL, EXT_NONE},
+    /* a password given to a command: --password VALUE, --pass=VALUE */
+    {"password_flag", L_SECRET, "value of a --password / --pass / --passwd / --pwd option", 0,
+     "--?(?i:password|passwd|passphrase|pass|pwd)[ =](?<V>" VALCH "{6,255}+" VALEND "|" VALCH
+     "{256})",
+     pii_val_secret_password, EXT_VALCH},
     /* -- account numbers ----------------------------------------------------- */
     {"iban", L_ACCOUNT, "IBAN (country length table and mod-97 check)", 0,
-     "[A-Z]{2}[0-9]{2}(?:[ ]?[A-Z0-9]){11,30}" WORD_AFTER_NO, pii_val_iban},
+     "[A-Z]{2}[0-9]{2}(?:[ ]?[A-Z0-9]){11,30}" WORD_AFTER_NO, pii_val_iban, EXT_NONE},
+    /* issue 41: values in JSON, CSV and key:value text ("number":5421...,
+     * "card:4111...,25 EUR", "1,Maria Garcia,4111...") are cards: ':' and
+     * ',' may precede, and ',' and a digit (the next CSV field) may follow;
+     * a compact number may be followed by a space and a digit ("... 25
+     * EUR"), a grouped one not (it could go on: "4111 1111 1111 1111 2") */
     {"card", L_ACCOUNT, "payment card number (issuer prefix, length, Luhn)", 0,
-     "(?<![.,/:\\-+$\\#])[0-9](?:[ \\-]?[0-9]){12,18}(?![\\p{L}\\p{N}_]|[ \\-.,][0-9])",
-     pii_val_card},
+     "(?<![./\\-+$\\#])(?:[0-9]{13,19}(?![\\p{L}\\p{N}_]|[\\-.][0-9])"
+     "|[0-9](?:[ \\-]?[0-9]){12,18}(?![\\p{L}\\p{N}_]|[ \\-.][0-9]))",
+     pii_val_card, EXT_NONE},
     /* issue 18 M6: in a run of cards separated by spaces ("4111 1111 1111
      * 1111 5555 ..."), `card` refuses all but the last (each is followed by
      * a space and a digit); a 4-4-4-4 group may be followed by a space */
     {"card_run", L_ACCOUNT,
      "payment card number 4-4-4-4 followed by another 4-digit group (a run of cards)", 0,
-     "(?<![.,/:\\-+$\\#])[0-9]{4}([ \\-])[0-9]{4}\\g{-1}[0-9]{4}\\g{-1}[0-9]{4}"
+     "(?<![./\\-+$\\#])[0-9]{4}([ \\-])[0-9]{4}\\g{-1}[0-9]{4}\\g{-1}[0-9]{4}"
      "(?=[ ][0-9]{4}(?![0-9]))",
-     pii_val_card},
+     pii_val_card, EXT_NONE},
+    /* -- national identifiers with a shape and a check of their own ---------- */
+    {"ssn", L_ACCOUNT, "US SSN or ITIN written 123-45-6789 (area, group and serial rules)", 0,
+     NUM_BEFORE_NO "[0-9]{3}-[0-9]{2}-[0-9]{4}(?![\\p{L}\\p{N}_]|[.\\-/][0-9])", pii_val_ssn,
+     EXT_NONE},
+    {"uk_nino", L_ACCOUNT, "UK National Insurance number: AB123456C, AB 12 34 56 C", 0,
+     "[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z](?:[0-9]{6}|[ ][0-9]{2}[ ][0-9]{2}[ ][0-9]{2})[ "
+     "]?[A-D]" WORD_AFTER_NO,
+     pii_val_uk_nino, EXT_NONE},
+    {"es_dni", L_ACCOUNT, "Spanish DNI 12345678Z or NIE X1234567L (check letter)", 0,
+     "(?:[0-9]{8}|[XYZ]-?[0-9]{7})-?[A-Z]" WORD_AFTER_NO, pii_val_es_dni, EXT_NONE},
+    {"it_codice_fiscale", L_ACCOUNT, "Italian codice fiscale (check character)", 0,
+     "[A-Z]{6}[0-9LMNPQRSTUV]{2}[ABCDEHLMPRST][0-9LMNPQRSTUV]{2}[A-Z][0-9LMNPQRSTUV]{3}[A-"
+     "Z]" WORD_AFTER_NO,
+     pii_val_it_cf, EXT_NONE},
+    {"fr_nir", L_ACCOUNT, "French NIR (social security number) with its key", 0,
+     "[1-478](?:[0-9]{2}(?:0[1-9]|1[0-2]|[2-9][0-9])(?:[0-9]{2}|2[AB])[0-9]{8}"
+     "|[ ][0-9]{2}[ ](?:0[1-9]|1[0-2]|[2-9][0-9])[ ](?:[0-9]{2}|2[AB])[ ][0-9]{3}[ ][0-9]{3}"
+     "[ ][0-9]{2})" WORD_AFTER_NO,
+     pii_val_fr_nir, EXT_NONE},
     /* -- dates --------------------------------------------------------------- */
     /* a date after a word of a person's event (born, DOB, admitted, hired,
      * ...): only the date is the span.  Between them, up to 32 characters
@@ -684,38 +778,40 @@ static const rule_def rule_defs[] = {
      "date after a word of a person's event: born, DOB, admitted, appointment, hired, died", 0,
      DATE_CTX_WORD "(?![\\p{L}\\p{N}_])(?:(?![.!?;][ ]|[.!?;]$)[^\\n\\p{N}@/=<>]){0,32}?"
                    "(?<V>" DATE_ANY ")",
-     rules_val_date_any},
+     rules_val_date_any, EXT_NONE},
     {"date_iso", L_DATE, "yyyy-mm-dd or yyyy/mm/dd, a real date, not followed by a time", 0,
-     "(?<![./:\\-+])(?:19|20)[0-9]{2}([\\-/"
-     "])(?:0[1-9]|1[0-2])\\g{-1}(?:0[1-9]|[12][0-9]|3[01])" DATE_END,
-     pii_val_date_iso},
+     "(?<![./:\\-+])(?<d_iso>(?:19|20)[0-9]{2}([\\-/"
+     "])(?:0[1-9]|1[0-2])\\g{-1}(?:0[1-9]|[12][0-9]|3[01])" DATE_END ")",
+     pii_val_date_iso, EXT_NONE},
     {"date_numeric", L_DATE, "dd.mm.yyyy, dd/mm/yyyy, mm/dd/yyyy, dd-mm-yyyy, a real date", 0,
-     "(?<![./:\\-+])" DAY "([./\\-])" DAY "\\g{-1}(?:19|20)[0-9]{2}" DATE_END,
-     pii_val_date_numeric},
+     "(?<![./:\\-+])(?<d_num>" DAY "([./\\-])" DAY "\\g{-1}(?:19|20)[0-9]{2}" DATE_END ")",
+     pii_val_date_numeric, EXT_NONE},
     {"date_text_dmy", L_DATE, "23 April 2026, 1st of May, 2026, 3. M\xC3\xA4rz 2026", 0,
-     "(?<![./:\\-+])" DAY "(?:st|nd|rd|th|er|\\.)?" SP "(?:(?i:of|de)" SP ")?" MONTH "\\.?,?" SP
-     "(?:(?i:de)" SP ")?" YEAR "(?![\\p{L}\\p{N}_]|[.:][0-9])",
-     pii_val_date_text},
+     "(?<![./:\\-+])(?<d_dmy>" DAY "(?:st|nd|rd|th|er|\\.)?" SP "(?:(?i:of|de)" SP ")?"
+     "(?<d_mon>" MONTH ")\\.?,?" SP "(?:(?i:de)" SP ")?" YEAR "(?![\\p{L}\\p{N}_]|[.:][0-9]))",
+     pii_val_date_text, EXT_NONE},
     {"date_text_mdy", L_DATE, "April 23, 2026, Sept. 1 2026", 0,
-     MONTH "\\.?" SP DAY "(?:st|nd|rd|th)?,?" SP YEAR "(?![\\p{L}\\p{N}_]|[.:][0-9])",
-     pii_val_date_text},
+     "(?<d_mdy>(?&d_mon)\\.?" SP DAY "(?:st|nd|rd|th)?,?" SP YEAR "(?![\\p{L}\\p{N}_]|[.:][0-9]))",
+     pii_val_date_text, EXT_NONE},
     /* -- phones ----------------------------------------------------------------- */
     {"phone_intl", L_PHONE, "international number: +, country code, 8-15 digits", 0,
-     "(?<![+])\\+[1-9](?:[ .\\-]?\\(?[0-9]\\)?){6,16}" PHONE_EXT PHONE_END, pii_val_phone_intl},
+     "(?<![+])\\+[1-9](?:[ .\\-]?\\(?[0-9]\\)?){6,16}" PHONE_EXT PHONE_END, pii_val_phone_intl,
+     EXT_NONE},
     {"phone_intl00", L_PHONE, "international number with the 00 prefix: 0044 20 7946 0958", 0,
      NUM_BEFORE_NO "00[1-9](?:[ .\\-]?\\(?[0-9]\\)?){6,16}" PHONE_EXT PHONE_END,
-     pii_val_phone_intl00},
+     pii_val_phone_intl00, EXT_NONE},
     {"phone_nanp", L_PHONE, "US/Canada number with separators: (415) 555-0100, 415.555.0100", 0,
      NUM_BEFORE_NO "(?:1[ .\\-]?)?(?:\\([2-9][0-9]{2}\\)[ ]?[2-9][0-9]{2}[ .\\-]"
-                   "|[2-9][0-9]{2}([ .\\-])[2-9][0-9]{2}\\g{-1})[0-9]{4}" PHONE_EXT PHONE_END,
-     NULL},
+                   "|[2-9][0-9]{2}([ .\\-" UDASH
+                   "])[2-9][0-9]{2}\\g{-1})[0-9]{4}" PHONE_EXT PHONE_END,
+     NULL, EXT_NONE},
     {"phone_national", L_PHONE,
      "national number with trunk 0 and separators: 020 7946 0958, 01 23 45 67 89, 03-1234-5678", 0,
      NUM_BEFORE_NO
      "(?:\\(0[1-9][0-9]{0,4}\\)[ ]?[0-9]|0[1-9])(?:[ .\\-/]?[0-9]){6,11}" PHONE_EXT PHONE_END,
-     pii_val_phone_national},
+     pii_val_phone_national, EXT_NONE},
     {"phone_in", L_PHONE, "Indian mobile number written 98765 43210", 0,
-     NUM_BEFORE_NO "[6-9][0-9]{4}[ \\-][0-9]{5}" PHONE_END, NULL},
+     NUM_BEFORE_NO "[6-9][0-9]{4}[ \\-][0-9]{5}" PHONE_END, NULL, EXT_NONE},
     /* -- street addresses: last, so that a phone or date at the same start wins */
     {"street_address", L_ADDRESS,
      "house number, capitalised street name and street type (12 Elm Street, Apt 4, Springfield, "
@@ -725,20 +821,21 @@ static const rule_def rule_defs[] = {
      "(?:" ADDR_NUM "[ ](?:" ADDR_WORD "[ ]){1,4}" ADDR_TYPE ADDR_DIR ADDR_UNIT ADDR_TAIL
      "|" ADDR_NUM "(?:[ ]?(?i:bis|ter))?,?[ ]" ADDR_FR_TYPE "[ ]" ADDR_FR_NAME ADDR_FR_TOWN
      ")(?![\\p{L}\\p{N}_])",
-     NULL},
+     NULL, EXT_NONE},
     {"po_box", L_ADDRESS, "post office box: PO Box 1234, P.O. Box 12, Postfach 123, Apartado 45", 0,
      "(?i:p\\.?[ ]?o\\.?[ ]?box|post[ ]office[ ]box|postfach|apartado(?:[ ]de[ ]correos)?)"
      "[ ]?(?:\\#|(?i:no)\\.?)?[ ]?[0-9]{1,7}" ADDR_TAIL "(?![\\p{L}\\p{N}_])",
-     NULL},
+     NULL, EXT_NONE},
     {"military_address", L_ADDRESS,
      "US military mail: PSC 1234, Box 5678 / USNS Comfort, then APO|FPO|DPO AA|AE|AP and ZIP", 0,
-     "(?:(?:" MIL_UNIT "|" MIL_SHIP ")" MIL_SEP ")?" MIL_ZIP "(?![\\p{L}\\p{N}_])", NULL},
+     "(?:(?:" MIL_UNIT "|" MIL_SHIP ")" MIL_SEP ")?" MIL_ZIP "(?![\\p{L}\\p{N}_])", NULL, EXT_NONE},
     {"street_address_eu", L_ADDRESS,
      "street name, then the number: Hauptstra\xc3\x9f"
      "e 12, Kerkstraat 7, Sveav\xc3\xa4gen 12, Kir\xc3\xa1ly u. 15, Calle Mayor 5, "
      "ul. Jesionowa 127; "
      "optional postcode and town",
-     0, "(?:" ADDR_EU_DE "|" ADDR_EU_ROM ")" ADDR_EU_NUM ADDR_EU_TOWN "(?![\\p{L}\\p{N}_])", NULL},
+     0, "(?:" ADDR_EU_DE "|" ADDR_EU_ROM ")" ADDR_EU_NUM ADDR_EU_TOWN "(?![\\p{L}\\p{N}_])", NULL,
+     EXT_NONE},
     /* -- group B: may follow a word character ------------------------------------ */
     /* Chinese text runs words together: its values follow a Han character.
      * A mainland mobile number after a phone word (手机, 电话, 联系, 致电,
@@ -751,26 +848,27 @@ static const rule_def rule_defs[] = {
      1,
      CN_PHONE_CTX
      "[^\\n\\p{N}@.!?;\\x{3002}\\x{ff01}\\x{ff1f}\\x{ff1b}]{0,6}?(?<V>1[3-9][0-9]{9})(?![0-9])",
-     NULL},
+     NULL, EXT_NONE},
     {"email_cjk", L_EMAIL, "email address right after a Chinese or Japanese character", 1,
      "(?<=[\\p{Han}\\p{Hiragana}\\p{Katakana}\\x{3000}-\\x{303f}\\x{ff00}-\\x{ffef}])"
      "[A-Za-z0-9_][A-Za-z0-9_.%+\\-]{0,63}@(?:" DLABEL "\\.){1,8}" TLD
      "(?![\\p{L}\\p{N}_\\-@]|\\.[\\p{L}\\p{N}]|:[\\p{L}\\p{N}_~.\\-])",
-     pii_val_email},
+     pii_val_email, EXT_NONE},
     {"cn_resident_id", L_ACCOUNT,
      "Chinese resident identity card number after its label (18 characters, ISO 7064 check)", 1,
      CN_ID_CTX
      "[ \\x{3000}:\\x{ff1a}\\x{662f}\\x{4e3a}]{0,3}(?<V>[1-9][0-9]{16}[0-9Xx])(?![0-9A-Za-z])",
-     rules_val_cn_id},
+     rules_val_cn_id, EXT_NONE},
     {"address_ja", L_ADDRESS,
      "Japanese address: \xe3\x80\x92 postcode, prefecture, municipality, block number, building "
      "and floor",
-     1, "(?:\\x{3012}[0-9]{3}-?[0-9]{4}[ \\x{3000}]?)?" JA_PREF JA_LOCAL JA_BLOCK JA_BUILDING,
-     NULL},
+     1, "(?:\\x{3012}[0-9]{3}-?[0-9]{4}[ \\x{3000}]?)?" JA_PREF JA_LOCAL JA_BLOCK JA_BUILDING, NULL,
+     EXT_NONE},
     {"pem_private_key", L_SECRET, "PEM/PGP private key block, BEGIN to END", 1,
-     "-----BEGIN[ ]" PEM_LABEL "-----[\\s\\S]{0,16384}?-----END[ ]" PEM_LABEL "-----", NULL},
+     "-----BEGIN[ ]" PEM_LABEL "-----[\\s\\S]{0,16384}?-----END[ ]" PEM_LABEL "-----", NULL,
+     EXT_NONE},
     {"pem_private_key_open", L_SECRET, "PEM private key header and body without an END line", 1,
-     "-----BEGIN[ ]" PEM_LABEL "-----[A-Za-z0-9+/=:,.\\-\\s\\\\]{0,16384}+", NULL},
+     "-----BEGIN[ ]" PEM_LABEL "-----[A-Za-z0-9+/=:,.\\-\\s\\\\]{0,16384}+", NULL, EXT_NONE},
 };
 
 #define NRULES (sizeof rule_defs / sizeof rule_defs[0])
@@ -858,21 +956,36 @@ static int pf_ci_starts(const uint8_t *p, size_t n, const char *lit, size_t m)
 typedef struct pf_stem {
     const char *s;
     size_t n;
+    int whole; /* 0: a prefix; 1: ends the word (no ASCII letter next) or runs
+                * into a continuation word; 2: a continuation word follows,
+                * after at most one of " _-" (pf_word_end) */
 } pf_stem;
 
 typedef struct pf_stems {
     const pf_stem *v;
     size_t n;
     uint8_t first[256]; /* lower-case first bytes, filled by pf_init */
+    /* the stems by first byte: order[lo[c] .. lo[c] + cnt[c]) */
+    uint8_t order[96], lo[256], cnt[256];
 } pf_stems;
 
 #define ST(x)                                                                                      \
     {                                                                                              \
-        x, sizeof x - 1                                                                            \
+        x, sizeof x - 1, 0                                                                         \
+    }
+#define STW(x)                                                                                     \
+    {                                                                                              \
+        x, sizeof x - 1, 1                                                                         \
+    }
+#define STP(x)                                                                                     \
+    {                                                                                              \
+        x, sizeof x - 1, 2                                                                         \
     }
 static const pf_stem secret_stems[] = {ST("pw"),     ST("pass"),       ST("secret"), ST("token"),
                                        ST("key"),    ST("credential"), ST("auth"),   ST("session"),
                                        ST("cookie"), ST("salt")};
+/* login_assignment's names */
+static const pf_stem login_stems[] = {ST("user"), ST("login"), ST("uid")};
 static const pf_stem ctx_stems[] = {
     /* phone words */
     ST("tel"), ST("phone"), ST("mobil"), ST("cell"), ST("fax"), ST("whatsapp"), ST("handy"),
@@ -880,6 +993,14 @@ static const pf_stem ctx_stems[] = {
     /* account words */
     ST("account"), ST("acct"), ST("a/c"), ST("routing"), ST("aba"), ST("sort"), ST("bsb"),
     ST("konto"), ST("bank"),
+    /* national identifiers (ssn_context, id_context): by a prefix, whole
+     * words, and words the rules take only before a continuation word
+     * ("social security", "member id", "licence no") */
+    ST("passport"), ST("driv"), ST("medic"), ST("steuer"), ST("burgerservice"), STW("ssn"),
+    STW("itin"), STW("tin"), STW("mrn"), STW("nhs"), STW("dni"), STW("nie"), STW("nif"), STW("bsn"),
+    STW("pesel"), STW("nir"), STP("social"), STP("taxpayer"), STP("health"), STP("national"),
+    STP("ni"), STP("codice"), STP("tax"), STP("personal"), STP("id"), STP("member"), STP("patient"),
+    STP("policy"), STP("customer"), STP("insurance"), STP("license"), STP("licence"),
     /* post office boxes */
     ST("po"), ST("p.o"), ST("p o"), ST("apartado"),
     /* military mail: PSC 12, Box 3 / APO AE 09204 */
@@ -904,16 +1025,61 @@ static const pf_stem ship_words[] = {ST("uss"), ST("usns"), ST("usnv"), ST("uscg
 static const pf_stem scheme_words[] = {ST("http"), ST("https"), ST("ftp"), ST("ftps"),
                                        ST("sftp"), ST("ws"),    ST("wss")};
 #undef ST
+#undef STW
+#undef STP
 
-static pf_stems pf_secret = {secret_stems, sizeof secret_stems / sizeof secret_stems[0], {0}};
-static pf_stems pf_ctx = {ctx_stems, sizeof ctx_stems / sizeof ctx_stems[0], {0}};
-static pf_stems pf_month = {month_stems, sizeof month_stems / sizeof month_stems[0], {0}};
-static pf_stems pf_fr = {fr_type_stems, sizeof fr_type_stems / sizeof fr_type_stems[0], {0}};
+#define STEMS(a)                                                                                   \
+    {                                                                                              \
+        a, sizeof a / sizeof a[0], {0}, {0}, {0},                                                  \
+        {                                                                                          \
+            0                                                                                      \
+        }                                                                                          \
+    }
+static pf_stems pf_secret = STEMS(secret_stems);
+static pf_stems pf_login = STEMS(login_stems);
+static pf_stems pf_ctx = STEMS(ctx_stems);
+static pf_stems pf_month = STEMS(month_stems);
+static pf_stems pf_fr = STEMS(fr_type_stems);
+#undef STEMS
 
 static void pf_stems_init(pf_stems *t)
 {
-    for (size_t k = 0; k < t->n; k++)
-        t->first[(uint8_t)t->v[k].s[0]] = 1;
+    size_t m = 0;
+    for (int c = 0; c < 256; c++) {
+        t->lo[c] = (uint8_t)m;
+        for (size_t k = 0; k < t->n; k++)
+            if ((uint8_t)t->v[k].s[0] == c)
+                t->order[m++] = (uint8_t)k;
+        t->cnt[c] = (uint8_t)(m - t->lo[c]);
+        t->first[c] = t->cnt[c] != 0;
+    }
+}
+
+/* What a whole-word stem may run into without a separator in the rules
+ * ("ssnnumber", "nationalid", "codicefiscale"). */
+static const char *const pf_cont[] = {"num",       "nr",   "no",   "id",     "security",
+                                      "insurance", "card", "plan", "record", "fiscale"};
+
+/* After a whole-word stem: the rest q[0..n) starts with no ASCII letter
+ * (whole 1), or with a continuation word (or a prefix of one at the
+ * buffer's end); whole 2: after at most one of " _-". */
+static int pf_word_end(const uint8_t *q, size_t n, int whole)
+{
+    if (!n)
+        return 1;
+    if (whole == 1 && !((q[0] | 0x20) >= 'a' && (q[0] | 0x20) <= 'z'))
+        return 1;
+    if (whole == 2 && (q[0] == ' ' || q[0] == '_' || q[0] == '-')) {
+        q++;
+        if (!--n)
+            return 1;
+    }
+    for (size_t k = 0; k < sizeof pf_cont / sizeof pf_cont[0]; k++) {
+        size_t m = strlen(pf_cont[k]);
+        if (pf_ci_starts(q, n < m ? n : m, pf_cont[k], n < m ? n : m))
+            return 1;
+    }
+    return 0;
 }
 
 /* Does some stem start at p[i] for i = 0 (or any i < n when anywhere)? */
@@ -921,12 +1087,15 @@ static int pf_any_stem(const uint8_t *p, size_t n, const pf_stems *t, int anywhe
 {
     size_t last = anywhere ? n : (n ? 1 : 0);
     for (size_t i = 0; i < last; i++) {
-        if (!t->first[pf_lower(p[i])])
-            continue;
         uint8_t c = pf_lower(p[i]);
-        for (size_t k = 0; k < t->n; k++)
-            if (c == (uint8_t)t->v[k].s[0] && pf_ci_starts(p + i, n - i, t->v[k].s, t->v[k].n))
+        if (!t->first[c])
+            continue;
+        for (size_t j = t->lo[c], e = j + t->cnt[c]; j < e; j++) {
+            const pf_stem *st = &t->v[t->order[j]];
+            if (pf_ci_starts(p + i, n - i, st->s, st->n) &&
+                (!st->whole || pf_word_end(p + i + st->n, n - i - st->n, st->whole)))
                 return 1;
+        }
     }
     return 0;
 }
@@ -946,6 +1115,7 @@ static int pf_is_scheme(const uint8_t *p, size_t n)
 }
 
 static void pf_eu_init(void);
+static void ext_init(void);
 
 static void pf_init(void)
 {
@@ -966,10 +1136,12 @@ static void pf_init(void)
         pf_cls[c] = k;
     }
     pf_stems_init(&pf_secret);
+    pf_stems_init(&pf_login);
     pf_stems_init(&pf_ctx);
     pf_stems_init(&pf_month);
     pf_stems_init(&pf_fr);
     pf_eu_init();
+    ext_init();
 }
 
 /* Clause (c): the ident run b[p, e) followed by an optional quote, up to
@@ -997,7 +1169,8 @@ static int pf_assign(const uint8_t *b, size_t p, size_t e, size_t lim, int eod)
     for (size_t i = 0; i < len; i++)
         if (pf_cls[r[i]] & PF_HIGH)
             return 1;
-    return pf_any_stem(r, len, &pf_secret, 1) || pf_is_scheme(r, len);
+    return pf_any_stem(r, len, &pf_secret, 1) || pf_is_scheme(r, len) ||
+           pf_any_stem(r, len, &pf_login, 0);
 }
 
 #define PF_EU_REACH 512 /* bytes from a street name's start to its number */
@@ -1009,7 +1182,7 @@ static int pf_assign(const uint8_t *b, size_t p, size_t e, size_t lim, int eod)
  * "C/").  Undecided: yes. */
 #define SL(x)                                                                                      \
     {                                                                                              \
-        x, sizeof x - 1                                                                            \
+        x, sizeof x - 1, 0                                                                         \
     }
 static const pf_stem eu_sfx[] = {SL("stra\xc3\x9f"
                                     "e"),
@@ -1188,6 +1361,9 @@ static int pf_letter_start(const uint8_t *b, size_t p, size_t lim, int eod, pii_
     /* (c) NAME = / NAME: and scheme: */
     if (pf_assign(b, p, e, lim, eod))
         return 1;
+    /* conn_password: a scheme and "://" */
+    if (after == ':' && (e + 2 >= lim ? !eod : b[e + 1] == '/' && b[e + 2] == '/'))
+        return 1;
     /* (d) www. and Bearer */
     if (PF_CI_STARTS(r, len, "www.") || (len == 6 && PF_CI_STARTS(r, len, "bearer")))
         return 1;
@@ -1219,6 +1395,17 @@ static int pf_letter_start(const uint8_t *b, size_t p, size_t lim, int eod, pii_
         return 1; /* undecided */
     if ((pf_cls[r[0]] & PF_UPPER) && (pf_cls[r[1]] & PF_UPPER) && (pf_cls[r[2]] & PF_DIGIT) &&
         (pf_cls[r[3]] & PF_DIGIT))
+        return 1;
+    /* uk_nino spaced (AB 12 ...), es_dni NIE (X1234567L, X-1234567-L),
+     * it_codice_fiscale (six upper-case letters) */
+    if ((pf_cls[r[0]] & PF_UPPER) && (pf_cls[r[1]] & PF_UPPER) && r[2] == ' ' &&
+        (pf_cls[r[3]] & PF_DIGIT))
+        return 1;
+    if ((r[0] == 'X' || r[0] == 'Y' || r[0] == 'Z') && ((pf_cls[r[1]] & PF_DIGIT) || r[1] == '-'))
+        return 1;
+    if (len >= 16 && (pf_cls[r[0]] & PF_UPPER) && (pf_cls[r[1]] & PF_UPPER) &&
+        (pf_cls[r[2]] & PF_UPPER) && (pf_cls[r[3]] & PF_UPPER) && (pf_cls[r[4]] & PF_UPPER) &&
+        (pf_cls[r[5]] & PF_UPPER))
         return 1;
     size_t w = avail < PF_NONASCII_WINDOW ? avail : PF_NONASCII_WINDOW;
     for (size_t i = 0; i < w; i++)
@@ -1389,6 +1576,8 @@ static int pf_digit_start(const uint8_t *b, size_t p, size_t lim, int eod, pii_r
         return 1;
     if (b[p] == '1' && D == 4 && (c == ' ' || c == '.' || c == '-') && D2 == 3)
         return 1; /* 1415-555-... */
+    if (D == 1 && c == ' ' && D2 == 2 && b[p] != '0' && b[p] <= '8')
+        return 1; /* fr_nir spaced: 1 84 12 76 451 089 46 */
     if (D <= 2) {
         /* numeric date: d[./-]d[same]yyyy */
         if (sep && c != ' ' && D2 >= 1 && D2 <= 2) {
@@ -1409,6 +1598,14 @@ static int pf_digit_start(const uint8_t *b, size_t p, size_t lim, int eod, pii_r
             return pf_month_after(b, c == '.' ? q + 1 : q, lim, eod);
         return 0;
     }
+    if (D == 3 && c == '-' && D2 == 2)
+        return 1; /* ssn 123-45-6789 */
+    if (D == 8 && (c == '-' || (c >= 'A' && c <= 'Z')))
+        return 1; /* es_dni 12345678Z */
+    if (D == 5 && (c == 'A' || c == 'B'))
+        return 1; /* fr_nir with Corsica's 2A/2B */
+    if (D == 3 && b[p] >= '2' && c == 0xE2)
+        return 1; /* NANP with Unicode dashes: 415\u2013555\u20130100 */
     if (D == 3 && b[p] >= '2' && (c == ' ' || c == '.' || c == '-') && D2 == 3 && c2 == c &&
         b[q + 1] >= '2')
         return 1; /* NANP 415-555-0100 */
@@ -1483,9 +1680,22 @@ static size_t rules_prefilter(const uint8_t *b, size_t at, size_t lim, int eod, 
             return p;
         if (p > 0 && (pf_cls[b[p - 1]] & PF_WORD))
             continue;
+        if (c == '-') { /* password_flag: -pa..., -pw..., --pa..., --pw... */
+            size_t q = p + 1 + (p + 1 < lim && b[p + 1] == '-');
+            if (q + 1 >= lim ? !eod
+                             : (b[q] | 0x20) == 'p' &&
+                                   ((b[q + 1] | 0x20) == 'a' || (b[q + 1] | 0x20) == 'w'))
+                return p;
+            continue;
+        }
         if (c < 0x80) {
             if (pf_cls[c] & PF_DIGIT) {
                 if (pf_digit_start(b, p, lim, eod, pc))
+                    return p;
+                continue;
+            }
+            if (c == '/') { /* home_dir_user: /home/, /Users/ */
+                if (p + 1 >= lim ? !eod : (b[p + 1] == 'h' || b[p + 1] == 'U'))
                     return p;
                 continue;
             }
@@ -1503,6 +1713,39 @@ static size_t rules_prefilter(const uint8_t *b, size_t at, size_t lim, int eod, 
             return p;
     }
     return lim;
+}
+
+/* The extension classes (EXT_*), filled once by ext_init. */
+static pii_rx_ext ext_tab[EXT_N];
+
+static void ext_set(pii_rx_ext *x, const char *chars)
+{
+    for (const char *c = chars; *c; c++)
+        x->ascii[(uint8_t)*c] = 1;
+}
+
+static void ext_init(void)
+{
+    static const char alnum[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+    for (int k = EXT_VALCH; k < EXT_N; k++)
+        ext_set(&ext_tab[k], alnum);
+    /* VALCH: every character but blanks, quotes and "`,;<>(){}[]\" */
+    for (int c = 0x21; c < 0x7f; c++)
+        if (!strchr("\"'`,;<>(){}[]\\", c))
+            ext_tab[EXT_VALCH].ascii[c] = 1;
+    ext_tab[EXT_VALCH].high = 1;
+    ext_set(&ext_tab[EXT_WORD], "_");
+    ext_set(&ext_tab[EXT_B64URL], "_-");
+    ext_set(&ext_tab[EXT_JWT], "_-.");
+    ext_set(&ext_tab[EXT_BEARER], "._~+/=-");
+    ext_set(&ext_tab[EXT_B64], "+/=");
+    /* the gate: the capped quantifier's own class */
+    for (int k = EXT_VALCH; k < EXT_N; k++)
+        memcpy(ext_tab[k].gate, ext_tab[k].ascii, sizeof ext_tab[k].gate);
+    ext_tab[EXT_JWT].gate['.'] = 0;
+    ext_tab[EXT_BEARER].gate['='] = 0;
+    ext_tab[EXT_B64].gate['='] = 0;
+    ext_tab[EXT_JWT].notlast['.'] = 1; /* "... token." ends a sentence */
 }
 
 struct pii_rules {
@@ -1605,6 +1848,7 @@ pii_rules *pii_rules__create(unsigned flags, int use_jit, int use_prefilter, pii
             if ((b->mode == RM_BROAD && !broad) || (b->mode == RM_POLICY && broad))
                 r->alts[i].check = rules_val_never; /* every gated rule has a check */
         }
+        r->alts[i].ext = rule_defs[i].ext ? &ext_tab[rule_defs[i].ext] : NULL;
         r->info[i].id = rule_defs[i].id;
         r->info[i].label = rule_defs[i].label;
         r->info[i].about = rule_defs[i].about;

@@ -255,6 +255,25 @@ static int rx_span_of(const rx_state *s, int rc, const PCRE2_SIZE *ov, size_t *m
     return 1;
 }
 
+/* The end of the run of ext's bytes from buf[i] (at most lim). */
+static size_t rx_extend(const pii_rx_ext *x, const uint8_t *buf, size_t i, size_t lim)
+{
+    while (i < lim) {
+        uint8_t c = buf[i];
+        if (c < 0x80) {
+            if (!x->ascii[c])
+                break;
+            i++;
+        } else {
+            size_t l = x->high ? utf8_seq(buf, i, lim) : 0;
+            if (!l)
+                break;
+            i += l;
+        }
+    }
+    return i;
+}
+
 /* Searches subject buf[fs, fe) from *at (buffer offsets), calling cb for
  * every complete match.  On return *at is the next position to search (fe
  * when the fragment is done); *stop is 1 after a partial match at *at, 2
@@ -284,6 +303,28 @@ static pii_err rx_search(rx_state *s, const uint8_t *buf, size_t fs, size_t fe, 
             long alt;
             if (!rx_span_of(s, rc, ov, &ms, &me, &alt))
                 return PII_EINTERNAL;
+            const pii_rx_ext *x = rx->alts[alt].ext;
+            if (x && fs + me == fe && !fe_is_end) {
+                if (fs + ov[0] > a) /* the value may go on: undecided */
+                    a = fs + ov[0];
+                *stop = 1;
+                break;
+            }
+            if (x && fs + me < fe && (buf[fs + me] < 0x80 ? x->gate[buf[fs + me]] != 0 : x->high)) {
+                size_t xe = rx_extend(x, buf, fs + me, fe);
+                if (xe >= fe && !fe_is_end) {
+                    /* the value may go on past the buffer: undecided */
+                    if (fs + ov[0] > a)
+                        a = fs + ov[0];
+                    *stop = 1;
+                    break;
+                }
+                while (xe > fs + me && buf[xe - 1] < 0x80 && x->notlast[buf[xe - 1]])
+                    xe--;
+                if (xe - fs > ov[1])
+                    ov[1] = xe - fs;
+                me = xe - fs;
+            }
             size_t next = fs + ov[1] > a ? fs + ov[1] : a + 1;
             pii_err e = me > ms ? cb(ctx, fs + ms, fs + me, alt) : PII_OK;
             a = next;

@@ -46,11 +46,28 @@
 /* Returns non-zero to accept the span bytes p[0..n). */
 typedef int (*pii_rx_check)(const uint8_t *p, size_t n);
 
+/* The bytes that continue a value past its match (a rule whose quantifier
+ * has a cap): ASCII bytes by table, and with `high` any valid UTF-8
+ * sequence of a non-ASCII character.  After a complete match of such an
+ * alternative the span grows over every following byte of the class, so
+ * a value longer than the cap is redacted whole (linear work, no
+ * backtracking); when the run reaches the end of the buffer before the end
+ * of the document, the match is undecided (held back, as a partial match)
+ * and bounded by max_hold (PII_ETOOBIG beyond: fail closed). */
+typedef struct pii_rx_ext {
+    uint8_t ascii[128];   /* ASCII bytes that continue the value           */
+    uint8_t gate[128];    /* the match hit its cap: the next byte is one of
+                           * these (or non-ASCII, with high)              */
+    uint8_t notlast[128]; /* never the last byte of an extension ('.')     */
+    int high;
+} pii_rx_ext;
+
 typedef struct pii_rx_alt {
-    const char *id;     /* rule id reported in pii_span.rule             */
-    const char *label;  /* label reported in pii_span.label              */
-    pii_rx_check check; /* NULL: no validator                            */
-    uint32_t vgroup;    /* capture group of the span; 0: the whole match  */
+    const char *id;        /* rule id reported in pii_span.rule             */
+    const char *label;     /* label reported in pii_span.label              */
+    pii_rx_check check;    /* NULL: no validator                            */
+    uint32_t vgroup;       /* capture group of the span; 0: the whole match  */
+    const pii_rx_ext *ext; /* NULL: the span ends with the match          */
 } pii_rx_alt;
 
 /* A prefilter: returns the first position q in [at, lim) where a match

@@ -14,16 +14,21 @@
  *
  * Merge rule (documented in docs/DESIGN.md): overlapping spans unite into
  * one redaction covering their union, so no byte is ever left
- * half-redacted.  The united span takes the label, source, rule and score
- * of a winner chosen by: deny list first, then the longest span, then the
- * higher score, then rule over model, then the earlier start, then the
- * label name, then the rule id (none first).
+ * half-redacted; a model span is first cut to the rule spans of its label
+ * that it overlaps where the rule knows the value's edges (trim_cluster),
+ * and the tool's own output is cut out of every span (cut_own).  The united
+ * span takes the label, source, rule and score of a winner chosen by: deny
+ * list first, then the longest span, then the higher score, then rule over
+ * model, then the earlier start, then the label name, then the rule id
+ * (none first).
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "pii_fault.h"
 #include "pii_redact.h"
+#include "own.h"
+#include "validators.h"
 
 #define PII_MAX_DETECTORS 8
 #define PII_FEED_SLICE (64u * 1024u)
@@ -155,8 +160,9 @@ typedef struct det_slot {
 struct pii_stream {
     const pii_redactor *r;
     pii_sink sink;
-    det_slot d[PII_MAX_DETECTORS];
+    det_slot d[PII_MAX_DETECTORS + 1]; /* the redactor's, then own output's */
     size_t nd;
+    pii_own *own; /* the shapes of the operators' output (own.h) */
     uint8_t *buf; /* document bytes [bbase, bbase + blen) */
     size_t blen, bcap;
     uint64_t bbase;
@@ -164,6 +170,8 @@ struct pii_stream {
     uint64_t cp_pos, cp_count; /* code points starting before cp_pos */
     pii_spanvec pending;       /* reported, not yet written; start >= wpos */
     pii_spanvec fresh;         /* scratch for one detector call */
+    pii_spanvec trim;          /* scratch: one cluster after trim_cluster */
+    pii_spanvec cut;           /* scratch: one cluster after cut_own */
     pii_spanvec inner;         /* scratch: the rescan of an allowed span */
     pii_buf rep;               /* operator output scratch */
     pii_err failed;            /* sticky: the stream fails closed */
@@ -212,6 +220,23 @@ pii_stream *pii_stream_create(const pii_redactor *r, const pii_sink *sink, pii_e
         if (d->cls->ahead)
             s->lookahead = 1;
     }
+    /* the tool's own output is never redacted again (own.h) */
+    if (!(s->own = pii_own_create(r->ops, &e))) {
+        pii_stream_free(s);
+        s = NULL;
+        goto out;
+    }
+    {
+        pii_detector od = pii_own_detector(s->own);
+        det_slot *d = &s->d[s->nd];
+        d->cls = od.cls;
+        if (!(d->st = d->cls->open(od.shared, &e))) {
+            pii_stream_free(s);
+            s = NULL;
+            goto out;
+        }
+        s->nd++;
+    }
     if (s->lookahead && (!(s->qlen = malloc(PII_QUEUE_DOCS * sizeof *s->qlen)) ||
                          !(s->adoc = malloc(PII_QUEUE_DOCS * sizeof *s->adoc)) ||
                          !(s->alen = malloc(PII_QUEUE_DOCS * sizeof *s->alen)))) {
@@ -238,6 +263,9 @@ void pii_stream_free(pii_stream *s)
     free(s->buf);
     pii_spanvec_free(&s->pending);
     pii_spanvec_free(&s->fresh);
+    pii_spanvec_free(&s->trim);
+    pii_spanvec_free(&s->cut);
+    pii_own_free(s->own);
     pii_spanvec_free(&s->inner);
     free(s->rep.p);
     free(s->q.p);
@@ -449,17 +477,216 @@ static pii_err allow_inner(pii_stream *s, const pii_span *sp)
     return PII_OK;
 }
 
+/* ---- exact boundaries (issue 41) ---------------------------------------
+ * A model span M of an opaque label (secret, account number, phone, e-mail,
+ * URL) that overlaps rule spans of its own label (a validated value whose
+ * edges the rule knows) is cut to them: what M holds besides
+ * the rule spans ("pieces") is dropped when every piece is separated from
+ * the rule span it touches by a boundary byte (a blank or =:,;"'<>()[]{}),
+ * and each token of a dropped piece that is itself a value (a secret-like
+ * token, or for other labels 6 digits or more) stays a span of M's label.
+ * A piece glued to a rule span (no boundary between them) may be the same
+ * value: then M is kept whole and the cluster unites as before.  So
+ * "aws_access_key_id=AKIA... region=eu-west-1" keeps " region=eu-west-1"
+ * and the key name between two keys survives, while no value M found is
+ * lost. */
+static int boundary_byte(uint8_t c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '=' || c == ':' || c == ',' ||
+           c == ';' || c == '"' || c == '\'' || c == '<' || c == '>' || c == '(' || c == ')' ||
+           c == '[' || c == ']' || c == '{' || c == '}';
+}
+
+static int piece_value(const char *label, const uint8_t *p, size_t n)
+{
+    if (!strcmp(label, "secret"))
+        return pii_val_secret_token(p, n);
+    size_t d = 0;
+    for (size_t i = 0; i < n; i++)
+        d += p[i] >= '0' && p[i] <= '9';
+    return d >= 6 || memchr(p, '@', n) != NULL;
+}
+
+/* Appends the value tokens of the piece [a, b) of m to out. */
+static pii_err piece_tokens(const pii_stream *s, const pii_span *m, uint64_t a, uint64_t b,
+                            pii_spanvec *out)
+{
+    const uint8_t *p = s->buf + (a - s->bbase);
+    size_t n = (size_t)(b - a), i = 0;
+    while (i < n) {
+        while (i < n && boundary_byte(p[i]))
+            i++;
+        size_t t = i;
+        while (i < n && !boundary_byte(p[i]))
+            i++;
+        if (i > t && piece_value(m->label, p + t, i - t)) {
+            pii_span sp = *m;
+            sp.start = a + t;
+            sp.end = a + i;
+            pii_err e = pii_spanvec_push(out, &sp);
+            if (e)
+                return e;
+        }
+    }
+    return PII_OK;
+}
+
+/* Non-zero when model span m, cut by the rule spans of its label in v[0,
+ * n), leaves only pieces separated from them by boundary bytes. */
+static int cuttable(const pii_stream *s, const pii_span *m, const pii_span *v, size_t n)
+{
+    /* only opaque values have edges a rule knows: a street rule's span is not
+     * the whole address ("Flat 2, 14 Elm Grove"), nor a name's or a date's */
+    if (!strcmp(m->label, "private_person") || !strcmp(m->label, "private_address") ||
+        !strcmp(m->label, "private_date"))
+        return 0;
+    int any = 0;
+    for (size_t k = 0; k < n; k++) {
+        const pii_span *r = &v[k];
+        if (r->source != PII_SRC_RULE || strcmp(r->label, m->label) != 0 || r->end <= m->start ||
+            r->start >= m->end)
+            continue;
+        any = 1;
+        if (r->start > m->start && !boundary_byte(s->buf[r->start - 1 - s->bbase]))
+            return 0; /* glued on the left */
+        if (r->end < m->end && !boundary_byte(s->buf[r->end - s->bbase]))
+            return 0; /* glued on the right */
+    }
+    return any;
+}
+
+/* The cluster v[0, n) with its model spans cut to the rule spans (above),
+ * into s->trim, sorted. */
+static pii_err trim_cluster(pii_stream *s, const pii_span *v, size_t n)
+{
+    pii_spanvec_clear(&s->trim);
+    pii_err e = PII_OK;
+    for (size_t k = 0; k < n && !e; k++) {
+        const pii_span *m = &v[k];
+        if (m->source != PII_SRC_MODEL || !cuttable(s, m, v, n)) {
+            e = pii_spanvec_push(&s->trim, m);
+            continue;
+        }
+        /* the pieces of m outside every rule span of its label, in order */
+        uint64_t at = m->start;
+        for (size_t r = 0; r < n && !e; r++) {
+            const pii_span *x = &v[r];
+            if (x->source != PII_SRC_RULE || strcmp(x->label, m->label) != 0 ||
+                x->end <= m->start || x->start >= m->end)
+                continue;
+            if (x->start > at)
+                e = piece_tokens(s, m, at, x->start, &s->trim);
+            if (x->end > at)
+                at = x->end;
+        }
+        if (!e && at < m->end)
+            e = piece_tokens(s, m, at, m->end, &s->trim);
+    }
+    if (!e && s->trim.n > 1)
+        qsort(s->trim.v, s->trim.n, sizeof *s->trim.v, span_order);
+    return e;
+}
+
+static int blank(uint8_t c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+/* The cluster v[0, n) without the tool's own output: each span less the
+ * own regions (pii_own_label) it overlaps.  A piece with no letter or
+ * digit is dropped; one glued to own output stays when it holds three or
+ * more; one apart from it stays as its value tokens (piece_tokens), or
+ * whole for a name, address or date.  Into s->trim,
+ * sorted; own regions themselves are never written as redactions. */
+static pii_err cut_own(pii_stream *s, const pii_span *v, size_t n)
+{
+    pii_spanvec_clear(&s->trim);
+    for (size_t k = 0; k < n; k++) {
+        const pii_span *m = &v[k];
+        if (m->label == pii_own_label)
+            continue;
+        uint64_t at = m->start;
+        for (size_t r = 0; r <= n; r++) {
+            uint64_t ps = at, pe = m->end;
+            if (r < n) {
+                const pii_span *x = &v[r];
+                if (x->label != pii_own_label || x->end <= at || x->start >= m->end)
+                    continue;
+                pe = x->start > at ? x->start : at;
+                at = x->end;
+            } else {
+                at = m->end;
+            }
+            /* a piece keeps a span when it holds a letter or digit; one or
+             * two glued to own output ("<PRIVATE_PERSON>'s") do not */
+            size_t alnum = 0;
+            for (uint64_t b = ps; b < pe && alnum < 3; b++) {
+                uint8_t c = s->buf[b - s->bbase];
+                alnum +=
+                    c >= 0x80 || (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z');
+            }
+            int glued = pe > ps && ((ps != m->start && !blank(s->buf[ps - s->bbase])) ||
+                                    (pe != m->end && !blank(s->buf[pe - 1 - s->bbase])));
+            int words = !strcmp(m->label, "private_person") ||
+                        !strcmp(m->label, "private_address") || !strcmp(m->label, "private_date");
+            if (alnum && !glued && !words) {
+                /* apart from own output: only what is itself a value */
+                pii_err e = piece_tokens(s, m, ps, pe, &s->trim);
+                if (e)
+                    return e;
+            } else if (alnum >= 3 || (alnum && !glued)) {
+                pii_span sp = *m;
+                sp.start = ps;
+                sp.end = pe;
+                pii_err e = pii_spanvec_push(&s->trim, &sp);
+                if (e)
+                    return e;
+            }
+            if (at >= m->end)
+                break;
+        }
+    }
+    if (s->trim.n > 1)
+        qsort(s->trim.v, s->trim.n, sizeof *s->trim.v, span_order);
+    return PII_OK;
+}
+
+/* Writes the clusters of the sorted spans v[0, n), each as its winner
+ * (beats) over the union. */
+static pii_err emit_clusters(pii_stream *s, const pii_span *v, size_t n, int eod)
+{
+    size_t i = 0;
+    while (i < n) {
+        pii_span face = v[i];
+        uint64_t cend = face.end;
+        size_t j = i + 1;
+        for (; j < n && v[j].start < cend; j++) {
+            if (v[j].end > cend)
+                cend = v[j].end;
+            if (beats(&face, &v[j]))
+                face = v[j];
+        }
+        face.start = v[i].start;
+        face.end = cend;
+        pii_err e = emit_span(s, &face, eod);
+        if (e)
+            return e;
+        i = j;
+    }
+    return PII_OK;
+}
+
 static pii_err accept_spans(pii_stream *s, uint64_t end)
 {
     for (size_t i = 0; i < s->fresh.n; i++) {
         const pii_span *sp = &s->fresh.v[i];
         if (sp->start >= sp->end || sp->start < s->wpos || sp->end > end || !sp->label)
             return PII_EINTERNAL; /* a detector broke its contract */
-        if (!label_selected(s->r, sp->label))
+        if (sp->label != pii_own_label && !label_selected(s->r, sp->label))
             continue;
-        if (s->r->keep && !s->r->keep(s->r->keep_ud, sp, s->input))
+        if (sp->label != pii_own_label && s->r->keep && !s->r->keep(s->r->keep_ud, sp, s->input))
             continue;
-        if (s->r->allow &&
+        if (sp->label != pii_own_label && s->r->allow &&
             pii_allow_match(s->r->allow, s->buf + (sp->start - s->bbase), sp->end - sp->start)) {
             pii_err e = s->r->allow_rules ? allow_inner(s, sp) : PII_OK;
             if (e)
@@ -506,20 +733,42 @@ static pii_err process(pii_stream *s, int eod)
         qsort(pv->v, pv->n, sizeof *pv->v, span_order);
     size_t i = 0;
     while (i < pv->n) {
-        pii_span face = pv->v[i];
-        uint64_t cend = face.end;
+        uint64_t cend = pv->v[i].end;
         size_t j = i + 1;
-        for (; j < pv->n && pv->v[j].start < cend; j++) {
+        for (; j < pv->n && pv->v[j].start < cend; j++)
             if (pv->v[j].end > cend)
                 cend = pv->v[j].end;
-            if (beats(&face, &pv->v[j]))
-                face = pv->v[j];
-        }
         if (cend > D)
             break;
-        face.start = pv->v[i].start;
-        face.end = cend;
-        if ((e = emit_span(s, &face, eod)))
+        /* own output cut out (own.h); with rule and model spans, the
+         * rules' edges (trim_cluster) */
+        int mixed = 0;
+        for (size_t k = i; k < j; k++)
+            mixed |= pv->v[k].label == pii_own_label    ? 4
+                     : pv->v[k].source == PII_SRC_RULE  ? 1
+                     : pv->v[k].source == PII_SRC_MODEL ? 2
+                                                        : 0;
+        const pii_span *cv = pv->v + i;
+        size_t cn = j - i;
+        if (mixed & 4) {
+            if ((e = cut_own(s, cv, cn)))
+                return e;
+            cv = s->trim.v;
+            cn = s->trim.n;
+            if ((mixed & 3) == 3) { /* trim_cluster reads its input from s->cut */
+                pii_spanvec t = s->cut;
+                s->cut = s->trim;
+                s->trim = t;
+                cv = s->cut.v;
+            }
+        }
+        if ((mixed & 3) == 3) {
+            if ((e = trim_cluster(s, cv, cn)))
+                return e;
+            cv = s->trim.v;
+            cn = s->trim.n;
+        }
+        if ((e = emit_clusters(s, cv, cn, eod)))
             return e;
         i = j;
     }

@@ -127,6 +127,27 @@ static const char *const file_exts[] = {"png", "jpg",  "jpeg", "gif",  "svg", "w
                                         "jsx", "tsx",  "json", "yaml", "yml", "xml",  "html", "htm",
                                         "txt", "log",  "lock", "zip",  "gz",  "tgz",  "tar",  NULL};
 
+/* Is the UTF-8 sequence at p[0..n) a Han, Hiragana or Katakana character?
+ * Those run into an address in Chinese and Japanese text ("邮箱wang@x.cn"):
+ * the address starts at "w" (rule email_cjk), never at the kanji. */
+static int cjk_at(const uint8_t *p, size_t n)
+{
+    uint32_t c;
+    if (n >= 3 && (p[0] & 0xf0) == 0xe0)
+        c = (uint32_t)(p[0] & 0x0f) << 12 | (uint32_t)(p[1] & 0x3f) << 6 | (p[2] & 0x3f);
+    else if (n >= 4 && (p[0] & 0xf8) == 0xf0)
+        c = (uint32_t)(p[0] & 0x07) << 18 | (uint32_t)(p[1] & 0x3f) << 12 |
+            (uint32_t)(p[2] & 0x3f) << 6 | (p[3] & 0x3f);
+    else
+        return 0;
+    return (c >= 0x2e80 && c <= 0x2fdf) || (c >= 0x3005 && c <= 0x3007) ||
+           (c >= 0x3021 && c <= 0x3029) || (c >= 0x3038 && c <= 0x303b) ||
+           (c >= 0x3040 && c <= 0x30ff) || (c >= 0x31f0 && c <= 0x31ff) ||
+           (c >= 0x3400 && c <= 0x4dbf) || (c >= 0x4e00 && c <= 0x9fff) ||
+           (c >= 0xf900 && c <= 0xfaff) || (c >= 0xff66 && c <= 0xff9f) ||
+           (c >= 0x20000 && c <= 0x323af);
+}
+
 int pii_val_email(const uint8_t *p, size_t n)
 {
     size_t at = n;
@@ -142,6 +163,9 @@ int pii_val_email(const uint8_t *p, size_t n)
     for (size_t i = 1; i < at; i++)
         if (p[i] == '.' && p[i - 1] == '.')
             return 0;
+    for (size_t i = 0; i < at; i++)
+        if (p[i] >= 0xe0 && cjk_at(p + i, at - i))
+            return 0; /* the local part takes no Han or kana */
     /* Domain labels: non-empty, at most 63 bytes, no '-' at either end. */
     size_t ls = at + 1, tld = ls;
     for (size_t i = at + 1; i <= n; i++) {
@@ -356,6 +380,16 @@ typedef struct groups {
 /* Splits p into runs of digits; anything else is a separator.  Returns 0 if
  * there are too many runs or two separators in a row (other than around a
  * parenthesis). */
+/* Bytes of a Unicode dash at p (U+2010..U+2013, U+2212), or 0. */
+static size_t udash_len(const uint8_t *p, size_t n)
+{
+    if (n >= 3 && p[0] == 0xE2 && p[1] == 0x80 && p[2] >= 0x90 && p[2] <= 0x93)
+        return 3;
+    if (n >= 3 && p[0] == 0xE2 && p[1] == 0x88 && p[2] == 0x92)
+        return 3;
+    return 0;
+}
+
 static int split_groups(const uint8_t *p, size_t n, groups *g)
 {
     memset(g, 0, sizeof *g);
@@ -375,13 +409,20 @@ static int split_groups(const uint8_t *p, size_t n, groups *g)
             size_t s = i;
             while (i < n && !is_digit(p[i]))
                 i++;
-            /* The separator of this gap: the first non-parenthesis byte. */
+            /* The separator of this gap: the first non-parenthesis byte; a
+             * Unicode dash (U+2010-2013, U+2212) counts as one '-'. */
             uint8_t sp = 0;
             size_t plain = 0;
             for (size_t k = s; k < i; k++)
                 if (p[k] != '(' && p[k] != ')') {
+                    uint8_t c = p[k];
+                    size_t u = udash_len(p + k, i - k);
+                    if (u) {
+                        c = '-';
+                        k += u - 1;
+                    }
                     if (!sp)
-                        sp = p[k];
+                        sp = c;
                     plain++;
                 }
             if (plain > 1)
@@ -442,6 +483,143 @@ int pii_val_id_ja(const uint8_t *p, size_t n)
     /* yyyy-mm-dd, yyyy/m/d */
     if (n >= 8 && n <= 10 && digits == n - 2 && is_digit(p[0]) && is_digit(p[3]) &&
         (p[4] == '-' || p[4] == '/'))
+        return 0;
+    return 1;
+}
+
+/* ---- national identifiers (account_number, docs/LABELS.md) ------------- */
+
+/* The digits of p[0..n) (other bytes skipped) into d; their count, or 0
+ * when there are more than cap. */
+static size_t digits_of(const uint8_t *p, size_t n, char *d, size_t cap)
+{
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++)
+        if (is_digit(p[i])) {
+            if (m == cap)
+                return 0;
+            d[m++] = (char)p[i];
+        }
+    return m;
+}
+
+int pii_val_ssn(const uint8_t *p, size_t n)
+{
+    char d[9];
+    if (digits_of(p, n, d, sizeof d) != 9)
+        return 0;
+    int area = (d[0] - '0') * 100 + (d[1] - '0') * 10 + (d[2] - '0');
+    int group = (d[3] - '0') * 10 + (d[4] - '0');
+    int serial = (d[5] - '0') * 1000 + (d[6] - '0') * 100 + (d[7] - '0') * 10 + (d[8] - '0');
+    if (serial == 0)
+        return 0;
+    if (area >= 900) /* ITIN: 9xx-[50-65|70-88|90-92|94-99]-xxxx */
+        return (group >= 50 && group <= 65) || (group >= 70 && group <= 88) ||
+               (group >= 90 && group <= 92) || group >= 94;
+    return area != 0 && area != 666 && group != 0;
+}
+
+int pii_val_uk_nino(const uint8_t *p, size_t n)
+{
+    static const char *const bad[] = {"BG", "GB", "KN", "NK", "NT", "TN", "ZZ"};
+    if (n < 9)
+        return 0;
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++)
+        if (p[0] == (uint8_t)bad[k][0] && p[1] == (uint8_t)bad[k][1])
+            return 0;
+    char d[6];
+    return digits_of(p, n, d, sizeof d) == 6;
+}
+
+int pii_val_es_dni(const uint8_t *p, size_t n)
+{
+    static const char letters[] = "TRWAGMYFPDXBNJZSQVHLCKE";
+    unsigned long v = 0;
+    size_t nd = 0;
+    uint8_t last = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint8_t c = p[i];
+        if (is_digit(c)) {
+            v = v * 10 + (unsigned long)(c - '0');
+            nd++;
+        } else if (i == 0 && (c == 'X' || c == 'Y' || c == 'Z')) {
+            v = (unsigned long)(c - 'X'); /* NIE: X=0, Y=1, Z=2 */
+        } else if (is_upper(c)) {
+            last = c;
+        }
+    }
+    if (!last || (nd != 8 && nd != 7))
+        return 0;
+    return letters[v % 23] == (char)last;
+}
+
+int pii_val_it_cf(const uint8_t *p, size_t n)
+{
+    /* values of the characters in odd positions (1st, 3rd, ...), 0-9 then A-Z */
+    static const uint8_t odd[36] = {1,  0, 5, 7,  9,  13, 15, 17, 19, 21, 1,  0,
+                                    5,  7, 9, 13, 15, 17, 19, 21, 2,  4,  18, 20,
+                                    11, 3, 6, 8,  12, 14, 16, 10, 22, 25, 24, 23};
+    if (n != 16)
+        return 0;
+    unsigned sum = 0;
+    for (size_t i = 0; i < 15; i++) {
+        uint8_t c = p[i];
+        unsigned k;
+        if (is_digit(c))
+            k = (unsigned)(c - '0');
+        else if (is_upper(c))
+            k = 10u + (unsigned)(c - 'A');
+        else
+            return 0;
+        if (i % 2 == 0)
+            sum += odd[k];
+        else
+            sum += k < 10 ? k : k - 10;
+    }
+    return p[15] == (uint8_t)('A' + sum % 26);
+}
+
+int pii_val_fr_nir(const uint8_t *p, size_t n)
+{
+    char d[15];
+    size_t m = 0;
+    int corse = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint8_t c = p[i];
+        if (c == ' ')
+            continue;
+        if (m == sizeof d)
+            return 0;
+        if (c == 'A' || c == 'B') { /* Corsica 2A / 2B */
+            corse = c == 'A' ? 1 : 2;
+            c = '0';
+        }
+        d[m++] = (char)c;
+    }
+    if (m != 15)
+        return 0;
+    unsigned long long v = 0;
+    for (size_t i = 0; i < 13; i++)
+        v = v * 10 + (unsigned long long)(d[i] - '0');
+    if (corse)
+        v -= corse == 1 ? 1000000ull : 2000000ull; /* 2A -> 19, 2B -> 18 */
+    unsigned key = (unsigned)((d[13] - '0') * 10 + (d[14] - '0'));
+    return key == 97u - (unsigned)(v % 97u);
+}
+
+/* An identifier after a context word: 5-24 letters and digits, at least two
+ * digits, not a date, not one repeated digit. */
+int pii_val_id_context(const uint8_t *p, size_t n)
+{
+    size_t digits = 0, alnum = 0;
+    for (size_t i = 0; i < n; i++) {
+        digits += is_digit(p[i]);
+        alnum += is_digit(p[i]) || is_alpha(p[i]);
+    }
+    if (alnum < 5 || digits < 2 || all_same_digit(p, n))
+        return 0;
+    groups g;
+    if (digits == alnum && split_groups(p, n, &g) && date_shaped(&g))
         return 0;
     return 1;
 }
@@ -724,8 +902,10 @@ static int is_non_value(const uint8_t *p, size_t n)
         if (eq_ci(p, n, non_values[k]))
             return 1;
     uint8_t c0 = p[0];
-    if (c0 == '$' || c0 == '%' || c0 == '{' || c0 == '<' || c0 == '[' || c0 == '(')
+    if (c0 == '$' || c0 == '{' || c0 == '<' || c0 == '[' || c0 == '(')
         return 1; /* a reference or a template, not a value */
+    if (c0 == '%' && (n < 3 || p[1] == '(' || p[1] == '{' || p[n - 1] == '%'))
+        return 1; /* %(name)s, %{VAR}, %VAR%; a password may start with '%' */
     if (contains(p, n, "://"))
         return 1;
     int same = 1;
@@ -742,12 +922,39 @@ int pii_val_secret_password(const uint8_t *p, size_t n)
     return 1;
 }
 
+/* A file path ("/var/lib/app", "~/.ssh/id_rsa"), not base64 that starts
+ * with '/': no '+' or '=', and a segment of two or more lower-case letters,
+ * digits and "._-" ("var", ".ssh"), which random base64 rarely has. */
+static int file_path(const uint8_t *p, size_t n)
+{
+    if (!(p[0] == '/' || (n > 1 && (p[0] == '~' || p[0] == '.') && p[1] == '/')))
+        return 0;
+    if (memchr(p, '+', n) || memchr(p, '=', n))
+        return 0;
+    size_t i = 0;
+    while (i < n) {
+        while (i < n && p[i] == '/')
+            i++;
+        size_t s = i;
+        int lower = 1;
+        while (i < n && p[i] != '/') {
+            uint8_t c = p[i];
+            if (!(is_lower(c) || is_digit(c) || c == '.' || c == '_' || c == '-' || c == '~'))
+                lower = 0;
+            i++;
+        }
+        if (lower && i - s >= 2)
+            return 1;
+    }
+    return 0;
+}
+
 int pii_val_secret_token(const uint8_t *p, size_t n)
 {
     if (n < 12 || is_non_value(p, n))
         return 0;
-    if (p[0] == '/' || (n > 1 && (p[0] == '~' || p[0] == '.') && p[1] == '/'))
-        return 0; /* a file path */
+    if (file_path(p, n))
+        return 0;
     size_t up = 0, lo = 0, dg = 0;
     for (size_t i = 0; i < n; i++) {
         if (is_upper(p[i]))
@@ -854,4 +1061,35 @@ int pii_val_basic_auth(const uint8_t *p, size_t n)
         if (out[i] == ':')
             return i > 0;
     return 0;
+}
+
+/* ---- logins ------------------------------------------------------------- */
+
+/* System, service and placeholder accounts: no person. */
+static const char *const not_persons[] = {
+    "root",      "admin",    "administrator", "user",    "users",     "guest",    "anonymous",
+    "nobody",    "system",   "service",       "daemon",  "postgres",  "mysql",    "redis",
+    "www-data",  "nginx",    "apache",        "ubuntu",  "debian",    "ec2-user", "centos",
+    "azureuser", "pi",       "git",           "jenkins", "runner",    "vagrant",  "docker",
+    "app",       "deploy",   "build",         "ci",      "test",      "demo",     "default",
+    "null",      "none",     "true",          "false",   "unknown",   "shared",   "public",
+    "me",        "self",     "bot",           "api",     "svc",       "backup",   "operator",
+    "ftp",       "mail",     "sshd",          "node",    "builder",   "worker",   "dev",
+    "staging",   "prod",     "production",    "local",   "localhost", "example",  "username",
+    "john.doe",  "jane.doe", "foo",           "bar",     "changeme",  "admin1",   "tester",
+    NULL};
+
+int pii_val_login(const uint8_t *p, size_t n)
+{
+    if (n < 2)
+        return 0;
+    for (int k = 0; not_persons[k]; k++)
+        if (eq_ci(p, n, not_persons[k]))
+            return 0;
+    /* svc-*, bot-*, *-bot, *-svc, *_service: service accounts */
+    if ((n > 4 && (eq_ci(p, 4, "svc-") || eq_ci(p, 4, "svc_") || eq_ci(p, 4, "bot-"))) ||
+        (n > 4 && (eq_ci(p + n - 4, 4, "-bot") || eq_ci(p + n - 4, 4, "-svc"))) ||
+        (n > 8 && eq_ci(p + n - 8, 8, "_service")))
+        return 0;
+    return 1;
 }

@@ -24,6 +24,20 @@ int pii_val_account(const uint8_t *p, size_t n);
 /* An identifier after a Japanese label: at least three digits, not a date
  * (2026-07-01), not one repeated digit. */
 int pii_val_id_ja(const uint8_t *p, size_t n);
+/* National identifiers (docs/RULES.md): US SSN/ITIN (area not 000, 666;
+ * group not 00; serial not 0000; 9xx with an ITIN group), UK National
+ * Insurance number (prefix not BG GB KN NK NT TN ZZ), Spanish DNI/NIE
+ * (check letter mod 23), Italian codice fiscale (check character), French
+ * NIR (key 97 - n mod 97), and an identifier after a context word. */
+int pii_val_ssn(const uint8_t *p, size_t n);
+int pii_val_uk_nino(const uint8_t *p, size_t n);
+int pii_val_es_dni(const uint8_t *p, size_t n);
+int pii_val_it_cf(const uint8_t *p, size_t n);
+int pii_val_fr_nir(const uint8_t *p, size_t n);
+int pii_val_id_context(const uint8_t *p, size_t n);
+/* A login that may name a person: not a system, service or placeholder
+ * account (root, admin, postgres, ubuntu, svc-*, ...). */
+int pii_val_login(const uint8_t *p, size_t n);
 int pii_val_date_iso(const uint8_t *p, size_t n);     /* yyyy-mm-dd, yyyy/mm/dd */
 int pii_val_date_numeric(const uint8_t *p, size_t n); /* d.m.yyyy, d/m/yyyy, m/d/yyyy */
 int pii_val_date_text(const uint8_t *p, size_t n);    /* 23 April 2026, April 23, 2026 */

@@ -45,8 +45,9 @@
 int pii_batch_wanted(const pii_opts *o)
 {
     return o->check || o->recursive || o->out_dir || o->in_place || o->suffix || o->report ||
-           o->njsonl_fields || o->ncsv_columns || o->resume || o->ninclude || o->nexclude ||
-           o->follow || o->no_ignore || o->hidden || o->staged || o->diff || o->cross_devices;
+           o->njsonl_fields || o->ncsv_columns || o->json_doc || o->structured || o->resume ||
+           o->ninclude || o->nexclude || o->follow || o->no_ignore || o->hidden || o->staged ||
+           o->diff || o->cross_devices;
 }
 
 static int usage(const char *msg)
@@ -74,10 +75,11 @@ int pii_batch_validate(const pii_opts *o)
         return usage("--in-place writes text; --format json/jsonl needs --out-dir or --suffix");
     if (o->njsonl_fields && o->ncsv_columns)
         return usage("--jsonl-field and --csv-column cannot be combined");
-    if ((o->njsonl_fields || o->ncsv_columns) && o->format == PII_FMT_JSON)
-        return usage("--jsonl-field/--csv-column write records (text) or spans (--format jsonl), "
-                     "not json");
-    if ((o->njsonl_fields || o->ncsv_columns) && o->lines)
+    if ((o->njsonl_fields || o->ncsv_columns || o->json_doc || o->structured) &&
+        o->format == PII_FMT_JSON)
+        return usage("--jsonl-field/--csv-column/--json/--structured write records (text) or "
+                     "spans (--format jsonl), not json");
+    if ((o->njsonl_fields || o->ncsv_columns || o->json_doc || o->structured) && o->lines)
         return usage("--lines cannot be combined with --jsonl-field/--csv-column (records "
                      "are already their own documents)");
     if (!o->recursive &&
@@ -520,15 +522,61 @@ static pii_err w_end(void *ud)
     return w->osink.end_doc ? w->osink.end_doc(w->osink.ud) : PII_OK;
 }
 
+/* --structured: JSON Lines (every string value and number; a line that is
+ * not JSON redacted as text), one JSON document (every string value and
+ * number), CSV (every field). */
+pii_err batch_auto_specs(batch *b)
+{
+    static const pii_rec_format fmt[BATCH_AUTO_N] = {PII_REC_JSONL, PII_REC_JSON, PII_REC_CSV};
+    pii_err e = PII_OK;
+    for (int k = 0; k < BATCH_AUTO_N && !e; k++) {
+        if (!(b->auto_spec[k] = pii_rec_spec_create(fmt[k], &e)))
+            break;
+        e = pii_rec_spec_add(b->auto_spec[k], "*");
+        if (!e && fmt[k] != PII_REC_CSV)
+            e = pii_rec_spec_set_scan(b->auto_spec[k], PII_REC_SCAN_NUMBERS);
+        if (!e && fmt[k] == PII_REC_JSONL)
+            e = pii_rec_spec_set_bad(b->auto_spec[k], PII_REC_BAD_TEXT);
+    }
+    return e;
+}
+
+static int ends_in(const char *s, const char *suf);
+
+/* The format --structured reads a file in (BATCH_AUTO_*), or -1: text. */
+static int auto_kind(const char *path, int *tab)
+{
+    *tab = ends_in(path, ".tsv") || ends_in(path, ".tab");
+    if (ends_in(path, ".jsonl") || ends_in(path, ".ndjson"))
+        return BATCH_AUTO_JSONL;
+    if (ends_in(path, ".json"))
+        return BATCH_AUTO_JSON;
+    if (ends_in(path, ".csv") || *tab)
+        return BATCH_AUTO_CSV;
+    return -1;
+}
+
+void batch_free_rec_streams(worker *w)
+{
+    int shared = 0;
+    for (int k = 0; k < BATCH_AUTO_N; k++) {
+        shared |= w->rs && w->rs == w->ars[k];
+        pii_rec_stream_free(w->ars[k]);
+        w->ars[k] = NULL;
+    }
+    if (!shared)
+        pii_rec_stream_free(w->rs);
+    w->rs = NULL;
+}
+
 pii_err batch_open_streams(worker *w)
 {
     batch *b = w->b;
     pii_sink s = {b->dest == DEST_NONE ? NULL : w_write, w_span, w_end, w};
     pii_err e = PII_OK;
     pii_stream_free(w->st);
-    pii_rec_stream_free(w->rs);
+    batch_free_rec_streams(w);
     w->st = NULL;
-    w->rs = NULL;
     if (b->spec)
         w->rs = pii_rec_stream_create(b->spec, b->p->red, b->p->ops, &s, &e);
     else
@@ -976,6 +1024,20 @@ void batch_redact(worker *w, bitem *it, batch_input *in, pii_stream *st)
     if (w->rs && b->spec && pii_rec_spec_format(b->spec) == PII_REC_CSV && !o->csv_delimiter &&
         !is_stdin && (ends_in(it->path, ".tsv") || ends_in(it->path, ".tab")))
         pii_rec_stream_set_delimiter(w->rs, '\t');
+    if (b->auto_spec[0]) { /* --structured: the handling by extension */
+        int tab, k = is_stdin ? -1 : auto_kind(it->path, &tab);
+        pii_sink s = {b->dest == DEST_NONE ? NULL : w_write, w_span, w_end, w};
+        pii_err ce = PII_OK;
+        if (k >= 0 && !w->ars[k])
+            w->ars[k] = pii_rec_stream_create(b->auto_spec[k], b->p->red, b->p->ops, &s, &ce);
+        if (ce) {
+            batch_fail(w, it, "out of memory");
+            goto out;
+        }
+        w->rs = k >= 0 ? w->ars[k] : NULL;
+        if (k == BATCH_AUTO_CSV)
+            pii_rec_stream_set_delimiter(w->rs, tab ? '\t' : ',');
+    }
     int rerr = 0;
     const uint8_t *data = in->data;
     size_t cap = in->cap;

@@ -127,10 +127,14 @@ typedef struct bitem {
     int finished;
 } bitem;
 
+/* --structured: the record formats chosen by extension (batch_auto_kind) */
+enum { BATCH_AUTO_JSONL, BATCH_AUTO_JSON, BATCH_AUTO_CSV, BATCH_AUTO_N };
+
 typedef struct batch {
     const pii_opts *o;
     pii_pipeline *p;
     pii_rec_spec *spec;
+    pii_rec_spec *auto_spec[BATCH_AUTO_N]; /* --structured; NULL otherwise */
     enum dest dest;
     bitem *items;
     size_t nitems, capitems;
@@ -178,10 +182,11 @@ typedef struct batch_pack {
 typedef struct worker {
     batch *b;
     pthread_t th;
-    pii_stream *st;     /* the configured redactor */
-    pii_rec_stream *rs; /* records mode */
-    pii_stream *cur;    /* the stream of the file in hand: st */
-    batch_pack pack;    /* packed model passes (batch_pack.c) */
+    pii_stream *st;                    /* the configured redactor */
+    pii_rec_stream *rs;                /* records mode: the stream of the file in hand */
+    pii_rec_stream *ars[BATCH_AUTO_N]; /* --structured: one per format, made on first use */
+    pii_stream *cur;                   /* the stream of the file in hand: st */
+    batch_pack pack;                   /* packed model passes (batch_pack.c) */
     uint8_t *buf;
     char *iobuf;
     pii_out *out;
@@ -228,6 +233,9 @@ typedef struct batch_input {
 int batch_prepare(worker *w, bitem *it, uint8_t *buf, size_t cap, batch_input *in);
 /* Writes, redacts through st (w->st) and commits. */
 void batch_redact(worker *w, bitem *it, batch_input *in, pii_stream *st);
+/* --structured (batch.c): the specs, and a worker's record streams freed. */
+pii_err batch_auto_specs(batch *b);
+void batch_free_rec_streams(worker *w);
 /* Closes the input (and reaps its git, if any).  -1 when that git failed:
  * the bytes read may not be the whole blob. */
 int batch_input_close(batch_input *in);

@@ -95,12 +95,18 @@ int pii_batch_run(const pii_opts *o, pii_pipeline *p)
              : o->suffix  ? DEST_SUFFIX
              : o->check   ? DEST_NONE
                           : DEST_STDOUT;
-    if (o->njsonl_fields || o->ncsv_columns) {
+    if (o->structured && batch_auto_specs(&b) != PII_OK)
+        return PII_EXIT_FAIL;
+    if (o->njsonl_fields || o->ncsv_columns || o->json_doc) {
         pii_err e;
         int csv = o->ncsv_columns > 0;
-        size_t n = csv ? o->ncsv_columns : o->njsonl_fields;
-        const char **sel = csv ? o->csv_columns : o->jsonl_fields;
-        if (!(b.spec = pii_rec_spec_create(csv ? PII_REC_CSV : PII_REC_JSONL, &e)))
+        static const char *all[] = {"*"};
+        size_t n = csv ? o->ncsv_columns : o->njsonl_fields ? o->njsonl_fields : 1;
+        const char **sel = csv ? o->csv_columns : o->njsonl_fields ? o->jsonl_fields : all;
+        if (!(b.spec = pii_rec_spec_create(csv           ? PII_REC_CSV
+                                           : o->json_doc ? PII_REC_JSON
+                                                         : PII_REC_JSONL,
+                                           &e)))
             return PII_EXIT_FAIL;
         for (size_t i = 0; i < n; i++) {
             if ((e = pii_rec_spec_add(b.spec, sel[i]))) {
@@ -111,6 +117,8 @@ int pii_batch_run(const pii_opts *o, pii_pipeline *p)
             }
         }
         if ((o->csv_delimiter && pii_rec_spec_set_delimiter(b.spec, o->csv_delimiter)) ||
+            (!csv && o->bad_records &&
+             pii_rec_spec_set_bad(b.spec, (pii_rec_bad)o->bad_records) != PII_OK) ||
             (!csv && pii_rec_spec_set_scan(b.spec, (o->jsonl_numbers ? PII_REC_SCAN_NUMBERS : 0u) |
                                                        (o->jsonl_keys ? PII_REC_SCAN_KEYS : 0u)))) {
             pii_rec_spec_free(b.spec);
@@ -289,7 +297,7 @@ done:
     if (ws) {
         for (unsigned i = 0; i < b.njobs; i++) {
             pii_stream_free(ws[i].st);
-            pii_rec_stream_free(ws[i].rs);
+            batch_free_rec_streams(&ws[i]);
             batch_pack_free(&ws[i]);
             free(ws[i].buf);
             free(ws[i].iobuf);
@@ -314,6 +322,8 @@ done:
     if (b.outdir_fd >= 0)
         close(b.outdir_fd);
     pii_rec_spec_free(b.spec);
+    for (int k = 0; k < BATCH_AUTO_N; k++)
+        pii_rec_spec_free(b.auto_spec[k]);
     pthread_mutex_destroy(&b.mu);
     pthread_mutex_destroy(&b.msgmu);
     pthread_cond_destroy(&b.cv);

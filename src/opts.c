@@ -352,6 +352,22 @@ int pii_opts_parse(int argc, char **argv, pii_opts *o)
         case O_REPORT:
             o->report = optarg;
             break;
+        case O_JSON_DOC:
+            o->json_doc = 1;
+            break;
+        case O_STRUCTURED:
+            o->structured = 1;
+            break;
+        case O_BAD_RECORDS:
+            if (strcmp(optarg, "fail") == 0)
+                o->bad_records = 0;
+            else if (strcmp(optarg, "text") == 0)
+                o->bad_records = 1;
+            else {
+                usage_error("bad --bad-records '%s' (fail or text)", optarg);
+                return PII_EXIT_USAGE;
+            }
+            break;
         case O_CSV_DELIMITER:
             if (strcmp(optarg, ",") == 0 || strcmp(optarg, ";") == 0 || strcmp(optarg, "|") == 0)
                 o->csv_delimiter = optarg[0];
@@ -407,7 +423,20 @@ int pii_opts_parse(int argc, char **argv, pii_opts *o)
         usage_error("%s", "--csv-delimiter applies to --csv-column");
         return PII_EXIT_USAGE;
     }
-    if ((o->jsonl_numbers || o->jsonl_keys) && !o->njsonl_fields) {
+    if (o->json_doc && o->ncsv_columns) {
+        usage_error("%s", "--json and --csv-column cannot be combined");
+        return PII_EXIT_USAGE;
+    }
+    if (o->structured && (o->json_doc || o->njsonl_fields || o->ncsv_columns)) {
+        usage_error("%s",
+                    "--structured chooses by extension: drop --json, --jsonl-field, --csv-column");
+        return PII_EXIT_USAGE;
+    }
+    if (o->bad_records && !o->njsonl_fields && !o->json_doc) {
+        usage_error("%s", "--bad-records applies to --jsonl-field and --json");
+        return PII_EXIT_USAGE;
+    }
+    if ((o->jsonl_numbers || o->jsonl_keys) && !o->njsonl_fields && !o->json_doc) {
         usage_error("%s", "--jsonl-numbers and --jsonl-keys apply to --jsonl-field");
         return PII_EXIT_USAGE;
     }

@@ -71,6 +71,9 @@ typedef struct pii_opts {
     const char **include, **exclude, **jsonl_fields, **csv_columns;
     size_t ninclude, nexclude, njsonl_fields, ncsv_columns;
     char csv_delimiter;            /* 0: ',' (TAB for *.tsv, *.tab) */
+    int bad_records;               /* --bad-records: 0 fail, 1 text (PII_REC_BAD_*) */
+    int json_doc;                  /* --json: inputs are JSON documents */
+    int structured;                /* --structured: handling by extension */
     int jsonl_numbers, jsonl_keys; /* --jsonl-numbers, --jsonl-keys */
 } pii_opts;
 

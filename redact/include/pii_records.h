@@ -8,7 +8,10 @@
  * numbers, whitespace, escapes, quoting, line ends, unselected values.
  *
  * Each selected value is decoded (JSON escapes resolved, CSV "" undoubled),
- * redacted as one document through a pii_stream of the given redactor, and
+ * redacted as one document through a pii_stream of the given redactor —
+ * read as a line of text, the value and a LF, after "KEY: " for a member
+ * of an object (its own key, up to 64 bytes; spans are cut to the value),
+ * so that it is found as the same words are in text mode — and
  * written back re-escaped minimally: the parts of the value outside every
  * span keep their original raw bytes (escapes included), and only the
  * replacement text is escaped ("\"" "\\" and control characters for JSON;
@@ -24,7 +27,13 @@
  *          any number of further keys, so "*" alone selects every string
  *          value of the record.  "\." and "\\" escape a dot and a
  *          backslash inside a key.  Keys are compared after decoding.
- *   CSV    a 1-based column INDEX (all digits, like cut(1)) or a column
+ *          PII_REC_JSON reads the whole input as one JSON value (a
+ *          pretty-printed document: whitespace, line breaks and every byte
+ *          outside the redacted values are kept), with the same selectors,
+ *          scan options and errors as one JSONL record; its size limit is
+ *          PII_REC_MAX_RECORD.
+ *   CSV    "*" every column (every record is data), a 1-based column INDEX
+ *          (all digits, like cut(1)) or a column
  *          NAME.  When any NAME is given, the first record of each input is
  *          a header: it is copied unscanned and names are looked up in it
  *          (a name missing from the header is an error for that input).
@@ -95,6 +104,7 @@ extern "C" {
 typedef enum pii_rec_format {
     PII_REC_JSONL = 1,
     PII_REC_CSV = 2,
+    PII_REC_JSON = 3, /* one JSON document: the whole input is one record */
 } pii_rec_format;
 
 typedef struct pii_rec_spec pii_rec_spec;
@@ -128,6 +138,18 @@ pii_err pii_rec_spec_set_delimiter(pii_rec_spec *s, int c);
 #define PII_REC_SCAN_KEYS 2u
 pii_err pii_rec_spec_set_scan(pii_rec_spec *s, unsigned what);
 
+/* JSONL: what a line that is not valid JSON becomes (default
+ * PII_REC_BAD_FAIL: the stream stops with PII_EJSON, as described above).
+ * PII_REC_BAD_TEXT: the whole line is redacted as plain text (every byte
+ * scanned, the replacements written unescaped) and written in its place;
+ * the stream goes on (pii_rec_stream_bad_records counts such lines).  No
+ * part of a bad line is ever written unscanned.  PII_EINVAL for a CSV spec
+ * or another value. */
+typedef enum pii_rec_bad {
+    PII_REC_BAD_FAIL = 0,
+    PII_REC_BAD_TEXT = 1,
+} pii_rec_bad;
+pii_err pii_rec_spec_set_bad(pii_rec_spec *s, pii_rec_bad how);
 typedef struct pii_rec_stream pii_rec_stream;
 
 /* Sink use: write receives output bytes, whole records with their line
@@ -154,6 +176,8 @@ pii_err pii_rec_stream_reset(pii_rec_stream *rs);
 /* 1-based number of the record being processed (after an error: the
  * record that failed).  Counts every record, the CSV header included. */
 uint64_t pii_rec_stream_record(const pii_rec_stream *rs);
+/* Lines redacted as text under PII_REC_BAD_TEXT so far (all inputs). */
+uint64_t pii_rec_stream_bad_records(const pii_rec_stream *rs);
 /* The field being redacted, for span callbacks: JSONL the key path of the
  * value ("user.email"; dots and backslashes inside keys escaped with a
  * backslash; "" for a value outside any object), CSV the 1-based column

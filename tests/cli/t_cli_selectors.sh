@@ -6,7 +6,7 @@ P=$PII_REDACT
 T=$TMPDIR
 fail() { echo "FAIL: $*"; exit 1; }
 IN='bob@example.com +1 415-555-0100'
-ACTIVE='pii-redact: active labels: account_number, private_address, private_date, private_email, private_phone, private_url, secret'
+ACTIVE='pii-redact: active labels: account_number, private_address, private_date, private_email, private_person, private_phone, private_url, secret'
 
 # expect RC EXPECTED_STDOUT EXPECTED_STDERR -- ARGS...: exact bytes, exact status
 expect() {
@@ -46,9 +46,10 @@ $ACTIVE" -- --rules-only --operator typo_label=mask
 expect 2 '' "pii-redact: --operator: unknown label 'phnoe'
 pii-redact: did you mean 'private_phone'?
 $ACTIVE" -- --rules-only --operator phnoe=remove
-# A real label no active detector reports (the rules find no names).
-expect 2 '' "pii-redact: --labels: label 'private_person' is not reported by the active detectors
-$ACTIVE" -- --rules-only --labels person
+# Every label is reported by the rules now (logins name persons, issue 41):
+# --labels person selects them alone.
+out=$(printf 'user=jdoe mail bob@example.com\n' | "$P" --rules-only --labels person)
+[ "$out" = 'user=<PRIVATE_PERSON> mail bob@example.com' ] || fail "--labels person: $out"
 expect 2 '' "pii-redact: --threshold: unknown label 'private_emial'
 pii-redact: did you mean 'private_email'?
 $ACTIVE" -- --rules-only --threshold private_emial=0.5

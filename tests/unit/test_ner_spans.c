@@ -387,16 +387,28 @@ static void test_widen_runs(void **st)
     assert_int_equal(sv.v[0].start, 6); /* a person grows to the word */
     assert_int_equal(sv.v[0].end, 22);
 
-    /* a 400-byte run: 128 bytes each way, no more */
+    /* a 400-byte run: 128 bytes to the left; a secret grows to the end of
+     * its value on the right however long (issue 41), a word 128 bytes */
     char big[401];
     for (int i = 0; i < 400; i++)
-        big[i] = "abc123"[i % 6];
+        big[i] = "abc+/="[i % 6];
     big[400] = '\0';
     size_t bc[] = {200, 203};
     pii_ner_tok bt[3];
     size_t bn = toks_from_cuts(400, bc, 2, bt);
     int32_t bl[] = {O, S_SEC, O};
     extract(L, big, bt, bl, bn, NULL, &sv);
+    assert_int_equal(sv.n, 1);
+    assert_int_equal(sv.v[0].start, 200 - 2); /* only letters and digits on the left */
+    assert_int_equal(sv.v[0].end, 400);
+    for (int i = 0; i < 400; i++)
+        big[i] = "abc123"[i % 6];
+    extract(L, big, bt, bl, bn, NULL, &sv);
+    assert_int_equal(sv.n, 1);
+    assert_int_equal(sv.v[0].start, 200 - 128);
+    assert_int_equal(sv.v[0].end, 400);
+    int32_t bp[] = {O, S_PER, O};
+    extract(L, big, bt, bp, bn, NULL, &sv);
     assert_int_equal(sv.n, 1);
     assert_int_equal(sv.v[0].start, 200 - 128);
     assert_int_equal(sv.v[0].end, 203 + 128);

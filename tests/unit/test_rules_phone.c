@@ -56,6 +56,27 @@ static const rcase phone_cases[] = {
     {"price $415.555 and +1 2 and a+12345678", {{0}}},
     {"uuid 123e4567-e89b-12d3-a456-426614174000", {{0}}},
     {"call 2026-04-23 and phone 12.34.56.78", {{"date_iso", 5, 15, "2026-04-23"}}},
+    /* issue 41: en dashes, JSON keys, no separators after a phone word */
+    {"ring 415\xe2\x80\x93"
+     "555\xe2\x80\x93"
+     "0132 or phone 415\xe2\x80\x93"
+     "555\xe2\x80\x93"
+     "0133",
+     {{"phone_nanp", 5, 21,
+       "415\xe2\x80\x93"
+       "555\xe2\x80\x93"
+       "0132"},
+      {"phone_context", 31, 47,
+       "415\xe2\x80\x93"
+       "555\xe2\x80\x93"
+       "0133"}}},
+    {"{\"phone\":\"4155550132\",\"mobile\": \"+44 7700 900123\"}",
+     {{"phone_context", 10, 20, "4155550132"}, {"phone_context", 33, 48, "+44 7700 900123"}}},
+    {"v1\xe2\x80\x93"
+     "415 and 12\xe2\x80\x93"
+     "04\xe2\x80\x93"
+     "2026",
+     {{0}}},
 };
 
 static void test_phone(void **state)

@@ -1,0 +1,14 @@
+/* ops_internal.h — private: the configured operators, for own.c. */
+#ifndef PII_OPS_INTERNAL_H
+#define PII_OPS_INTERNAL_H
+
+#include "pii_redact.h"
+
+/* The number of operators: 1 (the default) + one per label set. */
+size_t pii_ops__count(const pii_ops *o);
+/* Operator i (0: the default, *label NULL; else its label). */
+const pii_op *pii_ops__at(const pii_ops *o, size_t i, const char **label);
+/* A placeholder template rendered for label (appended to out). */
+pii_err pii_ops__render(const char *tmpl, const char *label, pii_buf *out);
+
+#endif
