@@ -412,6 +412,22 @@ static const char *const url_profile_hosts[] = {"github.com",      "gitlab.com",
                                                 "pinterest.com",   "twitch.tv",
                                                 "threads.net",     "soundcloud.com",
                                                 "gist.github.com", NULL};
+/* Site pages of the profile hosts: a one-segment path that is the site's
+ * own page, not a person's (github.com/features, twitter.com/login). */
+static const char *const url_site_pages[] = {
+    "about",       "features",    "pricing",  "login",      "logout",     "signup",
+    "signin",      "join",        "register", "explore",    "topics",     "trending",
+    "collections", "marketplace", "sponsors", "settings",   "orgs",       "organizations",
+    "search",      "home",        "help",     "support",    "privacy",    "terms",
+    "tos",         "legal",       "policies", "security",   "enterprise", "team",
+    "teams",       "contact",     "blog",     "jobs",       "careers",    "company",
+    "press",       "status",      "docs",     "api",        "download",   "downloads",
+    "apps",        "mobile",      "business", "ads",        "developers", "notifications",
+    "messages",    "pulls",       "issues",   "new",        "dashboard",  "share",
+    "intent",      "hashtag",     "watch",    "groups",     "pages",      "events",
+    "feed",        "pulse",       "premium",  "accounts",   "reels",      "stories",
+    "direct",      "tags",        "i",        "sharer.php", "sharer",     "readme",
+    "site",        "codespaces",  "copilot",  "education",  NULL};
 /* Hosts (and their subdomains) of documentation, standards, licences and
  * free-software projects. */
 static const char *const url_doc_hosts[] = {"gnu.org",
@@ -560,7 +576,7 @@ static int rules_val_url_personal(const uint8_t *p, size_t n)
         host += 2, hn -= 2;
     int profile = in_list(host, hn, url_profile_hosts);
     if (profile && nseg == 1)
-        return 1;
+        return !in_list(p + seg[0][0], seg[0][1] - seg[0][0], url_site_pages);
     /* documentation, project, schema and licence pages are not a person's */
     if (profile && nseg >= 2)
         return 0; /* github.com/nodejs/node/pull/42555: a project's page */
@@ -584,6 +600,34 @@ static int rules_val_url_personal(const uint8_t *p, size_t n)
                 return 0;
         }
     return 1; /* anything else may be a person's: fail closed */
+}
+
+/* url_profile: a profile URL written without scheme or www
+ * (github.com/kofiasante, linkedin.com/in/jdoe, medium.com/@jdoe): the host
+ * is a profile host (linkedin.com with "in/" before the profile), the one
+ * path segment is not a site page. */
+static int rules_val_url_profile(const uint8_t *p, size_t n)
+{
+    size_t h = 0;
+    while (h < n && p[h] != '/')
+        h++;
+    if (h == n)
+        return 0;
+    size_t s = h + 1, e = s;
+    int linkedin = eq_lc(p, h, "linkedin.com");
+    if (n - s > 3 && eq_lc(p + s, 3, "in/")) {
+        if (!linkedin)
+            return 0;
+        s += 3;
+    } else if (linkedin || !in_list(p, h, url_profile_hosts)) {
+        return 0;
+    }
+    if (s < n && p[s] == '@')
+        s++;
+    e = s;
+    while (e < n && p[e] != '/' && p[e] != '?' && p[e] != '#')
+        e++;
+    return e > s && !in_list(p + s, e - s, url_site_pages);
 }
 
 static const rule_def rule_defs[] = {
@@ -718,6 +762,15 @@ static const rule_def rule_defs[] = {
      "(?:[/?\\#][^\\s<>\"'`{}|\\\\^\\x{0}-\\x{1f}\\x{7f}]{0,2048})?"
      "(?![\\p{L}\\p{N}_\\-@/]|\\.[\\p{L}\\p{N}]|:[0-9])",
      pii_val_url, EXT_NONE},
+    /* issue 41: a profile URL without scheme or www: a profile host (the
+     * validator's list), one path segment; not inside an e-mail or a longer
+     * URL (no '.', '@', '/', ':' before it) */
+    {"url_profile", L_URL,
+     "profile URL without scheme: github.com/NAME, linkedin.com/in/NAME, medium.com/@NAME, ...", 0,
+     "(?<![.@/:%+~\\-])(?:[A-Za-z0-9\\-]{1,24}\\.){1,2}[A-Za-z]{2,3}/(?:in/)?@?"
+     "[\\p{L}\\p{N}_](?:[\\p{L}\\p{N}_.\\-]{0,62}[\\p{L}\\p{N}_])?/?"
+     "(?:[?\\#][^\\s<>\"'`]{0,256})?(?![\\p{L}\\p{N}_\\-@/]|\\.[\\p{L}\\p{N}])",
+     rules_val_url_profile, EXT_NONE},
     /* issue 41: the password of a connection string whose scheme the url
      * rule does not take (postgres://app:PW@host, redis://:PW@host); after
      * url, so an http(s) URL with credentials stays one private_url */
@@ -923,7 +976,9 @@ static const struct rule_breadth {
  *         non-ASCII byte lies within 16 bytes of p (non-ASCII month names
  *         and caseless forms);
  *     (f) a street name before its number (pf_addr_eu);
- *     (g) R is a ship's prefix (USS, USNS, ...) followed by a space.
+ *     (g) R is a ship's prefix (USS, USNS, ...) followed by a space;
+ *     (h) R is a profile host (url_profile_hosts, linkedin.com) and '/'
+ *         follows it (url_profile).
  * Anything that would need bytes past the buffer end is a candidate. */
 
 #define PF_RUN_MAX 512 /* no name or local part is longer (in bytes)  */
@@ -1366,6 +1421,9 @@ static int pf_letter_start(const uint8_t *b, size_t p, size_t lim, int eod, pii_
         return 1;
     /* (d) www. and Bearer */
     if (PF_CI_STARTS(r, len, "www.") || (len == 6 && PF_CI_STARTS(r, len, "bearer")))
+        return 1;
+    /* (h) a profile host and '/' (url_profile) */
+    if (after == '/' && (in_list(r, len, url_profile_hosts) || eq_lc(r, len, "linkedin.com")))
         return 1;
     /* (g) a ship's prefix (military_address) */
     if (len >= 3 && len <= 5 && after == ' ' && (r[0] | 0x20) == 'u' &&
