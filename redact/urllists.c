@@ -14,9 +14,9 @@
     ".incbin \"" PII_REDACT_DATA_DIR "/url_" name ".txt\"\n"                                       \
     "pii_url__" name "_end:\n"
 
-__asm__(".section .rodata.pii_url_lists,\"a\",@progbits\n" URL_LIST("params")
-            URL_LIST("param_ends") URL_LIST("profile_hosts") URL_LIST("site_pages")
-                URL_LIST("doc_hosts") URL_LIST("doc_subdomains") URL_LIST("doc_paths")
+__asm__(".section .rodata.pii_url_lists,\"a\",@progbits\n" URL_LIST("params") URL_LIST("param_ends")
+            URL_LIST("profile_hosts") URL_LIST("site_pages") URL_LIST("doc_hosts")
+                URL_LIST("doc_subdomains") URL_LIST("doc_paths")
                     URL_LIST("person_dirs") ".previous\n");
 #undef URL_LIST
 

@@ -13,14 +13,14 @@
 #include <stdint.h>
 
 typedef enum pii_urllist {
-    PII_URL_PARAMS,        /* query parameters of a credential or person's data */
-    PII_URL_PARAM_ENDS,    /* ... and how their names may end */
-    PII_URL_PROFILE_HOSTS, /* hosts whose one-segment paths are people's pages */
-    PII_URL_SITE_PAGES,    /* one-segment site pages of those hosts */
-    PII_URL_DOC_HOSTS,     /* documentation, standards and project hosts */
+    PII_URL_PARAMS,         /* query parameters of a credential or person's data */
+    PII_URL_PARAM_ENDS,     /* ... and how their names may end */
+    PII_URL_PROFILE_HOSTS,  /* hosts whose one-segment paths are people's pages */
+    PII_URL_SITE_PAGES,     /* one-segment site pages of those hosts */
+    PII_URL_DOC_HOSTS,      /* documentation, standards and project hosts */
     PII_URL_DOC_SUBDOMAINS, /* their subdomains ("docs.", with the dot) */
-    PII_URL_DOC_PATHS,     /* path pieces of documentation pages ("/pull") */
-    PII_URL_PERSON_DIRS,   /* path segments before a person's name or id */
+    PII_URL_DOC_PATHS,      /* path pieces of documentation pages ("/pull") */
+    PII_URL_PERSON_DIRS,    /* path segments before a person's name or id */
     PII_URL_NLISTS
 } pii_urllist;
 

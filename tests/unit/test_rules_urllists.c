@@ -16,9 +16,9 @@ static void test_lists_well_formed(void **state)
 {
     (void)state;
     static const long want[PII_URL_NLISTS] = {
-        [PII_URL_PARAMS] = 28,        [PII_URL_PARAM_ENDS] = 9,  [PII_URL_PROFILE_HOSTS] = 21,
-        [PII_URL_SITE_PAGES] = 76,    [PII_URL_DOC_HOSTS] = 50,  [PII_URL_DOC_SUBDOMAINS] = 20,
-        [PII_URL_DOC_PATHS] = 41,     [PII_URL_PERSON_DIRS] = 13};
+        [PII_URL_PARAMS] = 28,     [PII_URL_PARAM_ENDS] = 9,  [PII_URL_PROFILE_HOSTS] = 21,
+        [PII_URL_SITE_PAGES] = 76, [PII_URL_DOC_HOSTS] = 50,  [PII_URL_DOC_SUBDOMAINS] = 20,
+        [PII_URL_DOC_PATHS] = 41,  [PII_URL_PERSON_DIRS] = 13};
     for (int l = 0; l < PII_URL_NLISTS; l++) {
         assert_int_equal(pii_urllist_check((pii_urllist)l), want[l]);
         size_t pos = 0, m;
