@@ -423,7 +423,8 @@ void pii_ner_set_name_lexicon(pii_ner *n, int on);
 int pii_ner_name_lexicon(const pii_ner *n);
 /* The lexicon's parts, each a heuristic with its own rule id (all on by
  * default; they run while the lexicon is on): a given name and a family name
- * ("name_lexicon"), an honorific or title and a family name ("honorific"),
+ * ("name_lexicon"; with it a family name, ", " and a given name:
+ * "name_inverted"), an honorific or title and a family name ("honorific"),
  * the authors of a citation ("citation").  Set before the first detection. */
 #define PII_NER_LEX_PAIRS 1u
 #define PII_NER_LEX_TITLES 2u

@@ -26,7 +26,7 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
 LABEL = "private_person"
-RULES = ["model", "name_lexicon", "honorific", "citation", "name_memory"]
+RULES = ["model", "name_lexicon", "honorific", "citation", "name_memory", "name_inverted"]
 
 
 def dump(exe, path, extra, tmp):
