@@ -1322,7 +1322,8 @@ static int pf_letter_start(const uint8_t *b, size_t p, size_t lim, int eod, pii_
     if (PF_CI_STARTS(r, len, "www.") || (len == 6 && PF_CI_STARTS(r, len, "bearer")))
         return 1;
     /* (h) a profile host and '/' (url_profile) */
-    if (after == '/' && (URL_HAS(PROFILE_HOSTS, r, len) || eq_lc(r, len, "linkedin.com")))
+    if (after == '/' && len >= 4 && len <= 24 && memchr(r, '.', len) &&
+        (URL_HAS(PROFILE_HOSTS, r, len) || eq_lc(r, len, "linkedin.com")))
         return 1;
     /* (g) a ship's prefix (military_address) */
     if (len >= 3 && len <= 5 && after == ' ' && (r[0] | 0x20) == 'u' &&
