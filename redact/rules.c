@@ -1285,6 +1285,38 @@ static int pf_addr_eu(const uint8_t *b, size_t p, size_t e, size_t lim, int eod)
     return 0;
 }
 
+/* Clause (h) after "host/" at b[i] (i <= lim): 0 when url_profile surely
+ * does not match — linkedin.com without "in/", no segment, or a segment of
+ * [A-Za-z0-9_-] followed by '/' and a word character, '-', '@' or '/' (a
+ * second segment: github.com/nodejs/node); a '.' in the segment or a
+ * non-ASCII byte is left to PCRE2.  Undecided: yes. */
+static int pf_profile_path(const uint8_t *b, size_t i, size_t lim, int eod, int linkedin)
+{
+    if (linkedin) {
+        if (lim - i < 3)
+            return !eod;
+        if (b[i] != 'i' || b[i + 1] != 'n' || b[i + 2] != '/')
+            return 0;
+        i += 3;
+    }
+    if (i < lim && b[i] == '@')
+        i++;
+    size_t s = i;
+    int dot = 0;
+    while (i < lim && ((pf_cls[b[i]] & PF_WORD) || b[i] == '.' || b[i] == '-'))
+        dot |= b[i++] == '.';
+    if (i >= lim)
+        return !eod || i > s;
+    if (dot || b[i] >= 0x80)
+        return 1;
+    if (i == s)
+        return 0;
+    if (b[i] != '/' || i + 1 >= lim)
+        return 1;
+    uint8_t c = b[i + 1];
+    return !((pf_cls[c] & PF_WORD) || c == '-' || c == '@' || c == '/');
+}
+
 /* Non-zero when a group-A rule might match at p, which starts a character
  * other than a digit, '+' or '('. */
 static int pf_letter_start(const uint8_t *b, size_t p, size_t lim, int eod, pii_rx_pfcache *pc)
@@ -1322,9 +1354,11 @@ static int pf_letter_start(const uint8_t *b, size_t p, size_t lim, int eod, pii_
     if (PF_CI_STARTS(r, len, "www.") || (len == 6 && PF_CI_STARTS(r, len, "bearer")))
         return 1;
     /* (h) a profile host and '/' (url_profile) */
-    if (after == '/' && len >= 4 && len <= 24 && memchr(r, '.', len) &&
-        (URL_HAS(PROFILE_HOSTS, r, len) || eq_lc(r, len, "linkedin.com")))
-        return 1;
+    if (after == '/' && len >= 4 && len <= 24 && memchr(r, '.', len)) {
+        int li = eq_lc(r, len, "linkedin.com");
+        if ((li || URL_HAS(PROFILE_HOSTS, r, len)) && pf_profile_path(b, e + 1, lim, eod, li))
+            return 1;
+    }
     /* (g) a ship's prefix (military_address) */
     if (len >= 3 && len <= 5 && after == ' ' && (r[0] | 0x20) == 'u' &&
         pf_is_word(r, len, ship_words, sizeof ship_words / sizeof ship_words[0]))
