@@ -798,10 +798,10 @@ static pii_err key_prefix(pii_rec_stream *rs)
     rs->pre.n = 0;
     if (!rs->keyctx || rs->nk == 0)
         return PII_OK;
-    const uint8_t *k = rs->keys.p + rs->koff[rs->nk - 1];
     size_t n = rs->koff[rs->nk] - rs->koff[rs->nk - 1];
-    if (n == 0 || n > 64)
+    if (n == 0 || n > 64) /* an empty key: rs->keys.p may still be NULL */
         return PII_OK;
+    const uint8_t *k = rs->keys.p + rs->koff[rs->nk - 1];
     for (size_t i = 0; i < n; i++)
         if (k[i] < 0x20 || k[i] == 0x7f)
             return PII_OK;
