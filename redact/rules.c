@@ -246,7 +246,18 @@ enum { RM_BOTH = 0, RM_POLICY = 1, RM_BROAD = 2 };
  * with an extension class (rx.h) that contains X: a value of cap characters
  * or more is matched by its first cap and grows to its end, so no length
  * fails the whole match (issue 41). */
-enum { EXT_NONE, EXT_VALCH, EXT_ALNUM, EXT_WORD, EXT_B64URL, EXT_JWT, EXT_BEARER, EXT_B64, EXT_N };
+enum {
+    EXT_NONE,
+    EXT_VALCH,
+    EXT_ALNUM,
+    EXT_WORD,
+    EXT_B64URL,
+    EXT_JWT,
+    EXT_BEARER,
+    EXT_B64,
+    EXT_PEM,
+    EXT_N
+};
 
 typedef struct rule_def {
     const char *id, *label, *about;
@@ -612,9 +623,9 @@ static const rule_def rule_defs[] = {
      "sk-(?:[A-Za-z0-9_\\-]{20,249}+(?![A-Za-z0-9_\\-])|[A-Za-z0-9_\\-]{250})", pii_val_openai_key,
      EXT_B64URL},
     {"jwt", L_SECRET, "JSON Web Token (header decodes to JSON with alg/typ)", 0,
-     "eyJ[A-Za-z0-9_\\-]{12,4096}+\\.eyJ(?:[A-Za-z0-9_\\-]{8,8191}+\\."
+     "eyJ(?:[A-Za-z0-9_\\-]{12,4095}+\\.eyJ(?:[A-Za-z0-9_\\-]{8,8191}+\\."
      "(?:[A-Za-z0-9_\\-]{0,4095}+(?![A-Za-z0-9_\\-]|\\.[A-Za-z0-9_\\-])|[A-Za-z0-9_\\-]{4096})"
-     "|[A-Za-z0-9_\\-]{8192})",
+     "|[A-Za-z0-9_\\-]{8192})|[A-Za-z0-9_\\-]{4096})",
      pii_val_jwt, EXT_JWT},
     /* -- secrets by context: only the value is the span ------------------ */
     {"basic_auth", L_SECRET, "credentials after 'Authorization: Basic'", 0,
@@ -868,7 +879,7 @@ static const rule_def rule_defs[] = {
      "-----BEGIN[ ]" PEM_LABEL "-----[\\s\\S]{0,16384}?-----END[ ]" PEM_LABEL "-----", NULL,
      EXT_NONE},
     {"pem_private_key_open", L_SECRET, "PEM private key header and body without an END line", 1,
-     "-----BEGIN[ ]" PEM_LABEL "-----[A-Za-z0-9+/=:,.\\-\\s\\\\]{0,16384}+", NULL, EXT_NONE},
+     "-----BEGIN[ ]" PEM_LABEL "-----[A-Za-z0-9+/=:,.\\-\\s\\\\]{0,16384}+", NULL, EXT_PEM},
 };
 
 #define NRULES (sizeof rule_defs / sizeof rule_defs[0])
@@ -1718,6 +1729,33 @@ static size_t rules_prefilter(const uint8_t *b, size_t at, size_t lim, int eod, 
 /* The extension classes (EXT_*), filled once by ext_init. */
 static pii_rx_ext ext_tab[EXT_N];
 
+/* EXT_PEM's closing part: a body longer than the cap ends with its END
+ * line, "-----END <label>-----" (the label at most 64 characters of A-Z,
+ * 0-9 and blanks), which belongs to the span. */
+static size_t pem_tail(const uint8_t *b, size_t i, size_t lim, int eod)
+{
+    static const char end[] = "-----END ";
+    size_t k = 0, dashes = 0;
+    for (; k < sizeof end - 1; k++) {
+        if (i + k >= lim)
+            return eod ? i : PII_RX_UNDECIDED;
+        if (b[i + k] != (uint8_t)end[k])
+            return i;
+    }
+    for (; k < sizeof end - 1 + 64 + 5; k++) {
+        if (i + k >= lim)
+            return eod ? i : PII_RX_UNDECIDED;
+        uint8_t c = b[i + k];
+        if (c == '-') {
+            if (++dashes == 5)
+                return i + k + 1;
+        } else if (dashes || !((c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == ' ')) {
+            return i;
+        }
+    }
+    return i;
+}
+
 static void ext_set(pii_rx_ext *x, const char *chars)
 {
     for (const char *c = chars; *c; c++)
@@ -1739,10 +1777,15 @@ static void ext_init(void)
     ext_set(&ext_tab[EXT_JWT], "_-.");
     ext_set(&ext_tab[EXT_BEARER], "._~+/=-");
     ext_set(&ext_tab[EXT_B64], "+/=");
+    /* PEM: the body's base64 lines, blanks and line breaks (and "\\n" in a
+     * JSON string), up to the END line (pem_tail) */
+    ext_set(&ext_tab[EXT_PEM], "+/=\\ \t\r\n");
+    ext_tab[EXT_PEM].tail = pem_tail;
     /* the gate: the capped quantifier's own class */
     for (int k = EXT_VALCH; k < EXT_N; k++)
         memcpy(ext_tab[k].gate, ext_tab[k].ascii, sizeof ext_tab[k].gate);
-    ext_tab[EXT_JWT].gate['.'] = 0;
+    /* a JWT part that fills its cap and ends there goes on over '.' to the
+     * next part ("eyJ<header of 4096>.eyJ..."): the token is one span */
     ext_tab[EXT_BEARER].gate['='] = 0;
     ext_tab[EXT_B64].gate['='] = 0;
     ext_tab[EXT_JWT].notlast['.'] = 1; /* "... token." ends a sentence */
