@@ -664,6 +664,15 @@ static const rule_def rule_defs[] = {
     {"home_dir_user", L_PERSON, "the user name of a home directory: /home/NAME/, /Users/NAME/", 0,
      "/(?:home|Users)/(?<V>[A-Za-z][A-Za-z0-9._\\-]{1,31}+)(?=[/\\s\"'`,;:)\\]}]|$)", pii_val_login,
      EXT_NONE},
+    {"handle_context", L_PERSON,
+     "@handle after DM, ping, cc, follow, contact, message, reach out to, thanks, by, from, or "
+     "starting a chat line before ': ' (not a code word, group or system account)",
+     0,
+     "(?:(?<=\\b(?i:dm)[ ]|\\b(?i:ping)[ ]|\\b(?i:cc)[ ]|\\b(?i:cc):[ ]|\\b(?i:follow)[ ]"
+     "|\\b(?i:contact)[ ]|\\b(?i:message)[ ]|\\b(?i:reach[ ]out[ ]to)[ ]|\\b(?i:thanks)[ ]"
+     "|\\b(?i:by)[ ]|\\b(?i:from)[ ])|(?<![^\\n])(?=@[A-Za-z0-9_.\\-]{1,39}:[ ]))"
+     "@[A-Za-z0-9_](?:[A-Za-z0-9_.\\-]{0,37}[A-Za-z0-9_])?(?![A-Za-z0-9_/@\\-]|\\.[A-Za-z0-9_])",
+     pii_val_handle, EXT_NONE},
     /* -- numbers after a context word ------------------------------------ */
     {"phone_context", L_PHONE, "phone number after a word like 'phone', 'tel', 'call'", 0,
      "(?i:telephone|phone|tel|mobile|mobil|cell|fax|whatsapp|handy|telefon"
@@ -915,7 +924,8 @@ static const struct rule_breadth {
  *     (pf_digit_start: a card, a trunk-0 or NANP or Indian phone, a
  *     numeric, ISO or text date), or clause (a) or (c) below holds (an
  *     email local part or an assignment name may start with a digit);
- *   - or '+' / '(' followed by a digit;
+ *   - or '+' / '(' followed by a digit, or '@' by an ASCII word byte
+ *     (handle_context);
  *   - p starts a character (ASCII letter, '_', or a UTF-8 lead byte) and,
  *     with R the maximal run of "ident" bytes [A-Za-z0-9_.%+-] or >= 0x80
  *     from p (R holds every name, email local part and token body, also
@@ -1707,6 +1717,11 @@ static size_t rules_prefilter(const uint8_t *b, size_t at, size_t lim, int eod, 
             }
             if (c == '/') { /* home_dir_user: /home/, /Users/ */
                 if (p + 1 >= lim ? !eod : (b[p + 1] == 'h' || b[p + 1] == 'U'))
+                    return p;
+                continue;
+            }
+            if (c == '@') { /* handle_context */
+                if (p + 1 >= lim ? !eod : (pf_cls[b[p + 1]] & PF_WORD))
                     return p;
                 continue;
             }

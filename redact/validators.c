@@ -1115,3 +1115,39 @@ int pii_val_login(const uint8_t *p, size_t n)
         return 0;
     return 1;
 }
+
+/* handle_context: "@name" names a person — not a code or metadata word
+ * (CSS at-rules, annotations and decorators, JSDoc tags, "@timestamp" and
+ * other log fields), not a group mention, at least one letter, and not a
+ * system or service account (pii_val_login). */
+int pii_val_handle(const uint8_t *p, size_t n)
+{
+    static const char *const not_handles[] = {
+        "media",      "import",   "charset", "font-face",    "keyframes",
+        "supports",   "page",     "layer",   "apply",        "tailwind",
+        "override",   "param",    "return",  "returns",      "throws",
+        "see",        "since",    "author",  "type",         "typedef",
+        "property",   "example",  "todo",    "deprecated",   "version",
+        "timestamp",  "context",  "id",      "value",        "graph",
+        "vocab",      "language", "list",    "set",          "index",
+        "echo",       "include",  "extends", "section",      "yield",
+        "if",         "else",     "foreach", "endif",        "component",
+        "injectable", "input",    "output",  "test",         "here",
+        "channel",    "everyone", "all",     "team",         "devops",
+        "ops",        "oncall",   "admins",  "staticmethod", "classmethod",
+        "dataclass",  "pytest",   "click",   "property",     "abstractmethod",
+        "app",        "router",   "mock",    "patch",        NULL};
+    if (n < 3 || p[0] != '@')
+        return 0;
+    p++;
+    n--;
+    int letter = 0;
+    for (size_t i = 0; i < n; i++)
+        letter |= is_upper(p[i]) || is_lower(p[i]);
+    if (!letter)
+        return 0;
+    for (int k = 0; not_handles[k]; k++)
+        if (eq_ci(p, n, not_handles[k]))
+            return 0;
+    return pii_val_login(p, n);
+}
