@@ -668,7 +668,7 @@ static const rule_def rule_defs[] = {
      "@handle after DM, ping, cc, follow, contact, message, reach out to, thanks, by, from, or "
      "starting a chat line before ': ' (not a code word, group or system account)",
      0,
-     "(?:(?<=\\b(?i:dm)[ ]|\\b(?i:ping)[ ]|\\b(?i:cc)[ ]|\\b(?i:cc):[ ]|\\b(?i:follow)[ ]"
+     "(?=@)(?:(?<=\\b(?i:dm)[ ]|\\b(?i:ping)[ ]|\\b(?i:cc)[ ]|\\b(?i:cc):[ ]|\\b(?i:follow)[ ]"
      "|\\b(?i:contact)[ ]|\\b(?i:message)[ ]|\\b(?i:reach[ ]out[ ]to)[ ]|\\b(?i:thanks)[ ]"
      "|\\b(?i:by)[ ]|\\b(?i:from)[ ])|(?<![^\\n])(?=@[A-Za-z0-9_.\\-]{1,39}:[ ]))"
      "@[A-Za-z0-9_](?:[A-Za-z0-9_.\\-]{0,37}[A-Za-z0-9_])?(?![A-Za-z0-9_/@\\-]|\\.[A-Za-z0-9_])",
@@ -924,8 +924,8 @@ static const struct rule_breadth {
  *     (pf_digit_start: a card, a trunk-0 or NANP or Indian phone, a
  *     numeric, ISO or text date), or clause (a) or (c) below holds (an
  *     email local part or an assignment name may start with a digit);
- *   - or '+' / '(' followed by a digit, or '@' by an ASCII word byte
- *     (handle_context);
+ *   - or '+' / '(' followed by a digit, or '@' by an ASCII word byte at a
+ *     line start or after a word of handle_context (pf_handle_ctx);
  *   - p starts a character (ASCII letter, '_', or a UTF-8 lead byte) and,
  *     with R the maximal run of "ident" bytes [A-Za-z0-9_.%+-] or >= 0x80
  *     from p (R holds every name, email local part and token body, also
@@ -1435,6 +1435,29 @@ static int pf_letter_start(const uint8_t *b, size_t p, size_t lim, int eod, pii_
     return pf_any_stem(r, avail, &pf_ctx, 0) || pf_any_stem(r, avail, &pf_month, 0);
 }
 
+/* handle_context's lookbehind in C: b[p] is '@' at a line start (or with
+ * too little left context to tell), or after one of its words (lower case,
+ * no ASCII word byte before it) and one space. */
+static int pf_handle_ctx(const uint8_t *b, size_t p)
+{
+    static const char *const words[] = {
+        "dm",      "ping",         "cc",     "cc:", "follow", "contact",
+        "message", "reach out to", "thanks", "by",  "from"};
+    if (p == 0 || b[p - 1] == '\n')
+        return 1;
+    if (b[p - 1] != ' ')
+        return 0;
+    for (size_t k = 0; k < sizeof words / sizeof words[0]; k++) {
+        size_t m = strlen(words[k]);
+        if (p < m + 2)
+            return 1; /* the word or the byte before it is not in the buffer */
+        size_t w = p - 1 - m;
+        if (pf_ci_starts(b + w, m, words[k], m) && !(pf_cls[b[w - 1]] & PF_WORD))
+            return 1;
+    }
+    return 0;
+}
+
 /* After a day number: up to two blanks (space or U+00A0), then a month-name
  * stem, "of" / "de", or any non-ASCII byte (conservative). */
 static int pf_month_after(const uint8_t *b, size_t i, size_t lim, int eod)
@@ -1721,7 +1744,7 @@ static size_t rules_prefilter(const uint8_t *b, size_t at, size_t lim, int eod, 
                 continue;
             }
             if (c == '@') { /* handle_context */
-                if (p + 1 >= lim ? !eod : (pf_cls[b[p + 1]] & PF_WORD))
+                if ((p + 1 >= lim ? !eod : (pf_cls[b[p + 1]] & PF_WORD)) && pf_handle_ctx(b, p))
                     return p;
                 continue;
             }
