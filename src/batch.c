@@ -1040,6 +1040,15 @@ void batch_redact(worker *w, bitem *it, batch_input *in, pii_stream *st)
         int tab, k = is_stdin ? -1 : auto_kind(it->path, &tab);
         /* fail closed: a CSV file that records mode would refuse is
          * redacted as plain text */
+        /* one JSON document is one record: a larger file is redacted as text */
+        if (k == BATCH_AUTO_JSON && S_ISREG(st_in.st_mode) &&
+            (uint64_t)st_in.st_size > PII_REC_MAX_RECORD) {
+            k = -1;
+            if (!o->quiet)
+                batch_msg(b,
+                          "pii-redact: %s: a JSON document over %u MiB; redacted as plain text\n",
+                          it->path, PII_REC_MAX_RECORD >> 20);
+        }
         if (k == BATCH_AUTO_CSV &&
             !batch_csv_parses(fd, in->data, in->n, in->cap, tab ? '\t' : ',')) {
             k = -1;

@@ -47,6 +47,15 @@ for line in open(d + "/log.jsonl"):
 assert list(csv.reader(open(d + "/a.csv")))[1] == ["1", "Garcia, Maria", "<ACCOUNT_NUMBER>"]
 assert list(csv.reader(open(d + "/b.tsv"), delimiter="\t"))[1] == ["1", "<ACCOUNT_NUMBER>"]
 PY
+# a JSON document over 32 MiB (one record) is redacted as text, not failed
+mkdir big
+python3 -c 'import json; json.dump({"pad": "x" * (33 << 20), "email": "maria.garcia@example.com"}, open("big/big.json", "w"))'
+$P --rules-only -r big --out-dir ob 2>errb
+tail -c 40 ob/big/big.json | grep -q '"email": "<PRIVATE_EMAIL>"}$' || fail "big json: $(tail -c 60 ob/big/big.json)"
+grep -qx 'pii-redact: big/big.json: a JSON document over 32 MiB; redacted as plain text' errb ||
+    fail "big json notice: $(cat errb)"
+python3 -c 'import json,sys; json.load(open(sys.argv[1]))' ob/big/big.json || fail "big json does not parse"
+rm -rf big ob
 # -q: no notice
 $P --rules-only -r t --out-dir oq -q 2>errq
 [ ! -s errq ] || fail "-q: $(cat errq)"
