@@ -7,3 +7,7 @@ bench-rules: all
 	@mkdir -p $(B)/tools
 	$(CC) $(CFLAGS_ALL) -o $(B)/tools/bench_rules tools/rules/bench_rules.c $(LIB) $(LDLIBS_ALL)
 	tools/rules/bench.sh $(B)/tools/bench_rules ./$(BIN)
+
+# The url rules' word lists (redact/data/README.md), pulled into
+# redact/urllists.o with .incbin, invisible to -MMD: name them.
+$(B)/redact/urllists.o $(B)/pic/redact/urllists.o: $(wildcard redact/data/url_*.txt)

@@ -29,6 +29,8 @@ __asm__(".section .rodata.pii_ner_lexicon,\"a\",@progbits\n"
         ".hidden pii_ner__org_prefix\n"
         ".hidden pii_ner__org_prefix_end\n"
         ".hidden pii_ner__lead_words_end\n"
+        ".hidden pii_ner__place_given\n"
+        ".hidden pii_ner__place_given_end\n"
         "pii_ner__first_names:\n"
         ".incbin \"" PII_NER_LEXICON_DIR "/first_names.txt\"\n"
         "pii_ner__first_names_end:\n"
@@ -53,6 +55,9 @@ __asm__(".section .rodata.pii_ner_lexicon,\"a\",@progbits\n"
         "pii_ner__org_prefix:\n"
         ".incbin \"" PII_NER_LEXICON_DIR "/org_prefix.txt\"\n"
         "pii_ner__org_prefix_end:\n"
+        "pii_ner__place_given:\n"
+        ".incbin \"" PII_NER_LEXICON_DIR "/place_given.txt\"\n"
+        "pii_ner__place_given_end:\n"
         ".previous\n");
 extern const char pii_ner__first_names[], pii_ner__first_names_end[];
 extern const char pii_ner__name_stop[], pii_ner__name_stop_end[];
@@ -62,6 +67,7 @@ extern const char pii_ner__org_heads[], pii_ner__org_heads_end[];
 extern const char pii_ner__non_person[], pii_ner__non_person_end[];
 extern const char pii_ner__lead_words[], pii_ner__lead_words_end[];
 extern const char pii_ner__org_prefix[], pii_ner__org_prefix_end[];
+extern const char pii_ner__place_given[], pii_ner__place_given_end[];
 
 /* Compares the line at l (ending in '\n') with w[0..n) by bytes. */
 static int line_cmp(const char *l, const uint8_t *w, size_t n)
@@ -142,6 +148,8 @@ long pii_ner_lex_check(int which)
         return list_check(pii_ner__lead_words, pii_ner__lead_words_end);
     case 7:
         return list_check(pii_ner__org_prefix, pii_ner__org_prefix_end);
+    case 8:
+        return list_check(pii_ner__place_given, pii_ner__place_given_end);
     default:
         return -1;
     }
@@ -170,6 +178,11 @@ int pii_ner_lex_non_person(const uint8_t *w, size_t n)
 int pii_ner_lex_lead_word(const uint8_t *w, size_t n)
 {
     return list_has(pii_ner__lead_words, pii_ner__lead_words_end, w, n);
+}
+
+int pii_ner_lex_place_given(const uint8_t *w, size_t n)
+{
+    return list_has(pii_ner__place_given, pii_ner__place_given_end, w, n);
 }
 
 int pii_ner_lex_name_stop(const uint8_t *w, size_t n)

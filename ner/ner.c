@@ -44,6 +44,7 @@ struct pii_ner {
     const char *person;            /* private_person, or NULL when the model has none */
     int name_memory, name_lexicon; /* names.c: on by default (with a person category) */
     int name_filter;               /* nonperson.c: on by default */
+    int dict_filter;               /* lexicon.c's dictionary words: on by default */
     unsigned lex_parts;            /* PII_NER_LEX_*: all by default */
     int pcat;                      /* person's category index (thr), -1: none */
     ner_forward_kept_fn fwd_kept;  /* NULL: be.forward */
@@ -309,7 +310,7 @@ pii_ner *pii_ner_create_backend(const pii_ner_backend *be, const pii_ner_params 
     int pc = pii_ner_labels_find_category(n->L, "private_person");
     n->pcat = pc;
     n->person = pc >= 0 ? pii_ner_labels_category(n->L, (size_t)pc) : NULL;
-    n->name_memory = n->name_lexicon = n->name_filter = 1;
+    n->name_memory = n->name_lexicon = n->name_filter = n->dict_filter = 1;
     n->lex_parts = PII_NER_LEX_PAIRS | PII_NER_LEX_TITLES | PII_NER_LEX_CITATIONS;
     /* A pass of one long document's window runs on all threads at once;
      * packs of short documents hold 4096 tokens per thread (the window
@@ -364,6 +365,16 @@ void pii_ner_set_name_lexicon_parts(pii_ner *n, unsigned parts)
 unsigned pii_ner_name_lexicon_parts(const pii_ner *n)
 {
     return n->lex_parts;
+}
+
+void pii_ner_set_dictionary_filter(pii_ner *n, int on)
+{
+    n->dict_filter = on != 0;
+}
+
+int pii_ner_dictionary_filter(const pii_ner *n)
+{
+    return n->person && n->dict_filter;
 }
 
 void pii_ner_set_name_filter(pii_ner *n, int on)
@@ -710,7 +721,7 @@ static int doc_next_job(ner_doc *d, ner_job *j)
 }
 
 /* A final span (whole words: widened): taught to the name memory, handed
- * to the resolver.  With the name lexicon, a person span of lower-case
+ * to the resolver.  With the dictionary-word filter, a person span of lower-case
  * dictionary words alone is dropped ("the remand", "her highborn
  * kinsman"): a common word read as a name.  With the non-person filter, a
  * person span that names no person is dropped and the words beside a name
@@ -719,7 +730,7 @@ static pii_err doc_resolve(ner_doc *d, const pii_span *in)
 {
     pii_span cut = *in;
     const pii_span *sp = &cut;
-    if (d->n->name_lexicon && sp->label == d->n->person &&
+    if (d->n->dict_filter && sp->label == d->n->person &&
         pii_ner_lex_common_only(d->tx.p + (sp->start - d->tx.base), (size_t)(sp->end - sp->start)))
         return PII_OK;
     if (d->n->name_filter && !strcmp(sp->label, "private_address") &&

@@ -181,9 +181,14 @@ int pii_ner_lex_org_head(const uint8_t *w, size_t n);
 int pii_ner_lex_org_prefix(const uint8_t *w, size_t n);
 int pii_ner_lex_non_person(const uint8_t *w, size_t n);
 int pii_ner_lex_lead_word(const uint8_t *w, size_t n);
+/* Given names of the lexicon that also name a place (a state, province,
+ * region or city: "Victoria", "Madison"), which "Family, Given" does not
+ * read as a name ("Melbourne, Victoria"). */
+int pii_ner_lex_place_given(const uint8_t *w, size_t n);
 /* Words of the given-name list (which 0), the stop list (1), the
  * common-word list (2), the country list (3), the org-head list (4), the
- * non-person list (5), the lead-word list (6) or the org-prefix list (7), or
+ * non-person list (5), the lead-word list (6), the org-prefix list (7) or the
+ * place-given list (8), or
  * -1 when the list breaks
  * the lookup's format (ner/data/README.md). */
 long pii_ner_lex_check(int which);
@@ -226,6 +231,7 @@ int pii_ner_digest_span(const ner_text *tx, uint64_t s, uint64_t e);
 #define NER_RULE_HONORIFIC "honorific"
 #define NER_RULE_CITATION "citation"
 #define NER_RULE_MEMORY "name_memory"
+#define NER_RULE_INVERTED "name_inverted"
 /* The score of a person span the lexicon finds. */
 #define NER_LEX_SCORE 0.75f
 

@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "rules_internal.h"
+#include "urllists.h"
 #include "rx.h"
 #include "validators.h"
 
@@ -340,10 +341,13 @@ static int eq_lc(const uint8_t *p, size_t n, const char *w)
     return 1;
 }
 
-static int ends_lc(const uint8_t *p, size_t n, const char *w)
+/* Does p[0..n) equal the lower-case w[0..n) (ASCII caseless)? */
+static int eq_lc_n(const uint8_t *p, size_t n, const char *w)
 {
-    size_t m = strlen(w);
-    return n >= m && eq_lc(p + n - m, m, w);
+    for (size_t i = 0; i < n; i++)
+        if (lc(p[i]) != (uint8_t)w[i])
+            return 0;
+    return 1;
 }
 
 static int in_list(const uint8_t *p, size_t n, const char *const *ws)
@@ -402,98 +406,11 @@ static int rules_val_password(const uint8_t *p, size_t n)
              in_list(p + last_start, n - last_start, exts) || under_digit);
 }
 
-/* Query parameters that carry a credential or a person's data. */
-static const char *const url_params[] = {
-    "key",   "sig",     "sid",       "code",      "email",  "mail",     "user",   "username",
-    "login", "name",    "pass",      "pwd",       "passwd", "password", "auth",   "session",
-    "jwt",   "apikey",  "api_key",   "token",     "phone",  "tel",      "userid", "user_id",
-    "uid",   "account", "signature", "sessionid", NULL};
-static const char *const url_param_ends[] = {"token",     "secret", "signature",  "password",
-                                             "_key",      "-key",   "credential", "email",
-                                             "sessionid", NULL};
-/* Hosts whose one-segment paths are people's pages (github.com/kofiasante). */
-static const char *const url_profile_hosts[] = {"github.com",      "gitlab.com",
-                                                "twitter.com",     "x.com",
-                                                "instagram.com",   "facebook.com",
-                                                "fb.com",          "t.me",
-                                                "tiktok.com",      "medium.com",
-                                                "keybase.io",      "bitbucket.org",
-                                                "codeberg.org",    "gravatar.com",
-                                                "about.me",        "vk.com",
-                                                "pinterest.com",   "twitch.tv",
-                                                "threads.net",     "soundcloud.com",
-                                                "gist.github.com", NULL};
-/* Hosts (and their subdomains) of documentation, standards, licences and
- * free-software projects. */
-static const char *const url_doc_hosts[] = {"gnu.org",
-                                            "fsf.org",
-                                            "mozilla.org",
-                                            "python.org",
-                                            "debian.org",
-                                            "ubuntu.com",
-                                            "kernel.org",
-                                            "w3.org",
-                                            "schema.org",
-                                            "apache.org",
-                                            "openssl.org",
-                                            "nodejs.org",
-                                            "readthedocs.io",
-                                            "readthedocs.org",
-                                            "wikipedia.org",
-                                            "wikimedia.org",
-                                            "sourceforge.net",
-                                            "freedesktop.org",
-                                            "gnome.org",
-                                            "kde.org",
-                                            "creativecommons.org",
-                                            "opensource.org",
-                                            "ietf.org",
-                                            "rfc-editor.org",
-                                            "iana.org",
-                                            "unicode.org",
-                                            "json-schema.org",
-                                            "oasis-open.org",
-                                            "perl.org",
-                                            "cpan.org",
-                                            "pypi.org",
-                                            "npmjs.com",
-                                            "npmjs.org",
-                                            "rust-lang.org",
-                                            "golang.org",
-                                            "go.dev",
-                                            "crates.io",
-                                            "docs.rs",
-                                            "translationproject.org",
-                                            "tldp.org",
-                                            "man7.org",
-                                            "sourceware.org",
-                                            "llvm.org",
-                                            "gcc.gnu.org",
-                                            "isc.org",
-                                            "x.org",
-                                            "xfree86.org",
-                                            "opengroup.org",
-                                            "iso.org",
-                                            "ecma-international.org",
-                                            NULL};
-/* Subdomains of documentation and project infrastructure (docs.example.com). */
-static const char *const url_doc_subdomains[] = {
-    "docs.",     "doc.",      "developer.", "developers.", "bugs.", "bugzilla.", "wiki.",
-    "lists.",    "git.",      "svn.",       "cvs.",        "ftp.",  "download.", "downloads.",
-    "packages.", "releases.", "issues.",    "jira.",       "ci.",   "status.",   NULL};
-/* Path pieces of documentation, project and licence pages. */
-static const char *const url_doc_paths[] = {
-    "/pull",      "/commit",        "/commits",  "/issues",     "/blob",      "/tree",
-    "/releases",  "/compare",       "/licenses", "/license",    "/licence",   "/docs",
-    "/doc",       "/documentation", "/manual",   "/man",        "/wiki",      "/show_bug.cgi",
-    "/bugs",      "/pub",           "/dist",     "/download",   "/downloads", "/source",
-    "/spec",      "/specs",         "/rfc",      "/schema",     "/schemas",   "/ns",
-    "/tr",        "/faq",           "/security", "/advisories", "/changelog", "/api",
-    "/reference", "/tutorial",      "/guide",    "/help",       "/software",  NULL};
-/* Path segments before a person's name or id (/users/jdoe, /in/jdoe). */
-static const char *const url_person_dirs[] = {"user",    "users",    "u",      "in",     "pub",
-                                              "profile", "profiles", "people", "member", "members",
-                                              "author",  "authors",  "home",   NULL};
+/* The url rules' word lists (url_params, url_param_ends,
+ * url_profile_hosts, url_site_pages, url_doc_hosts, url_doc_subdomains,
+ * url_doc_paths, url_person_dirs) are data files: redact/data/README.md,
+ * urllists.h. */
+#define URL_HAS(l, p, n) pii_urllist_has(PII_URL_##l, (p), (n))
 
 /* url, by default: a URL that belongs to or names a person, or carries
  * personal data or a credential (docs/LABELS.md): userinfo (user:pw@),
@@ -533,10 +450,12 @@ static int rules_val_url_personal(const uint8_t *p, size_t n)
         while (e < n && p[e] != '=' && p[e] != '&' && p[e] != ';' && p[e] != '#' && p[e] != '?')
             e++;
         if (e < n && p[e] == '=' && e > s) {
-            if (in_list(p + s, e - s, url_params))
+            if (URL_HAS(PARAMS, p + s, e - s))
                 return 1;
-            for (size_t w = 0; url_param_ends[w]; w++)
-                if (ends_lc(p + s, e - s, url_param_ends[w]))
+            const char *w;
+            size_t m, pos = 0;
+            while (pii_urllist_next(PII_URL_PARAM_ENDS, &pos, &w, &m))
+                if (e - s >= m && eq_lc_n(p + e - m, m, w))
                     return 1;
         }
         k = e;
@@ -561,7 +480,7 @@ static int rules_val_url_personal(const uint8_t *p, size_t n)
         k = e;
     }
     for (size_t k = 0; k + 1 < nseg && k < 3; k++)
-        if (in_list(p + seg[k][0], seg[k][1] - seg[k][0], url_person_dirs))
+        if (URL_HAS(PERSON_DIRS, p + seg[k][0], seg[k][1] - seg[k][0]))
             return 1;
     const uint8_t *host = p + h;
     size_t hn = h_end - h;
@@ -569,32 +488,56 @@ static int rules_val_url_personal(const uint8_t *p, size_t n)
         host += 4, hn -= 4;
     else if (hn > 2 && eq_lc(host, 2, "m."))
         host += 2, hn -= 2;
-    int profile = in_list(host, hn, url_profile_hosts);
+    int profile = URL_HAS(PROFILE_HOSTS, host, hn);
     if (profile && nseg == 1)
-        return 1;
+        return !URL_HAS(SITE_PAGES, p + seg[0][0], seg[0][1] - seg[0][0]);
     /* documentation, project, schema and licence pages are not a person's */
     if (profile && nseg >= 2)
         return 0; /* github.com/nodejs/node/pull/42555: a project's page */
-    for (size_t k = 0; url_doc_hosts[k]; k++) {
-        size_t m = strlen(url_doc_hosts[k]);
-        if (hn >= m && eq_lc(host + hn - m, m, url_doc_hosts[k]) &&
-            (hn == m || host[hn - m - 1] == '.'))
+    const char *w;
+    size_t m, pos = 0;
+    while (pii_urllist_next(PII_URL_DOC_HOSTS, &pos, &w, &m))
+        if (hn >= m && eq_lc_n(host + hn - m, m, w) && (hn == m || host[hn - m - 1] == '.'))
             return 0;
-    }
-    for (size_t k = 0; url_doc_subdomains[k]; k++) {
-        size_t m = strlen(url_doc_subdomains[k]);
-        if (hn > m && eq_lc(host, m, url_doc_subdomains[k]))
+    pos = 0;
+    while (pii_urllist_next(PII_URL_DOC_SUBDOMAINS, &pos, &w, &m))
+        if (hn > m && eq_lc_n(host, m, w))
             return 0;
-    }
     for (size_t k = a_end; k < q; k++)
-        for (size_t w = 0; url_doc_paths[w]; w++) {
-            size_t m = strlen(url_doc_paths[w]);
-            if (k + m <= q && eq_lc(p + k, m, url_doc_paths[w]) &&
+        for (pos = 0; pii_urllist_next(PII_URL_DOC_PATHS, &pos, &w, &m);)
+            if (k + m <= q && eq_lc_n(p + k, m, w) &&
                 (k + m == q || p[k + m] == '/' || p[k + m] == '.' || p[k + m] == '-' ||
                  p[k + m] == '_'))
                 return 0;
-        }
     return 1; /* anything else may be a person's: fail closed */
+}
+
+/* url_profile: a profile URL written without scheme or www
+ * (github.com/kofiasante, linkedin.com/in/jdoe, medium.com/@jdoe): the host
+ * is a profile host (linkedin.com with "in/" before the profile), the one
+ * path segment is not a site page. */
+static int rules_val_url_profile(const uint8_t *p, size_t n)
+{
+    size_t h = 0;
+    while (h < n && p[h] != '/')
+        h++;
+    if (h == n)
+        return 0;
+    size_t s = h + 1, e = s;
+    int linkedin = eq_lc(p, h, "linkedin.com");
+    if (n - s > 3 && eq_lc(p + s, 3, "in/")) {
+        if (!linkedin)
+            return 0;
+        s += 3;
+    } else if (linkedin || !URL_HAS(PROFILE_HOSTS, p, h)) {
+        return 0;
+    }
+    if (s < n && p[s] == '@')
+        s++;
+    e = s;
+    while (e < n && p[e] != '/' && p[e] != '?' && p[e] != '#')
+        e++;
+    return e > s && !URL_HAS(SITE_PAGES, p + s, e - s);
 }
 
 static const rule_def rule_defs[] = {
@@ -738,6 +681,15 @@ static const rule_def rule_defs[] = {
      "(?:[/?\\#][^\\s<>\"'`{}|\\\\^\\x{0}-\\x{1f}\\x{7f}]{0,2048})?"
      "(?![\\p{L}\\p{N}_\\-@/]|\\.[\\p{L}\\p{N}]|:[0-9])",
      pii_val_url, EXT_NONE},
+    /* issue 41: a profile URL without scheme or www: a profile host (the
+     * validator's list), one path segment; not inside an e-mail or a longer
+     * URL (no '.', '@', '/', ':' before it) */
+    {"url_profile", L_URL,
+     "profile URL without scheme: github.com/NAME, linkedin.com/in/NAME, medium.com/@NAME, ...", 0,
+     "(?<![.@/:%+~\\-])(?:[A-Za-z0-9\\-]{1,24}\\.){1,2}[A-Za-z]{2,3}/(?:in/)?@?"
+     "[\\p{L}\\p{N}_](?:[\\p{L}\\p{N}_.\\-]{0,62}[\\p{L}\\p{N}_])?/?"
+     "(?:[?\\#][^\\s<>\"'`]{0,256})?(?![\\p{L}\\p{N}_\\-@/]|\\.[\\p{L}\\p{N}])",
+     rules_val_url_profile, EXT_NONE},
     /* issue 41: the password of a connection string whose scheme the url
      * rule does not take (postgres://app:PW@host, redis://:PW@host); after
      * url, so an http(s) URL with credentials stays one private_url */
@@ -944,7 +896,9 @@ static const struct rule_breadth {
  *         non-ASCII byte lies within 16 bytes of p (non-ASCII month names
  *         and caseless forms);
  *     (f) a street name before its number (pf_addr_eu);
- *     (g) R is a ship's prefix (USS, USNS, ...) followed by a space.
+ *     (g) R is a ship's prefix (USS, USNS, ...) followed by a space;
+ *     (h) R is a profile host (url_profile_hosts, linkedin.com) and '/'
+ *         follows it (url_profile).
  * Anything that would need bytes past the buffer end is a candidate. */
 
 #define PF_RUN_MAX 512 /* no name or local part is longer (in bytes)  */
@@ -1352,6 +1306,38 @@ static int pf_addr_eu(const uint8_t *b, size_t p, size_t e, size_t lim, int eod)
     return 0;
 }
 
+/* Clause (h) after "host/" at b[i] (i <= lim): 0 when url_profile surely
+ * does not match — linkedin.com without "in/", no segment, or a segment of
+ * [A-Za-z0-9_-] followed by '/' and a word character, '-', '@' or '/' (a
+ * second segment: github.com/nodejs/node); a '.' in the segment or a
+ * non-ASCII byte is left to PCRE2.  Undecided: yes. */
+static int pf_profile_path(const uint8_t *b, size_t i, size_t lim, int eod, int linkedin)
+{
+    if (linkedin) {
+        if (lim - i < 3)
+            return !eod;
+        if (b[i] != 'i' || b[i + 1] != 'n' || b[i + 2] != '/')
+            return 0;
+        i += 3;
+    }
+    if (i < lim && b[i] == '@')
+        i++;
+    size_t s = i;
+    int dot = 0;
+    while (i < lim && ((pf_cls[b[i]] & PF_WORD) || b[i] == '.' || b[i] == '-'))
+        dot |= b[i++] == '.';
+    if (i >= lim)
+        return !eod || i > s;
+    if (dot || b[i] >= 0x80)
+        return 1;
+    if (i == s)
+        return 0;
+    if (b[i] != '/' || i + 1 >= lim)
+        return 1;
+    uint8_t c = b[i + 1];
+    return !((pf_cls[c] & PF_WORD) || c == '-' || c == '@' || c == '/');
+}
+
 /* Non-zero when a group-A rule might match at p, which starts a character
  * other than a digit, '+' or '('. */
 static int pf_letter_start(const uint8_t *b, size_t p, size_t lim, int eod, pii_rx_pfcache *pc)
@@ -1388,6 +1374,12 @@ static int pf_letter_start(const uint8_t *b, size_t p, size_t lim, int eod, pii_
     /* (d) www. and Bearer */
     if (PF_CI_STARTS(r, len, "www.") || (len == 6 && PF_CI_STARTS(r, len, "bearer")))
         return 1;
+    /* (h) a profile host and '/' (url_profile) */
+    if (after == '/' && len >= 4 && len <= 24 && memchr(r, '.', len)) {
+        int li = eq_lc(r, len, "linkedin.com");
+        if ((li || URL_HAS(PROFILE_HOSTS, r, len)) && pf_profile_path(b, e + 1, lim, eod, li))
+            return 1;
+    }
     /* (g) a ship's prefix (military_address) */
     if (len >= 3 && len <= 5 && after == ' ' && (r[0] | 0x20) == 'u' &&
         pf_is_word(r, len, ship_words, sizeof ship_words / sizeof ship_words[0]))

@@ -35,6 +35,7 @@ enum {
     E_NO_NAME_MEMORY,
     E_NO_NAME_LEXICON,
     E_NO_NAME_FILTER,
+    E_NO_DICTIONARY_FILTER,
     E_ALL_DATES_URLS,
     E_ACT,
     E_ATTN,
@@ -62,6 +63,9 @@ static const pii_flag eval_flags[] = {
     [E_NO_NAME_FILTER - E_FIRST] = {"no-name-filter", 0, NULL,
                                     "turn the model's non-person filter off (as the main "
                                     "command's option)"},
+    [E_NO_DICTIONARY_FILTER - E_FIRST] = {"no-dictionary-filter", 0, NULL,
+                                          "turn the model's dictionary-word filter off (as the "
+                                          "main command's option)"},
     [E_ALL_DATES_URLS - E_FIRST] = {"all-dates-urls", 0, NULL,
                                     "let the rules redact every date and URL (as the main "
                                     "command's option)"},
@@ -622,6 +626,9 @@ int pii_cmd_eval(int argc, char **argv)
             break;
         case E_NO_NAME_FILTER:
             o.no_name_filter = 1;
+            break;
+        case E_NO_DICTIONARY_FILTER:
+            o.no_dict_filter = 1;
             break;
         case E_ALL_DATES_URLS:
             o.all_dates_urls = 1;

@@ -208,9 +208,11 @@ int pii_cmd_info(int argc, char **argv)
                                     : "off");
     printf("name lexicon: %s\n", pii_ner_name_lexicon(p.ner)
                                      ? "on (a known given name, honorific or title and the "
-                                       "family name after it; lower-case dictionary words are "
-                                       "no names)"
+                                       "family name after it)"
                                      : "off");
+    printf("dictionary filter: %s\n", pii_ner_dictionary_filter(p.ner)
+                                          ? "on (lower-case dictionary words are no names)"
+                                          : "off");
     printf("name filter: %s\n", pii_ner_name_filter(p.ner)
                                     ? "on (institutional, technical and code words are no names)"
                                     : "off");

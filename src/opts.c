@@ -163,6 +163,9 @@ int pii_opts_parse(int argc, char **argv, pii_opts *o)
         case O_NO_NAME_FILTER:
             o->no_name_filter = 1;
             break;
+        case O_NO_DICTIONARY_FILTER:
+            o->no_dict_filter = 1;
+            break;
         case O_NO_HONORIFICS:
             o->no_honorifics = 1;
             break;

@@ -48,6 +48,7 @@ typedef struct pii_opts {
     int no_name_memory;  /* --no-name-memory */
     int no_name_lexicon; /* --no-name-lexicon */
     int no_name_filter;  /* --no-name-filter */
+    int no_dict_filter;  /* --no-dictionary-filter */
     int no_honorifics;   /* --no-honorifics */
     int no_citations;    /* --no-citations */
     const char **thresholds, **biases; /* repeatable, borrowed from argv */

@@ -454,6 +454,7 @@ static int build_model(const pii_opts *o, pii_pipeline *p)
     pii_ner_set_name_memory(p->ner, !o->no_name_memory);
     pii_ner_set_name_lexicon(p->ner, !o->no_name_lexicon);
     pii_ner_set_name_filter(p->ner, !o->no_name_filter);
+    pii_ner_set_dictionary_filter(p->ner, !o->no_dict_filter);
     pii_ner_set_name_lexicon_parts(p->ner, PII_NER_LEX_PAIRS |
                                                (o->no_honorifics ? 0 : PII_NER_LEX_TITLES) |
                                                (o->no_citations ? 0 : PII_NER_LEX_CITATIONS));

@@ -416,14 +416,15 @@ int pii_ner_name_memory(const pii_ner *n);
  * ("Tom Baker"), or such a word after an honorific or title ("Mr. Temple": the
  * span is "Temple"), or an author of an author-year citation ("(Porte,
  * 2012)", "Makel et al."), is a person span of score 0.75, found whatever the model
- * says (off while the person threshold is above 0.75); and a model person
- * span of lower-case dictionary words alone ("the remand") is dropped.  Set
- * it before the first detection. */
+ * says (off while the person threshold is above 0.75).  The dictionary-word
+ * filter has its own switch (pii_ner_set_dictionary_filter).  Set it before
+ * the first detection. */
 void pii_ner_set_name_lexicon(pii_ner *n, int on);
 int pii_ner_name_lexicon(const pii_ner *n);
 /* The lexicon's parts, each a heuristic with its own rule id (all on by
  * default; they run while the lexicon is on): a given name and a family name
- * ("name_lexicon"), an honorific or title and a family name ("honorific"),
+ * ("name_lexicon"; with it a family name, ", " and a given name:
+ * "name_inverted"), an honorific or title and a family name ("honorific"),
  * the authors of a citation ("citation").  Set before the first detection. */
 #define PII_NER_LEX_PAIRS 1u
 #define PII_NER_LEX_TITLES 2u
@@ -441,6 +442,13 @@ unsigned pii_ner_name_lexicon_parts(const pii_ner *n);
  * the first detection. */
 void pii_ner_set_name_filter(pii_ner *n, int on);
 int pii_ner_name_filter(const pii_ner *n);
+/* The dictionary-word filter (on by default; rule id "dictionary_filter" in
+ * docs/NER.md): a model person span of lower-case words of the built-in
+ * English dictionary list alone, none a given name ("the remand"), is
+ * dropped.  Independent of the name lexicon.  Set it before the first
+ * detection. */
+void pii_ner_set_dictionary_filter(pii_ner *n, int on);
+int pii_ner_dictionary_filter(const pii_ner *n);
 
 /* The detector over the project's encoder (pii_model.h) and tokenizer
  * (pii_tok.h; NULL: the built-in o200k).  Both are borrowed and must

@@ -155,13 +155,16 @@ exact "Coach Rivers benched him. Rivers said nothing to Special Advisor Thames."
 exact "MR. Temple was the youngest son of a nobleman; DR. Haddad said so to Temple in MS Word." \
     "MR. <PRIVATE_PERSON> was the youngest son of a nobleman; DR. <PRIVATE_PERSON> said so to <PRIVATE_PERSON> in MS Word."
 # a lower-case dictionary word is no name (the model read "remand" and
-# "kinsman" as persons); --no-name-lexicon gives the model's own reading
+# "kinsman" as persons); --no-dictionary-filter gives the model's own
+# reading, --no-name-lexicon keeps the filter
 exact "In Okonjo v. Harlow the appellant argued that the remand was unlawful." \
     "In <PRIVATE_PERSON> v. <PRIVATE_PERSON> the appellant argued that the remand was unlawful."
 exact "So that her highborn kinsman came and bore her away." \
     "So that her highborn kinsman came and bore her away."
 exact "So that her highborn kinsman came and bore her away." \
-    "So that her highborn <PRIVATE_PERSON> came and bore her away." --no-name-lexicon
+    "So that her highborn <PRIVATE_PERSON> came and bore her away." --no-dictionary-filter
+exact "So that her highborn kinsman came and bore her away." \
+    "So that her highborn kinsman came and bore her away." --no-name-lexicon
 # a form of address alone names nobody ("Sir/Madam" marked "/Madam")
 exact "Dear Sir/Madam, please find the signed form attached." \
     "Dear Sir/Madam, please find the signed form attached."

@@ -331,7 +331,8 @@ static void test_lexicon_pairs(void **st)
     assert_true(pii_ner_lex_check(5) > 300);
     assert_true(pii_ner_lex_check(6) > 80);
     assert_true(pii_ner_lex_check(7) > 5);
-    assert_int_equal(pii_ner_lex_check(8), -1);
+    assert_int_equal(pii_ner_lex_check(8), 28);
+    assert_int_equal(pii_ner_lex_check(9), -1);
     /* the country list: any case, but short names and dotted ones in capitals */
     const char *cy[] = {"France",
                         "FRANCE",
@@ -432,6 +433,60 @@ static void test_lexicon_pieces(void **st)
     }
 }
 
+/* "Family, Given" (name_inverted): a family word, ", " and a given name of
+ * the lexicon; on a line of its own a given name may come first ("Wei,
+ * Li"); not a greeting or a dictionary word before the comma, a place
+ * ("Paris, France", "Melbourne, Victoria"), a list ("John, Maria and
+ * Tom", "London, Paris, Maria", "Springfield, Illinois, USA") or a name
+ * that goes on ("Garcia, Maria Street"); the same spans in scans cut at
+ * every byte, with the rule id name_inverted. */
+static void test_lexicon_inverted(void **st)
+{
+    (void)st;
+    const char *s = "Okafor, Chinedu called.\nWei, Li\nAsante, Amara (IT). Paris, France; "
+                    "Springfield, Illinois, USA; Melbourne, Victoria. Hello, Maria. John, Maria "
+                    "and Tom. London, Paris, Maria. Garcia, Maria Street. Wei, Li came. "
+                    "Baranova, Sofia";
+    ner_text tx = view(s);
+    const struct {
+        const char *w;
+        int n;
+        size_t len;
+    } e[] = {{"Okafor", 0, 15}, {"Wei", 0, 7}, {"Asante", 0, 13}, {"Baranova", 0, 15}};
+    char got[512], want[512] = "";
+    for (size_t i = 0; i < sizeof e / sizeof e[0]; i++) {
+        size_t o = at(s, e[i].w, e[i].n), l = strlen(want);
+        snprintf(want + l, sizeof want - l, "%s%zu-%zu", l ? " " : "", o, o + e[i].len);
+    }
+    for (uint64_t step = 1; step < 10; step++) {
+        ner_names m = names_new(step & 1, 1);
+        if (step == 9)
+            scan_all(&m, &tx, got, sizeof got);
+        else
+            scan_steps(&m, &tx, step, got, sizeof got);
+        assert_string_equal(got, want);
+        pii_ner_names_free(&m);
+    }
+    /* the rule id; nothing without the lexicon's pairs */
+    ner_names m = names_new(0, 1);
+    ner_resolver rs = {0};
+    uint64_t pos = 0;
+    assert_int_equal(pii_ner_names_scan(&m, &tx, &pos, tx.len, 1, PERSON, &rs), PII_OK);
+    pii_spanvec out = {0};
+    assert_int_equal(pii_ner_resolver_flush(&rs, UINT64_MAX, &out), PII_OK);
+    assert_int_equal(out.n, 4);
+    for (size_t i = 0; i < out.n; i++)
+        assert_string_equal(out.v[i].rule, "name_inverted");
+    free(out.v);
+    pii_ner_resolver_free(&rs);
+    pii_ner_names_free(&m);
+    ner_names np = names_new(0, 1);
+    np.lexicon = PII_NER_LEX_TITLES | PII_NER_LEX_CITATIONS;
+    scan_all(&np, &tx, got, sizeof got);
+    assert_string_equal(got, "");
+    pii_ner_names_free(&np);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -439,7 +494,7 @@ int main(void)
         cmocka_unit_test(test_names_pieces),       cmocka_unit_test(test_names_bound),
         cmocka_unit_test(test_names_occurrences),  cmocka_unit_test(test_lexicon_pairs),
         cmocka_unit_test(test_lexicon_honorifics), cmocka_unit_test(test_lexicon_pieces),
-        cmocka_unit_test(test_lexicon_citations),
+        cmocka_unit_test(test_lexicon_citations),  cmocka_unit_test(test_lexicon_inverted),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

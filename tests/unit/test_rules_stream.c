@@ -86,6 +86,21 @@ static uint64_t rnd(void)
 }
 
 static const char *const fragments[] = {
+    /* url_profile and the prefilter's clause (h) */
+    "github.com/",
+    "GitHub.com/kofi",
+    "t.me/",
+    "linkedin.com/in/",
+    "medium.com/@",
+    "gist.github.com/",
+    "/features",
+    "jdoe",
+    "?tab=1",
+    "github.com/nodejs/node",
+    "x.com/jd.",
+    "t.me/j-d/",
+    "linkedin.com/in/j_d/@",
+    "/",
     "bob@example.com",
     "a.b@x.co.uk",
     "@",

@@ -11,8 +11,9 @@ itself (none), or the heuristic that made it (`name_lexicon`, `honorific`,
 precision (the share that overlaps a gold person) and its recall (the share
 of gold persons one of its spans overlaps), and the gold persons only its
 spans find.  The filters drop spans, so they are measured by turning them
-off: person P/R with `--no-name-filter` (the non-person filter) against the
-shipped pipeline.  Offsets are code points, as the dev files'.  Dev files
+off: person P/R with `--no-name-filter` (the non-person filter) and with
+`--no-dictionary-filter` (the dictionary-word filter) against the shipped
+pipeline.  Offsets are code points, as the dev files'.  Dev files
 only: never ../shared/eval.
 """
 
@@ -26,7 +27,7 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
 LABEL = "private_person"
-RULES = ["model", "name_lexicon", "honorific", "citation", "name_memory"]
+RULES = ["model", "name_lexicon", "honorific", "citation", "name_memory", "name_inverted"]
 
 
 def dump(exe, path, extra, tmp):
@@ -84,10 +85,11 @@ def main():
                 if n:
                     print(f"| {fn[:-6]} | {k} | {n} | {tp / n:.3f} | {hit / max(ngold, 1):.3f} "
                           f"| {only} |")
-            # the non-person filter: off against on
+            # the non-person filter and the dictionary-word filter: off against on
             off = dump(exe, path, ["--no-name-filter"], tmp)
+            offd = dump(exe, path, ["--no-dictionary-filter"], tmp)
             res = []
-            for run in (off, pred):
+            for run in (off, pred, offd):
                 tp = n = hit = 0
                 for i, p in enumerate(run):
                     ps = [(s["start"], s["end"]) for s in p["spans"] if s["label"] == LABEL]
@@ -96,10 +98,12 @@ def main():
                 res.append((tp / max(n, 1), hit / max(ngold, 1), n))
             rows_f.append((fn[:-6], res))
     print()
-    print("| dev set | without the non-person filter: P / R (spans) | with it: P / R (spans) |")
-    print("|---|---|---|")
-    for name, (off, on) in rows_f:
+    print("| dev set | without the non-person filter: P / R (spans) | "
+          "without the dictionary-word filter: P / R (spans) | shipped: P / R (spans) |")
+    print("|---|---|---|---|")
+    for name, (off, on, offd) in rows_f:
         print(f"| {name} | {off[0]:.3f} / {off[1]:.3f} ({off[2]}) | "
+              f"{offd[0]:.3f} / {offd[1]:.3f} ({offd[2]}) | "
               f"{on[0]:.3f} / {on[1]:.3f} ({on[2]}) |")
 
 
