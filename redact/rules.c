@@ -247,7 +247,18 @@ enum { RM_BOTH = 0, RM_POLICY = 1, RM_BROAD = 2 };
  * with an extension class (rx.h) that contains X: a value of cap characters
  * or more is matched by its first cap and grows to its end, so no length
  * fails the whole match (issue 41). */
-enum { EXT_NONE, EXT_VALCH, EXT_ALNUM, EXT_WORD, EXT_B64URL, EXT_JWT, EXT_BEARER, EXT_B64, EXT_N };
+enum {
+    EXT_NONE,
+    EXT_VALCH,
+    EXT_ALNUM,
+    EXT_WORD,
+    EXT_B64URL,
+    EXT_JWT,
+    EXT_BEARER,
+    EXT_B64,
+    EXT_PEM,
+    EXT_N
+};
 
 typedef struct rule_def {
     const char *id, *label, *about;
@@ -555,9 +566,9 @@ static const rule_def rule_defs[] = {
      "sk-(?:[A-Za-z0-9_\\-]{20,249}+(?![A-Za-z0-9_\\-])|[A-Za-z0-9_\\-]{250})", pii_val_openai_key,
      EXT_B64URL},
     {"jwt", L_SECRET, "JSON Web Token (header decodes to JSON with alg/typ)", 0,
-     "eyJ[A-Za-z0-9_\\-]{12,4096}+\\.eyJ(?:[A-Za-z0-9_\\-]{8,8191}+\\."
+     "eyJ(?:[A-Za-z0-9_\\-]{12,4095}+\\.eyJ(?:[A-Za-z0-9_\\-]{8,8191}+\\."
      "(?:[A-Za-z0-9_\\-]{0,4095}+(?![A-Za-z0-9_\\-]|\\.[A-Za-z0-9_\\-])|[A-Za-z0-9_\\-]{4096})"
-     "|[A-Za-z0-9_\\-]{8192})",
+     "|[A-Za-z0-9_\\-]{8192})|[A-Za-z0-9_\\-]{4096})",
      pii_val_jwt, EXT_JWT},
     /* -- secrets by context: only the value is the span ------------------ */
     {"basic_auth", L_SECRET, "credentials after 'Authorization: Basic'", 0,
@@ -596,6 +607,15 @@ static const rule_def rule_defs[] = {
     {"home_dir_user", L_PERSON, "the user name of a home directory: /home/NAME/, /Users/NAME/", 0,
      "/(?:home|Users)/(?<V>[A-Za-z][A-Za-z0-9._\\-]{1,31}+)(?=[/\\s\"'`,;:)\\]}]|$)", pii_val_login,
      EXT_NONE},
+    {"handle_context", L_PERSON,
+     "@handle after DM, ping, cc, follow, contact, message, reach out to, thanks, by, from, or "
+     "starting a chat line before ': ' (not a code word, group or system account)",
+     0,
+     "(?=@)(?:(?<=\\b(?i:dm)[ ]|\\b(?i:ping)[ ]|\\b(?i:cc)[ ]|\\b(?i:cc):[ ]|\\b(?i:follow)[ ]"
+     "|\\b(?i:contact)[ ]|\\b(?i:message)[ ]|\\b(?i:reach[ ]out[ ]to)[ ]|\\b(?i:thanks)[ ]"
+     "|\\b(?i:by)[ ]|\\b(?i:from)[ ])|(?<![^\\n])(?=@[A-Za-z0-9_.\\-]{1,39}:[ ]))"
+     "@[A-Za-z0-9_](?:[A-Za-z0-9_.\\-]{0,37}[A-Za-z0-9_])?(?![A-Za-z0-9_/@\\-]|\\.[A-Za-z0-9_])",
+     pii_val_handle, EXT_NONE},
     /* -- numbers after a context word ------------------------------------ */
     {"phone_context", L_PHONE, "phone number after a word like 'phone', 'tel', 'call'", 0,
      "(?i:telephone|phone|tel|mobile|mobil|cell|fax|whatsapp|handy|telefon"
@@ -820,7 +840,7 @@ static const rule_def rule_defs[] = {
      "-----BEGIN[ ]" PEM_LABEL "-----[\\s\\S]{0,16384}?-----END[ ]" PEM_LABEL "-----", NULL,
      EXT_NONE},
     {"pem_private_key_open", L_SECRET, "PEM private key header and body without an END line", 1,
-     "-----BEGIN[ ]" PEM_LABEL "-----[A-Za-z0-9+/=:,.\\-\\s\\\\]{0,16384}+", NULL, EXT_NONE},
+     "-----BEGIN[ ]" PEM_LABEL "-----[A-Za-z0-9+/=:,.\\-\\s\\\\]{0,16384}+", NULL, EXT_PEM},
 };
 
 #define NRULES (sizeof rule_defs / sizeof rule_defs[0])
@@ -856,7 +876,8 @@ static const struct rule_breadth {
  *     (pf_digit_start: a card, a trunk-0 or NANP or Indian phone, a
  *     numeric, ISO or text date), or clause (a) or (c) below holds (an
  *     email local part or an assignment name may start with a digit);
- *   - or '+' / '(' followed by a digit;
+ *   - or '+' / '(' followed by a digit, or '@' by an ASCII word byte at a
+ *     line start or after a word of handle_context (pf_handle_ctx);
  *   - p starts a character (ASCII letter, '_', or a UTF-8 lead byte) and,
  *     with R the maximal run of "ident" bytes [A-Za-z0-9_.%+-] or >= 0x80
  *     from p (R holds every name, email local part and token body, also
@@ -1406,6 +1427,29 @@ static int pf_letter_start(const uint8_t *b, size_t p, size_t lim, int eod, pii_
     return pf_any_stem(r, avail, &pf_ctx, 0) || pf_any_stem(r, avail, &pf_month, 0);
 }
 
+/* handle_context's lookbehind in C: b[p] is '@' at a line start (or with
+ * too little left context to tell), or after one of its words (lower case,
+ * no ASCII word byte before it) and one space. */
+static int pf_handle_ctx(const uint8_t *b, size_t p)
+{
+    static const char *const words[] = {
+        "dm",      "ping",         "cc",     "cc:", "follow", "contact",
+        "message", "reach out to", "thanks", "by",  "from"};
+    if (p == 0 || b[p - 1] == '\n')
+        return 1;
+    if (b[p - 1] != ' ')
+        return 0;
+    for (size_t k = 0; k < sizeof words / sizeof words[0]; k++) {
+        size_t m = strlen(words[k]);
+        if (p < m + 2)
+            return 1; /* the word or the byte before it is not in the buffer */
+        size_t w = p - 1 - m;
+        if (pf_ci_starts(b + w, m, words[k], m) && !(pf_cls[b[w - 1]] & PF_WORD))
+            return 1;
+    }
+    return 0;
+}
+
 /* After a day number: up to two blanks (space or U+00A0), then a month-name
  * stem, "of" / "de", or any non-ASCII byte (conservative). */
 static int pf_month_after(const uint8_t *b, size_t i, size_t lim, int eod)
@@ -1691,6 +1735,11 @@ static size_t rules_prefilter(const uint8_t *b, size_t at, size_t lim, int eod, 
                     return p;
                 continue;
             }
+            if (c == '@') { /* handle_context */
+                if ((p + 1 >= lim ? !eod : (pf_cls[b[p + 1]] & PF_WORD)) && pf_handle_ctx(b, p))
+                    return p;
+                continue;
+            }
             if (c == '+' || c == '(') {
                 if (p + 1 >= lim ? !eod : (pf_cls[b[p + 1]] & PF_DIGIT))
                     return p;
@@ -1709,6 +1758,33 @@ static size_t rules_prefilter(const uint8_t *b, size_t at, size_t lim, int eod, 
 
 /* The extension classes (EXT_*), filled once by ext_init. */
 static pii_rx_ext ext_tab[EXT_N];
+
+/* EXT_PEM's closing part: a body longer than the cap ends with its END
+ * line, "-----END <label>-----" (the label at most 64 characters of A-Z,
+ * 0-9 and blanks), which belongs to the span. */
+static size_t pem_tail(const uint8_t *b, size_t i, size_t lim, int eod)
+{
+    static const char end[] = "-----END ";
+    size_t k = 0, dashes = 0;
+    for (; k < sizeof end - 1; k++) {
+        if (i + k >= lim)
+            return eod ? i : PII_RX_UNDECIDED;
+        if (b[i + k] != (uint8_t)end[k])
+            return i;
+    }
+    for (; k < sizeof end - 1 + 64 + 5; k++) {
+        if (i + k >= lim)
+            return eod ? i : PII_RX_UNDECIDED;
+        uint8_t c = b[i + k];
+        if (c == '-') {
+            if (++dashes == 5)
+                return i + k + 1;
+        } else if (dashes || !((c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == ' ')) {
+            return i;
+        }
+    }
+    return i;
+}
 
 static void ext_set(pii_rx_ext *x, const char *chars)
 {
@@ -1731,10 +1807,15 @@ static void ext_init(void)
     ext_set(&ext_tab[EXT_JWT], "_-.");
     ext_set(&ext_tab[EXT_BEARER], "._~+/=-");
     ext_set(&ext_tab[EXT_B64], "+/=");
+    /* PEM: the body's base64 lines, blanks and line breaks (and "\\n" in a
+     * JSON string), up to the END line (pem_tail) */
+    ext_set(&ext_tab[EXT_PEM], "+/=\\ \t\r\n");
+    ext_tab[EXT_PEM].tail = pem_tail;
     /* the gate: the capped quantifier's own class */
     for (int k = EXT_VALCH; k < EXT_N; k++)
         memcpy(ext_tab[k].gate, ext_tab[k].ascii, sizeof ext_tab[k].gate);
-    ext_tab[EXT_JWT].gate['.'] = 0;
+    /* a JWT part that fills its cap and ends there goes on over '.' to the
+     * next part ("eyJ<header of 4096>.eyJ..."): the token is one span */
     ext_tab[EXT_BEARER].gate['='] = 0;
     ext_tab[EXT_B64].gate['='] = 0;
     ext_tab[EXT_JWT].notlast['.'] = 1; /* "... token." ends a sentence */

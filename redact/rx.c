@@ -321,6 +321,16 @@ static pii_err rx_search(rx_state *s, const uint8_t *buf, size_t fs, size_t fe, 
                 }
                 while (xe > fs + me && buf[xe - 1] < 0x80 && x->notlast[buf[xe - 1]])
                     xe--;
+                if (x->tail) {
+                    size_t te = x->tail(buf, xe, fe, fe_is_end);
+                    if (te == PII_RX_UNDECIDED) {
+                        if (fs + ov[0] > a)
+                            a = fs + ov[0];
+                        *stop = 1;
+                        break;
+                    }
+                    xe = te;
+                }
                 if (xe - fs > ov[1])
                     ov[1] = xe - fs;
                 me = xe - fs;

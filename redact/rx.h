@@ -60,7 +60,14 @@ typedef struct pii_rx_ext {
                            * these (or non-ASCII, with high)              */
     uint8_t notlast[128]; /* never the last byte of an extension ('.')     */
     int high;
+    /* NULL, or the value's closing part after the run (a PEM block's END
+     * line): given the run's end i, returns the end of the closing part
+     * that starts at i (i when none), reading at most a bounded number of
+     * bytes of buf[i, lim); PII_RX_UNDECIDED when lim comes first and more
+     * bytes may follow (!eod). */
+    size_t (*tail)(const uint8_t *buf, size_t i, size_t lim, int eod);
 } pii_rx_ext;
+#define PII_RX_UNDECIDED ((size_t)-1)
 
 typedef struct pii_rx_alt {
     const char *id;        /* rule id reported in pii_span.rule             */

@@ -1037,18 +1037,40 @@ static long b64_decode(const uint8_t *p, size_t n, uint8_t *out, size_t cap)
     return (long)m;
 }
 
+/* The header is read whole, however long (an "x5c" certificate chain makes
+ * it kilobytes): its first decoded byte is '{' and it names "alg" or "typ".
+ * A match without a '.' is a header that reached the rule's cap (4096
+ * characters after "eyJ"), whose value grows over the rest of the token. */
 int pii_val_jwt(const uint8_t *p, size_t n)
 {
+    static const char alg[] = "\"alg\"", typ[] = "\"typ\"";
     size_t dot = 0;
     while (dot < n && p[dot] != '.')
         dot++;
-    if (dot == n || dot > 680)
+    if (dot == n && n < 3 + 4096)
         return 0;
-    uint8_t hdr[512];
-    long m = b64_decode(p, dot, hdr, sizeof hdr);
-    if (m < 2 || hdr[0] != '{')
-        return 0;
-    return contains(hdr, (size_t)m, "\"alg\"") || contains(hdr, (size_t)m, "\"typ\"");
+    unsigned acc = 0;
+    int bits = 0;
+    size_t m = 0;
+    uint8_t last[5] = {0}; /* the last five decoded bytes */
+    for (size_t i = 0; i < dot; i++) {
+        int v = b64_val(p[i]);
+        if (v < 0)
+            return 0;
+        acc = ((acc << 6) | (unsigned)v) & 0xFFFFFF;
+        bits += 6;
+        if (bits < 8)
+            continue;
+        bits -= 8;
+        uint8_t c = (uint8_t)(acc >> bits);
+        if (m++ == 0 && c != '{')
+            return 0;
+        memmove(last, last + 1, 4);
+        last[4] = c;
+        if (m >= 5 && (memcmp(last, alg, 5) == 0 || memcmp(last, typ, 5) == 0))
+            return 1;
+    }
+    return 0;
 }
 
 int pii_val_basic_auth(const uint8_t *p, size_t n)
@@ -1092,4 +1114,40 @@ int pii_val_login(const uint8_t *p, size_t n)
         (n > 8 && eq_ci(p + n - 8, 8, "_service")))
         return 0;
     return 1;
+}
+
+/* handle_context: "@name" names a person — not a code or metadata word
+ * (CSS at-rules, annotations and decorators, JSDoc tags, "@timestamp" and
+ * other log fields), not a group mention, at least one letter, and not a
+ * system or service account (pii_val_login). */
+int pii_val_handle(const uint8_t *p, size_t n)
+{
+    static const char *const not_handles[] = {
+        "media",      "import",   "charset", "font-face",    "keyframes",
+        "supports",   "page",     "layer",   "apply",        "tailwind",
+        "override",   "param",    "return",  "returns",      "throws",
+        "see",        "since",    "author",  "type",         "typedef",
+        "property",   "example",  "todo",    "deprecated",   "version",
+        "timestamp",  "context",  "id",      "value",        "graph",
+        "vocab",      "language", "list",    "set",          "index",
+        "echo",       "include",  "extends", "section",      "yield",
+        "if",         "else",     "foreach", "endif",        "component",
+        "injectable", "input",    "output",  "test",         "here",
+        "channel",    "everyone", "all",     "team",         "devops",
+        "ops",        "oncall",   "admins",  "staticmethod", "classmethod",
+        "dataclass",  "pytest",   "click",   "property",     "abstractmethod",
+        "app",        "router",   "mock",    "patch",        NULL};
+    if (n < 3 || p[0] != '@')
+        return 0;
+    p++;
+    n--;
+    int letter = 0;
+    for (size_t i = 0; i < n; i++)
+        letter |= is_upper(p[i]) || is_lower(p[i]);
+    if (!letter)
+        return 0;
+    for (int k = 0; not_handles[k]; k++)
+        if (eq_ci(p, n, not_handles[k]))
+            return 0;
+    return pii_val_login(p, n);
 }

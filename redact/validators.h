@@ -38,6 +38,7 @@ int pii_val_id_context(const uint8_t *p, size_t n);
 /* A login that may name a person: not a system, service or placeholder
  * account (root, admin, postgres, ubuntu, svc-*, ...). */
 int pii_val_login(const uint8_t *p, size_t n);
+int pii_val_handle(const uint8_t *p, size_t n);
 int pii_val_date_iso(const uint8_t *p, size_t n);     /* yyyy-mm-dd, yyyy/mm/dd */
 int pii_val_date_numeric(const uint8_t *p, size_t n); /* d.m.yyyy, d/m/yyyy, m/d/yyyy */
 int pii_val_date_text(const uint8_t *p, size_t n);    /* 23 April 2026, April 23, 2026 */

@@ -32,6 +32,7 @@
 #include <unistd.h>
 
 #include "batch.h"
+#include "batch_csvcheck.h"
 #include "batch_int.h"
 #include "cli.h"
 #include "output.h"
@@ -522,6 +523,14 @@ static pii_err w_end(void *ud)
     return w->osink.end_doc ? w->osink.end_doc(w->osink.ud) : PII_OK;
 }
 
+int batch_structured(const pii_opts *o)
+{
+    if (o->structured)
+        return 1;
+    return o->recursive && !o->as_text && !o->json_doc && !o->njsonl_fields && !o->ncsv_columns &&
+           !o->lines && o->format != PII_FMT_JSON;
+}
+
 /* --structured: JSON Lines (every string value and number; a line that is
  * not JSON redacted as text), one JSON document (every string value and
  * number), CSV (every field). */
@@ -535,7 +544,9 @@ pii_err batch_auto_specs(batch *b)
         e = pii_rec_spec_add(b->auto_spec[k], "*");
         if (!e && fmt[k] != PII_REC_CSV)
             e = pii_rec_spec_set_scan(b->auto_spec[k], PII_REC_SCAN_NUMBERS);
-        if (!e && fmt[k] == PII_REC_JSONL)
+        /* fail closed: JSON that does not parse (a tsconfig.json with
+         * comments, one JSON Lines line) is redacted as plain text */
+        if (!e && fmt[k] != PII_REC_CSV)
             e = pii_rec_spec_set_bad(b->auto_spec[k], PII_REC_BAD_TEXT);
     }
     return e;
@@ -1024,8 +1035,27 @@ void batch_redact(worker *w, bitem *it, batch_input *in, pii_stream *st)
     if (w->rs && b->spec && pii_rec_spec_format(b->spec) == PII_REC_CSV && !o->csv_delimiter &&
         !is_stdin && (ends_in(it->path, ".tsv") || ends_in(it->path, ".tab")))
         pii_rec_stream_set_delimiter(w->rs, '\t');
-    if (b->auto_spec[0]) { /* --structured: the handling by extension */
+    uint64_t bad0 = 0;     /* the format's stream: lines redacted as text before */
+    if (b->auto_spec[0]) { /* structured handling by extension */
         int tab, k = is_stdin ? -1 : auto_kind(it->path, &tab);
+        /* fail closed: a CSV file that records mode would refuse is
+         * redacted as plain text */
+        /* one JSON document is one record: a larger file is redacted as text */
+        if (k == BATCH_AUTO_JSON && S_ISREG(st_in.st_mode) &&
+            (uint64_t)st_in.st_size > PII_REC_MAX_RECORD) {
+            k = -1;
+            if (!o->quiet)
+                batch_msg(b,
+                          "pii-redact: %s: a JSON document over %u MiB; redacted as plain text\n",
+                          it->path, PII_REC_MAX_RECORD >> 20);
+        }
+        if (k == BATCH_AUTO_CSV &&
+            !batch_csv_parses(fd, in->data, in->n, in->cap, tab ? '\t' : ',')) {
+            k = -1;
+            if (!o->quiet)
+                batch_msg(b, "pii-redact: %s: not valid %s; redacted as plain text\n", it->path,
+                          tab ? "TSV" : "CSV");
+        }
         pii_sink s = {b->dest == DEST_NONE ? NULL : w_write, w_span, w_end, w};
         pii_err ce = PII_OK;
         if (k >= 0 && !w->ars[k])
@@ -1037,6 +1067,8 @@ void batch_redact(worker *w, bitem *it, batch_input *in, pii_stream *st)
         w->rs = k >= 0 ? w->ars[k] : NULL;
         if (k == BATCH_AUTO_CSV)
             pii_rec_stream_set_delimiter(w->rs, tab ? '\t' : ',');
+        if (w->rs)
+            bad0 = pii_rec_stream_bad_records(w->rs);
     }
     int rerr = 0;
     const uint8_t *data = in->data;
@@ -1064,6 +1096,14 @@ void batch_redact(worker *w, bitem *it, batch_input *in, pii_stream *st)
     int gitbad = !rerr && !e && in->git > 0 && batch_input_close(in) != 0;
     if (!e && !rerr && !gitbad)
         e = finish_input(w, pending);
+    if (!e && b->auto_spec[0] && w->rs && !o->quiet) {
+        uint64_t bad = pii_rec_stream_bad_records(w->rs) - bad0;
+        if (bad && w->rs == w->ars[BATCH_AUTO_JSON])
+            batch_msg(b, "pii-redact: %s: not valid JSON; redacted as plain text\n", it->path);
+        else if (bad)
+            batch_msg(b, "pii-redact: %s: %llu line%s not JSON; redacted as plain text\n", it->path,
+                      (unsigned long long)bad, bad == 1 ? "" : "s");
+    }
     if (!e && !rerr && fp && fflush(fp) != 0)
         e = PII_EWRITE, werr = errno;
     if (gitbad) {

@@ -233,6 +233,9 @@ typedef struct batch_input {
 int batch_prepare(worker *w, bitem *it, uint8_t *buf, size_t cap, batch_input *in);
 /* Writes, redacts through st (w->st) and commits. */
 void batch_redact(worker *w, bitem *it, batch_input *in, pii_stream *st);
+/* Structured handling by extension (batch.c): --structured, or -r without
+ * --as-text, --lines, --format json or a record option. */
+int batch_structured(const pii_opts *o);
 /* --structured (batch.c): the specs, and a worker's record streams freed. */
 pii_err batch_auto_specs(batch *b);
 void batch_free_rec_streams(worker *w);

@@ -95,7 +95,7 @@ int pii_batch_run(const pii_opts *o, pii_pipeline *p)
              : o->suffix  ? DEST_SUFFIX
              : o->check   ? DEST_NONE
                           : DEST_STDOUT;
-    if (o->structured && batch_auto_specs(&b) != PII_OK)
+    if (batch_structured(o) && batch_auto_specs(&b) != PII_OK)
         return PII_EXIT_FAIL;
     if (o->njsonl_fields || o->ncsv_columns || o->json_doc) {
         pii_err e;

@@ -361,6 +361,9 @@ int pii_opts_parse(int argc, char **argv, pii_opts *o)
         case O_STRUCTURED:
             o->structured = 1;
             break;
+        case O_AS_TEXT:
+            o->as_text = 1;
+            break;
         case O_BAD_RECORDS:
             if (strcmp(optarg, "fail") == 0)
                 o->bad_records = 0;
@@ -433,6 +436,10 @@ int pii_opts_parse(int argc, char **argv, pii_opts *o)
     if (o->structured && (o->json_doc || o->njsonl_fields || o->ncsv_columns)) {
         usage_error("%s",
                     "--structured chooses by extension: drop --json, --jsonl-field, --csv-column");
+        return PII_EXIT_USAGE;
+    }
+    if (o->structured && o->as_text) {
+        usage_error("%s", "--structured and --as-text cannot be combined");
         return PII_EXIT_USAGE;
     }
     if (o->bad_records && !o->njsonl_fields && !o->json_doc) {

@@ -75,6 +75,7 @@ typedef struct pii_opts {
     int bad_records;               /* --bad-records: 0 fail, 1 text (PII_REC_BAD_*) */
     int json_doc;                  /* --json: inputs are JSON documents */
     int structured;                /* --structured: handling by extension */
+    int as_text;                   /* --as-text: -r without structured handling */
     int jsonl_numbers, jsonl_keys; /* --jsonl-numbers, --jsonl-keys */
 } pii_opts;
 

@@ -33,6 +33,25 @@ jwt="eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJ$(rnd 8000 6 "$A-_").$(rnd 4000 7 "
 printf 'auth %s.\n' "$jwt" >"$TMPDIR/in"
 chk 'auth <SECRET>.' --rules-only
 chk 'auth <SECRET>.'
+# a 12 KB JWT whose header carries an x5c chain (header past its 4096 cap)
+# and a 40 KB PEM private key (body past its 16 KiB cap): one span each
+hdr=$(printf '{"alg":"RS256","typ":"JWT","x5c":["%s"]}' "$(rnd 6000 9 "$A+/")" |
+    python3 -c 'import base64,sys; print(base64.urlsafe_b64encode(sys.stdin.buffer.read()).decode().rstrip("="))')
+printf 'auth %s.eyJ%s.%s ok\n' "$hdr" "$(rnd 2200 10 "$A-_")" "$(rnd 342 11 "$A-_")" >"$TMPDIR/in"
+[ "$(wc -c <"$TMPDIR/in")" -gt 10500 ] || fail "JWT too short"
+chk 'auth <SECRET> ok' --rules-only
+chk 'auth <SECRET> ok'
+{
+    printf 'key:\n-----BEGIN RSA PRIVATE KEY-----\n'
+    rnd 40000 12 "$A+/" | fold -w 64
+    printf '\n-----END RSA PRIVATE KEY-----\ndone\n'
+} >"$TMPDIR/in"
+chk 'key:
+<SECRET>
+done' --rules-only
+chk 'key:
+<SECRET>
+done'
 # the model alone: an 8,000-character token after "token"
 printf 'token %s end\n' "$(rnd 8000 8 "$A")" >"$TMPDIR/in"
 chk 'token <SECRET> end'

@@ -37,6 +37,22 @@ static const rcase shape_cases[] = {
      "user=svc-build login failed for user= from x",
      {{0}}},
     {"for user=jane.doe@acme-corp.com", {{"email", 9, 31, "jane.doe@acme-corp.com"}}},
+    /* handles after a word that addresses a person, or starting a chat line */
+    {"DM @priya.r for access; ping @kofi_asante, cc: @sofia.b and thanks @li-wei!",
+     {{"handle_context", 3, 11, "@priya.r"},
+      {"handle_context", 29, 41, "@kofi_asante"},
+      {"handle_context", 47, 55, "@sofia.b"},
+      {"handle_context", 67, 74, "@li-wei"}}},
+    {"@dmitri.p: can you review?\nwritten by @jane99. Contact @Ana_M or message @tom.h",
+     {{"handle_context", 0, 9, "@dmitri.p"},
+      {"handle_context", 38, 45, "@jane99"},
+      {"handle_context", 55, 61, "@Ana_M"},
+      {"handle_context", 73, 79, "@tom.h"}}},
+    /* code, npm scopes, log fields, groups, system accounts, e-mail-like */
+    {"@media screen {}\n@Override\n  @param x\nimport x from @babel/core\nfrom @timestamp cc "
+     "@here\n@app.route(\"/x\")\n@timestamp: 2024\nfoo@bar: baz\nby @root, from @svc-build, DM "
+     "@12345, abcc @x.y",
+     {{0}}},
 };
 
 static void test_shapes(void **state)
