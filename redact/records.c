@@ -300,6 +300,7 @@ struct pii_rec_stream {
     int bom;          /* -1 undecided, 0 none, 1 present (input start) */
     pii_buf out;      /* the current record's output */
     pii_buf dec;      /* decoded value */
+    pii_buf line;     /* a value with its key prefix and a LF, as fed (redact_value) */
     pii_buf rep;      /* operator output */
     pii_buf keys;     /* JSON key path bytes */
     size_t *koff;     /* key k is keys[koff[k] .. koff[k+1]) (koff[nk] = keys.n) */
@@ -431,6 +432,7 @@ void pii_rec_stream_free(pii_rec_stream *rs)
     free(rs->in.p);
     free(rs->out.p);
     free(rs->dec.p);
+    free(rs->line.p);
     free(rs->pre.p);
     free(rs->rep.p);
     free(rs->keys.p);
@@ -793,6 +795,10 @@ static pii_err gather_value(pii_rec_stream *rs, const uint8_t *raw)
 /* The prefix of the document fed for the value in hand (rs->pre): for a
  * member of an object (rs->keyctx), its key (decoded, at most 64 bytes, no
  * control character) and ": "; else nothing. */
+/* Values up to this size are fed as one copied document ("KEY: VALUE" and
+ * a LF); larger ones in place, in three pieces. */
+#define REC_LINE_COPY_MAX ((size_t)1 << 20)
+
 static pii_err key_prefix(pii_rec_stream *rs)
 {
     rs->pre.n = 0;
@@ -851,9 +857,18 @@ static pii_err redact_value(pii_rec_stream *rs, int kind, const uint8_t *rec, si
             return PII_EINTERNAL;
         rs->gnext++;
         e = pii_stream_feed(rs->st, feed, flen);
+    } else if (flen <= REC_LINE_COPY_MAX) {
+        /* one contiguous document, as the announced copies are: detectors
+         * that finalise at the end of what they are given see the same cuts */
+        rs->line.n = 0;
+        if (!(e = pii_buf_append(&rs->line, rs->pre.p, v->plen)) &&
+            !(e = pii_buf_append(&rs->line, v->dec, v->dn)) &&
+            !(e = pii_buf_append(&rs->line, "\n", 1)))
+            e = pii_stream_feed(rs->st, rs->line.p, flen);
     } else {
-        /* the key, the value and the LF fed as they are (the stream's output
-         * does not depend on the cuts): no copy of a value of any size */
+        /* a large value: the key, the value and the LF fed as they are (the
+         * rule tier and the model give the same output for any cuts), so
+         * no copy of a value of any size is made */
         if (!(e = v->plen ? pii_stream_feed(rs->st, rs->pre.p, v->plen) : PII_OK) &&
             !(e = pii_stream_feed(rs->st, v->dec, v->dn)))
             e = pii_stream_feed(rs->st, "\n", 1);
