@@ -330,17 +330,6 @@ static uint8_t lc(uint8_t c)
     return (c >= 'A' && c <= 'Z') ? (uint8_t)(c + 32) : c;
 }
 
-static int eq_lc(const uint8_t *p, size_t n, const char *w)
-{
-    size_t m = strlen(w);
-    if (m != n)
-        return 0;
-    for (size_t i = 0; i < n; i++)
-        if (lc(p[i]) != (uint8_t)w[i])
-            return 0;
-    return 1;
-}
-
 /* Does p[0..n) equal the lower-case w[0..n) (ASCII caseless)? */
 static int eq_lc_n(const uint8_t *p, size_t n, const char *w)
 {
@@ -353,7 +342,7 @@ static int eq_lc_n(const uint8_t *p, size_t n, const char *w)
 static int in_list(const uint8_t *p, size_t n, const char *const *ws)
 {
     for (size_t k = 0; ws[k]; k++)
-        if (eq_lc(p, n, ws[k]))
+        if (pii_val_eq_ci(p, n, ws[k]))
             return 1;
     return 0;
 }
@@ -484,9 +473,9 @@ static int rules_val_url_personal(const uint8_t *p, size_t n)
             return 1;
     const uint8_t *host = p + h;
     size_t hn = h_end - h;
-    if (hn > 4 && eq_lc(host, 4, "www."))
+    if (hn > 4 && pii_val_eq_ci(host, 4, "www."))
         host += 4, hn -= 4;
-    else if (hn > 2 && eq_lc(host, 2, "m."))
+    else if (hn > 2 && pii_val_eq_ci(host, 2, "m."))
         host += 2, hn -= 2;
     int profile = URL_HAS(PROFILE_HOSTS, host, hn);
     if (profile && nseg == 1)
@@ -524,8 +513,8 @@ static int rules_val_url_profile(const uint8_t *p, size_t n)
     if (h == n)
         return 0;
     size_t s = h + 1, e = s;
-    int linkedin = eq_lc(p, h, "linkedin.com");
-    if (n - s > 3 && eq_lc(p + s, 3, "in/")) {
+    int linkedin = pii_val_eq_ci(p, h, "linkedin.com");
+    if (n - s > 3 && pii_val_eq_ci(p + s, 3, "in/")) {
         if (!linkedin)
             return 0;
         s += 3;
@@ -1376,7 +1365,7 @@ static int pf_letter_start(const uint8_t *b, size_t p, size_t lim, int eod, pii_
         return 1;
     /* (h) a profile host and '/' (url_profile) */
     if (after == '/' && len >= 4 && len <= 24 && memchr(r, '.', len)) {
-        int li = eq_lc(r, len, "linkedin.com");
+        int li = pii_val_eq_ci(r, len, "linkedin.com");
         if ((li || URL_HAS(PROFILE_HOSTS, r, len)) && pf_profile_path(b, e + 1, lim, eod, li))
             return 1;
     }

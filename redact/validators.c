@@ -29,8 +29,7 @@ static uint8_t lower(uint8_t c)
     return is_upper(c) ? (uint8_t)(c + 32) : c;
 }
 
-/* Case-insensitive (ASCII) equality of p[0..n) with the NUL-terminated s. */
-static int eq_ci(const uint8_t *p, size_t n, const char *s)
+int pii_val_eq_ci(const uint8_t *p, size_t n, const char *s)
 {
     size_t m = strlen(s);
     if (m != n)
@@ -178,7 +177,7 @@ int pii_val_email(const uint8_t *p, size_t n)
         }
     }
     for (int k = 0; file_exts[k]; k++)
-        if (eq_ci(p + tld, n - tld, file_exts[k]))
+        if (pii_val_eq_ci(p + tld, n - tld, file_exts[k]))
             return 0;
     return 1;
 }
@@ -739,10 +738,10 @@ int pii_val_date_text(const uint8_t *p, size_t n)
             int m = month_of(p + s, i - s);
             if (m && !month)
                 month = m;
-            else if (!(eq_ci(p + s, i - s, "st") || eq_ci(p + s, i - s, "nd") ||
-                       eq_ci(p + s, i - s, "rd") || eq_ci(p + s, i - s, "th") ||
-                       eq_ci(p + s, i - s, "er") || eq_ci(p + s, i - s, "of") ||
-                       eq_ci(p + s, i - s, "de")))
+            else if (!(pii_val_eq_ci(p + s, i - s, "st") || pii_val_eq_ci(p + s, i - s, "nd") ||
+                       pii_val_eq_ci(p + s, i - s, "rd") || pii_val_eq_ci(p + s, i - s, "th") ||
+                       pii_val_eq_ci(p + s, i - s, "er") || pii_val_eq_ci(p + s, i - s, "of") ||
+                       pii_val_eq_ci(p + s, i - s, "de")))
                 return 0;
         } else {
             i++;
@@ -899,7 +898,7 @@ static const char *const non_values[] = {
 static int is_non_value(const uint8_t *p, size_t n)
 {
     for (int k = 0; non_values[k]; k++)
-        if (eq_ci(p, n, non_values[k]))
+        if (pii_val_eq_ci(p, n, non_values[k]))
             return 1;
     uint8_t c0 = p[0];
     if (c0 == '$' || c0 == '{' || c0 == '<' || c0 == '[' || c0 == '(')
@@ -1106,12 +1105,13 @@ int pii_val_login(const uint8_t *p, size_t n)
     if (n < 2)
         return 0;
     for (int k = 0; not_persons[k]; k++)
-        if (eq_ci(p, n, not_persons[k]))
+        if (pii_val_eq_ci(p, n, not_persons[k]))
             return 0;
     /* svc-*, bot-*, *-bot, *-svc, *_service: service accounts */
-    if ((n > 4 && (eq_ci(p, 4, "svc-") || eq_ci(p, 4, "svc_") || eq_ci(p, 4, "bot-"))) ||
-        (n > 4 && (eq_ci(p + n - 4, 4, "-bot") || eq_ci(p + n - 4, 4, "-svc"))) ||
-        (n > 8 && eq_ci(p + n - 8, 8, "_service")))
+    if ((n > 4 && (pii_val_eq_ci(p, 4, "svc-") || pii_val_eq_ci(p, 4, "svc_") ||
+                   pii_val_eq_ci(p, 4, "bot-"))) ||
+        (n > 4 && (pii_val_eq_ci(p + n - 4, 4, "-bot") || pii_val_eq_ci(p + n - 4, 4, "-svc"))) ||
+        (n > 8 && pii_val_eq_ci(p + n - 8, 8, "_service")))
         return 0;
     return 1;
 }
@@ -1147,7 +1147,7 @@ int pii_val_handle(const uint8_t *p, size_t n)
     if (!letter)
         return 0;
     for (int k = 0; not_handles[k]; k++)
-        if (eq_ci(p, n, not_handles[k]))
+        if (pii_val_eq_ci(p, n, not_handles[k]))
             return 0;
     return pii_val_login(p, n);
 }

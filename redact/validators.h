@@ -15,6 +15,8 @@ int pii_val_luhn(const char *digits, size_t n);        /* '0'..'9' only      */
 int pii_val_iban_mod97(const char *compact, size_t n); /* [A-Z0-9], no spaces */
 int pii_val_real_date(int y, int m, int d);            /* Gregorian, 1..9999 */
 double pii_val_entropy(const uint8_t *p, size_t n);    /* bits per byte      */
+/* Does p[0..n) equal the lower-case, NUL-terminated s, ASCII caseless? */
+int pii_val_eq_ci(const uint8_t *p, size_t n, const char *s);
 
 int pii_val_email(const uint8_t *p, size_t n);
 int pii_val_url(const uint8_t *p, size_t n);
