@@ -142,6 +142,24 @@ static int date_words(const np_word *w, size_t k)
     return k > 1 || !pii_ner_lex_first_name(w[0].p, w[0].n);
 }
 
+/* Words of a span are separated by blanks, line breaks, ',' and ';'. */
+static int word_sep(uint8_t c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == ',' || c == ';';
+}
+
+/* The next word of p[0..n) at or after i: its start (n when none) and *end. */
+static size_t next_word(const uint8_t *p, size_t n, size_t i, size_t *end)
+{
+    while (i < n && word_sep(p[i]))
+        i++;
+    size_t j = i;
+    while (j < n && !word_sep(p[j]))
+        j++;
+    *end = j;
+    return i;
+}
+
 int pii_ner_person_filter(const ner_text *tx, uint64_t *s, uint64_t *e)
 {
     if (*s < tx->base || *e > tx->base + tx->len || *e <= *s)
@@ -150,20 +168,10 @@ int pii_ner_person_filter(const ner_text *tx, uint64_t *s, uint64_t *e)
     size_t n = (size_t)(*e - *s);
     np_word w[NP_MAX_WORDS];
     size_t k = 0;
-    for (size_t i = 0; i < n;) {
-        uint8_t c = p[i];
-        if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == ',' || c == ';') {
-            i++;
-            continue;
-        }
-        size_t j = i;
-        while (j < n && p[j] != ' ' && p[j] != '\t' && p[j] != '\n' && p[j] != '\r' &&
-               p[j] != ',' && p[j] != ';')
-            j++;
+    for (size_t i = 0, j; (i = next_word(p, n, i, &j)) < n; i = j) {
         if (k == NP_MAX_WORDS)
             return 1; /* a long span: left as it is */
         w[k++] = (np_word){p + i, j - i, *s + i, *s + j};
-        i = j;
     }
     if (!k)
         return 1;
@@ -237,22 +245,12 @@ int pii_ner_address_filter(const ner_text *tx, uint64_t s, uint64_t e)
         return 1;
     const uint8_t *p = tx->p + (s - tx->base);
     size_t n = (size_t)(e - s), words = 0;
-    for (size_t i = 0; i < n;) {
-        uint8_t c = p[i];
-        if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == ',' || c == ';') {
-            i++;
-            continue;
-        }
-        size_t j = i;
-        while (j < n && p[j] != ' ' && p[j] != '\t' && p[j] != '\n' && p[j] != '\r' &&
-               p[j] != ',' && p[j] != ';')
-            j++;
+    for (size_t i = 0, j; (i = next_word(p, n, i, &j)) < n; i = j) {
         size_t sl = stem_len(p + i, j - i);
         if (!pii_ner_lex_lead_word(p + i, sl) && !pii_ner_lex_non_person(p + i, sl) &&
             !is_connector(p + i, j - i))
             return 1; /* a word of a place, or a number */
         words++;
-        i = j;
     }
     return words == 0;
 }
