@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "ner_internal.h"
+#include "pii_wordlist.h"
 
 #ifndef PII_NER_LEXICON_DIR
 #define PII_NER_LEXICON_DIR "ner/data"
@@ -69,64 +70,15 @@ extern const char pii_ner__lead_words[], pii_ner__lead_words_end[];
 extern const char pii_ner__org_prefix[], pii_ner__org_prefix_end[];
 extern const char pii_ner__place_given[], pii_ner__place_given_end[];
 
-/* Compares the line at l (ending in '\n') with w[0..n) by bytes. */
-static int line_cmp(const char *l, const uint8_t *w, size_t n)
-{
-    size_t i = 0;
-    for (; i < n && l[i] != '\n'; i++)
-        if ((uint8_t)l[i] != w[i])
-            return (uint8_t)l[i] < w[i] ? -1 : 1;
-    if (i == n)
-        return l[i] == '\n' ? 0 : 1;
-    return -1; /* the line is a proper prefix of w */
-}
-
 static int list_has(const char *b, const char *e, const uint8_t *w, size_t n)
 {
-    if (n == 0 || n >= NER_NAME_BYTES)
-        return 0;
-    /* invariant: the word, if present, is a line starting in [lo, hi) */
-    const char *lo = b, *hi = e;
-    while (lo < hi) {
-        const char *m = lo + (hi - lo) / 2;
-        while (m > lo && m[-1] != '\n')
-            m--; /* the start of m's line */
-        int c = line_cmp(m, w, n);
-        if (c == 0)
-            return 1;
-        if (c < 0) {
-            const char *nl = memchr(m, '\n', (size_t)(e - m));
-            lo = nl ? nl + 1 : e;
-        } else {
-            hi = m;
-        }
-    }
-    return 0;
+    return n < NER_NAME_BYTES && pii_wordlist_has(b, e, w, n, 0);
 }
 
-/* Words in [b, e): each line non-empty, shorter than NER_NAME_BYTES,
- * ending in '\n', in strictly increasing byte order; else -1. */
+/* Words in [b, e): each line non-empty, shorter than NER_NAME_BYTES. */
 static long list_check(const char *b, const char *e)
 {
-    long n = 0;
-    const char *prev = NULL;
-    size_t plen = 0;
-    while (b < e) {
-        const char *nl = memchr(b, '\n', (size_t)(e - b));
-        if (!nl || nl == b || (size_t)(nl - b) >= NER_NAME_BYTES)
-            return -1;
-        size_t len = (size_t)(nl - b);
-        if (prev) {
-            int c = memcmp(prev, b, plen < len ? plen : len);
-            if (c > 0 || (c == 0 && plen >= len))
-                return -1;
-        }
-        prev = b;
-        plen = len;
-        b = nl + 1;
-        n++;
-    }
-    return n;
+    return pii_wordlist_check(b, e, NER_NAME_BYTES - 1);
 }
 
 long pii_ner_lex_check(int which)

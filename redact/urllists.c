@@ -1,6 +1,8 @@
 /* urllists.c — the url rules' word lists (redact/data), see urllists.h. */
 #include "urllists.h"
 
+#include "pii_wordlist.h"
+
 #include <string.h>
 
 #ifndef PII_REDACT_DATA_DIR
@@ -79,18 +81,9 @@ int pii_urllist_next(pii_urllist l, size_t *pos, const char **w, size_t *m)
 
 int pii_urllist_has(pii_urllist l, const uint8_t *p, size_t n)
 {
-    size_t pos = 0, m;
-    const char *w;
-    while (pii_urllist_next(l, &pos, &w, &m)) {
-        if (m != n)
-            continue;
-        size_t i = 0;
-        while (i < n && (uint8_t)w[i] == ((p[i] >= 'A' && p[i] <= 'Z') ? p[i] + 32 : p[i]))
-            i++;
-        if (i == n)
-            return 1;
-    }
-    return 0;
+    const char *b, *e;
+    list_bounds(l, &b, &e);
+    return pii_wordlist_has(b, e, p, n, 1);
 }
 
 long pii_urllist_check(pii_urllist l)
@@ -99,26 +92,8 @@ long pii_urllist_check(pii_urllist l)
     list_bounds(l, &b, &e);
     if (!b)
         return -1;
-    long n = 0;
-    const char *prev = NULL;
-    size_t plen = 0;
-    while (b < e) {
-        const char *nl = memchr(b, '\n', (size_t)(e - b));
-        if (!nl || nl == b)
+    for (const char *c = b; c < e; c++)
+        if (*c != '\n' && (*c <= ' ' || *c > '~' || (*c >= 'A' && *c <= 'Z')))
             return -1;
-        size_t len = (size_t)(nl - b);
-        for (size_t i = 0; i < len; i++)
-            if (b[i] <= ' ' || b[i] > '~' || (b[i] >= 'A' && b[i] <= 'Z'))
-                return -1;
-        if (prev) {
-            int c = memcmp(prev, b, plen < len ? plen : len);
-            if (c > 0 || (c == 0 && plen >= len))
-                return -1;
-        }
-        prev = b;
-        plen = len;
-        b = nl + 1;
-        n++;
-    }
-    return n;
+    return pii_wordlist_check(b, e, (size_t)(e - b));
 }

@@ -3,9 +3,9 @@
  * .incbin: no initializer, nothing parsed at start-up.
  *
  * Each list is lower-case ASCII words, one per line ending in '\n', sorted
- * by bytes.  pii_urllist_has() compares a word with every line, ASCII
- * letters of the word lowered; pii_urllist_next() walks the lines (for
- * suffix, prefix and substring matches). */
+ * by bytes.  pii_urllist_has() looks a word up by binary search
+ * (pii_wordlist.h), ASCII letters of the word lowered; pii_urllist_next()
+ * walks the lines (for suffix, prefix and substring matches). */
 #ifndef PII_REDACT_URLLISTS_H
 #define PII_REDACT_URLLISTS_H
 

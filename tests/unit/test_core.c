@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "pii_core.h"
+#include "pii_wordlist.h"
 
 /* Reference: decode by the code point's ranges (RFC 3629), the way the
  * span code used to: length and code point, or 0. */
@@ -136,11 +137,33 @@ static void test_vec(void **state)
     free(v);
 }
 
+/* Sorted word lists held as text: well-formedness, exact and folded lookup
+ * at every position of the list, prefixes and extensions not found. */
+static void test_wordlist(void **state)
+{
+    (void)state;
+    static const char L[] = "ab\nabc\nb\nmail\nzz\n";
+    const char *e = L + sizeof L - 1;
+#define HAS(w, f) pii_wordlist_has(L, e, (const uint8_t *)(w), strlen(w), f)
+    assert_int_equal(pii_wordlist_check(L, e, 4), 5);
+    assert_int_equal(pii_wordlist_check(L, e, 3), -1); /* "mail" is too long */
+    assert_true(HAS("ab", 0) && HAS("abc", 0) && HAS("b", 0) && HAS("mail", 0) && HAS("zz", 0));
+    assert_false(HAS("a", 0) || HAS("abcd", 0) || HAS("ma", 0) || HAS("z", 0) || HAS("", 0));
+    assert_false(HAS("MAIL", 0));
+    assert_true(HAS("MAIL", 1) && HAS("Zz", 1));
+#undef HAS
+    static const char unsorted[] = "b\na\n", dup[] = "a\na\n", open_end[] = "a\nb";
+    assert_int_equal(pii_wordlist_check(unsorted, unsorted + 4, 8), -1);
+    assert_int_equal(pii_wordlist_check(dup, dup + 4, 8), -1);
+    assert_int_equal(pii_wordlist_check(open_end, open_end + 3, 8), -1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_utf8),
         cmocka_unit_test(test_vec),
+        cmocka_unit_test(test_wordlist),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
