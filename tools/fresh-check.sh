@@ -16,7 +16,7 @@
 set -eu
 repo=$(cd "${1:-$(dirname "$0")/..}" && pwd)
 target=${FRESH_TARGET:-demo}
-DEV="libpcre2-dev libutf8proc-dev libjson-c-dev libcmocka-dev"
+DEV="libpcre2-dev libutf8proc-dev libjson-c-dev libcmocka-dev libmicrohttpd-dev"
 SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO=sudo
 export DEBIAN_FRONTEND=noninteractive
