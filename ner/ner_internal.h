@@ -1,4 +1,4 @@
-/* ner_internal.h — pieces shared by ner/spans.c and ner/ner.c (not public).
+/* ner_internal.h — pieces shared by ner/spans.c and the engine (ner/document.c; not public).
  *
  * The span pipeline is written once, incrementally, and the one-shot
  * functions of pii_ner.h drive it with the whole document, so one-shot and
