@@ -5,28 +5,38 @@
  * per token, I expert width, C labels.
  *
  * One pass is one pool run: every thread executes the same phase sequence
- * and takes its (ith, nth) share of each phase; a barrier separates phases
- * whose inputs another thread wrote.  Per layer:
- *   1 tokens   a = RMSNorm(x)
- *   2 columns  q|k|v = a Wqkvᵀ + b      (QW + 2KV columns split over threads)
- *   3 tokens   RoPE on q, k (position within the document; scales folded
- *              into the table); k transposed into kt [KV][N]
- *   4 tokens   banded attention with sinks, per document → att
- *   5 columns  x += att Woᵀ + bo
- *   6 tokens   a = RMSNorm(x); router logits; top-k and softmax
- *   7 thread 0 group the n*k choices by expert; build the expert task lists
- *   8 slots    gather a rows into expert order → xg (with Q8 experts and
- *              int16 or int8 activations: their rows, quantized in 6 → xgq)
- *   9 tasks    (expert, I-column chunk): gate, up, clamped SwiGLU → hg
- *  10 tasks    (expert, D-column chunk): yg = hg Dn[e] + bd[e] (with a Q8
- *              down projection: hg's rows quantized once first → hgq)
- *              (when every task of 9 is a whole expert, 9 and 10 run as
- *              one sweep, SWEEP_ROWS rows of an expert at a time, through a
- *              per-thread block hblk read back from cache, not memory; the
- *              same bits; the whole hg exists only for models whose passes
- *              may run 9 and 10 apart: hg_needed)
- *  11 tokens   x += Σ_{experts ascending} w · yg (a thread sweeping alone
- *              sums into a during the sweep instead: the same order)
+ * (forward_thread: embed_phase, then per layer attention_block and
+ * moe_block, then classify_phase) and takes its (ith, nth) share of each
+ * phase; a barrier separates phases whose inputs another thread wrote.
+ * Per layer, each phase a function:
+ *   1 tokens   attn_norm    a = RMSNorm(x)
+ *   2 columns  attn_qkv     q|k|v = a Wqkvᵀ + b (QW + 2KV columns split
+ *                           over threads)
+ *   3 tokens   attn_rope    RoPE on q, k (position within the document;
+ *                           scales folded into the table); k transposed
+ *                           into kt [KV][N]
+ *   4 tokens   attn_band    banded attention with sinks, per document → att
+ *   5 columns  attn_out     x += att Woᵀ + bo
+ *   6 tokens   moe_router   a = RMSNorm(x); router logits; top-k and softmax
+ *   7 thread 0 moe_route    group the n*k choices by expert; build the
+ *                           expert task lists
+ *   8 slots    moe_gather   gather a rows into expert order → xg (with Q8
+ *                           experts and int16 or int8 activations: their
+ *                           rows, quantized in 6 → xgq)
+ *   9 tasks    moe_apart    (expert, I-column chunk): gate, up, clamped
+ *                           SwiGLU → hg
+ *  10 tasks    moe_apart    (expert, D-column chunk): yg = hg Dn[e] + bd[e]
+ *                           (with a Q8 down projection: hg's rows quantized
+ *                           once first → hgq)
+ *   9-10       moe_sweep    when every task of 9 is a whole expert, 9 and 10
+ *                           run as one sweep, SWEEP_ROWS rows of an expert
+ *                           at a time, through a per-thread block hblk read
+ *                           back from cache, not memory; the same bits; the
+ *                           whole hg exists only for models whose passes may
+ *                           run 9 and 10 apart: hg_needed
+ *  11 tokens   moe_combine  x += Σ_{experts ascending} w · yg (a thread
+ *                           sweeping alone sums into a during the sweep
+ *                           instead: the same order)
  * Expert tasks are split by estimated cost (rows × columns), contiguous
  * and deterministic, so results never depend on the thread count.
  * Unselected experts get no task at all.
@@ -533,29 +543,60 @@ static void expert_down(pii_model_ws *ws, const pf_layer *l, const pii_rt_plan *
                     D, c0, c1, pass);
 }
 
-static void forward_thread(void *vctx, int ith, int nth)
+/* ---- the phases of a layer ------------------------------------------------------ */
+
+/* One thread's share of a pass: rows [t0, t1) of the token phases, and its
+ * scratch. */
+typedef struct fthread {
+    const fctx *f;
+    int ith, nth;
+    size_t t0, t1;
+    float *scr; /* [ws->scr] */
+} fthread;
+
+/* What the phases of layer L share: which products read rows quantized
+ * once, and the rows each layer needs. */
+typedef struct flayer {
+    const pf_layer *l;
+    int L;
+    int qa; /* q, k and v read a quantized once (aq: Q8 weights, int16 or int8 activations) */
+    int qe; /* so do gate and up, through xgq (not with int16+8: its residue pass rewrites xg) */
+    int qd; /* down reads hg quantized once per row (scales and sums in xgs and xgsq, which
+               gate and up no longer need) */
+    const int16_t *need; /* kept rows: ws->lastl, the last layer each row is needed by; NULL: all */
+} flayer;
+
+static flayer layer_plan(const fctx *f, int L)
 {
-    fctx *f = vctx;
-    const pii_model *m = f->m;
-    pii_model_ws *ws = f->ws;
+    const pii_model_ws *ws = f->ws;
     const pii_rt_plan *pl = &ws->plan;
-    pii_rt_pool *pool = ws->pool;
-    const pii_model_config *c = &m->cfg;
-    const size_t n = f->n, D = (size_t)c->d_model, hd = (size_t)c->head_dim;
-    const size_t QW = (size_t)c->n_heads * hd, KV = (size_t)c->n_kv_heads * hd;
-    const size_t E = (size_t)c->n_experts, K = (size_t)c->top_k, I = (size_t)c->d_expert;
-    const size_t C = (size_t)c->n_labels;
-    const pii_model_trace *tr = f->tr;
-    const int x2 = f->x2;
-    float *scr = ws->scratch + (size_t)ith * ws->scr;
-    size_t t0, t1, lo, hi;
-    tok_range(n, ith, nth, &t0, &t1);
+    const pf_layer *l = &f->m->layers[L];
+    const size_t ldq = ws->ldq;
+    flayer ly = {l, L, 0, 0, 0, f->kept ? ws->lastl : NULL};
+    ly.qa = ldq && pii_rt_qx_usable(pl, &l->wq) && pii_rt_qx_usable(pl, &l->wk) &&
+            pii_rt_qx_usable(pl, &l->wv);
+    ly.qe = ldq && !f->x2 && !l->fused && pii_rt_qx_usable(pl, &l->gate) &&
+            pii_rt_qx_usable(pl, &l->up);
+    ly.qd = ldq && ws->ldqi && !f->x2 && pii_rt_qx_usable(pl, &l->down);
+    return ly;
+}
 
-    embed_rows(m, f->ids, t0, t1, ws->x);
-    if (tr && tr->hidden)
-        memcpy(tr->hidden + t0 * D, ws->x + t0 * D, (t1 - t0) * D * sizeof(float));
-    pii_rt_pool_barrier(pool);
+/* Before the layers: x = the token embeddings. */
+static void embed_phase(const fthread *th)
+{
+    const fctx *f = th->f;
+    const size_t D = (size_t)f->m->cfg.d_model, t0 = th->t0, t1 = th->t1;
+    embed_rows(f->m, f->ids, t0, t1, f->ws->x);
+    if (f->tr && f->tr->hidden)
+        memcpy(f->tr->hidden + t0 * D, f->ws->x + t0 * D, (t1 - t0) * D * sizeof(float));
+}
 
+/* The attention's description; the sinks are set per layer (phase 4). */
+static pii_rt_attn attn_desc(const fctx *f)
+{
+    const pii_model_config *c = &f->m->cfg;
+    pii_model_ws *ws = f->ws;
+    const size_t QW = (size_t)c->n_heads * c->head_dim, KV = (size_t)c->n_kv_heads * c->head_dim;
     pii_rt_attn at = {ws->q,
                       ws->kt,
                       ws->v,
@@ -570,255 +611,411 @@ static void forward_thread(void *vctx, int ith, int nth)
                       c->head_dim,
                       c->window,
                       ws->attq ? &ws->kvq : NULL};
-    for (int L = 0; L < c->n_layers; L++) {
-        const pf_layer *l = &m->layers[L];
-        /* q, k and v read a quantized once (Q8 weights, int16 or int8
-         * activations);
-         * so do gate and up, through xgq (not with int16+8: its residue
-         * pass rewrites xg) */
-        const size_t ldq = ws->ldq;
-        const int qa = ldq && pii_rt_qx_usable(pl, &l->wq) && pii_rt_qx_usable(pl, &l->wk) &&
-                       pii_rt_qx_usable(pl, &l->wv);
-        const int qe = ldq && !x2 && !l->fused && pii_rt_qx_usable(pl, &l->gate) &&
-                       pii_rt_qx_usable(pl, &l->up);
-        /* and down reads hg quantized once per row (scales and sums in
-         * xgs and xgsq, which gate and up no longer need) */
-        const int qd = ldq && ws->ldqi && !x2 && pii_rt_qx_usable(pl, &l->down);
-        /* 1 */
-        pii_rt_rmsnorm(pl, t1 - t0, D, ws->x + t0 * D, D, l->ln_attn, c->rms_eps, ws->a + t0 * D,
-                       D);
-        if (qa)
-            pii_rt_qx_rows(pl, t1 - t0, D, ws->a + t0 * D, D, ws->aq + t0 * ldq, ldq, ws->as + t0,
-                           ws->asq + t0);
-        pii_rt_pool_barrier(pool);
-        /* 2: columns of q|k|v; with kept rows, q of the rows this layer
-         * needs (lastl >= L), k and v of those its attention reads (within
-         * one window of them: lastl >= L - 1) */
-        const int16_t *need = f->kept ? ws->lastl : NULL;
-        pii_rt_split(QW + 2 * KV, 32, ith, nth, &lo, &hi);
-        if (qa) {
-            if (lo < QW)
-                gemm_rows_qx(pl, &l->wq, n, ws->aq, ldq, ws->as, ws->asq, l->bq, ws->q, QW, lo,
-                             hi < QW ? hi : QW, need, L);
-            if (hi > QW && lo < QW + KV)
-                gemm_rows_qx(pl, &l->wk, n, ws->aq, ldq, ws->as, ws->asq, l->bk, ws->k, KV,
-                             lo > QW ? lo - QW : 0, (hi < QW + KV ? hi : QW + KV) - QW, need,
-                             L - 1);
-            if (hi > QW + KV)
-                gemm_rows_qx(pl, &l->wv, n, ws->aq, ldq, ws->as, ws->asq, l->bv, ws->v, KV,
-                             lo > QW + KV ? lo - QW - KV : 0, hi - QW - KV, need, L - 1);
-        } else {
-            if (lo < QW)
-                gemm_rows(pl, &l->wq, n, ws->a, D, l->bq, ws->q, QW, lo, hi < QW ? hi : QW, need, L,
-                          0);
-            if (hi > QW && lo < QW + KV)
-                gemm_rows(pl, &l->wk, n, ws->a, D, l->bk, ws->k, KV, lo > QW ? lo - QW : 0,
-                          (hi < QW + KV ? hi : QW + KV) - QW, need, L - 1, 0);
-            if (hi > QW + KV)
-                gemm_rows(pl, &l->wv, n, ws->a, D, l->bv, ws->v, KV,
-                          lo > QW + KV ? lo - QW - KV : 0, hi - QW - KV, need, L - 1, 0);
+    return at;
+}
+
+/* 1 (tokens): a = RMSNorm(x), quantized once for qa. */
+static void attn_norm(const fthread *th, const flayer *ly)
+{
+    pii_model_ws *ws = th->f->ws;
+    const pii_rt_plan *pl = &ws->plan;
+    const pii_model_config *c = &th->f->m->cfg;
+    const size_t D = (size_t)c->d_model, ldq = ws->ldq, t0 = th->t0, t1 = th->t1;
+    pii_rt_rmsnorm(pl, t1 - t0, D, ws->x + t0 * D, D, ly->l->ln_attn, c->rms_eps, ws->a + t0 * D,
+                   D);
+    if (ly->qa)
+        pii_rt_qx_rows(pl, t1 - t0, D, ws->a + t0 * D, D, ws->aq + t0 * ldq, ldq, ws->as + t0,
+                       ws->asq + t0);
+}
+
+/* 2 (columns): q|k|v = a Wqkvᵀ + b; with kept rows, q of the rows this
+ * layer needs (lastl >= L), k and v of those its attention reads (within
+ * one window of them: lastl >= L - 1). */
+static void attn_qkv(const fthread *th, const flayer *ly)
+{
+    const fctx *f = th->f;
+    pii_model_ws *ws = f->ws;
+    const pii_rt_plan *pl = &ws->plan;
+    const pii_model_config *c = &f->m->cfg;
+    const pf_layer *l = ly->l;
+    const int L = ly->L;
+    const int16_t *need = ly->need;
+    const size_t n = f->n, D = (size_t)c->d_model, ldq = ws->ldq;
+    const size_t QW = (size_t)c->n_heads * c->head_dim, KV = (size_t)c->n_kv_heads * c->head_dim;
+    size_t lo, hi;
+    pii_rt_split(QW + 2 * KV, 32, th->ith, th->nth, &lo, &hi);
+    if (ly->qa) {
+        if (lo < QW)
+            gemm_rows_qx(pl, &l->wq, n, ws->aq, ldq, ws->as, ws->asq, l->bq, ws->q, QW, lo,
+                         hi < QW ? hi : QW, need, L);
+        if (hi > QW && lo < QW + KV)
+            gemm_rows_qx(pl, &l->wk, n, ws->aq, ldq, ws->as, ws->asq, l->bk, ws->k, KV,
+                         lo > QW ? lo - QW : 0, (hi < QW + KV ? hi : QW + KV) - QW, need, L - 1);
+        if (hi > QW + KV)
+            gemm_rows_qx(pl, &l->wv, n, ws->aq, ldq, ws->as, ws->asq, l->bv, ws->v, KV,
+                         lo > QW + KV ? lo - QW - KV : 0, hi - QW - KV, need, L - 1);
+    } else {
+        if (lo < QW)
+            gemm_rows(pl, &l->wq, n, ws->a, D, l->bq, ws->q, QW, lo, hi < QW ? hi : QW, need, L, 0);
+        if (hi > QW && lo < QW + KV)
+            gemm_rows(pl, &l->wk, n, ws->a, D, l->bk, ws->k, KV, lo > QW ? lo - QW : 0,
+                      (hi < QW + KV ? hi : QW + KV) - QW, need, L - 1, 0);
+        if (hi > QW + KV)
+            gemm_rows(pl, &l->wv, n, ws->a, D, l->bv, ws->v, KV, lo > QW + KV ? lo - QW - KV : 0,
+                      hi - QW - KV, need, L - 1, 0);
+    }
+}
+
+/* 3 (tokens): RoPE on q, k (position within the document); k transposed
+ * into kt [KV][N], or k and v quantized into kvq for the int16 attention. */
+static void attn_rope(const fthread *th, const flayer *ly)
+{
+    pii_model_ws *ws = th->f->ws;
+    const pii_model_config *c = &th->f->m->cfg;
+    const int L = ly->L;
+    const int16_t *need = ly->need;
+    const size_t hd = (size_t)c->head_dim, t0 = th->t0, t1 = th->t1;
+    const size_t QW = (size_t)c->n_heads * hd, KV = (size_t)c->n_kv_heads * hd;
+    for (size_t t = t0; t < t1; t++) {
+        if (need && need[t] < L - 1)
+            continue; /* neither q nor k of this row is read (phase 2) */
+        const float *cs = ws->rope + (size_t)(t - ws->dstart[t]) * hd;
+        if (!need || need[t] >= L)
+            pii_rt_rope_apply(ws->q + t * QW, c->n_heads, c->head_dim, cs);
+        pii_rt_rope_apply(ws->k + t * KV, c->n_kv_heads, c->head_dim, cs);
+    }
+    if (ws->attq)
+        pii_rt_kvq_rows(&ws->plan, &ws->kvq, c->n_kv_heads, c->head_dim, ws->k, KV, ws->v, KV, t0,
+                        t1);
+    else
+        pii_rt_transpose(ws->k + t0 * KV, KV, t1 - t0, KV, ws->kt + t0, ws->ldkt);
+}
+
+/* 4 (tokens): banded attention with sinks, per document → att (the rows
+ * no later layer needs: zero). */
+static void attn_band(const fthread *th, const flayer *ly, pii_rt_attn *at)
+{
+    const fctx *f = th->f;
+    pii_model_ws *ws = f->ws;
+    const size_t QW = (size_t)f->m->cfg.n_heads * f->m->cfg.head_dim, t1 = th->t1;
+    const int L = ly->L;
+    at->sinks = ly->l->sinks;
+    for (size_t t = th->t0; t < t1;) {
+        size_t ds = ws->dstart[t], de = ws->dend[t], e = de < t1 ? de : t1;
+        size_t a = t, b = e; /* the rows this layer needs: contiguous per document */
+        if (f->kept) {
+            while (a < b && ws->lastl[a] < L)
+                memset(ws->att + a++ * QW, 0, QW * sizeof(float));
+            while (b > a && ws->lastl[b - 1] < L)
+                memset(ws->att + --b * QW, 0, QW * sizeof(float));
         }
-        pii_rt_pool_barrier(pool);
-        /* 3 */
-        for (size_t t = t0; t < t1; t++) {
-            if (need && need[t] < L - 1)
-                continue; /* neither q nor k of this row is read (phase 2) */
-            const float *cs = ws->rope + (size_t)(t - ws->dstart[t]) * hd;
-            if (!need || need[t] >= L)
-                pii_rt_rope_apply(ws->q + t * QW, c->n_heads, c->head_dim, cs);
-            pii_rt_rope_apply(ws->k + t * KV, c->n_kv_heads, c->head_dim, cs);
+        if (a < b)
+            pii_rt_attn_band(&ws->plan, at, ds, de, a, b, th->scr);
+        t = e;
+    }
+}
+
+/* 5 (columns): x += att Woᵀ + bo, the rows this layer needs (the others'
+ * x is never read again). */
+static void attn_out(const fthread *th, const flayer *ly)
+{
+    const fctx *f = th->f;
+    pii_model_ws *ws = f->ws;
+    const pii_model_config *c = &f->m->cfg;
+    const size_t D = (size_t)c->d_model, QW = (size_t)c->n_heads * c->head_dim;
+    size_t lo, hi;
+    pii_rt_split(D, 32, th->ith, th->nth, &lo, &hi);
+    gemm_rows(&ws->plan, &ly->l->wo, f->n, ws->att, QW, ly->l->bo, ws->x, D, lo, hi, ly->need,
+              ly->L, 1);
+}
+
+/* 6 (tokens): a = RMSNorm(x) (quantized once for qe); router logits;
+ * top-k and softmax. */
+static void moe_router(const fthread *th, const flayer *ly)
+{
+    pii_model_ws *ws = th->f->ws;
+    const pii_rt_plan *pl = &ws->plan;
+    const pii_model_config *c = &th->f->m->cfg;
+    const pf_layer *l = ly->l;
+    const size_t D = (size_t)c->d_model, E = (size_t)c->n_experts, K = (size_t)c->top_k;
+    const size_t ldq = ws->ldq, t0 = th->t0, t1 = th->t1;
+    pii_rt_rmsnorm(pl, t1 - t0, D, ws->x + t0 * D, D, l->ln_moe, c->rms_eps, ws->a + t0 * D, D);
+    if (ly->qe)
+        pii_rt_qx_rows(pl, t1 - t0, D, ws->a + t0 * D, D, ws->aq + t0 * ldq, ldq, ws->as + t0,
+                       ws->asq + t0);
+    pii_rt_gemm(pl, &l->router, t1 - t0, ws->a + t0 * D, D, l->brouter, ws->rl + t0 * E, E, 0, E,
+                0);
+    pii_rt_topk_softmax(t1 - t0, (int)E, (int)K, ws->rl + t0 * E, E, ws->sel + t0 * K,
+                        ws->selw + t0 * K);
+}
+
+/* 7 (thread 0 alone): group the n k choices by expert (with kept rows,
+ * only those this layer needs); build the expert task lists. */
+static void moe_route(const fctx *f, const flayer *ly)
+{
+    pii_model_ws *ws = f->ws;
+    const pii_model_config *c = &f->m->cfg;
+    const pii_model_trace *tr = f->tr;
+    const size_t n = f->n, D = (size_t)c->d_model, I = (size_t)c->d_expert;
+    const size_t E = (size_t)c->n_experts, K = (size_t)c->top_k;
+    const int L = ly->L, whole = n * K <= WHOLE_ROWS * E;
+    pii_rt_moe_group_min(n, (int)E, (int)K, ws->sel, f->kept ? ws->lastl : NULL, L, ws->cnt,
+                         ws->off, ws->grp, ws->pos);
+    ws->fused = whole && ly->l->fused;
+    ws->nta = ws->fused ? build_tasks(ws->ta, ws->cnt, (int)E, 2 * I, D, whole, &ws->costa)
+                        : build_tasks(ws->ta, ws->cnt, (int)E, I, 2 * D, whole, &ws->costa);
+    /* always set where !hg_needed (d_expert <= EXPERT_CHUNK: one chunk per
+     * expert), so a NULL hg is never read */
+    ws->sweep = !f->x2;
+    for (size_t j = 0; j < ws->nta && ws->sweep; j++)
+        ws->sweep = ws->ta[j].c0 == 0 && ws->ta[j].c1 == (ws->fused ? 2 * I : I);
+    /* phase 10's own tasks only where it runs apart */
+    ws->ntb = ws->sweep ? 0 : build_tasks(ws->tb, ws->cnt, (int)E, D, I, whole, &ws->costb);
+    /* a long pass sweeps blocks of rows, which the threads share more
+     * evenly than whole experts; a short one (bound by the weight stream)
+     * keeps each expert on one thread */
+    ws->nts = ws->sweep && !whole ? row_tasks(ws->ts, ws->cnt, (int)E, &ws->costs) : 0;
+    if (tr && tr->experts)
+        memcpy(tr->experts + (size_t)L * n * K, ws->sel, n * K * sizeof(int32_t));
+    if (tr && tr->expert_w)
+        memcpy(tr->expert_w + (size_t)L * n * K, ws->selw, n * K * sizeof(float));
+    if (tr && tr->router_logits)
+        memcpy(tr->router_logits + (size_t)L * n * E, ws->rl, n * E * sizeof(float));
+}
+
+/* 8 (slots): gather a's rows into expert order → xg (with qe: their rows
+ * quantized in phase 6 → xgq). */
+static void moe_gather(const fthread *th, const flayer *ly)
+{
+    pii_model_ws *ws = th->f->ws;
+    const pii_model_config *c = &th->f->m->cfg;
+    const size_t D = (size_t)c->d_model, K = (size_t)c->top_k, ldq = ws->ldq;
+    const size_t nk = ws->off[c->n_experts]; /* grouped rows: n K, less the skipped */
+    size_t lo, hi;
+    pii_rt_split(nk, 1, th->ith, th->nth, &lo, &hi);
+    if (ly->qe)
+        for (size_t p = lo; p < hi; p++) {
+            size_t r = ws->grp[p] / K;
+            memcpy(ws->xgq + p * ldq, ws->aq + r * ldq, ldq * sizeof(int16_t));
+            ws->xgs[p] = ws->as[r];
+            ws->xgsq[p] = ws->asq[r];
         }
-        if (ws->attq)
-            pii_rt_kvq_rows(pl, &ws->kvq, c->n_kv_heads, c->head_dim, ws->k, KV, ws->v, KV, t0, t1);
-        else
-            pii_rt_transpose(ws->k + t0 * KV, KV, t1 - t0, KV, ws->kt + t0, ws->ldkt);
-        pii_rt_pool_barrier(pool);
-        /* 4 */
-        at.sinks = l->sinks;
-        for (size_t t = t0; t < t1;) {
-            size_t ds = ws->dstart[t], de = ws->dend[t], e = de < t1 ? de : t1;
-            size_t a = t, b = e; /* the rows this layer needs: contiguous per document */
-            if (f->kept) {
-                while (a < b && ws->lastl[a] < L)
-                    memset(ws->att + a++ * QW, 0, QW * sizeof(float));
-                while (b > a && ws->lastl[b - 1] < L)
-                    memset(ws->att + --b * QW, 0, QW * sizeof(float));
-            }
-            if (a < b)
-                pii_rt_attn_band(pl, &at, ds, de, a, b, scr);
-            t = e;
-        }
-        pii_rt_pool_barrier(pool);
-        /* 5: the rows this layer needs (the others' x is never read again) */
-        pii_rt_split(D, 32, ith, nth, &lo, &hi);
-        gemm_rows(pl, &l->wo, n, ws->att, QW, l->bo, ws->x, D, lo, hi, need, L, 1);
-        pii_rt_pool_barrier(pool);
-        /* 6 */
-        pii_rt_rmsnorm(pl, t1 - t0, D, ws->x + t0 * D, D, l->ln_moe, c->rms_eps, ws->a + t0 * D, D);
-        if (qe)
-            pii_rt_qx_rows(pl, t1 - t0, D, ws->a + t0 * D, D, ws->aq + t0 * ldq, ldq, ws->as + t0,
-                           ws->asq + t0);
-        pii_rt_gemm(pl, &l->router, t1 - t0, ws->a + t0 * D, D, l->brouter, ws->rl + t0 * E, E, 0,
-                    E, 0);
-        pii_rt_topk_softmax(t1 - t0, (int)E, (int)K, ws->rl + t0 * E, E, ws->sel + t0 * K,
-                            ws->selw + t0 * K);
-        pii_rt_pool_barrier(pool);
-        /* 7 */
-        if (ith == 0) {
-            int whole = n * K <= WHOLE_ROWS * E;
-            /* with kept rows: only those this layer needs */
-            pii_rt_moe_group_min(n, (int)E, (int)K, ws->sel, f->kept ? ws->lastl : NULL, L, ws->cnt,
-                                 ws->off, ws->grp, ws->pos);
-            ws->fused = whole && l->fused;
-            ws->nta = ws->fused ? build_tasks(ws->ta, ws->cnt, (int)E, 2 * I, D, whole, &ws->costa)
-                                : build_tasks(ws->ta, ws->cnt, (int)E, I, 2 * D, whole, &ws->costa);
-            /* always set where !hg_needed (d_expert <= EXPERT_CHUNK: one
-             * chunk per expert), so a NULL hg is never read */
-            ws->sweep = !x2;
-            for (size_t j = 0; j < ws->nta && ws->sweep; j++)
-                ws->sweep = ws->ta[j].c0 == 0 && ws->ta[j].c1 == (ws->fused ? 2 * I : I);
-            /* phase 10's own tasks only where it runs apart */
-            ws->ntb = ws->sweep ? 0 : build_tasks(ws->tb, ws->cnt, (int)E, D, I, whole, &ws->costb);
-            /* a long pass sweeps blocks of rows, which the threads share
-             * more evenly than whole experts; a short one (bound by the
-             * weight stream) keeps each expert on one thread */
-            ws->nts = ws->sweep && !whole ? row_tasks(ws->ts, ws->cnt, (int)E, &ws->costs) : 0;
-            if (tr && tr->experts)
-                memcpy(tr->experts + (size_t)L * n * K, ws->sel, n * K * sizeof(int32_t));
-            if (tr && tr->expert_w)
-                memcpy(tr->expert_w + (size_t)L * n * K, ws->selw, n * K * sizeof(float));
-            if (tr && tr->router_logits)
-                memcpy(tr->router_logits + (size_t)L * n * E, ws->rl, n * E * sizeof(float));
-        }
-        pii_rt_pool_barrier(pool);
-        /* 8 */
-        const size_t nk = ws->off[E]; /* grouped rows: n K, less the skipped */
-        pii_rt_split(nk, 1, ith, nth, &lo, &hi);
-        if (qe)
-            for (size_t p = lo; p < hi; p++) {
-                size_t r = ws->grp[p] / K;
-                memcpy(ws->xgq + p * ldq, ws->aq + r * ldq, ldq * sizeof(int16_t));
-                ws->xgs[p] = ws->as[r];
-                ws->xgsq[p] = ws->asq[r];
-            }
-        else
-            for (size_t p = lo; p < hi; p++)
-                memcpy(ws->xg + p * D, ws->a + (ws->grp[p] / K) * D, D * sizeof(float));
-        pii_rt_pool_barrier(pool);
-        /* 9 and 10 in one sweep when every task is a whole expert (and not
-         * int16+8, whose residue passes span all rows): per block of an
-         * expert's rows, gate, up, SwiGLU and down while hg is in cache.
-         * One thread sweeping (a window on a workspace of its own) meets
-         * the experts in ascending order, so each token's weighted expert
-         * outputs are summed into a (free after phase 8) as they come, in
-         * phase 11's order, instead of through yg. */
-        const int direct = ws->sweep && nth == 1;
-        if (ws->sweep) {
-            const etask *ts = ws->nts ? ws->ts : ws->ta;
-            task_range(ts, ws->nts ? ws->nts : ws->nta, ws->nts ? ws->costs : ws->costa, ith, nth,
-                       &lo, &hi);
-            const size_t cols = ws->fused ? 2 * I : I;
-            float *hb = ws->hblk + (size_t)ith * SWEEP_ROWS * 2 * I;
-            int16_t *hbq = qd ? ws->hblkq + (size_t)ith * SWEEP_ROWS * ws->ldqi : NULL;
-            if (direct)
-                memset(ws->a, 0, n * D * sizeof(float));
-            for (size_t j = lo; j < hi; j++) {
-                const etask *tk = &ts[j];
-                size_t r0 = ws->off[tk->e];
-                size_t a = ws->nts ? tk->c0 : 0, b = ws->nts ? tk->c1 : ws->cnt[tk->e];
-                for (size_t r = a; r < b; r += SWEEP_ROWS) {
-                    size_t nb = b - r < SWEEP_ROWS ? b - r : SWEEP_ROWS;
-                    expert_up(ws, l, pl, tk->e, r0 + r, nb, hb, 0, cols, qe, 0, 1);
-                    float *hs = qd ? ws->xgs + r0 + r : NULL;
-                    int32_t *hsq = qd ? ws->xgsq + r0 + r : NULL;
-                    if (qd)
-                        pii_rt_qx_rows(pl, nb, I, hb, 2 * I, hbq, ws->ldqi, hs, hsq);
-                    if (!direct) {
-                        expert_down(ws, l, pl, tk->e, nb, hb, ws->yg + (r0 + r) * D, 0, D, 0, hbq,
-                                    hs, hsq);
-                        continue;
-                    }
-                    expert_down(ws, l, pl, tk->e, nb, hb, ws->yblk, 0, D, 0, hbq, hs, hsq);
-                    for (size_t i = 0; i < nb; i++) {
-                        uint32_t g = ws->grp[r0 + r + i]; /* token g / K, slot g % K */
-                        axpy_rows(ws->a + (g / K) * D, ws->selw[g], ws->yblk + i * D, D);
-                    }
-                }
-            }
-            pii_rt_pool_barrier(pool);
-        } else {
-            /* 9: gate and up, SwiGLU.  With int16+8 activations on quantized
-             * experts: pass 1 (int16) on xg, xg replaced by its int16 rounding
-             * residue, pass 2 (int8 activations) accumulated without bias, then
-             * SwiGLU. */
-            int x2g = x2 && qtype(l->gate.dtype) && qtype(l->up.dtype);
-            task_range(ws->ta, ws->nta, ws->costa, ith, nth, &lo, &hi);
-            for (int pass = 0; pass <= x2g; pass++) {
-                if (pass)
-                    residue_phase(pool, ws->xg, nk, D, D, ith, nth);
-                for (size_t j = lo; j < hi; j++) {
-                    const etask *tk = &ws->ta[j];
-                    expert_up(ws, l, pl, tk->e, ws->off[tk->e], ws->cnt[tk->e],
-                              ws->hg + ws->off[tk->e] * 2 * I, tk->c0, tk->c1, qe, pass,
-                              pass == x2g);
-                }
-            }
-            pii_rt_pool_barrier(pool);
-            const int qdh = qd && ws->hgq;
-            if (qdh) { /* hg's rows quantized once, before the column tasks */
-                pii_rt_split(nk, 1, ith, nth, &lo, &hi);
-                if (hi > lo)
-                    pii_rt_qx_rows(pl, hi - lo, I, ws->hg + lo * 2 * I, 2 * I,
-                                   ws->hgq + lo * ws->ldqi, ws->ldqi, ws->xgs + lo, ws->xgsq + lo);
-                pii_rt_pool_barrier(pool);
-            }
-            /* 10: down (two passes with int16+8, as in 9) */
-            int x2d = x2 && qtype(l->down.dtype);
-            task_range(ws->tb, ws->ntb, ws->costb, ith, nth, &lo, &hi);
-            for (int pass = 0; pass <= x2d; pass++) {
-                if (pass)
-                    residue_phase(pool, ws->hg, nk, I, 2 * I, ith, nth);
-                for (size_t j = lo; j < hi; j++) {
-                    const etask *tk = &ws->tb[j];
-                    size_t o = ws->off[tk->e];
-                    expert_down(ws, l, pl, tk->e, ws->cnt[tk->e], ws->hg + o * 2 * I,
-                                ws->yg + o * D, tk->c0, tk->c1, pass,
-                                qdh ? ws->hgq + o * ws->ldqi : NULL, ws->xgs + o, ws->xgsq + o);
-                }
-            }
-            pii_rt_pool_barrier(pool);
-        }
-        /* 11: sum in ascending expert order (HF's order), then the residual */
-        float *acc = scr;
-        for (size_t t = t0; t < t1; t++) {
-            if (f->kept && ws->lastl[t] < L)
-                continue; /* no later layer needs this row */
-            if (direct) {
-                add_rows(ws->x + t * D, ws->a + t * D, D);
+    else
+        for (size_t p = lo; p < hi; p++)
+            memcpy(ws->xg + p * D, ws->a + (ws->grp[p] / K) * D, D * sizeof(float));
+}
+
+/* 9 and 10 in one sweep when every task is a whole expert (and not
+ * int16+8, whose residue passes span all rows): per block of an expert's
+ * rows, gate, up, SwiGLU and down while hg is in cache.  One thread
+ * sweeping (direct: a window on a workspace of its own) meets the experts
+ * in ascending order, so each token's weighted expert outputs are summed
+ * into a (free after phase 8) as they come, in phase 11's order, instead
+ * of through yg. */
+static void moe_sweep(const fthread *th, const flayer *ly, int direct)
+{
+    const fctx *f = th->f;
+    pii_model_ws *ws = f->ws;
+    const pii_rt_plan *pl = &ws->plan;
+    const pii_model_config *c = &f->m->cfg;
+    const pf_layer *l = ly->l;
+    const size_t D = (size_t)c->d_model, I = (size_t)c->d_expert, K = (size_t)c->top_k;
+    const int qd = ly->qd;
+    size_t lo, hi;
+    const etask *ts = ws->nts ? ws->ts : ws->ta;
+    task_range(ts, ws->nts ? ws->nts : ws->nta, ws->nts ? ws->costs : ws->costa, th->ith, th->nth,
+               &lo, &hi);
+    const size_t cols = ws->fused ? 2 * I : I;
+    float *hb = ws->hblk + (size_t)th->ith * SWEEP_ROWS * 2 * I;
+    int16_t *hbq = qd ? ws->hblkq + (size_t)th->ith * SWEEP_ROWS * ws->ldqi : NULL;
+    if (direct)
+        memset(ws->a, 0, f->n * D * sizeof(float));
+    for (size_t j = lo; j < hi; j++) {
+        const etask *tk = &ts[j];
+        size_t r0 = ws->off[tk->e];
+        size_t a = ws->nts ? tk->c0 : 0, b = ws->nts ? tk->c1 : ws->cnt[tk->e];
+        for (size_t r = a; r < b; r += SWEEP_ROWS) {
+            size_t nb = b - r < SWEEP_ROWS ? b - r : SWEEP_ROWS;
+            expert_up(ws, l, pl, tk->e, r0 + r, nb, hb, 0, cols, ly->qe, 0, 1);
+            float *hs = qd ? ws->xgs + r0 + r : NULL;
+            int32_t *hsq = qd ? ws->xgsq + r0 + r : NULL;
+            if (qd)
+                pii_rt_qx_rows(pl, nb, I, hb, 2 * I, hbq, ws->ldqi, hs, hsq);
+            if (!direct) {
+                expert_down(ws, l, pl, tk->e, nb, hb, ws->yg + (r0 + r) * D, 0, D, 0, hbq, hs, hsq);
                 continue;
             }
-            const int32_t *se = ws->sel + t * K;
-            const float *sw = ws->selw + t * K;
-            memset(acc, 0, D * sizeof(float));
-            uint64_t used = 0; /* bitmask over slots, K <= 64 */
-            for (size_t r = 0; r < K; r++) {
-                size_t best = K;
-                for (size_t s = 0; s < K; s++)
-                    if (!(used >> s & 1) && (best == K || se[s] < se[best]))
-                        best = s;
-                used |= 1ull << best;
-                axpy_rows(acc, sw[best], ws->yg + (size_t)ws->pos[t * K + best] * D, D);
+            expert_down(ws, l, pl, tk->e, nb, hb, ws->yblk, 0, D, 0, hbq, hs, hsq);
+            for (size_t i = 0; i < nb; i++) {
+                uint32_t g = ws->grp[r0 + r + i]; /* token g / K, slot g % K */
+                axpy_rows(ws->a + (g / K) * D, ws->selw[g], ws->yblk + i * D, D);
             }
-            add_rows(ws->x + t * D, acc, D);
         }
-        if (tr && tr->hidden)
-            memcpy(tr->hidden + ((size_t)(L + 1) * n + t0) * D, ws->x + t0 * D,
-                   (t1 - t0) * D * sizeof(float));
+    }
+}
+
+/* 9 and 10 apart (tasks of expert columns).  9: gate and up, SwiGLU → hg.
+ * With int16+8 activations on quantized experts: pass 1 (int16) on xg, xg
+ * replaced by its int16 rounding residue, pass 2 (int8 activations)
+ * accumulated without bias, then SwiGLU.  10: yg = hg Dn[e] + bd[e] (two
+ * passes with int16+8, as in 9; with a Q8 down projection, hg's rows
+ * quantized once first → hgq).  Barriers between the steps. */
+static void moe_apart(const fthread *th, const flayer *ly)
+{
+    const fctx *f = th->f;
+    pii_model_ws *ws = f->ws;
+    const pii_rt_plan *pl = &ws->plan;
+    pii_rt_pool *pool = ws->pool;
+    const pii_model_config *c = &f->m->cfg;
+    const pf_layer *l = ly->l;
+    const size_t D = (size_t)c->d_model, I = (size_t)c->d_expert;
+    const size_t nk = ws->off[c->n_experts];
+    const int ith = th->ith, nth = th->nth;
+    size_t lo, hi;
+    int x2g = f->x2 && qtype(l->gate.dtype) && qtype(l->up.dtype);
+    task_range(ws->ta, ws->nta, ws->costa, ith, nth, &lo, &hi);
+    for (int pass = 0; pass <= x2g; pass++) {
+        if (pass)
+            residue_phase(pool, ws->xg, nk, D, D, ith, nth);
+        for (size_t j = lo; j < hi; j++) {
+            const etask *tk = &ws->ta[j];
+            expert_up(ws, l, pl, tk->e, ws->off[tk->e], ws->cnt[tk->e],
+                      ws->hg + ws->off[tk->e] * 2 * I, tk->c0, tk->c1, ly->qe, pass, pass == x2g);
+        }
+    }
+    pii_rt_pool_barrier(pool);
+    const int qdh = ly->qd && ws->hgq;
+    if (qdh) { /* hg's rows quantized once, before the column tasks */
+        pii_rt_split(nk, 1, ith, nth, &lo, &hi);
+        if (hi > lo)
+            pii_rt_qx_rows(pl, hi - lo, I, ws->hg + lo * 2 * I, 2 * I, ws->hgq + lo * ws->ldqi,
+                           ws->ldqi, ws->xgs + lo, ws->xgsq + lo);
         pii_rt_pool_barrier(pool);
     }
-    pii_rt_rmsnorm(pl, t1 - t0, D, ws->x + t0 * D, D, m->ln_final, c->rms_eps, ws->a + t0 * D, D);
+    int x2d = f->x2 && qtype(l->down.dtype);
+    task_range(ws->tb, ws->ntb, ws->costb, ith, nth, &lo, &hi);
+    for (int pass = 0; pass <= x2d; pass++) {
+        if (pass)
+            residue_phase(pool, ws->hg, nk, I, 2 * I, ith, nth);
+        for (size_t j = lo; j < hi; j++) {
+            const etask *tk = &ws->tb[j];
+            size_t o = ws->off[tk->e];
+            expert_down(ws, l, pl, tk->e, ws->cnt[tk->e], ws->hg + o * 2 * I, ws->yg + o * D,
+                        tk->c0, tk->c1, pass, qdh ? ws->hgq + o * ws->ldqi : NULL, ws->xgs + o,
+                        ws->xgsq + o);
+        }
+    }
+}
+
+/* 11 (tokens): x += Σ_{experts ascending} w · yg (HF's order; direct: the
+ * sweep summed it into a already, in that order). */
+static void moe_combine(const fthread *th, const flayer *ly, int direct)
+{
+    const fctx *f = th->f;
+    pii_model_ws *ws = f->ws;
+    const pii_model_config *c = &f->m->cfg;
+    const size_t D = (size_t)c->d_model, K = (size_t)c->top_k, t0 = th->t0, t1 = th->t1;
+    const int L = ly->L;
+    float *acc = th->scr;
+    for (size_t t = t0; t < t1; t++) {
+        if (f->kept && ws->lastl[t] < L)
+            continue; /* no later layer needs this row */
+        if (direct) {
+            add_rows(ws->x + t * D, ws->a + t * D, D);
+            continue;
+        }
+        const int32_t *se = ws->sel + t * K;
+        const float *sw = ws->selw + t * K;
+        memset(acc, 0, D * sizeof(float));
+        uint64_t used = 0; /* bitmask over slots, K <= 64 */
+        for (size_t r = 0; r < K; r++) {
+            size_t best = K;
+            for (size_t s = 0; s < K; s++)
+                if (!(used >> s & 1) && (best == K || se[s] < se[best]))
+                    best = s;
+            used |= 1ull << best;
+            axpy_rows(acc, sw[best], ws->yg + (size_t)ws->pos[t * K + best] * D, D);
+        }
+        add_rows(ws->x + t * D, acc, D);
+    }
+    if (f->tr && f->tr->hidden)
+        memcpy(f->tr->hidden + ((size_t)(L + 1) * f->n + t0) * D, ws->x + t0 * D,
+               (t1 - t0) * D * sizeof(float));
+}
+
+/* After the layers (tokens): logits = RMSNorm(x) Wscoreᵀ + bscore. */
+static void classify_phase(const fthread *th)
+{
+    const fctx *f = th->f;
+    const pii_model *m = f->m;
+    pii_model_ws *ws = f->ws;
+    const pii_rt_plan *pl = &ws->plan;
+    const size_t D = (size_t)m->cfg.d_model, C = (size_t)m->cfg.n_labels;
+    const size_t t0 = th->t0, t1 = th->t1;
+    pii_rt_rmsnorm(pl, t1 - t0, D, ws->x + t0 * D, D, m->ln_final, m->cfg.rms_eps, ws->a + t0 * D,
+                   D);
     pii_rt_gemm(pl, &m->score, t1 - t0, ws->a + t0 * D, D, m->bscore, f->logits + t0 * C, C, 0, C,
                 0);
+}
+
+/* ---- the layer loop ------------------------------------------------------------- */
+
+/* The attention block (phases 1-5): x += attention(RMSNorm(x)) Woᵀ + bo.
+ * A barrier after each phase: the next reads what other threads wrote. */
+static void attention_block(const fthread *th, const flayer *ly, pii_rt_attn *at)
+{
+    pii_rt_pool *pool = th->f->ws->pool;
+    attn_norm(th, ly);
+    pii_rt_pool_barrier(pool);
+    attn_qkv(th, ly);
+    pii_rt_pool_barrier(pool);
+    attn_rope(th, ly);
+    pii_rt_pool_barrier(pool);
+    attn_band(th, ly, at);
+    pii_rt_pool_barrier(pool);
+    attn_out(th, ly);
+    pii_rt_pool_barrier(pool);
+}
+
+/* The mixture-of-experts block (phases 6-11): x += Σ_k w_k ·
+ * expert_k(RMSNorm(x)).  Barriers as in attention_block; phase 7 runs on
+ * thread 0 while the others wait. */
+static void moe_block(const fthread *th, const flayer *ly)
+{
+    pii_model_ws *ws = th->f->ws;
+    pii_rt_pool *pool = ws->pool;
+    moe_router(th, ly);
+    pii_rt_pool_barrier(pool);
+    if (th->ith == 0)
+        moe_route(th->f, ly);
+    pii_rt_pool_barrier(pool);
+    moe_gather(th, ly);
+    pii_rt_pool_barrier(pool);
+    const int direct = ws->sweep && th->nth == 1;
+    if (ws->sweep)
+        moe_sweep(th, ly, direct);
+    else
+        moe_apart(th, ly);
+    pii_rt_pool_barrier(pool);
+    moe_combine(th, ly, direct);
+    pii_rt_pool_barrier(pool);
+}
+
+/* The pass on thread ith of nth: embeddings, the layers, the classifier. */
+static void forward_thread(void *vctx, int ith, int nth)
+{
+    const fctx *f = vctx;
+    fthread th = {f, ith, nth, 0, 0, f->ws->scratch + (size_t)ith * f->ws->scr};
+    tok_range(f->n, ith, nth, &th.t0, &th.t1);
+    embed_phase(&th);
+    pii_rt_pool_barrier(f->ws->pool);
+    pii_rt_attn at = attn_desc(f);
+    for (int L = 0; L < f->m->cfg.n_layers; L++) {
+        const flayer ly = layer_plan(f, L);
+        attention_block(&th, &ly, &at);
+        moe_block(&th, &ly);
+    }
+    classify_phase(&th);
 }
 
 pii_err pii_model_forward(const pii_model *m, pii_model_ws *ws, const int32_t *ids, size_t n,
