@@ -78,23 +78,20 @@ static void det_close(void *st)
 static void *det_open(const void *shared, pii_err *err)
 {
     const pii_ner *n = shared;
-    pii_err e = PII_ENOMEM;
     ner_state *s = calloc(1, sizeof *s);
-    if (!s)
-        goto fail;
-    s->n = n;
-    if ((e = pii_ner_run_init(n, &s->run)))
-        goto fail;
-    if ((e = pii_ner_doc_init(&s->doc, n)))
-        goto fail;
-    if (err)
-        *err = PII_OK;
-    return s;
-fail:
-    det_close(s);
+    pii_err e = s ? PII_OK : PII_ENOMEM;
+    if (s) {
+        s->n = n;
+        if (!(e = pii_ner_run_init(n, &s->run)))
+            e = pii_ner_doc_init(&s->doc, n);
+    }
+    if (e) {
+        det_close(s);
+        s = NULL;
+    }
     if (err)
         *err = e;
-    return NULL;
+    return s;
 }
 
 static void det_reset(void *st)

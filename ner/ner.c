@@ -1,7 +1,8 @@
 /* ner.c — the model detector's handle (pii_ner): creation from a backend
  * (labels, the operating point's biases, thresholds, the window layout's
- * sizes), the switches of the name heuristics, the accessors, and the one
- * spare backend context that repeated calls reuse.  The engine that runs
+ * sizes), the switches of the name heuristics, the accessors, the one
+ * spare backend context that repeated calls reuse, and pii_ner_toks, the
+ * token list a backend's tokenize fills.  The engine that runs
  * documents is document.c, windows.c, batch.c and detector.c (ner.h). */
 #include <pthread.h>
 #include <stdio.h>
@@ -290,4 +291,32 @@ void pii_ner_ctx_give(const pii_ner *cn, void *ctx)
     pthread_mutex_unlock(&n->mu);
     if (ctx && n->be.ctx_free)
         n->be.ctx_free(n->be.ud, ctx);
+}
+
+/* ---- the token list of the backend interface (pii_ner_backend.tokenize) ----------- */
+
+pii_err pii_ner_toks_push(pii_ner_toks *t, int32_t id, uint64_t end)
+{
+    if (t->n == t->cap) {
+        size_t nc = t->cap ? t->cap * 2 : 256;
+        size_t c0 = t->cap, c1 = t->cap; /* both grow to at least nc */
+        pii_err e;
+        if ((e = pii_vec_grow(&t->ids, &c0, nc, sizeof *t->ids)) ||
+            (e = pii_vec_grow(&t->end, &c1, nc, sizeof *t->end)))
+            return e;
+        t->cap = nc;
+    }
+    t->ids[t->n] = id;
+    t->end[t->n] = end;
+    t->n++;
+    return PII_OK;
+}
+
+void pii_ner_toks_free(pii_ner_toks *t)
+{
+    if (!t)
+        return;
+    free(t->ids);
+    free(t->end);
+    memset(t, 0, sizeof *t);
 }

@@ -5,10 +5,11 @@
  * s = W - 2H stride, C labels, K categories.
  *
  * The model detector is these modules, bottom to top:
- *   params.c    pii_ner_params and pii_ner_toks (the public contract of
- *               pii_ner.h; no header of its own)
+ *   params.c    pii_ner_params (the public contract of pii_ner.h; no
+ *               header of its own)
  *   ner.c       this handle: creation from a backend, the operating point,
- *               switches and accessors, the spare backend context
+ *               switches and accessors, the spare backend context; the
+ *               backend's token list (pii_ner_toks)
  *   document.c  one document's engine: tokens, decoding, spans (document.h)
  *   windows.c   a document's window layout and packed forward passes over
  *               the windows of many documents (windows.h)

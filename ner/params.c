@@ -1,7 +1,6 @@
-/* params.c — the values a caller builds for the model detector (pii_ner.h):
- * pii_ner_params (defaults; threshold, bias and decoding specs as the
- * command line writes them) and pii_ner_toks, the token list a backend's
- * tokenize fills. */
+/* params.c — the parameters of the model detector (pii_ner_params of
+ * pii_ner.h): the defaults, and the threshold, bias and decoding specs as
+ * the command line writes them. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -96,30 +95,4 @@ pii_err pii_ner_params_decode(pii_ner_params *p, const char *mode)
     else
         return PII_EINVAL;
     return PII_OK;
-}
-
-pii_err pii_ner_toks_push(pii_ner_toks *t, int32_t id, uint64_t end)
-{
-    if (t->n == t->cap) {
-        size_t nc = t->cap ? t->cap * 2 : 256;
-        size_t c0 = t->cap, c1 = t->cap; /* both grow to at least nc */
-        pii_err e;
-        if ((e = pii_vec_grow(&t->ids, &c0, nc, sizeof *t->ids)) ||
-            (e = pii_vec_grow(&t->end, &c1, nc, sizeof *t->end)))
-            return e;
-        t->cap = nc;
-    }
-    t->ids[t->n] = id;
-    t->end[t->n] = end;
-    t->n++;
-    return PII_OK;
-}
-
-void pii_ner_toks_free(pii_ner_toks *t)
-{
-    if (!t)
-        return;
-    free(t->ids);
-    free(t->end);
-    memset(t, 0, sizeof *t);
 }
