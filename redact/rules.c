@@ -877,7 +877,9 @@ static const struct rule_breadth {
  *     (c) R, an optional quote and up to 3 blanks are followed by ':' or
  *         '=', and R contains a secret-name stem (pw, pass, secret, token,
  *         key, credential, auth, session, cookie, salt) or is a URL scheme
- *         (assignments, Authorization:, URLs) or has a non-ASCII byte;
+ *         (assignments, Authorization:, URLs) or has a non-ASCII byte
+ *         or is a name of login_assignment (user, user_name, login, uid,
+ *         ...: the whole run);
  *     (d) R starts with "www." or is "bearer";
  *     (e) a digit lies within 64 bytes of p, and either p starts
  *         [A-Z][A-Z][0-9][0-9] (IBAN), or a context-word stem (phone,
@@ -949,7 +951,6 @@ static const pf_stem secret_stems[] = {ST("pw"),     ST("pass"),       ST("secre
                                        ST("key"),    ST("credential"), ST("auth"),   ST("session"),
                                        ST("cookie"), ST("salt")};
 /* login_assignment's names */
-static const pf_stem login_stems[] = {ST("user"), ST("login"), ST("uid")};
 static const pf_stem ctx_stems[] = {
     /* phone words */
     ST("tel"), ST("phone"), ST("mobil"), ST("cell"), ST("fax"), ST("whatsapp"), ST("handy"),
@@ -1000,7 +1001,6 @@ static const pf_stem scheme_words[] = {ST("http"), ST("https"), ST("ftp"), ST("f
         }                                                                                          \
     }
 static pf_stems pf_secret = STEMS(secret_stems);
-static pf_stems pf_login = STEMS(login_stems);
 static pf_stems pf_ctx = STEMS(ctx_stems);
 static pf_stems pf_month = STEMS(month_stems);
 static pf_stems pf_fr = STEMS(fr_type_stems);
@@ -1100,12 +1100,40 @@ static void pf_init(void)
         pf_cls[c] = k;
     }
     pf_stems_init(&pf_secret);
-    pf_stems_init(&pf_login);
     pf_stems_init(&pf_ctx);
     pf_stems_init(&pf_month);
     pf_stems_init(&pf_fr);
     pf_eu_init();
     ext_init();
+}
+
+/* login_assignment's name: the whole ident run (every character of a name
+ * is an ident byte, the one after it never is), in any ASCII case. */
+static int pf_login_name(const uint8_t *r, size_t n)
+{
+    static const char *const names[] = {"user", "login", "uid"};
+    static const char *const user_tails[] = {"name", "id", "login"};
+    if (n == 3)
+        return pf_ci_starts(r, n, names[2], 3);
+    if (n >= 5 && pf_ci_starts(r, n, names[1], 5)) { /* login(?:[_.\-]?name)? */
+        size_t i = 5;
+        if (i < n && (r[i] == '_' || r[i] == '.' || r[i] == '-'))
+            i++;
+        return i == n ? n == 5 : n - i == 4 && pf_ci_starts(r + i, n - i, "name", 4);
+    }
+    if (n < 4 || !pf_ci_starts(r, n, names[0], 4)) /* user(?:[_.\-]?(?:name|id|login))? */
+        return 0;
+    size_t i = 4;
+    if (i == n)
+        return 1;
+    if (r[i] == '_' || r[i] == '.' || r[i] == '-')
+        i++;
+    for (size_t k = 0; k < sizeof user_tails / sizeof user_tails[0]; k++) {
+        size_t m = strlen(user_tails[k]);
+        if (n - i == m && pf_ci_starts(r + i, m, user_tails[k], m))
+            return 1;
+    }
+    return 0;
 }
 
 /* Clause (c): the ident run b[p, e) followed by an optional quote, up to
@@ -1133,9 +1161,10 @@ static int pf_assign(const uint8_t *b, size_t p, size_t e, size_t lim, int eod)
     for (size_t i = 0; i < len; i++)
         if (pf_cls[r[i]] & PF_HIGH)
             return 1;
-    return pf_any_stem(r, len, &pf_secret, 1) || pf_is_scheme(r, len) ||
-           pf_any_stem(r, len, &pf_login, 0);
+    return pf_any_stem(r, len, &pf_secret, 1) || pf_is_scheme(r, len) || pf_login_name(r, len);
 }
+
+static size_t pf_ndigits(const uint8_t *b, size_t i, size_t lim, int *at_end);
 
 #define PF_EU_REACH 512 /* bytes from a street name's start to its number */
 
@@ -1403,8 +1432,11 @@ static int pf_letter_start(const uint8_t *b, size_t p, size_t lim, int eod, pii_
     if ((pf_cls[r[0]] & PF_UPPER) && (pf_cls[r[1]] & PF_UPPER) && r[2] == ' ' &&
         (pf_cls[r[3]] & PF_DIGIT))
         return 1;
-    if ((r[0] == 'X' || r[0] == 'Y' || r[0] == 'Z') && ((pf_cls[r[1]] & PF_DIGIT) || r[1] == '-'))
-        return 1;
+    if (r[0] == 'X' || r[0] == 'Y' || r[0] == 'Z') { /* [XYZ]-?[0-9]{7} */
+        int end;
+        if (pf_ndigits(b, p + 1 + (r[1] == '-'), lim, &end) >= 7 || (end && !eod))
+            return 1;
+    }
     if (len >= 16 && (pf_cls[r[0]] & PF_UPPER) && (pf_cls[r[1]] & PF_UPPER) &&
         (pf_cls[r[2]] & PF_UPPER) && (pf_cls[r[3]] & PF_UPPER) && (pf_cls[r[4]] & PF_UPPER) &&
         (pf_cls[r[5]] & PF_UPPER))
