@@ -1603,8 +1603,10 @@ static int pf_digit_start(const uint8_t *b, size_t p, size_t lim, int eod, pii_r
     /* an assignment whose name starts with a digit: 2_password=... */
     if (pf_assign(b, p, pc->run_hi, lim, eod))
         return 1;
-    /* a street address: 12 Elm Street, 221B Baker Street, 12 rue ... */
-    if (b[p] != '0' && D <= 6 && pf_addr_after(b, q, lim, eod))
+    /* a street address: 12 Elm Street, 221B Baker Street, 12 rue ...
+     * (ADDR_NOT_AFTER: not after one of . - / : # $ + ,) */
+    if (b[p] != '0' && D <= 6 && !(p > 0 && memchr(".-/:#$+,", b[p - 1], 8)) &&
+        pf_addr_after(b, q, lim, eod))
         return 1;
     /* international prefix 00: 00[1-9] */
     if (b[p] == '0' && D >= 3 && b[p + 1] == '0' && b[p + 2] != '0')
@@ -1624,9 +1626,25 @@ static int pf_digit_start(const uint8_t *b, size_t p, size_t lim, int eod, pii_r
             return 1;
     }
     uint8_t c2 = r < lim ? b[r] : 0;
-    /* trunk-0 phone: 0[1-9] and at least 9 digits, single separators */
-    if (b[p] == '0' && D >= 2 && b[p + 1] != '0' && (D >= 9 || (sep && D2)))
-        return 1;
+    /* trunk-0 phone: 0[1-9] and six more digits, each after at most one
+     * separator: 0[1-9](?:[ .\-/]?[0-9]){6,11} */
+    if (b[p] == '0' && D >= 2 && b[p + 1] != '0') {
+        size_t i = p + 2, k = 0;
+        while (k < 6 && i < lim) {
+            uint8_t x = b[i];
+            if (pf_cls[x] & PF_DIGIT) {
+                i++;
+            } else if ((x == ' ' || x == '.' || x == '-' || x == '/') && i + 1 < lim &&
+                       (pf_cls[b[i + 1]] & PF_DIGIT)) {
+                i += 2;
+            } else {
+                break;
+            }
+            k++;
+        }
+        if (k >= 6 || (i + 1 >= lim && !eod))
+            return 1;
+    }
     /* NANP with the 1 prefix: 1[ .-]?( or 1[ .-]?[2-9] */
     if (b[p] == '1' && D == 1 &&
         (c == '(' || ((c == ' ' || c == '.' || c == '-') && (n == '(' || (n >= '2' && n <= '9')))))
@@ -1669,8 +1687,14 @@ static int pf_digit_start(const uint8_t *b, size_t p, size_t lim, int eod, pii_r
     if (D == 4) {
         if ((c == ' ' || c == '-') && (D2 == 4 || D2 == 6))
             return 1; /* card groups */
-        if ((c == '-' || c == '/') && D2 == 2 && c2 == c && (b[p] == '1' || b[p] == '2'))
-            return 1; /* ISO date */
+        if ((c == '-' || c == '/') && D2 == 2 && c2 == c && (b[p] == '1' || b[p] == '2')) {
+            /* ISO date: two digits of day, and DATE_END: no ASCII word
+             * byte after them (a non-ASCII one may be a letter: yes) */
+            int e3;
+            size_t D3 = pf_ndigits(b, r + 1, lim, &e3);
+            if (e3 || (D3 == 2 && (r + 3 >= lim ? !eod : !(pf_cls[b[r + 3]] & PF_WORD))))
+                return 1;
+        }
     }
     if (D == 5 && b[p] >= '6' && (c == ' ' || c == '-') && D2 == 5)
         return 1; /* Indian mobile */
@@ -1752,7 +1776,12 @@ static size_t rules_prefilter(const uint8_t *b, size_t at, size_t lim, int eod, 
                 continue;
             }
             if (c == '/') { /* home_dir_user: /home/, /Users/ */
-                if (p + 1 >= lim ? !eod : (b[p + 1] == 'h' || b[p + 1] == 'U'))
+                size_t n = lim - p;
+                if ((n >= 6 && memcmp(b + p, "/home/", 6) == 0) ||
+                    (n >= 7 && memcmp(b + p, "/Users/", 7) == 0) ||
+                    (n < 7 && !eod &&
+                     (memcmp(b + p, "/home/", n < 6 ? n : 6) == 0 ||
+                      memcmp(b + p, "/Users/", n) == 0)))
                     return p;
                 continue;
             }
