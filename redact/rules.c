@@ -1983,7 +1983,7 @@ pii_rules *pii_rules__create(unsigned flags, int use_jit, int use_prefilter, pii
     for (size_t i = 0; i < NRULES; i++) {
         char vname[24];
         snprintf(vname, sizeof vname, "v%zu", i);
-        int g = pcre2_substring_number_from_name((const pcre2_code *)r->rx.code, (PCRE2_SPTR)vname);
+        int g = pcre2_substring_number_from_name(pii_rx_code(&r->rx), (PCRE2_SPTR)vname);
         r->alts[i].vgroup = g > 0 ? (uint32_t)g : 0;
     }
     r->rx.alts = r->alts;
