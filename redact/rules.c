@@ -1613,9 +1613,11 @@ static int pf_digit_start(const uint8_t *b, size_t p, size_t lim, int eod, pii_r
         return 1;
     uint8_t c = b[q];
     int sep = c == ' ' || c == '.' || c == '-' || c == '/';
-    if (q + 1 >= lim)
-        return !eod;
-    uint8_t n = b[q + 1];
+    if (q + 1 >= lim && !eod)
+        return 1; /* undecided */
+    /* at the end of the document the digits and one byte may still be a
+     * value (es_dni 12345678Z): n is then 0, no byte */
+    uint8_t n = q + 1 < lim ? b[q + 1] : 0;
     /* the digit group after the separator, and the byte after it */
     size_t D2 = 0, r = q + 1;
     int end2 = 0;

@@ -1,7 +1,8 @@
 /* test_rules_prefilter.c — the prefilter's clauses that read a shape whole
  * (issue 41's throughput: a login name as the whole run, a NIE's seven
  * digits, a trunk-0 phone's six further digits, an ISO date's day and the
- * byte after it, /home/ and /Users/, a street number's preceding byte).
+ * byte after it, /home/ and /Users/, a street number's preceding byte),
+ * and a value that ends the document.
  *
  * Each case sits on both sides of one clause's boundary.  check_cases()
  * requires the exact spans from the one-shot scan and the same spans from
@@ -31,6 +32,11 @@ static const rcase prefilter_cases[] = {
     /* street_address: not after . - / : # $ + , */
     {"at 00.927 Main Street, 12 Main Street, x:12 Main Street, #12 Main Street",
      {{"street_address", 23, 37, "12 Main Street"}}},
+    /* a digit run and one byte ending the document (es_dni): the prefilter
+     * skipped it at the end of the input, a leak the plain search had not */
+    {"x 12345678Z", {{"es_dni", 2, 11, "12345678Z"}}},
+    {"DNI 12345678Z, y 49272221B",
+     {{"id_context", 4, 13, "12345678Z"}, {"es_dni", 17, 26, "49272221B"}}},
     /* home_dir_user: /home/ and /Users/ whole */
     {"/home/alice/ /homes/bob/ /Users/carol/ /Usersx/dan/ /home",
      {{"home_dir_user", 6, 11, "alice"}, {"home_dir_user", 32, 37, "carol"}}},
