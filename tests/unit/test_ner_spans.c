@@ -12,42 +12,7 @@
 #include <string.h>
 
 #include "pii_ner.h"
-
-static const char *const names33[33] = {
-    "O",
-    "B-account_number",
-    "I-account_number",
-    "E-account_number",
-    "S-account_number",
-    "B-private_address",
-    "I-private_address",
-    "E-private_address",
-    "S-private_address",
-    "B-private_date",
-    "I-private_date",
-    "E-private_date",
-    "S-private_date",
-    "B-private_email",
-    "I-private_email",
-    "E-private_email",
-    "S-private_email",
-    "B-private_person",
-    "I-private_person",
-    "E-private_person",
-    "S-private_person",
-    "B-private_phone",
-    "I-private_phone",
-    "E-private_phone",
-    "S-private_phone",
-    "B-private_url",
-    "I-private_url",
-    "E-private_url",
-    "S-private_url",
-    "B-secret",
-    "I-secret",
-    "E-secret",
-    "S-secret",
-};
+#include "unit_util.h"
 
 enum {
     O = 0,
@@ -77,7 +42,7 @@ enum {
 
 static pii_ner_labels *L33(void)
 {
-    pii_ner_labels *L = pii_ner_labels_create(names33, 33, NULL, NULL, 0);
+    pii_ner_labels *L = pii_ner_labels_create(unit_names33, 33, NULL, NULL, 0);
     assert_non_null(L);
     return L;
 }
