@@ -556,6 +556,20 @@ static pii_rt_store *store_new(void)
     return calloc(1, sizeof(pii_rt_store));
 }
 
+/* The end of an open: indexes s unless its parser did, then hands it to
+ * *out, or frees it on any error (rc's or the index's). */
+static pii_err store_done(pii_rt_store *s, pii_err rc, pii_rt_store **out, char *errbuf, size_t cap)
+{
+    if (!rc && !s->hash)
+        rc = pii_rt_store_index(s, errbuf, cap);
+    if (rc) {
+        pii_rt_store_free(s);
+        return rc;
+    }
+    *out = s;
+    return PII_OK;
+}
+
 pii_err pii_rt_store_open(const char *path, pii_rt_store **out, char *errbuf, size_t cap)
 {
     *out = NULL;
@@ -590,14 +604,7 @@ pii_err pii_rt_store_open(const char *path, pii_rt_store **out, char *errbuf, si
     } else {
         rc = open_one(s, path, errbuf, cap);
     }
-    if (!rc && !s->hash)
-        rc = pii_rt_store_index(s, errbuf, cap);
-    if (rc) {
-        pii_rt_store_free(s);
-        return rc;
-    }
-    *out = s;
-    return PII_OK;
+    return store_done(s, rc, out, errbuf, cap);
 }
 
 pii_err pii_rt_store_open_mem(const void *bytes, size_t len, const char *label, pii_rt_store **out,
@@ -627,14 +634,7 @@ pii_err pii_rt_store_open_mem(const void *bytes, size_t len, const char *label, 
         s->fmt = PII_RT_FMT_SAFETENSORS;
         rc = pii_rt_st_parse(s, &s->maps[0], errbuf, cap);
     }
-    if (!rc && !s->hash)
-        rc = pii_rt_store_index(s, errbuf, cap);
-    if (rc) {
-        pii_rt_store_free(s);
-        return rc;
-    }
-    *out = s;
-    return PII_OK;
+    return store_done(s, rc, out, errbuf, cap);
 }
 
 /* ---- accessors ------------------------------------------------------------ */
