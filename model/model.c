@@ -556,9 +556,12 @@ static pii_model *finish(pii_model *m, pii_err e, pii_err *err)
     return m;
 }
 
-/* The model and its execution plan; NULL with *e set. */
+/* The start of a load: clears errbuf; the model and its execution plan;
+ * NULL with *e set. */
 static pii_model *model_new(const pii_model_params *p, pii_err *e, char *errbuf, size_t cap)
 {
+    if (errbuf && cap)
+        errbuf[0] = 0;
     pii_model *m = calloc(1, sizeof *m);
     if (!m) {
         *e = PII_ENOMEM;
@@ -582,8 +585,6 @@ static pii_model *model_new(const pii_model_params *p, pii_err *e, char *errbuf,
 pii_model *pii_model_load(const char *path, const pii_model_params *p, pii_err *err, char *errbuf,
                           size_t cap)
 {
-    if (errbuf && cap)
-        errbuf[0] = 0;
     pii_err e0;
     pii_model *m = model_new(p, &e0, errbuf, cap);
     if (!m)
@@ -649,8 +650,6 @@ pii_model *pii_model_load_mem(const char *config_json, size_t config_len, const 
                               size_t st_len, const pii_model_params *p, pii_err *err, char *errbuf,
                               size_t cap)
 {
-    if (errbuf && cap)
-        errbuf[0] = 0;
     pii_err e0;
     pii_model *m = model_new(p, &e0, errbuf, cap);
     if (!m)
