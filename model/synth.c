@@ -517,6 +517,46 @@ static json_object *config_opf_json(const pii_model_synth *s, char **labels)
     return o;
 }
 
+/* A new temporary file next to path (pii_rt_temp_fopen: never a planted
+ * link; its name in *tpath), fully buffered; NULL with *e and errbuf set. */
+static FILE *temp_open(const char *path, char **tpath, pii_err *e, char *errbuf, size_t cap)
+{
+    FILE *f = pii_rt_temp_fopen(path, tpath);
+    if (!f) {
+        if (errbuf && cap)
+            snprintf(errbuf, cap, "%s: cannot create a temporary file: %s", path, strerror(errno));
+        *e = PII_EIO;
+        return NULL;
+    }
+    setvbuf(f, NULL, _IOFBF, 1 << 20);
+    return f;
+}
+
+/* The end of a file written through f (NULL: none open) to the temporary
+ * tpath (NULL: none made): after a good write (e == PII_OK) closes it and
+ * renames it to path; after an error, given or met here, closes and removes
+ * it.  Returns the error. */
+static pii_err temp_end(FILE *f, const char *tpath, const char *path, pii_err e, char *errbuf,
+                        size_t cap)
+{
+    if (f && !e) {
+        int bad = fclose(f) != 0;
+        f = NULL;
+        if (bad) {
+            e = PII_EWRITE;
+        } else if (rename(tpath, path) != 0) {
+            if (errbuf && cap)
+                snprintf(errbuf, cap, "%s: %s", path, strerror(errno));
+            e = PII_EIO;
+        }
+    }
+    if (f)
+        fclose(f);
+    if (e && tpath)
+        remove(tpath);
+    return e;
+}
+
 static pii_err write_st(const pii_model_synth *s, const char *dir, int opf, char *errbuf,
                         size_t cap)
 {
@@ -592,14 +632,8 @@ static pii_err write_st(const pii_model_synth *s, const char *dir, int opf, char
     for (int i = 0; i < nt; i++)
         if ((e = pii_rt_st_writer_add(w, sd[i].t.name, sd[i].t.dt, sd[i].t.ndim, sd[i].t.shape)))
             goto done;
-    f = pii_rt_temp_fopen(spath, &tpath);
-    if (!f) {
-        if (errbuf && cap)
-            snprintf(errbuf, cap, "%s: cannot create a temporary file: %s", spath, strerror(errno));
-        e = PII_EIO;
+    if (!(f = temp_open(spath, &tpath, &e, errbuf, cap)))
         goto done;
-    }
-    setvbuf(f, NULL, _IOFBF, 1 << 20);
     if ((e = pii_rt_st_writer_begin(w, f)))
         goto done;
     o->put = st_put;
@@ -633,24 +667,9 @@ static pii_err write_st(const pii_model_synth *s, const char *dir, int opf, char
         }
     }
     out_flush(o);
-    if ((e = o->err) || (e = pii_rt_st_writer_end(w)))
-        goto done;
-    if (fclose(f) != 0) {
-        f = NULL;
-        e = PII_EWRITE;
-        goto done;
-    }
-    f = NULL;
-    if (rename(tpath, spath) != 0) {
-        if (errbuf && cap)
-            snprintf(errbuf, cap, "%s: %s", spath, strerror(errno));
-        e = PII_EIO;
-    }
+    e = o->err ? o->err : pii_rt_st_writer_end(w);
 done:
-    if (f)
-        fclose(f);
-    if (e && tpath)
-        remove(tpath);
+    e = temp_end(f, tpath, spath, e, errbuf, cap);
     if (e && errbuf && cap && !errbuf[0])
         snprintf(errbuf, cap, "%s: %s", dir, pii_strerror(e));
     free(ctmp);
@@ -867,14 +886,8 @@ pii_err pii_model_synth_write_gguf(const pii_model_synth *s, const char *path, c
     for (int i = 0; i < n; i++)
         if ((e = pii_rt_gguf_writer_add(w, g[i].t.name, g[i].t.dt, g[i].t.ndim, g[i].t.shape)))
             goto done;
-    f = pii_rt_temp_fopen(path, &tpath);
-    if (!f) {
-        if (errbuf && cap)
-            snprintf(errbuf, cap, "%s: cannot create a temporary file: %s", path, strerror(errno));
-        e = PII_EIO;
+    if (!(f = temp_open(path, &tpath, &e, errbuf, cap)))
         goto done;
-    }
-    setvbuf(f, NULL, _IOFBF, 1 << 20);
     if ((e = pii_rt_gguf_writer_begin(w, f)))
         goto done;
     o->put = gg_put;
@@ -884,24 +897,9 @@ pii_err pii_model_synth_write_gguf(const pii_model_synth *s, const char *path, c
     for (int i = 0; i < n && !o->err; i++)
         emit_gguf(o, c, &g[i], s->seed);
     out_flush(o);
-    if ((e = o->err) || (e = pii_rt_gguf_writer_end(w)))
-        goto done;
-    if (fclose(f) != 0) {
-        f = NULL;
-        e = PII_EWRITE;
-        goto done;
-    }
-    f = NULL;
-    if (rename(tpath, path) != 0) {
-        if (errbuf && cap)
-            snprintf(errbuf, cap, "%s: %s", path, strerror(errno));
-        e = PII_EIO;
-    }
+    e = o->err ? o->err : pii_rt_gguf_writer_end(w);
 done:
-    if (f)
-        fclose(f);
-    if (e && tpath)
-        remove(tpath);
+    e = temp_end(f, tpath, path, e, errbuf, cap);
     if (e && errbuf && cap && !errbuf[0])
         snprintf(errbuf, cap, "%s: %s", path, pii_strerror(e));
     pii_rt_gguf_writer_free(w);
