@@ -14,3 +14,11 @@ run() {
     "$@" >stdout.txt 2>err || rc=$? # also under set -e
     [ $rc -eq "$want" ] || fail "$*: exit $rc, want $want: $(cat err)"
 }
+
+# tiny_model DIR [OPTION...]: mkmodel writes a random one-layer model with
+# the 33 labels (seed 3) to DIR; the OPTIONs go after the others.
+tiny_model() {
+    dir=$1; shift
+    "$PII_REDACT" mkmodel -o "$dir" --layers 1 --d-model 32 --heads 2 --kv-heads 1 --head-dim 16 \
+        --experts 4 --top-k 2 --labels 33 --seed 3 "$@" >/dev/null
+}

@@ -3,10 +3,9 @@
 # reported as such.  (Issue 18, H5.)
 set -e
 P=$PII_REDACT
-fail() { echo "FAIL: $*"; exit 1; }
+. "$(dirname "$0")/lib.sh" # fail, tiny_model
 cd "$TMPDIR"
-"$P" mkmodel -o m --layers 1 --d-model 32 --heads 2 --kv-heads 1 --head-dim 16 \
-    --experts 4 --top-k 2 --labels 33 --seed 3 >/dev/null
+tiny_model m
 echo 'Mail bob.smith@example.com' >in.txt
 
 # refused WHAT MESSAGE: the command refuses the model in m (exit 4) and
