@@ -10,6 +10,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "pii_file.h"
+
 #include "model_internal.h"
 #include "model_quant.h"
 
@@ -510,40 +512,13 @@ static pii_err read_text(const char *path, char **out, size_t *len, char *errbuf
     if (!f)
         return pii_pf_fail(errbuf, cap, errno == ENOENT ? PII_ENOTFOUND : PII_EIO, path, "%s",
                            strerror(errno));
-    size_t n = 0, c = 1 << 14;
-    char *b = malloc(c);
-    while (b) {
-        if (n == c) {
-            if (c >= (1u << 24)) {
-                free(b);
-                fclose(f);
-                return pii_pf_fail(errbuf, cap, PII_ETOOBIG, path, "larger than 16 MiB");
-            }
-            char *nb = realloc(b, c * 2);
-            if (!nb) {
-                free(b);
-                b = NULL;
-                break;
-            }
-            b = nb;
-            c *= 2;
-        }
-        size_t k = fread(b + n, 1, c - n, f);
-        n += k;
-        if (!k)
-            break;
-    }
-    int bad = ferror(f);
+    pii_err e = pii_file_read_all(f, (size_t)1 << 24, out, len);
     fclose(f);
-    if (!b)
-        return PII_ENOMEM;
-    if (bad) {
-        free(b);
-        return pii_pf_fail(errbuf, cap, PII_EIO, path, "read error");
-    }
-    *out = b;
-    *len = n;
-    return PII_OK;
+    if (e == PII_ETOOBIG)
+        return pii_pf_fail(errbuf, cap, e, path, "larger than 16 MiB");
+    if (e == PII_EIO)
+        return pii_pf_fail(errbuf, cap, e, path, "read error");
+    return e;
 }
 
 static pii_model *finish(pii_model *m, pii_err e, pii_err *err)

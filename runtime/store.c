@@ -14,6 +14,7 @@
 
 #include <json-c/json.h>
 
+#include "pii_file.h"
 #include "rt_store.h"
 
 /* ---- mapping ------------------------------------------------------------ */
@@ -437,38 +438,13 @@ static pii_err read_small_file(const char *path, char **out, size_t *len, char *
         close(fd);
         return pii_rt_fail(errbuf, cap, PII_ENOMEM, path, "%s", strerror(errno));
     }
-    size_t n = 0, c = 4096;
-    char *b = malloc(c);
-    while (b) {
-        if (n == c) {
-            if (c >= PII_RT_MAX_HEADER) {
-                free(b);
-                fclose(fp);
-                return pii_rt_fail(errbuf, cap, PII_ETOOBIG, path, "file larger than %u bytes",
-                                   PII_RT_MAX_HEADER);
-            }
-            char *nb = realloc(b, c * 2);
-            if (!nb)
-                break;
-            b = nb;
-            c *= 2;
-        }
-        size_t k = fread(b + n, 1, c - n, fp);
-        n += k;
-        if (k == 0)
-            break;
-    }
-    int bad = ferror(fp);
+    pii_err e = pii_file_read_all(fp, PII_RT_MAX_HEADER, out, len);
     fclose(fp);
-    if (!b)
-        return PII_ENOMEM;
-    if (bad) {
-        free(b);
-        return pii_rt_fail(errbuf, cap, PII_EIO, path, "read error");
-    }
-    *out = b;
-    *len = n;
-    return PII_OK;
+    if (e == PII_ETOOBIG)
+        return pii_rt_fail(errbuf, cap, e, path, "file larger than %u bytes", PII_RT_MAX_HEADER);
+    if (e == PII_EIO)
+        return pii_rt_fail(errbuf, cap, e, path, "read error");
+    return e;
 }
 
 static pii_err open_index(pii_rt_store *s, const char *ipath, char *errbuf, size_t cap)
