@@ -135,14 +135,8 @@ static pii_err toklist_special(toklist *l, size_t id, const char *name, size_t n
 {
     if (id >= TOK_MAX_IDS)
         return PII_ERANGE;
-    if (l->nsp == l->capsp) {
-        size_t nc = l->capsp ? 2 * l->capsp : 32;
-        tok_special *s = realloc(l->sp, nc * sizeof *s);
-        if (!s)
-            return PII_ENOMEM;
-        l->sp = s;
-        l->capsp = nc;
-    }
+    if (PII_VEC_RESERVE(l->sp, l->capsp, l->nsp + 1))
+        return PII_ENOMEM;
     char *c = malloc(n + 1);
     if (!c)
         return PII_ENOMEM;
