@@ -438,7 +438,8 @@ static pii_err read_small_file(const char *path, char **out, size_t *len, char *
         close(fd);
         return pii_rt_fail(errbuf, cap, PII_ENOMEM, path, "%s", strerror(errno));
     }
-    pii_err e = pii_file_read_all(fp, PII_RT_MAX_HEADER, out, len);
+    /* PII_RT_MAX_HEADER bytes at most: the bound is the first size refused */
+    pii_err e = pii_file_read_all(fp, (size_t)PII_RT_MAX_HEADER + 1, out, len);
     fclose(fp);
     if (e == PII_ETOOBIG)
         return pii_rt_fail(errbuf, cap, e, path, "file larger than %u bytes", PII_RT_MAX_HEADER);
