@@ -42,16 +42,4 @@ static const rcase prefilter_cases[] = {
      {{"home_dir_user", 6, 11, "alice"}, {"home_dir_user", 32, 37, "carol"}}},
 };
 
-static void test_prefilter(void **state)
-{
-    (void)state;
-    check_cases(prefilter_cases, sizeof prefilter_cases / sizeof prefilter_cases[0]);
-}
-
-int main(void)
-{
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_prefilter),
-    };
-    return cmocka_run_group_tests(tests, NULL, NULL);
-}
+RULES_CASES_MAIN(test_prefilter, prefilter_cases)
