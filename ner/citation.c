@@ -62,8 +62,8 @@ static int cite_year(const ner_text *tx, uint64_t pos, int eod)
  * "Porte, 2012)", "Marsden & Mackey, 2014;", "Rueda, Checa, & Cómbita,
  * 2012)", "Makel et al., 2012)".  1 and the names in span[0..*ns), 0 when
  * none, -1 when more bytes are needed. */
-int pii_ner_citation_item(const ner_text *tx, uint64_t ws, uint64_t lim, int eod, uint64_t span[][2],
-                     int *ns)
+int pii_ner_citation_item(const ner_text *tx, uint64_t ws, uint64_t lim, int eod,
+                          uint64_t span[][2], int *ns)
 {
     uint64_t q = ws;
     for (int n = 0; n < NER_CITE_AUTHORS;) {
@@ -84,7 +84,8 @@ int pii_ner_citation_item(const ner_text *tx, uint64_t ws, uint64_t lim, int eod
             if ((r = pii_ner_nw_lit_at(tx, t, ",", eod)) < 0)
                 return -1;
             t += (uint64_t)r;
-            if ((r = pii_ner_nw_lit_at(tx, t, " ", eod)) <= 0 || (r = cite_year(tx, t + 1, eod)) <= 0)
+            if ((r = pii_ner_nw_lit_at(tx, t, " ", eod)) <= 0 ||
+                (r = cite_year(tx, t + 1, eod)) <= 0)
                 return r;
             *ns = n;
             return 1;

@@ -100,7 +100,7 @@ static int caps_honorific(const uint8_t *w, size_t n)
  * end) and *lwe (its word's end); 0 when none; -1 when more bytes are
  * needed. */
 int pii_ner_honorific_match(const ner_text *tx, uint64_t ws, uint64_t we, uint64_t lim, int eod,
-                     uint64_t *ns, uint64_t *le, uint64_t *lwe)
+                            uint64_t *ns, uint64_t *le, uint64_t *lwe)
 {
     const uint8_t *w = tx->p + (ws - tx->base);
     const size_t n = (size_t)(we - ws);

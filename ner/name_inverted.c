@@ -16,7 +16,7 @@
  * and *ge (the given name's end), 0 when none, -1 when more bytes are
  * needed. */
 int pii_ner_inverted_match(const ner_text *tx, uint64_t ws, uint64_t we, uint64_t lim, int eod,
-                        int line, uint64_t *ge)
+                           int line, uint64_t *ge)
 {
     uint64_t ne, e, s2, e2;
     const uint8_t *w = tx->p + (ws - tx->base);
@@ -43,7 +43,8 @@ int pii_ner_inverted_match(const ner_text *tx, uint64_t ws, uint64_t we, uint64_
         return r;
     const uint8_t *g = tx->p + (s2 - tx->base);
     size_t gn = (size_t)(e2 - s2);
-    if (!pii_ner_nw_has_lower(tx, s2, e2) || pii_ner_lex_country(g, gn) || pii_ner_lex_place_given(g, gn))
+    if (!pii_ner_nw_has_lower(tx, s2, e2) || pii_ner_lex_country(g, gn) ||
+        pii_ner_lex_place_given(g, gn))
         return 0;
     /* what follows the given name */
     int end_line = 0;
@@ -63,7 +64,8 @@ int pii_ner_inverted_match(const ner_text *tx, uint64_t ws, uint64_t we, uint64_
         if (more && (r = pii_ner_nw_cap_word(tx, x, lim, eod, &xe)) != 0)
             return r < 0 ? -1 : 0; /* a list: "Springfield, Illinois, USA" */
         if (more && space) {
-            int a = pii_ner_nw_lit_at(tx, x, "and ", eod), o = a > 0 ? 0 : pii_ner_nw_lit_at(tx, x, "or ", eod);
+            int a = pii_ner_nw_lit_at(tx, x, "and ", eod),
+                o = a > 0 ? 0 : pii_ner_nw_lit_at(tx, x, "or ", eod);
             if (a < 0 || o < 0)
                 return -1;
             if (a > 0 || o > 0)

@@ -31,7 +31,7 @@ static int org_after(const ner_text *tx, uint64_t we, uint64_t lim, int eod)
  * *lwe (the end of its last word, past a pii_ner_nw_possessive), 0 when none, -1 when
  * more bytes are needed. */
 int pii_ner_lexicon_match(const ner_text *tx, uint64_t ws, uint64_t we, uint64_t lim, int eod,
-                     uint64_t *le, uint64_t *lwe)
+                          uint64_t *le, uint64_t *lwe)
 {
     if (!pii_ner_lex_first_name(tx->p + (ws - tx->base), (size_t)(we - ws)))
         return 0;

@@ -146,7 +146,8 @@ size_t pii_ner_names_occurrences(const ner_text *tx, uint64_t lo, uint64_t hi, c
         if (!f)
             break;
         p += (uint64_t)(f - b);
-        if (!memcmp(f, w, n) && pii_ner_nw_word_starts(tx, p) && pii_ner_nw_whole_word(tx, p, n, hi)) {
+        if (!memcmp(f, w, n) && pii_ner_nw_word_starts(tx, p) &&
+            pii_ner_nw_whole_word(tx, p, n, hi)) {
             if (k < max)
                 at[k] = p;
             k++;
@@ -158,9 +159,11 @@ size_t pii_ner_names_occurrences(const ner_text *tx, uint64_t lo, uint64_t hi, c
 
 int pii_ner_names_lone(const ner_text *tx, uint64_t a, uint64_t b)
 {
-    if (b <= a || !pii_ner_nw_word_starts(tx, a) || !pii_ner_nw_whole_word(tx, a, (size_t)(b - a), UINT64_MAX))
+    if (b <= a || !pii_ner_nw_word_starts(tx, a) ||
+        !pii_ner_nw_whole_word(tx, a, (size_t)(b - a), UINT64_MAX))
         return 0;
-    return pii_ner_nw_teachable(tx, a, b) && !pii_ner_lex_first_name(tx->p + (a - tx->base), (size_t)(b - a));
+    return pii_ner_nw_teachable(tx, a, b) &&
+           !pii_ner_lex_first_name(tx->p + (a - tx->base), (size_t)(b - a));
 }
 
 /* Backward reach of a teacher (docs/NER.md, "Name memory"): the whole
@@ -238,7 +241,7 @@ pii_err pii_ner_names_learn(ner_names *m, uint64_t lim)
 /* The taught word that [ws, we) is, possibly with a pii_ner_nw_possessive "'s" (then
  * *ne is the name's end), or -1. */
 int pii_ner_names_match(const ner_names *m, const ner_text *tx, uint64_t ws, uint64_t we,
-                       uint64_t *ne)
+                        uint64_t *ne)
 {
     const uint8_t *w = tx->p + (ws - tx->base);
     size_t n = (size_t)(we - ws);

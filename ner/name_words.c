@@ -129,8 +129,9 @@ int pii_ner_nw_whole_word(const ner_text *tx, uint64_t p, size_t n, uint64_t hi)
 {
     int open;
     uint64_t we = pii_ner_nw_word_end(tx, p, &open);
-    return we <= hi && (we == p + n || (we > p + n && pii_ner_nw_possessive(tx->p + (p - tx->base),
-                                                                 (size_t)(we - p)) == we - p - n));
+    return we <= hi &&
+           (we == p + n || (we > p + n && pii_ner_nw_possessive(tx->p + (p - tx->base),
+                                                                (size_t)(we - p)) == we - p - n));
 }
 
 /* The byte at pos: 1 and *b set, 0 when the view ends there (more may
@@ -323,7 +324,8 @@ int pii_ner_nw_teachable(const ner_text *tx, uint64_t ws, uint64_t we)
 {
     size_t n = (size_t)(we - ws);
     const uint8_t *w = tx->p + (ws - tx->base);
-    if (n >= NER_NAME_BYTES || pii_ner_nw_title(w, n) || pii_ner_honorific_word(w, n) || roman(w, n))
+    if (n >= NER_NAME_BYTES || pii_ner_nw_title(w, n) || pii_ner_honorific_word(w, n) ||
+        roman(w, n))
         return 0;
     size_t chars = 0;
     for (uint64_t p = ws; p < we;) {
