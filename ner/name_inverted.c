@@ -21,7 +21,13 @@ int pii_ner_inverted_match(const ner_text *tx, uint64_t ws, uint64_t we, uint64_
     uint64_t ne, e, s2, e2;
     const uint8_t *w = tx->p + (ws - tx->base);
     size_t n = (size_t)(we - ws);
-    int r = pii_ner_nw_family(tx, ws, lim, eod, &ne, &e);
+    uint8_t b; /* ", " first: the lookups cost more */
+    int r;
+    if ((r = pii_ner_nw_byte_at(tx, we, eod, &b)) <= 0 || b != ',')
+        return r < 0 ? -1 : 0;
+    if ((r = pii_ner_nw_byte_at(tx, we + 1, eod, &b)) <= 0 || b != ' ')
+        return r < 0 ? -1 : 0;
+    r = pii_ner_nw_family(tx, ws, lim, eod, &ne, &e);
     if (r <= 0 || ne != e || e != we)
         return r < 0 ? -1 : 0;
     uint8_t low[NER_NAME_BYTES];
@@ -33,11 +39,6 @@ int pii_ner_inverted_match(const ner_text *tx, uint64_t ws, uint64_t we, uint64_
         pii_ner_lex_non_person(w, n) || pii_ner_lex_org_head(w, n) ||
         pii_ner_lex_org_prefix(w, n) || pii_ner_lex_country(w, n))
         return 0;
-    uint8_t b;
-    if ((r = pii_ner_nw_byte_at(tx, we, eod, &b)) <= 0 || b != ',')
-        return r < 0 ? -1 : 0;
-    if ((r = pii_ner_nw_byte_at(tx, we + 1, eod, &b)) <= 0 || b != ' ')
-        return r < 0 ? -1 : 0;
     s2 = we + 2;
     if ((r = pii_ner_nw_cap_word(tx, s2, lim, eod, &e2)) <= 0)
         return r;

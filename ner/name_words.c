@@ -196,117 +196,97 @@ int pii_ner_nw_lit_at(const ner_text *tx, uint64_t pos, const char *lit, int eod
 
 int pii_ner_nw_ascii_ieq(const uint8_t *w, size_t n, const char *t)
 {
-    size_t k = strlen(t);
-    if (k != n)
-        return 0;
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < n; i++) { /* no strlen: most words differ at once */
         uint8_t c = w[i];
         if (c >= 'A' && c <= 'Z')
             c = (uint8_t)(c + 32);
-        if (c != (uint8_t)t[i])
+        if (!t[i] || c != (uint8_t)t[i])
             return 0;
     }
-    return 1;
+    return t[n] == '\0';
 }
 
 /* Is w[0..n) one of the k words of t, byte for byte? */
 int pii_ner_nw_word_in(const char *const *t, size_t k, const uint8_t *w, size_t n)
 {
-    for (size_t i = 0; i < k; i++)
-        if (strlen(t[i]) == n && !memcmp(t[i], w, n))
+    for (size_t i = 0; n && i < k; i++) /* the first byte before strlen */
+        if ((uint8_t)t[i][0] == w[0] && strlen(t[i]) == n && !memcmp(t[i], w, n))
             return 1;
+    return 0;
+}
+
+/* Is w[0..n) one of the k words of t, sorted by bytes (strcmp order)? */
+int pii_ner_nw_sorted_has(const char *const *t, size_t k, const uint8_t *w, size_t n)
+{
+    size_t lo = 0, hi = k;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2, i = 0;
+        const uint8_t *x = (const uint8_t *)t[mid];
+        while (i < n && x[i] && x[i] == w[i])
+            i++;
+        int c = i == n ? (x[i] ? 1 : 0) : !x[i] ? -1 : x[i] < w[i] ? -1 : 1;
+        if (c == 0)
+            return 1;
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
     return 0;
 }
 
 /* Titles and forms of address that stand beside a name but are none. */
 int pii_ner_nw_title(const uint8_t *w, size_t n)
 {
+    /* lower case, sorted by bytes: a binary search */
     static const char *const titles[] = {
-        "mr",
-        "mrs",
-        "ms",
-        "miss",
-        "mx",
-        "dr",
-        "prof",
-        "sir",
-        "dame",
-        "lord",
-        "lady",
-        "madam",
-        "mister",
-        "master",
-        "rev",
-        "fr",
-        "st",
-        "jr",
-        "sr",
-        "hon",
-        "capt",
-        "col",
-        "gen",
-        "lt",
-        "sgt",
-        "maj",
-        "mme",
-        "mlle",
-        "herr",
-        "frau",
-        "sra",
-        "dra",
-        "don",
-        "king",
-        "queen",
-        "prince",
-        "judge",
-        "justice",
-        "saint",
-        "president",
-        "uncle",
-        "aunt",
-        "professor",
-        "doctor",
-        "father",
-        "officer",
-        "the",
-        "and",
-        "mother",
-        "sister",
-        "brother",
-        "cousin",
-        "coach",
-        "captain",
-        "commissioner",
-        "senator",
-        "governor",
-        "mayor",
-        "minister",
-        "secretary",
-        "chairman",
-        "chairwoman",
-        "director",
-        "detective",
-        "inspector",
-        "sergeant",
-        "agent",
-        "chief",
-        "bishop",
-        "pope",
-        "rabbi",
-        "imam",
-        "chair",
-        "speaker",
-        "pastor",
-        "nurse",
-        "congressman",
-        "congresswoman",
-        "representative",
-        "emperor",
+        "agent",       "and",
+        "aunt",        "bishop",
+        "brother",     "capt",
+        "captain",     "chair",
+        "chairman",    "chairwoman",
+        "chief",       "coach",
+        "col",         "commissioner",
+        "congressman", "congresswoman",
+        "cousin",      "dame",
+        "detective",   "director",
+        "doctor",      "don",
+        "dr",          "dra",
+        "emperor",     "father",
+        "fr",          "frau",
+        "gen",         "governor",
+        "herr",        "hon",
+        "imam",        "inspector",
+        "jr",          "judge",
+        "justice",     "king",
+        "lady",        "lord",
+        "lt",          "madam",
+        "maj",         "master",
+        "mayor",       "minister",
+        "miss",        "mister",
+        "mlle",        "mme",
+        "mother",      "mr",
+        "mrs",         "ms",
+        "mx",          "nurse",
+        "officer",     "pastor",
+        "pope",        "president",
+        "prince",      "prof",
+        "professor",   "queen",
+        "rabbi",       "representative",
+        "rev",         "saint",
+        "secretary",   "senator",
+        "sergeant",    "sgt",
+        "sir",         "sister",
+        "speaker",     "sr",
+        "sra",         "st",
+        "the",         "uncle",
     };
-    for (size_t i = 0; i < sizeof titles / sizeof titles[0]; i++)
-        if (pii_ner_nw_ascii_ieq(w, n, titles[i]))
-            return 1;
-    return 0;
+    uint8_t low[16];
+    if (n == 0 || n >= sizeof low)
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        low[i] = w[i] >= 'A' && w[i] <= 'Z' ? (uint8_t)(w[i] + 32) : w[i];
+    return pii_ner_nw_sorted_has(titles, sizeof titles / sizeof titles[0], low, n);
 }
 
 static int roman(const uint8_t *w, size_t n)

@@ -124,8 +124,7 @@ static int skip_word(names_state *s, const ner_text *tx)
         size_t k = pii_ner_nw_cp_at(tx, s->pscan, &cp);
         if (!k && pii_ner_nw_cut_char(tx, s->pscan))
             return 0; /* the character goes on past the view */
-        if (!k || !(pii_ner_word_cp(cp) || cp == '\'' || cp == '-' || cp == 0x2019 ||
-                    cp == 0x2010))
+        if (!k || !(pii_ner_word_cp(cp) || cp == '\'' || cp == '-' || cp == 0x2019 || cp == 0x2010))
             return 1;
         s->pscan += k;
     }
