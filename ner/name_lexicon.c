@@ -33,12 +33,12 @@ static int org_after(const ner_text *tx, uint64_t we, uint64_t lim, int eod)
 int pii_ner_lexicon_match(const ner_text *tx, uint64_t ws, uint64_t we, uint64_t lim, int eod,
                           uint64_t *le, uint64_t *lwe)
 {
-    if (!pii_ner_lex_first_name(tx->p + (ws - tx->base), (size_t)(we - ws)))
-        return 0;
-    uint8_t b, b2;
+    uint8_t b, b2; /* the space first: the lookup costs more */
     int r = pii_ner_nw_byte_at(tx, we, eod, &b);
     if (r <= 0 || b != ' ')
         return r < 0 ? -1 : 0;
+    if (!pii_ner_lex_first_name(tx->p + (ws - tx->base), (size_t)(we - ws)))
+        return 0;
     uint64_t s2 = we + 1, ne, e2;
     /* "Given X. Family" */
     if ((r = pii_ner_nw_byte_at(tx, s2, eod, &b)) <= 0)

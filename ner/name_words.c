@@ -52,6 +52,9 @@ uint64_t pii_ner_nw_word_end(const ner_text *tx, uint64_t ws, int *open)
     const uint64_t end = tx->base + tx->len;
     uint64_t p = ws;
     *open = 0;
+    for (uint8_t c; p < end && (c = tx->p[p - tx->base]) < 0x80 &&
+                    ((uint8_t)((c | 0x20) - 'a') < 26 || (uint8_t)(c - '0') < 10);)
+        p++; /* ASCII letters and digits: pii_ner_word_cp's, without decoding */
     for (;;) {
         uint32_t cp;
         size_t n = p < end ? pii_ner_nw_cp_at(tx, p, &cp) : 0;
