@@ -151,12 +151,59 @@ static void test_names_detector_pieces(void **state)
     free(doc);
 }
 
+/* Random documents of name-like pieces: in pieces of random sizes the
+ * spans are those of one scan of the whole (a fixed seed). */
+static void test_names_detector_random(void **state)
+{
+    (void)state;
+    static const char *const piece[] = {
+        "Tom", "Baker",      "Mr.",   " ",      "  ",    "(",     "2012",     ", ",
+        "; ",  "\n",         "et al", "Garcia", "Maria", "Dr",    ".",        "Okafor",
+        "'s",  "O'",         "Brien", "Judge",  "and",   "Court", "\xC3\xA9", "\xE2\x80\x99",
+        "x",   "Solicitors", "Wei",   ",",      "Li",    "&",
+    };
+    const size_t np = sizeof piece / sizeof piece[0];
+    pii_err e;
+    pii_names *n = pii_names_create(PII_NAMES_ALL, &e);
+    assert_non_null(n);
+    char doc[6000], want[8192], got[8192];
+    pii_spanvec whole = {0}, part = {0};
+    uint32_t r = 40;
+    size_t total = 0;
+    for (int round = 0; round < 300; round++) {
+        size_t k = 0;
+        while (k < 5000) {
+            r = r * 1103515245u + 12345u;
+            const char *p = piece[(r >> 16) % np];
+            size_t l = strlen(p);
+            memcpy(doc + k, p, l);
+            k += l;
+        }
+        doc[k] = '\0';
+        pii_spanvec_clear(&whole);
+        feed(n, doc, 0, &whole);
+        show(&whole, want, sizeof want);
+        total += whole.n;
+        r = r * 1103515245u + 12345u;
+        size_t step = 1 + (r >> 16) % 700;
+        pii_spanvec_clear(&part);
+        feed(n, doc, step, &part);
+        show(&part, got, sizeof got);
+        assert_string_equal(got, want);
+    }
+    assert_true(total > 1000); /* the pieces make names: 2,213 */
+    pii_spanvec_free(&whole);
+    pii_spanvec_free(&part);
+    pii_names_free(n);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_names_detector_spans),
         cmocka_unit_test(test_names_detector_refuses),
         cmocka_unit_test(test_names_detector_pieces),
+        cmocka_unit_test(test_names_detector_random),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
