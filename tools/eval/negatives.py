@@ -6,6 +6,7 @@ dropped (it kept person, date and contact spans only), and how many of
 them the pipeline flags as private_person.
 
     negatives.py build --conll wnut17train.conll [--uner-ewt DEV TEST] [--uner-pud TEST]
+                       [--gum DIR-OF-CONLLU]
                        [--pack ../shared/train] [-o build/eval/negatives]
     negatives.py count [-o build/eval/negatives] [--split dev] [-- PII-REDACT ARGS]
 
@@ -20,6 +21,12 @@ in ../shared/train/licenses/):
   - Universal NER English PUD: `UniversalNER/UNER_English-PUD` @
     07ea0553144e3fcf3d6633efe2a075b725a0d262, `en_pud-ud-test.iob2` (CC
     BY-SA 3.0); ORG and LOC.
+  - GUM: `amir-zeldes/gum` @ 72ce5ac14978a324c2fd18d49484e65292cbe316,
+    `dep/*.conllu` of the pack's genres (licences per genre:
+    ../shared/train/licenses/gum.*); its entity layer's organization,
+    place, object and event mentions that carry a Wikipedia identity and
+    a proper noun (named ones: "Wikinews", "Australia", not "the
+    company").
 Get each file from a clone or snapshot of its repository, e.g.
 
     git --git-dir=MIRROR show e52a2d2a71ac1a051ca2d532eef28653c5c02603:wnut17train.conll >wnut17train.conll
@@ -53,7 +60,9 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
-TYPES = ["corporation", "location", "product", "group", "creative-work", "ORG", "LOC"]
+TYPES = ["corporation", "location", "product", "group", "creative-work", "ORG", "LOC",
+         "organization", "place", "object", "event"]
+GUM_TYPES = {"organization", "place", "object", "event"}
 UNER_TYPES = {"ORG", "LOC"}
 LABEL = "private_person"
 
@@ -182,6 +191,109 @@ def build_uner(a, name, paths, files):
           f"{n_ment} negative mentions")
 
 
+def gum_entities(v):
+    """The Entity= value of a token: ('open'|'single', id, fields) and ('close', id)."""
+    ev, i = [], 0
+    while i < len(v):
+        if v[i] == "(":
+            j = i + 1
+            while j < len(v) and v[j] not in "()":
+                j += 1
+            f = v[i + 1:j]
+            if j < len(v) and v[j] == ")":
+                ev.append(("single", f.split("-")[0], f))
+                j += 1
+            else:
+                ev.append(("open", f.split("-")[0], f))
+            i = j
+        else:
+            j = i
+            while j < len(v) and v[j] != ")":
+                j += 1
+            ev.append(("close", v[i:j], None))
+            i = j + 1
+    return ev
+
+
+def gum_doc(path):
+    """[(form, upos)] and [(first, last token index, etype, identity)] of a .conllu."""
+    toks, ments, open_ = [], [], {}
+    for line in open(path, encoding="utf-8"):
+        line = line.rstrip("\n")
+        if not line or line.startswith("#"):
+            continue
+        c = line.split("\t")
+        if not c[0].isdigit():
+            continue  # multiword tokens, empty nodes
+        k = len(toks)
+        toks.append((c[1], c[3]))
+        ent = [x[len("Entity="):] for x in c[9].split("|") if x.startswith("Entity=")]
+        for kind, eid, f in gum_entities(ent[0]) if ent else []:
+            if kind == "close":
+                if open_.get(eid):
+                    first, f0 = open_[eid].pop()
+                    ments.append((first, k, f0))
+            elif kind == "single":
+                ments.append((k, k, f))
+            else:
+                open_.setdefault(eid, []).append((k, f))
+    out = []
+    for first, last, f in ments:
+        parts = f.split("-")
+        etype, ident = (parts[1] if len(parts) > 1 else ""), "-".join(parts[7:])
+        if etype in GUM_TYPES and ident and any(toks[i][1] == "PROPN"
+                                                  for i in range(first, last + 1)):
+            out.append((first, last, etype))
+    return toks, out
+
+
+def build_gum(a, files):
+    recs = [json.loads(x) for x in open(os.path.join(a.pack, "gum.jsonl"), encoding="utf-8")]
+    by_doc = {}
+    for r in recs:
+        by_doc.setdefault(r["id"].split(":")[1], []).append(r)
+    n_rec = n_ment = 0
+    for doc, rs in by_doc.items():
+        path = os.path.join(a.gum, doc + ".conllu")
+        if not os.path.exists(path):
+            continue
+        toks, ments = gum_doc(path)
+        rs = sorted(rs, key=lambda r: int(r["id"].rsplit(":", 1)[1]))
+        where, t, ri, pos = [], 0, 0, 0  # token -> (record index, start, end)
+        for form, _ in toks:
+            while ri < len(rs):
+                txt = rs[ri]["text"]
+                i = txt.find(form, pos)
+                if i >= 0 and not txt[pos:i].strip():
+                    where.append((ri, i, i + len(form)))
+                    pos = i + len(form)
+                    break
+                if txt[pos:].strip():
+                    ri = len(rs)  # the text holds something else: give up
+                    break
+                ri, pos = ri + 1, 0
+            if ri >= len(rs):
+                break
+        if len(where) != len(toks):
+            continue
+        neg = [[] for _ in rs]
+        for first, last, etype in ments:
+            (r0, s0, _), (r1, _, e1) = where[first], where[last]
+            if r0 == r1:
+                neg[r0].append((s0, e1, etype))
+        for r, ng in zip(rs, neg):
+            gold = [s for s in r["spans"] if s["label"] == LABEL]
+            ng = [{"start": s, "end": e, "type": ty} for s, e, ty in sorted(set(ng))
+                  if not any(s < g["end"] and g["start"] < e for g in gold)]
+            n_rec += 1
+            n_ment += len(ng)
+            rec = {"id": r["id"], "source": "gum", "lang": "en", "text": r["text"], "spans": gold,
+                   "scored_labels": [LABEL], "negatives": ng}
+            files["dev" if is_dev(doc_key(r["id"])) else "train"].write(
+                json.dumps(rec, ensure_ascii=False) + "\n")
+    print(f"negatives: gum: {n_rec} of {len(recs)} pack records matched, {n_ment} negative mentions")
+
+
 def build(a):
     recs = [json.loads(x) for x in open(os.path.join(a.pack, "wnut17_train.jsonl"), encoding="utf-8")]
     by_text = {}
@@ -218,6 +330,12 @@ def build(a):
             build_uner(a, name, paths, files)
             for f in files.values():
                 f.close()
+    if a.gum:
+        files = {k: open(os.path.join(a.out, f"gum_{k}.jsonl"), "w", encoding="utf-8")
+                 for k in ("dev", "train")}
+        build_gum(a, files)
+        for f in files.values():
+            f.close()
     print(f"negatives: -> {a.out}")
 
 
@@ -226,7 +344,7 @@ def count(a, extra):
     if not os.path.exists(os.path.join(a.out, f"wnut17_{a.split if a.split != 'all' else 'dev'}.jsonl")):
         sys.exit(f"negatives: no files in {a.out}: run `negatives.py build` first")
     names = ["dev", "train"] if a.split == "all" else [a.split]
-    for src in ("wnut17", "uner_en_ewt", "uner_en_pud"):
+    for src in ("wnut17", "uner_en_ewt", "uner_en_pud", "gum"):
         recs = []
         for k in names:
             p = os.path.join(a.out, f"{src}_{k}.jsonl")
@@ -283,6 +401,7 @@ def main():
     ap.add_argument("--conll")
     ap.add_argument("--uner-ewt", nargs="+")
     ap.add_argument("--uner-pud", nargs="+")
+    ap.add_argument("--gum", help="a folder with GUM's dep/*.conllu")
     ap.add_argument("--pack", default=os.path.join(ROOT, "..", "shared", "train"))
     ap.add_argument("-o", "--out", default=os.path.join(ROOT, "build", "eval", "negatives"))
     ap.add_argument("--split", choices=["dev", "train", "all"], default="dev")
