@@ -30,6 +30,7 @@ struct pii_easy {
     pii_tok *tok;
     pii_ner *ner;
     pii_rules *rules;
+    pii_names *names; /* without the model: the name recognizers */
     pii_deny *deny;
     pii_allow *allow;
     pii_ops *ops;
@@ -112,6 +113,7 @@ void pii_easy_free(pii_easy *h)
     pii_allow_free(h->allow);
     pii_deny_free(h->deny);
     pii_rules_free(h->rules);
+    pii_names_free(h->names);
     free(h);
 }
 
@@ -181,6 +183,8 @@ static int label_active(const pii_easy *h, const char *label)
     for (size_t i = 0; h->rules && i < pii_rules_count(h->rules); i++)
         if (strcmp(pii_rules_info(h->rules, i)->label, label) == 0)
             return 1;
+    if (h->names && strcmp(pii_names_label(), label) == 0)
+        return 1;
     for (size_t i = 0; h->deny && i < pii_deny_nlabels(h->deny); i++)
         if (strcmp(pii_deny_label(h->deny, i), label) == 0)
             return 1;
@@ -328,6 +332,11 @@ pii_easy *pii_easy_create(const pii_easy_options *opts, pii_err *err, char *msg,
         if (!(h->rules = pii_rules_create(&e)))
             goto out;
         if ((e = pii_redactor_add_detector(h->red, pii_rules_detector(h->rules))))
+            goto out;
+        /* Without the model the name recognizers that need none run, as
+         * in the command (src/pipeline.c). */
+        if (!h->ner && (!(h->names = pii_names_create(PII_NAMES_ALL, &e)) ||
+                        (e = pii_redactor_add_detector(h->red, pii_names_detector(h->names)))))
             goto out;
     }
     if ((e = build_lists(h, &o, msg, msgcap)) || (e = build_ops(h, &o, msg, msgcap)) ||
