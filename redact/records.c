@@ -20,7 +20,8 @@
  * PII_STREAM_QUEUE_DOCS of them and PII_STREAM_QUEUE_BYTES in all, of whole
  * records (a record that would pass a cap starts the next batch, unless it
  * is the first: it then announces what fits and feeds the rest live); they
- * are announced with pii_stream_ahead (the model computes them together
+ * are put ahead to the inner stream (pii_stream_put, PII_STREAM_AHEAD, then
+ * a flush: the model computes them together
  * over its thread pool).  The second pass is the one-record-at-a-time
  * processing above, unchanged, except that each value is fed from its
  * announced copy (the bytes are compared first; the two passes parse the
@@ -320,7 +321,7 @@ struct pii_rec_stream {
     pii_err failed;
     char detail[160];
     pii_wide wide; /* the wide-text guard over the raw input */
-    /* values announced to `st` (pii_stream_ahead), see the top comment */
+    /* values put ahead to `st` (PII_STREAM_AHEAD), see the top comment */
     int lookahead;        /* `st` has a lookahead: gather values ahead */
     int gathering;        /* first pass: parse, collect values, write nothing */
     int checking;         /* PII_REC_BAD_TEXT: parse only, to know a bad record first */
@@ -1695,7 +1696,10 @@ static size_t batch(pii_rec_stream *rs, int eof)
         /* on failure nothing is announced: the values are fed live (a
          * detector's failure is sticky in the stream and comes back from
          * the first feed, in record order) */
-        if (pii_stream_ahead(rs->st, rs->gdoc, rs->glen, rs->gn))
+        pii_err e = PII_OK;
+        for (size_t i = 0; !e && i < rs->gn; i++)
+            e = pii_stream_put(rs->st, rs->gdoc[i], rs->glen[i], PII_STREAM_AHEAD);
+        if (e || pii_stream_put(rs->st, NULL, 0, PII_STREAM_FLUSH))
             rs->gn = 0;
     }
     return nr;
