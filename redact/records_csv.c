@@ -25,7 +25,8 @@ static pii_err csv_field(pii_rec_stream *rs, const uint8_t *rec, size_t body, si
         for (;;) {
             const uint8_t *nq = q < body ? memchr(rec + q, '"', body - q) : NULL;
             if (!nq)
-                return rec_fail(rs, PII_EFORMAT, "quoted field not closed (it starts at byte %zu)", i);
+                return rec_fail(rs, PII_EFORMAT, "quoted field not closed (it starts at byte %zu)",
+                                i);
             q = (size_t)(nq - rec);
             if (q + 1 < body && rec[q + 1] == '"') {
                 q += 2;
@@ -36,17 +37,17 @@ static pii_err csv_field(pii_rec_stream *rs, const uint8_t *rec, size_t body, si
         *f = (cfield){i + 1, q, 1};
         i = q + 1;
         if (i < body && rec[i] != (uint8_t)rs->delim)
-            return rec_fail(rs, PII_EFORMAT, "unexpected character after a closing quote at byte %zu",
-                        i);
+            return rec_fail(rs, PII_EFORMAT,
+                            "unexpected character after a closing quote at byte %zu", i);
     } else {
         const uint8_t *c = i < body ? memchr(rec + i, rs->delim, body - i) : NULL;
         size_t j = c ? (size_t)(c - rec) : body;
         const uint8_t *cr = j > i ? memchr(rec + i, '\r', j - i) : NULL;
         if (cr)
             return rec_fail(rs, PII_EFORMAT,
-                        "a CR that does not end a line at byte %zu (CR-only line ends are not "
-                        "supported: convert them to LF)",
-                        (size_t)(cr - rec));
+                            "a CR that does not end a line at byte %zu (CR-only line ends are not "
+                            "supported: convert them to LF)",
+                            (size_t)(cr - rec));
         *f = (cfield){i, j, 0};
         i = j;
     }
@@ -171,8 +172,8 @@ pii_err rec_csv_record(pii_rec_stream *rs, const uint8_t *rec, size_t n, size_t 
             int changed;
             size_t at;
             rs->col = col;
-            if ((e = rec_redact_value(rs, f.quoted ? 'q' : 'u', rec, &copied, f.a, f.b - f.a, &changed,
-                                  &at)))
+            if ((e = rec_redact_value(rs, f.quoted ? 'q' : 'u', rec, &copied, f.a, f.b - f.a,
+                                      &changed, &at)))
                 return e;
         }
         if (k >= body)

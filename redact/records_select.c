@@ -207,4 +207,3 @@ int rec_path_hit(const jpath *jpth, const uint8_t *keys, const size_t *koff, siz
     }
     return s == jpth->nseg && k <= nk;
 }
-

@@ -230,7 +230,7 @@ static pii_err flush_span(pii_rec_stream *rs)
  * (escapes, UTF-8 sequences), merges it into the pending one when they
  * now overlap, else writes the pending one and keeps this one. */
 pii_err rec_collect(void *ud, const pii_span *s, const uint8_t *val, size_t len, uint64_t c0,
-                       uint64_t c1)
+                    uint64_t c1)
 {
     (void)val, (void)len, (void)c0, (void)c1;
     pii_rec_stream *rs = ud;
@@ -386,8 +386,8 @@ static pii_err finish_value(pii_rec_stream *rs)
     return e;
 }
 
-pii_err rec_redact_value(pii_rec_stream *rs, int kind, const uint8_t *rec, size_t *copied,
-                         size_t a, size_t n, int *changed, size_t *vstart)
+pii_err rec_redact_value(pii_rec_stream *rs, int kind, const uint8_t *rec, size_t *copied, size_t a,
+                         size_t n, int *changed, size_t *vstart)
 {
     const uint8_t *raw = rec + a;
     *changed = 0;

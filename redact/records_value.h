@@ -63,7 +63,7 @@ pii_err rec_collect(void *ud, const pii_span *s, const uint8_t *v, size_t n, uin
  * a + n and *changed 1; the rebuilt value is rs->out[*vstart, out.n).
  * While the stream gathers (its first pass), the value is only noted for
  * the announcement; while it checks, nothing happens. */
-pii_err rec_redact_value(pii_rec_stream *rs, int kind, const uint8_t *rec, size_t *copied,
-                         size_t a, size_t n, int *changed, size_t *vstart);
+pii_err rec_redact_value(pii_rec_stream *rs, int kind, const uint8_t *rec, size_t *copied, size_t a,
+                         size_t n, int *changed, size_t *vstart);
 
 #endif
