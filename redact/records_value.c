@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ops_internal.h"
 #include "records_int.h"
 
 /* ---- units: one escape or one UTF-8 sequence --------------------------- */
@@ -165,20 +166,6 @@ static pii_err csv_double_quotes(const uint8_t *p, size_t n, pii_buf *o)
 
 /* ---- redacting one value ------------------------------------------------ */
 
-static pii_err placeholder(const char *label, pii_buf *out)
-{
-    char name[128];
-    size_t k = pii_label_upper(label, name, sizeof name);
-    if (k >= sizeof name)
-        k = sizeof name - 1;
-    pii_err e = pii_buf_append(out, "<", 1);
-    if (!e)
-        e = pii_buf_append(out, name, k);
-    if (!e)
-        e = pii_buf_append(out, ">", 1);
-    return e;
-}
-
 /* Writes the pending widened span: the raw bytes before it, then its
  * escaped replacement. */
 static pii_err flush_span(pii_rec_stream *rs)
@@ -200,9 +187,7 @@ static pii_err flush_span(pii_rec_stream *rs)
         if ((e = rs->sink.span(rs->sink.ud, &f->s, val, vlen, c0, c1)))
             return e;
     }
-    rs->rep.n = 0;
-    e = rs->ops ? pii_ops_apply(rs->ops, &f->s, val, vlen, &rs->rep)
-                : placeholder(f->s.label, &rs->rep);
+    e = pii_ops__output(rs->ops, &f->s, val, vlen, &rs->rep);
     if (!e && !v->started) {
         /* the record up to this value, then the value's own output */
         e = pii_buf_append(&rs->out, v->rec + *v->copied, v->a - *v->copied);

@@ -27,6 +27,7 @@
 
 #include "pii_fault.h"
 #include "pii_redact.h"
+#include "ops_internal.h"
 #include "own.h"
 #include "validators.h"
 
@@ -344,21 +345,6 @@ static pii_err emit_raw(pii_stream *s, uint64_t upto)
     return PII_OK;
 }
 
-static pii_err placeholder(pii_buf *out, const char *label)
-{
-    char name[128];
-    size_t n = pii_label_upper(label, name, sizeof name);
-    if (n >= sizeof name)
-        n = sizeof name - 1;
-    out->n = 0;
-    pii_err e = pii_buf_append(out, "<", 1);
-    if (!e)
-        e = pii_buf_append(out, name, n);
-    if (!e)
-        e = pii_buf_append(out, ">", 1);
-    return e;
-}
-
 static pii_err emit_span(pii_stream *s, const pii_span *sp, int eod)
 {
     pii_err e = emit_raw(s, sp->start);
@@ -374,12 +360,7 @@ static pii_err emit_span(pii_stream *s, const pii_span *sp, int eod)
             return e;
     }
     if (s->sink.write) {
-        s->rep.n = 0;
-        if (s->r->ops)
-            e = pii_ops_apply(s->r->ops, sp, val, vlen, &s->rep);
-        else
-            e = placeholder(&s->rep, sp->label);
-        if (e)
+        if ((e = pii_ops__output(s->r->ops, sp, val, vlen, &s->rep)))
             return e;
         if (s->rep.n) {
             e = s->sink.write(s->sink.ud, s->rep.p, s->rep.n);

@@ -97,7 +97,7 @@ static void test_path_hit(void **st)
     assert_false(hit("user.a.b", 2)); /* an unescaped dot splits keys */
     assert_false(hit("user.a\\.b", 1));
     assert_true(hit("*.a\\.b", 2));
-    assert_true(hit("user.*", 1)); /* a final "*": the key and below */
+    assert_true(hit("user.*", 1));   /* a final "*": the key and below */
     assert_true(hit("user.*.*", 3)); /* "*" matches the empty key */
     assert_false(hit("name", 3));
     assert_false(hit("user.x", 2));
