@@ -144,87 +144,81 @@ static pii_err show_key(pii_rec_stream *rs, const uint8_t *p, size_t n)
     return e;
 }
 
-static pii_err j_object(pii_rec_stream *rs, jp *j)
+/* Takes the byte c at the parse position, if it is there. */
+static int j_eat(jp *j, uint8_t c)
 {
-    pii_err e;
+    if (j->i >= j->n || j->p[j->i] != c)
+        return 0;
     j->i++;
-    j_ws(j);
-    if (j->i < j->n && j->p[j->i] == '}') {
-        j->i++;
-        return PII_OK;
-    }
-    for (;;) {
-        j_ws(j);
-        if (j->i >= j->n || j->p[j->i] != '"')
-            return rec_fail(rs, PII_EJSON, "expected a key at byte %zu", j->i);
-        size_t end;
-        if ((e = j_strend(rs, j, &end)))
-            return e;
-        if ((e = push_key(rs, j->p + j->i + 1, end - j->i - 1)))
-            return e;
-        if ((rs->spec->scan & PII_REC_SCAN_KEYS) && end > j->i + 1 && j_selected(rs)) {
-            /* The key itself, at its own path (selected as its value is).
-             * The field of its spans is the object's path and "*"; below a
-             * redacted key, the field shows the replacement, never the key
-             * (selectors still see the key). */
-            int changed;
-            size_t a = j->i + 1, at;
-            if ((e = show_key(rs, (const uint8_t *)"*", 1)) ||
-                (e = rec_redact_value(rs, 'j', j->p, &j->copied, a, end - a, &changed, &at)))
-                return e;
-            if (changed)
-                e = rec_decode('j', rs->out.p + at, rs->out.n - at, &rs->dec);
-            size_t k0 = rs->koff[rs->nk - 1], kn = rs->koff[rs->nk] - k0;
-            if (!e) /* a scanned key is not empty, so keys.p is not NULL */
-                e = changed ? show_key(rs, rs->dec.p, rs->dec.n)
-                            : show_key(rs, rs->keys.p + k0, kn);
-            if (e)
-                return e;
-        }
-        j->i = end + 1;
-        j_ws(j);
-        if (j->i >= j->n || j->p[j->i] != ':')
-            return rec_fail(rs, PII_EJSON, "expected ':' at byte %zu", j->i);
-        j->i++;
-        if ((e = j_value(rs, j)))
-            return e;
-        rs->keys.n = rs->koff[--rs->nk];
-        rs->kshow.n = rs->kso[rs->nk];
-        j_ws(j);
-        if (j->i < j->n && j->p[j->i] == ',') {
-            j->i++;
-            continue;
-        }
-        if (j->i < j->n && j->p[j->i] == '}') {
-            j->i++;
-            return PII_OK;
-        }
-        return rec_fail(rs, PII_EJSON, "expected ',' or '}' at byte %zu", j->i);
-    }
+    return 1;
 }
 
-static pii_err j_array(pii_rec_stream *rs, jp *j)
+/* A scanned key (PII_REC_SCAN_KEYS), the string j->p(j->i, end), at its own
+ * path (selected as its value is).  The field of its spans is the object's
+ * path and "*"; below a redacted key, the field shows the replacement,
+ * never the key (selectors still see the key). */
+static pii_err j_scan_key(pii_rec_stream *rs, jp *j, size_t end)
 {
+    int changed;
+    size_t a = j->i + 1, at;
+    pii_err e;
+    if ((e = show_key(rs, (const uint8_t *)"*", 1)) ||
+        (e = rec_redact_value(rs, 'j', j->p, &j->copied, a, end - a, &changed, &at)))
+        return e;
+    if (changed && (e = rec_decode('j', rs->out.p + at, rs->out.n - at, &rs->dec)))
+        return e;
+    size_t k0 = rs->koff[rs->nk - 1], kn = rs->koff[rs->nk] - k0;
+    /* a scanned key is not empty, so keys.p is not NULL */
+    return changed ? show_key(rs, rs->dec.p, rs->dec.n) : show_key(rs, rs->keys.p + k0, kn);
+}
+
+/* One member of an object, its key at j->i: the key (entered into the key
+ * path), ':' and the value. */
+static pii_err j_member(pii_rec_stream *rs, jp *j)
+{
+    pii_err e;
+    size_t end;
+    if (j->i >= j->n || j->p[j->i] != '"')
+        return rec_fail(rs, PII_EJSON, "expected a key at byte %zu", j->i);
+    if ((e = j_strend(rs, j, &end)) || (e = push_key(rs, j->p + j->i + 1, end - j->i - 1)))
+        return e;
+    if ((rs->spec->scan & PII_REC_SCAN_KEYS) && end > j->i + 1 && j_selected(rs) &&
+        (e = j_scan_key(rs, j, end)))
+        return e;
+    j->i = end + 1;
+    j_ws(j);
+    if (!j_eat(j, ':'))
+        return rec_fail(rs, PII_EJSON, "expected ':' at byte %zu", j->i);
+    if ((e = j_value(rs, j)))
+        return e;
+    rs->keys.n = rs->koff[--rs->nk];
+    rs->kshow.n = rs->kso[rs->nk];
+    return PII_OK;
+}
+
+/* An object or an array at j->i ('{' or '['): its members or elements. */
+static pii_err j_container(pii_rec_stream *rs, jp *j)
+{
+    int object = j->p[j->i] == '{';
+    uint8_t close = object ? '}' : ']';
     pii_err e;
     j->i++;
     j_ws(j);
-    if (j->i < j->n && j->p[j->i] == ']') {
-        j->i++;
+    if (j_eat(j, close))
         return PII_OK;
-    }
     for (;;) {
-        if ((e = j_value(rs, j)))
+        if (object)
+            j_ws(j);
+        if ((e = object ? j_member(rs, j) : j_value(rs, j)))
             return e;
         j_ws(j);
-        if (j->i < j->n && j->p[j->i] == ',') {
-            j->i++;
+        if (j_eat(j, ','))
             continue;
-        }
-        if (j->i < j->n && j->p[j->i] == ']') {
-            j->i++;
+        if (j_eat(j, close))
             return PII_OK;
-        }
-        return rec_fail(rs, PII_EJSON, "expected ',' or ']' at byte %zu", j->i);
+        return rec_fail(
+            rs, PII_EJSON,
+            object ? "expected ',' or '}' at byte %zu" : "expected ',' or ']' at byte %zu", j->i);
     }
 }
 
@@ -278,7 +272,7 @@ static pii_err j_value(pii_rec_stream *rs, jp *j)
     case '[':
         if (++j->depth > MAX_DEPTH)
             return rec_fail(rs, PII_EJSON, "nested deeper than 512 levels at byte %zu", j->i);
-        e = c == '{' ? j_object(rs, j) : j_array(rs, j);
+        e = j_container(rs, j);
         j->depth--;
         return e;
     case '"':

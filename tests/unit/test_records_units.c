@@ -114,13 +114,14 @@ static void test_path_hit(void **st)
     assert_false(rec_delim_ok(':'));
 }
 
+static const struct CMUnitTest tests[] = {
+    cmocka_unit_test(test_decode_json),
+    cmocka_unit_test(test_decode_csv),
+    cmocka_unit_test(test_unit_lengths),
+    cmocka_unit_test(test_path_hit),
+};
+
 int main(void)
 {
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_decode_json),
-        cmocka_unit_test(test_decode_csv),
-        cmocka_unit_test(test_unit_lengths),
-        cmocka_unit_test(test_path_hit),
-    };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
