@@ -4,12 +4,12 @@
  * Input bytes collect in `in` until a record is complete (JSONL: a LF;
  * CSV: a LF outside quotes, found by a small state machine that survives
  * across feeds).  A complete record is passed through the wide-text guard
- * and parsed in place; each selected value is fed to the inner pii_stream
- * as one document (the raw bytes themselves when the value has no escape,
- * else its decoded form in `dec`), and each span it reports is widened to
- * whole escapes/UTF-8 sequences ("units"), mapped back to raw offsets by
- * walking the raw value unit by unit, and written at once: the record's
- * output `out` is the raw record with those raw ranges replaced.  Memory
+ * and parsed in place (records_json.c, records_csv.c); each selected value
+ * is fed to the inner pii_stream as one document (its decoded text after
+ * its key: records_value.c), and each span it reports is widened to whole
+ * escapes/UTF-8 sequences ("units"), mapped back to raw offsets by walking
+ * the raw value unit by unit, and written at once: the record's output
+ * `out` is the raw record with those raw ranges replaced.  Memory
  * is the record, its output and small buffers, whatever the number of
  * spans.  A record with no span is written straight from `in`.
  *
@@ -22,15 +22,13 @@
  * records (a record that would pass a cap starts the next batch, unless it
  * is the first: it then announces what fits and feeds the rest live); they
  * are put ahead to the inner stream (pii_stream_put, PII_STREAM_AHEAD, then
- * a flush: the model computes them together
- * over its thread pool).  The second pass is the one-record-at-a-time
- * processing above, unchanged, except that each value is fed from its
- * announced copy (the bytes are compared first; the two passes parse the
- * same bytes the same way, so a difference is an internal error).  A record
- * the first pass finds failing (it does not parse, passes the size limit,
- * or the wide-text guard, run on a copy of its state, refuses it) is the
- * last of the batch: the second pass meets the same error in the same
- * record after writing the earlier ones, exactly as before.  Output, spans,
+ * a flush: the model computes them together over its thread pool).  The
+ * second pass is the one-record-at-a-time processing above, unchanged,
+ * except that each value is fed from its announced copy (the bytes are compared first; the two
+ * passes parse the same bytes the same way, so a difference is an internal error).  A record the
+ * first pass finds failing (it does not parse, passes the size limit, or the wide-text guard, run
+ * on a copy of its state, refuses it) is the last of the batch: the second pass meets the same
+ * error in the same record after writing the earlier ones, exactly as before.  Output, spans,
  * errors and their order are those of the unbatched processing; only the
  * cost changes.
  */
