@@ -4,8 +4,8 @@
 # skipped file's computation is withdrawn, not left pending), and every
 # output equals the one a plain run writes.
 set -e
+. "$(dirname "$0")/lib.sh"
 P="$PII_REDACT"
-fail() { echo "FAIL: $*"; exit 1; }
 cd "$TMPDIR"
 mkdir tree
 for i in $(seq 100 229); do
