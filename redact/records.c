@@ -46,7 +46,7 @@ enum { CS_START, CS_UNQ, CS_Q, CS_QQ }; /* CSV record-end scanner states */
 
 static pii_err open_inner(pii_rec_stream *rs)
 {
-    pii_sink in = {NULL, rec_collect, NULL, rs};
+    pii_sink in = {NULL, pii_rec_collect, NULL, rs};
     pii_err e;
     pii_stream_free(rs->st);
     rs->st = pii_stream_create(rs->r, &in, &e);
@@ -198,7 +198,7 @@ const char *pii_rec_stream_detail(const pii_rec_stream *rs)
     return rs->detail;
 }
 
-pii_err rec_fail(pii_rec_stream *rs, pii_err e, const char *fmt, size_t at)
+pii_err pii_rec_fail(pii_rec_stream *rs, pii_err e, const char *fmt, size_t at)
 {
     if (fmt)
         snprintf(rs->detail, sizeof rs->detail, fmt, at);
@@ -230,7 +230,7 @@ static pii_err j_unmatched(pii_rec_stream *rs)
 }
 
 /* A file whose selector matches nothing writes nothing. */
-pii_err rec_emit(pii_rec_stream *rs, const uint8_t *p, size_t n)
+pii_err pii_rec_emit(pii_rec_stream *rs, const uint8_t *p, size_t n)
 {
     if (rs->gathering || rs->checking)
         return PII_OK; /* the second pass writes */
@@ -329,8 +329,8 @@ static pii_err one_record(pii_rec_stream *rs, size_t end)
                  (unsigned long long)rs->wide.hit_at);
         return PII_EENCODING;
     }
-    pii_err e = IS_JSON(rs->spec->fmt) ? rec_jsonl_record(rs, rec, n, skip)
-                                       : rec_csv_record(rs, rec, n, skip);
+    pii_err e = IS_JSON(rs->spec->fmt) ? pii_rec_jsonl_record(rs, rec, n, skip)
+                                       : pii_rec_csv_record(rs, rec, n, skip);
     if (!e && rs->sink.end_doc)
         e = rs->sink.end_doc(rs->sink.ud);
     if (!e && rs->record >= PII_REC_PROBE_RECORDS)
@@ -362,8 +362,8 @@ static int gather_record(pii_rec_stream *rs, size_t a, size_t b, uint64_t recno,
     size_t skip = (recno == 1 && rs->bom == 1) ? 3 : 0;
     rs->record = recno;
     rs->gathering = 1;
-    pii_err e = IS_JSON(rs->spec->fmt) ? rec_jsonl_record(rs, rec, n, skip)
-                                       : rec_csv_record(rs, rec, n, skip);
+    pii_err e = IS_JSON(rs->spec->fmt) ? pii_rec_jsonl_record(rs, rec, n, skip)
+                                       : pii_rec_csv_record(rs, rec, n, skip);
     rs->gathering = 0;
     rs->record = record;
     rs->values = values;
@@ -484,7 +484,7 @@ pii_err pii_rec_stream_end(pii_rec_stream *rs)
 
 pii_err pii_rec_stream_set_delimiter(pii_rec_stream *rs, int c)
 {
-    if (!rs || rs->spec->fmt != PII_REC_CSV || !rec_delim_ok(c) || rs->in.n || rs->record)
+    if (!rs || rs->spec->fmt != PII_REC_CSV || !pii_rec_delim_ok(c) || rs->in.n || rs->record)
         return PII_EINVAL;
     rs->delim = (char)c;
     return PII_OK;

@@ -1,7 +1,7 @@
 /* records_csv.c — CSV records: fields split at the input's separator
  * (quoted fields with "" inside), the header that names the selected
  * columns, the first record's checks, and each selected field redacted
- * through rec_redact_value. */
+ * through pii_rec_redact_value. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,8 +25,8 @@ static pii_err csv_field(pii_rec_stream *rs, const uint8_t *rec, size_t body, si
         for (;;) {
             const uint8_t *nq = q < body ? memchr(rec + q, '"', body - q) : NULL;
             if (!nq)
-                return rec_fail(rs, PII_EFORMAT, "quoted field not closed (it starts at byte %zu)",
-                                i);
+                return pii_rec_fail(rs, PII_EFORMAT,
+                                    "quoted field not closed (it starts at byte %zu)", i);
             q = (size_t)(nq - rec);
             if (q + 1 < body && rec[q + 1] == '"') {
                 q += 2;
@@ -37,17 +37,18 @@ static pii_err csv_field(pii_rec_stream *rs, const uint8_t *rec, size_t body, si
         *f = (cfield){i + 1, q, 1};
         i = q + 1;
         if (i < body && rec[i] != (uint8_t)rs->delim)
-            return rec_fail(rs, PII_EFORMAT,
-                            "unexpected character after a closing quote at byte %zu", i);
+            return pii_rec_fail(rs, PII_EFORMAT,
+                                "unexpected character after a closing quote at byte %zu", i);
     } else {
         const uint8_t *c = i < body ? memchr(rec + i, rs->delim, body - i) : NULL;
         size_t j = c ? (size_t)(c - rec) : body;
         const uint8_t *cr = j > i ? memchr(rec + i, '\r', j - i) : NULL;
         if (cr)
-            return rec_fail(rs, PII_EFORMAT,
-                            "a CR that does not end a line at byte %zu (CR-only line ends are not "
-                            "supported: convert them to LF)",
-                            (size_t)(cr - rec));
+            return pii_rec_fail(
+                rs, PII_EFORMAT,
+                "a CR that does not end a line at byte %zu (CR-only line ends are not "
+                "supported: convert them to LF)",
+                (size_t)(cr - rec));
         *f = (cfield){i, j, 0};
         i = j;
     }
@@ -65,7 +66,7 @@ static pii_err csv_header(pii_rec_stream *rs, const uint8_t *rec, size_t body, s
         cfield f;
         if ((e = csv_field(rs, rec, body, &k, &f)))
             break;
-        if ((e = rec_decode(f.quoted ? 'q' : 'u', rec + f.a, f.b - f.a, &rs->dec)))
+        if ((e = pii_rec_decode(f.quoted ? 'q' : 'u', rec + f.a, f.b - f.a, &rs->dec)))
             break;
         for (size_t i = 0; i < sp->nnames; i++) {
             size_t l = strlen(sp->names[i]);
@@ -145,7 +146,7 @@ static pii_err csv_first(pii_rec_stream *rs, const uint8_t *rec, size_t body, si
     return PII_OK;
 }
 
-pii_err rec_csv_record(pii_rec_stream *rs, const uint8_t *rec, size_t n, size_t skip)
+pii_err pii_rec_csv_record(pii_rec_stream *rs, const uint8_t *rec, size_t n, size_t skip)
 {
     size_t body = n;
     if (body && rec[body - 1] == '\n') {
@@ -160,7 +161,7 @@ pii_err rec_csv_record(pii_rec_stream *rs, const uint8_t *rec, size_t n, size_t 
         rs->header_pending = 0;
         if ((e = csv_header(rs, rec, body, skip)))
             return e;
-        return rec_emit(rs, rec, n);
+        return pii_rec_emit(rs, rec, n);
     }
     rs->out.n = 0;
     size_t k = skip, copied = 0;
@@ -172,8 +173,8 @@ pii_err rec_csv_record(pii_rec_stream *rs, const uint8_t *rec, size_t n, size_t 
             int changed;
             size_t at;
             rs->col = col;
-            if ((e = rec_redact_value(rs, f.quoted ? 'q' : 'u', rec, &copied, f.a, f.b - f.a,
-                                      &changed, &at)))
+            if ((e = pii_rec_redact_value(rs, f.quoted ? 'q' : 'u', rec, &copied, f.a, f.b - f.a,
+                                          &changed, &at)))
                 return e;
         }
         if (k >= body)
@@ -181,9 +182,9 @@ pii_err rec_csv_record(pii_rec_stream *rs, const uint8_t *rec, size_t n, size_t 
         k++;
     }
     if (copied == 0)
-        return rec_emit(rs, rec, n);
+        return pii_rec_emit(rs, rec, n);
     e = pii_buf_append(&rs->out, rec + copied, n - copied);
     if (!e)
-        e = rec_emit(rs, rs->out.p, rs->out.n);
+        e = pii_rec_emit(rs, rs->out.p, rs->out.n);
     return e;
 }

@@ -70,10 +70,10 @@ struct pii_rec_stream {
 /* ---- records.c ---------------------------------------------------------- */
 
 /* Sets rs->detail from fmt (one %zu: at) and returns e. */
-pii_err rec_fail(pii_rec_stream *rs, pii_err e, const char *fmt, size_t at);
+pii_err pii_rec_fail(pii_rec_stream *rs, pii_err e, const char *fmt, size_t at);
 /* Writes a record's output bytes, or holds them while a JSONL selector is
  * still to be checked; nothing while the stream gathers or checks. */
-pii_err rec_emit(pii_rec_stream *rs, const uint8_t *p, size_t n);
+pii_err pii_rec_emit(pii_rec_stream *rs, const uint8_t *p, size_t n);
 
 /* ---- records_json.c, records_csv.c ------------------------------------- */
 
@@ -81,7 +81,7 @@ pii_err rec_emit(pii_rec_stream *rs, const uint8_t *p, size_t n);
  * bytes of a byte-order mark before it) and emits it.  Errors set
  * rs->detail; while rs->gathering, nothing is written and only the values
  * are noted. */
-pii_err rec_jsonl_record(pii_rec_stream *rs, const uint8_t *rec, size_t n, size_t skip);
-pii_err rec_csv_record(pii_rec_stream *rs, const uint8_t *rec, size_t n, size_t skip);
+pii_err pii_rec_jsonl_record(pii_rec_stream *rs, const uint8_t *rec, size_t n, size_t skip);
+pii_err pii_rec_csv_record(pii_rec_stream *rs, const uint8_t *rec, size_t n, size_t skip);
 
 #endif

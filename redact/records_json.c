@@ -1,7 +1,7 @@
 /* records_json.c — JSON records (JSON Lines, one JSON document): a
  * recursive-descent parser over the record in place that validates it,
  * tracks the key path, marks the selectors it meets and redacts each
- * selected string (numbers and keys when asked) through rec_redact_value;
+ * selected string (numbers and keys when asked) through pii_rec_redact_value;
  * the record's output is its raw bytes with the changed values replaced. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,7 +36,7 @@ static pii_err j_strend(pii_rec_stream *rs, jp *j, size_t *end)
             return PII_OK;
         }
         if (c < 0x20)
-            return rec_fail(rs, PII_EJSON, "control character in a string at byte %zu", k);
+            return pii_rec_fail(rs, PII_EJSON, "control character in a string at byte %zu", k);
         if (c != '\\') {
             k++;
             continue;
@@ -48,23 +48,23 @@ static pii_err j_strend(pii_rec_stream *rs, jp *j, size_t *end)
             if (k + 6 > j->n)
                 break;
             for (size_t h = 2; h < 6; h++)
-                if (rec_hexval(j->p[k + h]) < 0)
-                    return rec_fail(rs, PII_EJSON, "bad \\u escape at byte %zu", k);
+                if (pii_rec_hexval(j->p[k + h]) < 0)
+                    return pii_rec_fail(rs, PII_EJSON, "bad \\u escape at byte %zu", k);
             k += 6;
         } else if (strchr("\"\\/bfnrt", c) && c) {
             k += 2;
         } else {
-            return rec_fail(rs, PII_EJSON, "bad escape at byte %zu", k);
+            return pii_rec_fail(rs, PII_EJSON, "bad escape at byte %zu", k);
         }
     }
-    return rec_fail(rs, PII_EJSON, "string not closed (it starts at byte %zu)", j->i);
+    return pii_rec_fail(rs, PII_EJSON, "string not closed (it starts at byte %zu)", j->i);
 }
 
 /* Does the current key path match a selector? */
 static int j_selected(const pii_rec_stream *rs)
 {
     for (size_t p = 0; p < rs->spec->npaths; p++)
-        if (rec_path_hit(&rs->spec->paths[p], rs->keys.p, rs->koff, rs->nk))
+        if (pii_rec_path_hit(&rs->spec->paths[p], rs->keys.p, rs->koff, rs->nk))
             return 1;
     return 0;
 }
@@ -75,7 +75,7 @@ static void j_mark(pii_rec_stream *rs)
     if (rs->gathering)
         return; /* the second pass marks */
     for (size_t p = 0; p < rs->spec->npaths; p++)
-        if (!rs->pmatch[p] && rec_path_hit(&rs->spec->paths[p], rs->keys.p, rs->koff, rs->nk))
+        if (!rs->pmatch[p] && pii_rec_path_hit(&rs->spec->paths[p], rs->keys.p, rs->koff, rs->nk))
             rs->pmatch[p] = 1;
 }
 
@@ -92,7 +92,7 @@ static pii_err j_string_value(pii_rec_stream *rs, jp *j)
         int changed;
         size_t at;
         rs->keyctx = 1;
-        e = rec_redact_value(rs, 'j', j->p, &j->copied, a, end - a, &changed, &at);
+        e = pii_rec_redact_value(rs, 'j', j->p, &j->copied, a, end - a, &changed, &at);
         rs->keyctx = 0;
         if (e)
             return e;
@@ -118,7 +118,7 @@ static pii_err push_key(pii_rec_stream *rs, const uint8_t *raw, size_t n)
     uint8_t d[4];
     size_t dl;
     for (size_t k = 0; k < n;) {
-        k += rec_unit('j', raw, n, k, d, &dl);
+        k += pii_rec_unit('j', raw, n, k, d, &dl);
         pii_err e = pii_buf_append(&rs->keys, d, dl);
         if (e)
             return e;
@@ -163,9 +163,9 @@ static pii_err j_scan_key(pii_rec_stream *rs, jp *j, size_t end)
     size_t a = j->i + 1, at;
     pii_err e;
     if ((e = show_key(rs, (const uint8_t *)"*", 1)) ||
-        (e = rec_redact_value(rs, 'j', j->p, &j->copied, a, end - a, &changed, &at)))
+        (e = pii_rec_redact_value(rs, 'j', j->p, &j->copied, a, end - a, &changed, &at)))
         return e;
-    if (changed && (e = rec_decode('j', rs->out.p + at, rs->out.n - at, &rs->dec)))
+    if (changed && (e = pii_rec_decode('j', rs->out.p + at, rs->out.n - at, &rs->dec)))
         return e;
     size_t k0 = rs->koff[rs->nk - 1], kn = rs->koff[rs->nk] - k0;
     /* a scanned key is not empty, so keys.p is not NULL */
@@ -179,7 +179,7 @@ static pii_err j_member(pii_rec_stream *rs, jp *j)
     pii_err e;
     size_t end;
     if (j->i >= j->n || j->p[j->i] != '"')
-        return rec_fail(rs, PII_EJSON, "expected a key at byte %zu", j->i);
+        return pii_rec_fail(rs, PII_EJSON, "expected a key at byte %zu", j->i);
     if ((e = j_strend(rs, j, &end)) || (e = push_key(rs, j->p + j->i + 1, end - j->i - 1)))
         return e;
     if ((rs->spec->scan & PII_REC_SCAN_KEYS) && end > j->i + 1 && j_selected(rs) &&
@@ -188,7 +188,7 @@ static pii_err j_member(pii_rec_stream *rs, jp *j)
     j->i = end + 1;
     j_ws(j);
     if (!j_eat(j, ':'))
-        return rec_fail(rs, PII_EJSON, "expected ':' at byte %zu", j->i);
+        return pii_rec_fail(rs, PII_EJSON, "expected ':' at byte %zu", j->i);
     if ((e = j_value(rs, j)))
         return e;
     rs->keys.n = rs->koff[--rs->nk];
@@ -216,7 +216,7 @@ static pii_err j_container(pii_rec_stream *rs, jp *j)
             continue;
         if (j_eat(j, close))
             return PII_OK;
-        return rec_fail(
+        return pii_rec_fail(
             rs, PII_EJSON,
             object ? "expected ',' or '}' at byte %zu" : "expected ',' or ']' at byte %zu", j->i);
     }
@@ -238,11 +238,11 @@ static pii_err j_number(pii_rec_stream *rs, jp *j)
         while (isdig(j))
             j->i++;
     else
-        return rec_fail(rs, PII_EJSON, "bad number at byte %zu", at);
+        return pii_rec_fail(rs, PII_EJSON, "bad number at byte %zu", at);
     if (j->i < j->n && j->p[j->i] == '.') {
         j->i++;
         if (!isdig(j))
-            return rec_fail(rs, PII_EJSON, "bad number at byte %zu", at);
+            return pii_rec_fail(rs, PII_EJSON, "bad number at byte %zu", at);
         while (isdig(j))
             j->i++;
     }
@@ -251,7 +251,7 @@ static pii_err j_number(pii_rec_stream *rs, jp *j)
         if (j->i < j->n && (j->p[j->i] == '+' || j->p[j->i] == '-'))
             j->i++;
         if (!isdig(j))
-            return rec_fail(rs, PII_EJSON, "bad number at byte %zu", at);
+            return pii_rec_fail(rs, PII_EJSON, "bad number at byte %zu", at);
         while (isdig(j))
             j->i++;
     }
@@ -263,7 +263,7 @@ static pii_err j_value(pii_rec_stream *rs, jp *j)
     j_mark(rs);
     j_ws(j);
     if (j->i >= j->n)
-        return rec_fail(rs, PII_EJSON, "unexpected end of the record at byte %zu", j->i);
+        return pii_rec_fail(rs, PII_EJSON, "unexpected end of the record at byte %zu", j->i);
     uint8_t c = j->p[j->i];
     pii_err e;
     static const char *const lits[] = {"true", "false", "null"};
@@ -271,7 +271,7 @@ static pii_err j_value(pii_rec_stream *rs, jp *j)
     case '{':
     case '[':
         if (++j->depth > MAX_DEPTH)
-            return rec_fail(rs, PII_EJSON, "nested deeper than 512 levels at byte %zu", j->i);
+            return pii_rec_fail(rs, PII_EJSON, "nested deeper than 512 levels at byte %zu", j->i);
         e = j_container(rs, j);
         j->depth--;
         return e;
@@ -297,7 +297,7 @@ static pii_err j_value(pii_rec_stream *rs, jp *j)
                 int changed;
                 size_t at;
                 rs->keyctx = 1;
-                e = rec_redact_value(rs, 'n', j->p, &j->copied, a, j->i - a, &changed, &at);
+                e = pii_rec_redact_value(rs, 'n', j->p, &j->copied, a, j->i - a, &changed, &at);
                 rs->keyctx = 0;
                 if (e)
                     return e;
@@ -305,7 +305,7 @@ static pii_err j_value(pii_rec_stream *rs, jp *j)
             return PII_OK;
         }
     }
-    return rec_fail(rs, PII_EJSON, "unexpected character at byte %zu", j->i);
+    return pii_rec_fail(rs, PII_EJSON, "unexpected character at byte %zu", j->i);
 }
 
 static pii_err jsonl_parse(pii_rec_stream *rs, const uint8_t *rec, size_t n, size_t skip);
@@ -319,17 +319,17 @@ static pii_err jsonl_as_text(pii_rec_stream *rs, const uint8_t *rec, size_t n, s
     int changed;
     rs->out.n = 0;
     rs->nbad++;
-    pii_err e = rec_redact_value(rs, 't', rec, &copied, 0, body, &changed, &at);
+    pii_err e = pii_rec_redact_value(rs, 't', rec, &copied, 0, body, &changed, &at);
     if (e)
         return e;
     if (copied == 0)
-        return rec_emit(rs, rec, n);
+        return pii_rec_emit(rs, rec, n);
     e = pii_buf_append(&rs->out, rec + copied, n - copied);
-    return e ? e : rec_emit(rs, rs->out.p, rs->out.n);
+    return e ? e : pii_rec_emit(rs, rs->out.p, rs->out.n);
 }
 
 /* rec[0..n) is one line with its LF (if any); skip = BOM bytes. */
-pii_err rec_jsonl_record(pii_rec_stream *rs, const uint8_t *rec, size_t n, size_t skip)
+pii_err pii_rec_jsonl_record(pii_rec_stream *rs, const uint8_t *rec, size_t n, size_t skip)
 {
     if (rs->spec->bad == PII_REC_BAD_TEXT && !rs->gathering) {
         /* parse first, writing nothing, so a bad line leaves no part of
@@ -363,12 +363,13 @@ static pii_err jsonl_parse(pii_rec_stream *rs, const uint8_t *rec, size_t n, siz
             return e;
         j_ws(&j);
         if (j.i != body)
-            return rec_fail(rs, PII_EJSON, "unexpected data after the JSON value at byte %zu", j.i);
+            return pii_rec_fail(rs, PII_EJSON, "unexpected data after the JSON value at byte %zu",
+                                j.i);
     }
     if (j.copied == 0)
-        return rec_emit(rs, rec, n);
+        return pii_rec_emit(rs, rec, n);
     pii_err e = pii_buf_append(&rs->out, rec + j.copied, n - j.copied);
     if (!e)
-        e = rec_emit(rs, rs->out.p, rs->out.n);
+        e = pii_rec_emit(rs, rs->out.p, rs->out.n);
     return e;
 }

@@ -59,14 +59,14 @@ pii_err pii_rec_spec_set_bad(pii_rec_spec *s, pii_rec_bad how)
     return PII_OK;
 }
 
-int rec_delim_ok(int c)
+int pii_rec_delim_ok(int c)
 {
     return c == ',' || c == ';' || c == '\t' || c == '|';
 }
 
 pii_err pii_rec_spec_set_delimiter(pii_rec_spec *s, int c)
 {
-    if (!s || s->fmt != PII_REC_CSV || !rec_delim_ok(c))
+    if (!s || s->fmt != PII_REC_CSV || !pii_rec_delim_ok(c))
         return PII_EINVAL;
     s->delim = (char)c;
     s->delim_given = 1;
@@ -191,7 +191,7 @@ static int seg_eq(const seg *s, const uint8_t *k, size_t n)
 }
 
 /* (issue 42 M3: "user" on {"user":{"email":...}} scanned nothing) */
-int rec_path_hit(const jpath *jpth, const uint8_t *keys, const size_t *koff, size_t nk)
+int pii_rec_path_hit(const jpath *jpth, const uint8_t *keys, const size_t *koff, size_t nk)
 {
     size_t s = 0, k = 0;
     for (; s < jpth->nseg; s++, k++) {

@@ -44,12 +44,12 @@ struct pii_rec_spec {
 };
 
 /* Non-zero for a CSV separator the stream accepts: ',' ';' TAB '|'. */
-int rec_delim_ok(int c);
+int pii_rec_delim_ok(int c);
 
 /* Does the key path keys[koff[k] .. koff[k+1]), k < nk, match selector p?
  * A selector that names an object or an array selects everything inside
  * it, so the path only has to start with the selector's keys.  keys may
  * be NULL while every key is empty. */
-int rec_path_hit(const jpath *p, const uint8_t *keys, const size_t *koff, size_t nk);
+int pii_rec_path_hit(const jpath *p, const uint8_t *keys, const size_t *koff, size_t nk);
 
 #endif

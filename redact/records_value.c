@@ -19,7 +19,7 @@ static size_t u8len(const uint8_t *p, const uint8_t *end)
     return k ? k : 1;
 }
 
-int rec_hexval(uint8_t c)
+int pii_rec_hexval(uint8_t c)
 {
     if (c >= '0' && c <= '9')
         return c - '0';
@@ -32,8 +32,8 @@ int rec_hexval(uint8_t c)
 
 static uint32_t hex4(const uint8_t *p)
 {
-    return (uint32_t)(rec_hexval(p[0]) << 12 | rec_hexval(p[1]) << 8 | rec_hexval(p[2]) << 4 |
-                      rec_hexval(p[3]));
+    return (uint32_t)(pii_rec_hexval(p[0]) << 12 | pii_rec_hexval(p[1]) << 8 |
+                      pii_rec_hexval(p[2]) << 4 | pii_rec_hexval(p[3]));
 }
 
 static size_t put_utf8(uint32_t cp, uint8_t *o)
@@ -64,7 +64,7 @@ static size_t put_utf8(uint32_t cp, uint8_t *o)
  * and its decoded bytes in d[0..*dl).  kind: 'j' JSON string body, 'q'
  * quoted CSV field body, 'u' unquoted CSV field, 'n' JSON number (taken
  * verbatim like 'u'; a changed number is written back as a JSON string). */
-size_t rec_unit(int kind, const uint8_t *raw, size_t n, size_t k, uint8_t d[4], size_t *dl)
+size_t pii_rec_unit(int kind, const uint8_t *raw, size_t n, size_t k, uint8_t d[4], size_t *dl)
 {
     const uint8_t *p = raw + k;
     if (kind == 'j' && p[0] == '\\') {
@@ -97,7 +97,7 @@ size_t rec_unit(int kind, const uint8_t *raw, size_t n, size_t k, uint8_t d[4], 
     return l;
 }
 
-pii_err rec_decode(int kind, const uint8_t *raw, size_t n, pii_buf *out)
+pii_err pii_rec_decode(int kind, const uint8_t *raw, size_t n, pii_buf *out)
 {
     out->n = 0;
     if (kind == 'u' || kind == 'n' || !memchr(raw, kind == 'j' ? '\\' : '"', n))
@@ -105,7 +105,7 @@ pii_err rec_decode(int kind, const uint8_t *raw, size_t n, pii_buf *out)
     uint8_t d[4];
     size_t dl;
     for (size_t k = 0; k < n;) {
-        k += rec_unit(kind, raw, n, k, d, &dl);
+        k += pii_rec_unit(kind, raw, n, k, d, &dl);
         pii_err e = pii_buf_append(out, d, dl);
         if (e)
             return e;
@@ -214,8 +214,8 @@ static pii_err flush_span(pii_rec_stream *rs)
 /* The inner stream's span callback: widens the span to whole units
  * (escapes, UTF-8 sequences), merges it into the pending one when they
  * now overlap, else writes the pending one and keeps this one. */
-pii_err rec_collect(void *ud, const pii_span *s, const uint8_t *val, size_t len, uint64_t c0,
-                    uint64_t c1)
+pii_err pii_rec_collect(void *ud, const pii_span *s, const uint8_t *val, size_t len, uint64_t c0,
+                        uint64_t c1)
 {
     (void)val, (void)len, (void)c0, (void)c1;
     pii_rec_stream *rs = ud;
@@ -237,7 +237,7 @@ pii_err rec_collect(void *ud, const pii_span *s, const uint8_t *val, size_t len,
         if (e)
             return e;
         for (; v->r < v->n; v->r += rl, v->d += dl) {
-            rl = rec_unit(v->kind, v->raw, v->n, v->r, tmp, &dl);
+            rl = pii_rec_unit(v->kind, v->raw, v->n, v->r, tmp, &dl);
             if (v->d + dl > s->start)
                 break;
         }
@@ -246,7 +246,7 @@ pii_err rec_collect(void *ud, const pii_span *s, const uint8_t *val, size_t len,
         v->have = 1;
     }
     for (; v->r < v->n && v->d < s->end; v->r += rl, v->d += dl)
-        rl = rec_unit(v->kind, v->raw, v->n, v->r, tmp, &dl);
+        rl = pii_rec_unit(v->kind, v->raw, v->n, v->r, tmp, &dl);
     if (v->d > v->last.s.end) {
         v->last.s.end = v->d;
         v->last.raw1 = v->r;
@@ -311,11 +311,11 @@ static pii_err key_prefix(pii_rec_stream *rs)
 }
 
 /* Feeds the value in hand (rs->v, its prefix rs->pre) to the inner stream
- * as one document, whose spans come back through rec_collect.  The value
+ * as one document, whose spans come back through pii_rec_collect.  The value
  * is read as a line of text — an object member's after its key, "KEY:
  * VALUE" and a LF — so that it is found as the same words would be in text
  * mode (issue 41: a name alone in a field, a phone number or a password
- * that only its key names); spans are cut to the value (rec_collect). */
+ * that only its key names); spans are cut to the value (pii_rec_collect). */
 static pii_err feed_value(pii_rec_stream *rs)
 {
     const vctx *v = &rs->v;
@@ -371,8 +371,8 @@ static pii_err finish_value(pii_rec_stream *rs)
     return e;
 }
 
-pii_err rec_redact_value(pii_rec_stream *rs, int kind, const uint8_t *rec, size_t *copied, size_t a,
-                         size_t n, int *changed, size_t *vstart)
+pii_err pii_rec_redact_value(pii_rec_stream *rs, int kind, const uint8_t *rec, size_t *copied,
+                             size_t a, size_t n, int *changed, size_t *vstart)
 {
     const uint8_t *raw = rec + a;
     *changed = 0;
@@ -383,7 +383,7 @@ pii_err rec_redact_value(pii_rec_stream *rs, int kind, const uint8_t *rec, size_
         v->dec = raw; /* no escape: the raw value is the decoded one, no copy */
         v->dn = n;
     } else {
-        if ((e = rec_decode(kind, raw, n, &rs->dec)))
+        if ((e = pii_rec_decode(kind, raw, n, &rs->dec)))
             return e;
         v->dec = rs->dec.p;
         v->dn = rs->dec.n;

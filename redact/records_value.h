@@ -45,17 +45,17 @@ typedef struct vctx {
 } vctx;
 
 /* The value of a hex digit, or -1. */
-int rec_hexval(uint8_t c);
+int pii_rec_hexval(uint8_t c);
 /* One unit of the raw value raw[0..n) at raw[k] (already validated): its
  * raw length, and its decoded bytes in d[0..*dl). */
-size_t rec_unit(int kind, const uint8_t *raw, size_t n, size_t k, uint8_t d[4], size_t *dl);
+size_t pii_rec_unit(int kind, const uint8_t *raw, size_t n, size_t k, uint8_t d[4], size_t *dl);
 /* out = the decoded form of raw[0..n) (replaces out's bytes). */
-pii_err rec_decode(int kind, const uint8_t *raw, size_t n, pii_buf *out);
+pii_err pii_rec_decode(int kind, const uint8_t *raw, size_t n, pii_buf *out);
 
 /* The inner stream's span sink (ud: the pii_rec_stream): widens a span of
  * the value in hand to whole units and writes it out (see the file). */
-pii_err rec_collect(void *ud, const pii_span *s, const uint8_t *v, size_t n, uint64_t c0,
-                    uint64_t c1);
+pii_err pii_rec_collect(void *ud, const pii_span *s, const uint8_t *v, size_t n, uint64_t c0,
+                        uint64_t c1);
 
 /* Redacts the value rec[a, a + n) of the given kind.  When it has a span,
  * rs->out receives rec[*copied, a) and the value's rebuilt raw form (raw
@@ -63,7 +63,7 @@ pii_err rec_collect(void *ud, const pii_span *s, const uint8_t *v, size_t n, uin
  * a + n and *changed 1; the rebuilt value is rs->out[*vstart, out.n).
  * While the stream gathers (its first pass), the value is only noted for
  * the announcement; while it checks, nothing happens. */
-pii_err rec_redact_value(pii_rec_stream *rs, int kind, const uint8_t *rec, size_t *copied, size_t a,
-                         size_t n, int *changed, size_t *vstart);
+pii_err pii_rec_redact_value(pii_rec_stream *rs, int kind, const uint8_t *rec, size_t *copied,
+                             size_t a, size_t n, int *changed, size_t *vstart);
 
 #endif

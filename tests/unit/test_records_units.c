@@ -17,7 +17,7 @@
 static void decoded(int kind, const char *raw, const char *want, size_t wn)
 {
     pii_buf out = {0};
-    assert_int_equal(rec_decode(kind, (const uint8_t *)raw, strlen(raw), &out), PII_OK);
+    assert_int_equal(pii_rec_decode(kind, (const uint8_t *)raw, strlen(raw), &out), PII_OK);
     assert_int_equal(out.n, wn);
     assert_memory_equal(out.p, want, wn);
     pii_buf_free(&out);
@@ -50,27 +50,27 @@ static void test_unit_lengths(void **st)
     uint8_t d[4];
     size_t dl;
     const uint8_t *pair = (const uint8_t *)"\\ud83d\\ude00";
-    assert_int_equal(rec_unit('j', pair, 12, 0, d, &dl), 12);
+    assert_int_equal(pii_rec_unit('j', pair, 12, 0, d, &dl), 12);
     assert_int_equal(dl, 4);
     assert_memory_equal(d, "\xF0\x9F\x98\x80", 4);
     /* a high surrogate whose partner is cut off: 6 bytes, 3 decoded */
-    assert_int_equal(rec_unit('j', pair, 11, 0, d, &dl), 6);
+    assert_int_equal(pii_rec_unit('j', pair, 11, 0, d, &dl), 6);
     assert_int_equal(dl, 3);
-    assert_int_equal(rec_unit('j', (const uint8_t *)"\\n", 2, 0, d, &dl), 2);
+    assert_int_equal(pii_rec_unit('j', (const uint8_t *)"\\n", 2, 0, d, &dl), 2);
     assert_int_equal(dl, 1);
     assert_int_equal(d[0], '\n');
-    assert_int_equal(rec_unit('j', (const uint8_t *)"\xC3\xA9", 2, 0, d, &dl), 2);
+    assert_int_equal(pii_rec_unit('j', (const uint8_t *)"\xC3\xA9", 2, 0, d, &dl), 2);
     assert_int_equal(dl, 2);
     /* an invalid byte, and a sequence the value's end cuts, are one byte */
-    assert_int_equal(rec_unit('j', (const uint8_t *)"\xFFz", 2, 0, d, &dl), 1);
+    assert_int_equal(pii_rec_unit('j', (const uint8_t *)"\xFFz", 2, 0, d, &dl), 1);
     assert_int_equal(dl, 1);
-    assert_int_equal(rec_unit('u', (const uint8_t *)"\xC3\xA9", 1, 0, d, &dl), 1);
-    assert_int_equal(rec_unit('q', (const uint8_t *)"\"\"", 2, 0, d, &dl), 2);
+    assert_int_equal(pii_rec_unit('u', (const uint8_t *)"\xC3\xA9", 1, 0, d, &dl), 1);
+    assert_int_equal(pii_rec_unit('q', (const uint8_t *)"\"\"", 2, 0, d, &dl), 2);
     assert_int_equal(dl, 1);
     assert_int_equal(d[0], '"');
-    assert_int_equal(rec_unit('u', (const uint8_t *)"\"\"", 2, 0, d, &dl), 1);
-    assert_int_equal(rec_hexval('F'), 15);
-    assert_int_equal(rec_hexval('g'), -1);
+    assert_int_equal(pii_rec_unit('u', (const uint8_t *)"\"\"", 2, 0, d, &dl), 1);
+    assert_int_equal(pii_rec_hexval('F'), 15);
+    assert_int_equal(pii_rec_hexval('g'), -1);
 }
 
 /* keys "user" "a.b" "" as the stream holds them */
@@ -83,7 +83,7 @@ static int hit(const char *sel, size_t nk)
     pii_rec_spec *sp = pii_rec_spec_create(PII_REC_JSONL, &e);
     assert_non_null(sp);
     assert_int_equal(pii_rec_spec_add(sp, sel), PII_OK);
-    int h = rec_path_hit(&sp->paths[0], keys, koff, nk);
+    int h = pii_rec_path_hit(&sp->paths[0], keys, koff, nk);
     pii_rec_spec_free(sp);
     return h;
 }
@@ -107,11 +107,11 @@ static void test_path_hit(void **st)
     pii_rec_spec *sp = pii_rec_spec_create(PII_REC_JSONL, &e);
     assert_int_equal(pii_rec_spec_add(sp, "*"), PII_OK);
     assert_int_equal(pii_rec_spec_add(sp, "x"), PII_OK);
-    assert_true(rec_path_hit(&sp->paths[0], NULL, k0, 1));
-    assert_false(rec_path_hit(&sp->paths[1], NULL, k0, 1));
+    assert_true(pii_rec_path_hit(&sp->paths[0], NULL, k0, 1));
+    assert_false(pii_rec_path_hit(&sp->paths[1], NULL, k0, 1));
     pii_rec_spec_free(sp);
-    assert_true(rec_delim_ok('\t') && rec_delim_ok('|') && rec_delim_ok(';'));
-    assert_false(rec_delim_ok(':'));
+    assert_true(pii_rec_delim_ok('\t') && pii_rec_delim_ok('|') && pii_rec_delim_ok(';'));
+    assert_false(pii_rec_delim_ok(':'));
 }
 
 static const struct CMUnitTest tests[] = {
