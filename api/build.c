@@ -438,7 +438,8 @@ static pii_err build(const pii_config *c, pii_build *b, pii_build_diag *d)
         if (!(b->rules = pii_rules_create_flags(ON("all-dates-urls") ? PII_RULES_BROAD : 0, &e)) ||
             (e = pii_redactor_add_detector(b->red, pii_rules_detector(b->rules))))
             return fail(d, PII_BUILD_OTHER, e, "rules: %s", pii_strerror(e));
-        if (!ON("no-rules-file") && GET("rules-file") && (e = build_custom(GET("rules-file"), b, d)))
+        if (!ON("no-rules-file") && GET("rules-file") &&
+            (e = build_custom(GET("rules-file"), b, d)))
             return e;
     }
     const char *path;

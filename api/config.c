@@ -23,7 +23,7 @@ enum {
 
 static const pii_config_info table[] = {
 #define CFG(id, key, arg, kind, def, help)                                                         \
-    {key, arg, def, help, ((kind) & PII_CFG_LIST) != 0, ((kind) & PII_CFG_HIDDEN) != 0},
+    {key, arg, def, help, ((kind)&PII_CFG_LIST) != 0, ((kind)&PII_CFG_HIDDEN) != 0},
 #include "config.def"
 #undef CFG
     {NULL, NULL, NULL, NULL, 0, 0},
@@ -104,7 +104,8 @@ const char *pii_config_message(const pii_config *c)
     return c ? c->msg : "";
 }
 
-static pii_err say(pii_config *c, pii_err e, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static pii_err say(pii_config *c, pii_err e, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 static pii_err say(pii_config *c, pii_err e, const char *fmt, ...)
 {
     va_list ap;
@@ -232,7 +233,8 @@ const char *pii_config_get(const pii_config *c, const char *key)
     int i = find(key);
     if (!c || i < 0)
         return NULL;
-    return kinds[i] == PII_CFG_LIST ? (c->nlist[i] ? c->list[i][c->nlist[i] - 1] : NULL) : c->val[i];
+    return kinds[i] == PII_CFG_LIST ? (c->nlist[i] ? c->list[i][c->nlist[i] - 1] : NULL)
+                                    : c->val[i];
 }
 
 const char *const *pii_config_list(const pii_config *c, const char *key, size_t *n)
@@ -346,8 +348,9 @@ pii_err pii_config_parse(pii_config *c, const char *args)
         }
         if (!val) {
             if ((r = next_word(&s, v)) <= 0) {
-                e = say(c, PII_EINVAL, r < 0 ? "unterminated quote or final backslash in the options"
-                                             : "option '--%s' needs a value",
+                e = say(c, PII_EINVAL,
+                        r < 0 ? "unterminated quote or final backslash in the options"
+                              : "option '--%s' needs a value",
                         table[i].key);
                 break;
             }
