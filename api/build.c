@@ -95,18 +95,17 @@ static pii_err build_key(const pii_config *c, pii_build *b, pii_build_diag *d)
     uint8_t key[PII_KEY_BUF];
     char msg[512], warn[256];
     size_t n = 0;
-    const uint8_t *given = pii_config_key_bytes(c, &n);
+    const char *name;
+    const uint8_t *given = pii_config_key_bytes(c, &n, &name);
     pii_err e = PII_OK;
     if (GET("key-file")) {
         if ((e = pii_key_load(GET("key-file"), key, &n, msg, sizeof msg, warn, sizeof warn)))
             return fail(d, PII_BUILD_OTHER, e, "%s", msg);
         given = key;
-    } else if (given) {
-        if ((e = pii_key_check("key", n, msg, sizeof msg, warn, sizeof warn)))
-            return fail(d, PII_BUILD_OTHER, e, "%s", msg);
-        warn[0] = 0; /* the caller's own key: it warned itself */
-    } else {
+    } else if (!given) {
         return PII_OK;
+    } else if ((e = pii_key_check(name, n, msg, sizeof msg, warn, sizeof warn))) {
+        return fail(d, PII_BUILD_OTHER, e, "%s", msg);
     }
     if (warn[0]) {
         size_t k = strlen(d->warnings);

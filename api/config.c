@@ -40,6 +40,8 @@ struct pii_config {
     size_t nlist[CFG_N];
     uint8_t *key; /* pii_config_set_key */
     size_t keylen;
+    int key_given;  /* a key was given, maybe empty (refused when built) */
+    char *key_name; /* what messages call it; NULL: "key" */
     char msg[512];
 };
 
@@ -76,6 +78,9 @@ static void wipe_key(pii_config *c)
     }
     c->key = NULL;
     c->keylen = 0;
+    c->key_given = 0;
+    free(c->key_name);
+    c->key_name = NULL;
 }
 
 static void clear_list(pii_config *c, int i)
@@ -221,9 +226,21 @@ pii_err pii_config_set_key(pii_config *c, const void *key, size_t len)
     wipe_key(c);
     if (!len)
         return PII_OK;
-    if (!(c->key = malloc(len)))
+    return pii_config_set_key_named(c, key, len, NULL);
+}
+
+pii_err pii_config_set_key_named(pii_config *c, const void *key, size_t len, const char *name)
+{
+    if (!c || (!key && len))
+        return PII_EINVAL;
+    wipe_key(c);
+    c->key_given = 1;
+    if ((len && !(c->key = malloc(len))) || (name && !(c->key_name = strdup(name)))) {
+        wipe_key(c);
         return PII_ENOMEM;
-    memcpy(c->key, key, len);
+    }
+    if (len)
+        memcpy(c->key, key, len);
     c->keylen = len;
     return PII_OK;
 }
@@ -247,10 +264,11 @@ const char *const *pii_config_list(const pii_config *c, const char *key, size_t 
     return (const char *const *)c->list[i];
 }
 
-const uint8_t *pii_config_key_bytes(const pii_config *c, size_t *n)
+const uint8_t *pii_config_key_bytes(const pii_config *c, size_t *n, const char **name)
 {
     *n = c->keylen;
-    return c->key;
+    *name = c->key_name ? c->key_name : "key";
+    return c->key_given ? (c->key ? c->key : (const uint8_t *)"") : NULL;
 }
 
 /* ---- option strings ------------------------------------------------------ */

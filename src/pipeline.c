@@ -273,14 +273,16 @@ static int to_config(const pii_opts *o, pii_config *c, const char *model)
         rc = flag(c, "no-cache", nc && *nc && strcmp(nc, "0") != 0);
     if (rc < 0)
         rc = flag(c, "gguf-q8-0-exact", q8 && !strcmp(q8, "exact"));
-    /* the key of $PII_REDACT_KEY, checked and announced here */
-    if (rc < 0 && !o->key_file) {
-        uint8_t key[PII_CLI_KEY_BUF];
-        size_t n = 0;
-        rc = pii_cli_load_key(NULL, key, &n);
-        if (rc < 0 && n && pii_config_set_key(c, key, n))
+    /* the key of $PII_REDACT_KEY (checked by the builder, named so in its
+     * messages; a longer one is refused, never cut) */
+    const char *env = o->key_file ? NULL : getenv("PII_REDACT_KEY");
+    if (rc < 0 && env) {
+        size_t n = strlen(env);
+        if (pii_config_set_key_named(c, env, n > PII_KEY_MAX ? PII_KEY_MAX + 1 : n,
+                                     "PII_REDACT_KEY")) {
+            pii_cli_error("hash key", PII_ENOMEM);
             rc = PII_EXIT_FAIL;
-        memset(key, 0, sizeof key);
+        }
     }
     return rc;
 }

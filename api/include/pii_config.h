@@ -38,8 +38,14 @@ const char *pii_config_get(const pii_config *c, const char *key);
 /* The values of a CFG_LIST key in order; *n their count. */
 const char *const *pii_config_list(const pii_config *c, const char *key, size_t *n);
 
-/* The key bytes pii_config_set_key gave (NULL, *n = 0: none). */
-const uint8_t *pii_config_key_bytes(const pii_config *c, size_t *n);
+/* The hash key as bytes, as pii_config_set_key, but `name` (copied; NULL:
+ * "key") names it in the builder's messages and an empty key is kept (and
+ * refused when built) instead of meaning none.  The command passes
+ * $PII_REDACT_KEY this way. */
+pii_err pii_config_set_key_named(pii_config *c, const void *key, size_t len, const char *name);
+/* The key bytes given (NULL: none; *n may be 0 for an empty key) and their
+ * name for messages. */
+const uint8_t *pii_config_key_bytes(const pii_config *c, size_t *n, const char **name);
 
 /* Hash keys: 16 to 4096 bytes (a short key is found by brute force from
  * one known value), a warning below 32. */

@@ -323,6 +323,26 @@ static void test_config_table_and_build(void **state)
     assert_string_equal(out, "Mail <PRIVATE_EMAIL> or call +1 415-555-0100 today.\n");
     pii_free(out);
     pii_easy_free(h);
+    /* a key as bytes: checked when built, named as the caller says */
+    char msg[256];
+    c = pii_config_create();
+    assert_int_equal(pii_config_parse(c, "--rules-only --operator hash"), PII_OK);
+    assert_int_equal(pii_config_set_key_named(c, "", 0, "ENVKEY"), PII_OK);
+    assert_null(pii_easy_create_config(c, &e, msg, sizeof msg));
+    assert_int_equal(e, PII_EINVAL);
+    assert_string_equal(msg, "the hash key is empty");
+    assert_int_equal(pii_config_set_key_named(c, "short", 5, "ENVKEY"), PII_OK);
+    assert_null(pii_easy_create_config(c, &e, msg, sizeof msg));
+    assert_string_equal(msg, "ENVKEY: the hash key has 5 bytes; at least 16 random bytes are "
+                             "needed (a short key is found by brute force): head -c 32 "
+                             "/dev/urandom >KEYFILE");
+    assert_int_equal(pii_config_set_key(c, "0123456789abcdef", 16), PII_OK);
+    assert_non_null(h = pii_easy_create_config(c, &e, msg, sizeof msg));
+    pii_easy_free(h);
+    assert_int_equal(pii_config_set_key(c, NULL, 0), PII_OK); /* none again */
+    assert_null(pii_easy_create_config(c, &e, msg, sizeof msg));
+    assert_int_equal(e, PII_ENOKEY);
+    pii_config_free(c);
 }
 
 int main(void)
