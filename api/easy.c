@@ -102,6 +102,21 @@ pii_easy *pii_easy_create_config(const pii_config *c, pii_err *err, char *msg, s
     return h;
 }
 
+/* A handle from c once filled (e: how filling went; prefix starts its
+ * message); frees c. */
+static pii_easy *build_and_free(pii_config *c, pii_err e, const char *prefix, pii_err *err,
+                                char *msg, size_t cap)
+{
+    pii_easy *h = NULL;
+    if (e)
+        fail(e, err, msg, cap, "%s%s", prefix,
+             pii_config_message(c)[0] ? pii_config_message(c) : pii_strerror(e));
+    else
+        h = pii_easy_create_config(c, err, msg, cap);
+    pii_config_free(c);
+    return h;
+}
+
 /* The options struct as configuration keys. */
 static pii_err options_config(const pii_easy_options *o, pii_config *c)
 {
@@ -156,15 +171,7 @@ pii_easy *pii_easy_create(const pii_easy_options *opts, pii_err *err, char *msg,
     pii_config *c = pii_config_create();
     if (!c)
         return fail(PII_ENOMEM, err, msg, msgcap, "%s", pii_strerror(PII_ENOMEM));
-    pii_err e = options_config(&o, c);
-    pii_easy *h = NULL;
-    if (e)
-        fail(e, err, msg, msgcap, "options: %s",
-             pii_config_message(c)[0] ? pii_config_message(c) : pii_strerror(e));
-    else
-        h = pii_easy_create_config(c, err, msg, msgcap);
-    pii_config_free(c);
-    return h;
+    return build_and_free(c, options_config(&o, c), "options: ", err, msg, msgcap);
 }
 
 pii_easy *pii_easy_create_args(const char *args, pii_err *err, char *msg, size_t msgcap)
@@ -174,15 +181,7 @@ pii_easy *pii_easy_create_args(const char *args, pii_err *err, char *msg, size_t
     pii_config *c = pii_config_create();
     if (!c)
         return fail(PII_ENOMEM, err, msg, msgcap, "%s", pii_strerror(PII_ENOMEM));
-    pii_easy *h = NULL;
-    pii_err e = pii_config_parse(c, args);
-    if (e)
-        fail(e, err, msg, msgcap, "%s",
-             pii_config_message(c)[0] ? pii_config_message(c) : pii_strerror(e));
-    else
-        h = pii_easy_create_config(c, err, msg, msgcap);
-    pii_config_free(c);
-    return h;
+    return build_and_free(c, pii_config_parse(c, args), "", err, msg, msgcap);
 }
 
 /* ---- one buffer -------------------------------------------------------- */

@@ -23,7 +23,12 @@ class _Info(ctypes.Structure):
 
 
 def main(argv):
-    lib = ctypes.CDLL(os.environ["PIIREDACT_LIB"])
+    # the example's bindings of the easy layer, plus the configuration's
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
+                                    "examples"))
+    sys.dont_write_bytecode = True  # nothing written into the source tree
+    import piiredact
+    lib = piiredact._load(os.environ["PIIREDACT_LIB"])
     lib.pii_config_option.restype = ctypes.POINTER(_Info)
     lib.pii_config_option.argtypes = [ctypes.c_size_t]
     lib.pii_config_create.restype = ctypes.c_void_p
@@ -36,12 +41,6 @@ def main(argv):
     lib.pii_easy_create_config.restype = ctypes.c_void_p
     lib.pii_easy_create_config.argtypes = [ctypes.c_void_p, ctypes.POINTER(ctypes.c_int),
                                            ctypes.c_char_p, ctypes.c_size_t]
-    lib.pii_easy_free.argtypes = [ctypes.c_void_p]
-    lib.pii_easy_redact_buffer.argtypes = [
-        ctypes.c_void_p, ctypes.c_char_p, ctypes.c_size_t,
-        ctypes.POINTER(ctypes.c_void_p), ctypes.POINTER(ctypes.c_size_t),
-        ctypes.c_void_p, ctypes.c_void_p]
-    lib.pii_free.argtypes = [ctypes.c_void_p]
     out = sys.stdout.buffer
     if argv == ["--list"]:
         i = 0
