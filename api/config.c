@@ -161,6 +161,15 @@ static pii_err check(pii_config *c, int i, const char *v)
         if (pii_rt_isa_parse(v, &isa) != PII_OK || isa > pii_rt_isa_detect())
             return say(c, PII_EINVAL, "isa: '%s' is not scalar, avx2 or avx512 of this CPU", v);
         break;
+    case CFG_THRESHOLD:
+    case CFG_BIAS: { /* the syntax; labels are resolved when built */
+        pii_ner_params np = pii_ner_default_params();
+        if (i == CFG_THRESHOLD && pii_ner_params_threshold(&np, v))
+            return say(c, PII_EINVAL, "--threshold: bad value '%s' (X or LABEL=X, 0 <= X <= 1)", v);
+        if (i == CFG_BIAS && pii_ner_params_bias(&np, v))
+            return say(c, PII_EINVAL, "--bias: bad value '%s' (KEY=VALUE)", v);
+        break;
+    }
     case CFG_OPERATING_POINT:
         if (strlen(v) >= sizeof(((pii_ner_params *)0)->operating_point))
             return say(c, PII_EINVAL, "--operating-point: name too long");

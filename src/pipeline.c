@@ -206,34 +206,51 @@ static int flag(pii_config *c, const char *key, int on)
 
 static char discovered[PATH_MAX + 32]; /* .pii-redact.rules found upward */
 
-static int to_config(const pii_opts *o, pii_config *c, const char *model)
+/* In the order the command has always checked them: the model tier's
+ * values, then the model itself (settings.h: -m, $PII_REDACT_MODEL, the
+ * config file, opf's checkpoint), then the rest. */
+static int to_config(const pii_opts *o, pii_config *c)
 {
+    char mbuf[4096]; /* the model's path, copied by pii_config_set */
     int rc = -1;
-    const char *rules = o->rules_file;
+    const char *rules = o->rules_file, *model = NULL;
     /* .pii-redact.rules at the repository root: the command's discovery */
     if (!rules && o->rules_discover && !o->model_only && !o->no_rules_file &&
         discover_rules(discovered, sizeof discovered))
         rules = discovered;
     const struct {
         const char *key, *value;
-    } vals[] = {
-        {"model", model},
-        {"window", o->window},
-        {"pack", o->pack},
-        {"threads", o->threads},
-        {"operating-point", o->operating_point},
-        {"calibration", o->calibration},
-        {"decode", o->decode},
-        {"labels", o->labels},
-        {"exclude-labels", o->exclude_labels},
-        {"allow", o->allow_file},
-        {"deny", o->deny_file},
-        {"rules-file", rules},
-        {"key-file", o->key_file},
-    };
+    } tier[] =
+        {
+            {"window", o->window},
+            {"pack", o->pack},
+            {"threads", o->threads},
+        },
+      vals[] = {
+          {"decode", o->decode},
+          {"operating-point", o->operating_point},
+          {"calibration", o->calibration},
+          {"labels", o->labels},
+          {"exclude-labels", o->exclude_labels},
+          {"allow", o->allow_file},
+          {"deny", o->deny_file},
+          {"rules-file", rules},
+          {"key-file", o->key_file},
+      };
+    for (size_t i = 0; rc < 0 && i < sizeof tier / sizeof tier[0]; i++)
+        if (tier[i].value)
+            rc = set(c, tier[i].key, tier[i].value);
+    for (size_t i = 0; rc < 0 && i < o->n_thresholds; i++)
+        rc = set(c, "threshold", o->thresholds[i]);
+    for (size_t i = 0; rc < 0 && i < o->n_biases; i++)
+        rc = set(c, "bias", o->biases[i]);
     for (size_t i = 0; rc < 0 && i < sizeof vals / sizeof vals[0]; i++)
         if (vals[i].value)
             rc = set(c, vals[i].key, vals[i].value);
+    if (rc < 0 && !o->rules_only)
+        rc = pii_settings_model(o->model_path, o->quiet, mbuf, sizeof mbuf, &model);
+    if (rc < 0 && model)
+        rc = set(c, "model", model);
     const struct {
         const char *key;
         int on;
@@ -247,10 +264,6 @@ static int to_config(const pii_opts *o, pii_config *c, const char *model)
     };
     for (size_t i = 0; rc < 0 && i < sizeof flags / sizeof flags[0]; i++)
         rc = flag(c, flags[i].key, flags[i].on);
-    for (size_t i = 0; rc < 0 && i < o->n_thresholds; i++)
-        rc = set(c, "threshold", o->thresholds[i]);
-    for (size_t i = 0; rc < 0 && i < o->n_biases; i++)
-        rc = set(c, "bias", o->biases[i]);
     if (rc < 0 && o->op_default)
         rc = set(c, "operator", o->op_default);
     for (size_t i = 0; rc < 0 && i < o->n_op_label; i++)
@@ -301,12 +314,6 @@ int pii_pipeline_build(const pii_opts *o, pii_pipeline *p)
 {
     int rc;
     memset(p, 0, sizeof *p);
-    char mbuf[4096];
-    const char *mpath = NULL;
-    /* the model of -m, $PII_REDACT_MODEL, the config file or opf's (settings.h) */
-    if (!o->rules_only &&
-        (rc = pii_settings_model(o->model_path, o->quiet, mbuf, sizeof mbuf, &mpath)) >= 0)
-        return rc;
     pii_config *c = pii_config_create();
     pii_build_diag *d = malloc(sizeof *d);
     if (!c || !d) {
@@ -315,7 +322,7 @@ int pii_pipeline_build(const pii_opts *o, pii_pipeline *p)
         pii_cli_error("redactor", PII_ENOMEM);
         return PII_EXIT_FAIL;
     }
-    rc = to_config(o, c, mpath);
+    rc = to_config(o, c);
     pii_err e = rc < 0 ? pii_redactor_build(c, &p->b, d) : PII_OK;
     if (rc < 0) {
         if (!o->quiet)

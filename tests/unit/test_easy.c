@@ -250,6 +250,11 @@ static void test_config_set(void **state)
     assert_int_equal(pii_config_set(c, "act", "int3"), PII_EINVAL);
     assert_string_equal(pii_config_message(c),
                         "unknown activation mode 'int3' (int16, int16+8 or int8)");
+    assert_int_equal(pii_config_set(c, "threshold", "2"), PII_EINVAL);
+    assert_string_equal(pii_config_message(c),
+                        "--threshold: bad value '2' (X or LABEL=X, 0 <= X <= 1)");
+    assert_int_equal(pii_config_set(c, "bias", "background_stay"), PII_EINVAL);
+    assert_string_equal(pii_config_message(c), "--bias: bad value 'background_stay' (KEY=VALUE)");
     assert_int_equal(pii_config_set(c, "frobnicate", "1"), PII_EINVAL);
     assert_string_equal(pii_config_message(c), "unknown option '--frobnicate'");
     assert_int_equal(pii_config_set(c, "allow-file", "/x"), PII_OK); /* the old name */
