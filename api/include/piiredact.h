@@ -126,8 +126,8 @@ pii_err pii_config_set_key(pii_config *c, const void *key, size_t len);
  * quotes escapes the next byte.  Stops at the first error (PII_EINVAL,
  * message in pii_config_message); options before it stay set. */
 pii_err pii_config_parse(pii_config *c, const char *args);
-/* The last failure of pii_config_set or pii_config_parse, one line ("" when
- * none); valid until the next call on c. */
+/* Why the last pii_config_set or pii_config_parse on c failed, one line
+ * ("" after a success); valid until the next call on c. */
 const char *pii_config_message(const pii_config *c);
 
 /* One entry of the option table. */
