@@ -85,7 +85,7 @@ typedef struct pii_easy_options {
     const char *const *thresholds;      /* "0.5", "private_person=0.7" …     */
     size_t n_thresholds;                /* as repeated --threshold           */
     int threads;                        /* forward-pass threads; 0: all cores */
-    const char *allow_file, *deny_file; /* --allow-file, --deny-file         */
+    const char *allow_file, *deny_file; /* --allow, --deny                   */
     const void *key;                    /* the hash key, 16..4096 bytes, copied */
     size_t key_len;
     int isa; /* kernel path: -1 (default) the best the CPU has, else a pii_rt_isa
