@@ -93,7 +93,7 @@ $(foreach l,$(LAYERS) src,$(eval $(B)/$(l)/%.o $(B)/pic/$(l)/%.o: private LAYER_
 # library's writers and random models, the hash the command shares, and the
 # word lists the name heuristics and the url rules share.
 NOINST_HDR := runtime/include/pii_rt_write.h model/include/pii_model_synth.h redact/include/pii_sha256.h \
-              core/include/pii_wordlist.h
+              core/include/pii_wordlist.h core/include/pii_file.h
 INSTALL_HDR = $(filter-out $(NOINST_HDR),$(wildcard $(addsuffix /*.h,$(LAYER_INC))))
 
 # The model writers (safetensors/GGUF writers, random-weight models) serve
