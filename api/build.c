@@ -11,6 +11,7 @@
 #include "labelset.h"
 #include "pii_config.h"
 #include "pii_default_model.h"
+#include "pii_names.h"
 #include "pii_rt.h"
 
 /* Appends one line (printf-style) to buf[0..cap). */
@@ -353,6 +354,24 @@ static pii_err build_model(const pii_config *c, pii_build *b, pii_build_diag *d)
     return PII_OK;
 }
 
+/* Without the model tier (rules-only, a build with no model) the name
+ * recognizers that need none run as a detector of their own (pii_names.h),
+ * under the same switches. */
+static pii_err build_names(const pii_config *c, pii_build *b, pii_build_diag *d)
+{
+    if (b->ner || ON("model-only") || ON("no-name-lexicon"))
+        return PII_OK;
+    unsigned parts = PII_NAMES_PAIRS | (ON("no-honorifics") ? 0 : PII_NAMES_TITLES) |
+                     (ON("no-citations") ? 0 : PII_NAMES_CITATIONS) |
+                     (ON("no-name-memory") ? 0 : PII_NAMES_MEMORY) |
+                     (ON("no-name-filter") ? 0 : PII_NAMES_FILTER);
+    pii_err e;
+    if (!(b->names = pii_names_create(parts, &e)) ||
+        (e = pii_redactor_add_detector(b->red, pii_names_detector(b->names))))
+        return fail(d, PII_BUILD_OTHER, e, "name recognizers: %s", pii_strerror(e));
+    return PII_OK;
+}
+
 /* b->labels: what the active detectors report.  Without the model tier a
  * threshold LABEL=X is checked here too (it cannot act, but a typo is
  * still a typo). */
@@ -367,6 +386,8 @@ static pii_err active_labels(const pii_config *c, pii_build *b, pii_build_diag *
     }
     for (size_t i = 0; b->rules && !bad && i < pii_rules_count(b->rules); i++)
         bad = pii_labelset_add(ls, pii_rules_info(b->rules, i)->label, "rules");
+    if (b->names && !bad)
+        bad = pii_labelset_add(ls, pii_names_label(), "rules");
     for (size_t i = 0; !bad && i < pii_custom_count(b->custom); i++)
         bad = pii_labelset_add(ls, pii_custom_info(b->custom, i)->label, "custom rules");
     for (size_t i = 0; !bad && i < pii_deny_nlabels(b->deny); i++)
@@ -437,10 +458,12 @@ static pii_err build(const pii_config *c, pii_build *b, pii_build_diag *d)
         if (!(b->rules = pii_rules_create_flags(ON("all-dates-urls") ? PII_RULES_BROAD : 0, &e)) ||
             (e = pii_redactor_add_detector(b->red, pii_rules_detector(b->rules))))
             return fail(d, PII_BUILD_OTHER, e, "rules: %s", pii_strerror(e));
-        if (!ON("no-rules-file") && GET("rules-file") &&
-            (e = build_custom(GET("rules-file"), b, d)))
-            return e;
     }
+    if ((e = build_names(c, b, d)))
+        return e;
+    if (!ON("model-only") && !ON("no-rules-file") && GET("rules-file") &&
+        (e = build_custom(GET("rules-file"), b, d)))
+        return e;
     const char *path;
     if ((path = GET("deny"))) {
         if (!(b->deny = pii_deny_load(path, &e, msg, sizeof msg)))
@@ -489,6 +512,7 @@ void pii_build_free(pii_build *b)
     pii_allow_free(b->allow);
     pii_deny_free(b->deny);
     pii_rules_free(b->rules);
+    pii_names_free(b->names);
     pii_custom_free(b->custom);
     pii_labelset_free(b->labels);
     if (b->key) {

@@ -346,6 +346,7 @@ int pii_pipeline_build(const pii_opts *o, pii_pipeline *p)
     p->tok = p->b.tok;
     p->ner = p->b.ner;
     p->rules = p->b.rules;
+    p->names = p->b.names;
     p->custom = p->b.custom;
     p->deny = p->b.deny;
     p->allow = p->b.allow;

@@ -19,6 +19,7 @@
 #include "pii_custom.h"
 #include "pii_error.h"
 #include "pii_model.h"
+#include "pii_names.h"
 #include "pii_ner.h"
 #include "pii_redact.h"
 #include "pii_tok.h"
@@ -72,6 +73,7 @@ typedef struct pii_build {
     pii_tok *tok;     /* the model's own tokenizer.json; NULL: built-in o200k */
     pii_ner *ner;
     pii_rules *rules;
+    pii_names *names;   /* the name recognizers without the model; NULL with it */
     pii_custom *custom; /* the rules-file's custom rules, else NULL */
     pii_deny *deny;
     pii_allow *allow;
@@ -100,9 +102,10 @@ typedef struct pii_build_diag {
  * model-only), weights checked finite, the model's tokenizer.json checked
  * against o200k, thresholds and labels resolved (aliases, "did you mean"),
  * the name heuristics' switches, the window, the operating point; the rule
- * tier unless model-only; custom rules; deny and allow lists; operators and
- * the hash key; label selection.  PII_OK, or an error with d->msg and
- * d->stage set (b is then freed).  d may not be NULL. */
+ * tier unless model-only; without the model tier the name recognizers
+ * that need none (pii_names.h) unless model-only or no-name-lexicon; custom rules; deny and allow
+ * lists; operators and the hash key; label selection.  PII_OK, or an error with d->msg and d->stage
+ * set (b is then freed).  d may not be NULL. */
 pii_err pii_redactor_build(const pii_config *c, pii_build *b, pii_build_diag *d);
 void pii_build_free(pii_build *b);
 
