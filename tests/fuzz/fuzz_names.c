@@ -11,7 +11,7 @@
  *    than NER_NAMES_REACH + NER_NAMES_SLACK before the scan position (and
  *    before the next teacher), offers each teacher
  *    once its bytes are in view, and scans to a random limit each time, as
- *    ner.c does; its spans equal the reference's exactly;
+ *    ner/document.c does; its spans equal the reference's exactly;
  *  - without the lexicon, every span is a whole word (or the word before a
  *    possessive "'s"), equal to a word of a teacher that ends at or before
  *    its start or starts after it, at most NER_NAMES_REACH bytes on (the

@@ -626,7 +626,7 @@ static void test_stream_bounded(void **st)
     spans_equal(&got, &ref);
     /* a chunk, plus window + halo + lag + span tokens of at most 3 bytes,
      * plus the tokenizer's unstable piece, plus the name memory's reach
-     * back and the vote's reach either side of a span (ner.c, doc_keep) */
+     * back and the vote's reach either side of a span (ner/document.c, pii_ner_doc_keep) */
     size_t bound = 2000 + (64 + 64 / 4 + 8 + 2 + 256 + 256) * 3 + MAXPIECE + 3 +
                    3 * NER_NAMES_REACH + NER_NAMES_SLACK + 256 * 3;
     fprintf(stderr, "stream: held at most %zu bytes (bound %zu), %zu scans\n", ss.max_held, bound,
