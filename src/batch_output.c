@@ -397,9 +397,8 @@ void batch_dest_commit(worker *w, bitem *it, batch_input *in, bdest *d)
     if (!what && b->dest == DEST_INPLACE && input_changed(in, d->use_at, it->out, &in->st))
         what = "the file changed while it was redacted (written to, replaced or moved)", cerr = 0;
     if (!what &&
-        (d->wdir >= 0
-             ? renameat(d->wdir, batch_base_of(d->tmp), d->wdir, batch_base_of(it->out))
-             : rename(d->tmp, it->out)) != 0)
+        (d->wdir >= 0 ? renameat(d->wdir, batch_base_of(d->tmp), d->wdir, batch_base_of(it->out))
+                      : rename(d->tmp, it->out)) != 0)
         what = "rename", cerr = errno;
     if (!what && b->dest == DEST_INPLACE &&
         (d->use_at ? fsync(in->dirfd) : fsync_dir_of(it->out)) != 0) {

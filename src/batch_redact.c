@@ -100,7 +100,8 @@ static int pick_records(worker *w, bitem *it, batch_input *in, uint64_t *bad0)
                       it->path, PII_REC_MAX_RECORD >> 20);
     }
     /* a CSV file that records mode would refuse is redacted as plain text */
-    if (k == BATCH_AUTO_CSV && !batch_csv_parses(in->fd, in->data, in->n, in->cap, tab ? '\t' : ',')) {
+    if (k == BATCH_AUTO_CSV &&
+        !batch_csv_parses(in->fd, in->data, in->n, in->cap, tab ? '\t' : ',')) {
         k = -1;
         if (!o->quiet)
             batch_msg(b, "pii-redact: %s: not valid %s; redacted as plain text\n", it->path,
@@ -303,4 +304,3 @@ void batch_finish(batch *b, bitem *it)
         pthread_cond_signal(&b->cv); /* the progress loop polls on its own */
     pthread_mutex_unlock(&b->mu);
 }
-

@@ -156,7 +156,6 @@ const char *batch_errstr(int err, char *buf, size_t n)
     return buf;
 }
 
-
 int batch_ends_in(const char *s, const char *suf)
 {
     size_t a = strlen(s), b = strlen(suf);

@@ -85,13 +85,13 @@ ssize_t pii_drive_read(int fd, uint8_t *buf, size_t want, int once);
 
 /* Where pii_drive_fd reads. */
 typedef struct pii_drive_src {
-    int fd;              /* -1: nothing beyond the first block */
-    uint8_t *buf;        /* read buffer of cap bytes */
-    size_t cap;          /* (a read that fills less ends the input, unless once) */
-    int once;            /* reads return what one read gives (pii_drive_read) */
-    int live;            /* poll before reads: fflush(out), pauses */
-    FILE *out;           /* live: flushed before a read that would wait */
-    unsigned delay_ms;   /* live: --flush-delay (0: no pauses) */
+    int fd;               /* -1: nothing beyond the first block */
+    uint8_t *buf;         /* read buffer of cap bytes */
+    size_t cap;           /* (a read that fills less ends the input, unless once) */
+    int once;             /* reads return what one read gives (pii_drive_read) */
+    int live;             /* poll before reads: fflush(out), pauses */
+    FILE *out;            /* live: flushed before a read that would wait */
+    unsigned delay_ms;    /* live: --flush-delay (0: no pauses) */
     const uint8_t *first; /* a first block the caller read already, or NULL */
     size_t nfirst, first_cap;
 } pii_drive_src;
