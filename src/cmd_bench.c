@@ -49,6 +49,7 @@
  * they are steady-state figures; load_s is the pipeline build (model load,
  * rule compile) alone and first_s load plus the warm-up. */
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -64,6 +65,7 @@
 #include "opts.h"
 #include "pii_default_model.h"
 #include "pii_ner.h"
+#include "pii_read.h"
 #include "pii_redact.h"
 #include "pii_tok.h"
 #include "pipeline.h"
@@ -136,34 +138,16 @@ static const char *default_corpus(char *buf, size_t cap)
 static int corpus_load(const char *path, size_t limit, bench_corpus *c)
 {
     memset(c, 0, sizeof *c);
-    FILE *f = fopen(path, "rb");
-    if (!f)
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
         return errno ? errno : EIO;
-    size_t cap = 1 << 16, n = 0;
-    char *b = malloc(cap + 1);
-    while (b) {
-        if (n == cap) {
-            char *nb = cap < (1u << 30) ? realloc(b, cap * 2 + 1) : NULL;
-            if (!nb) {
-                free(b);
-                b = NULL;
-                break;
-            }
-            b = nb;
-            cap *= 2;
-        }
-        size_t k = fread(b + n, 1, cap - n, f);
-        if (!k)
-            break;
-        n += k;
-    }
-    int bad = ferror(f) ? (errno ? errno : EIO) : 0;
-    fclose(f);
-    if (!b || bad) {
-        free(b);
-        return b ? bad : ENOMEM;
-    }
-    b[n] = 0;
+    char *b;
+    size_t n;
+    pii_err re = pii_read_all(fd, (size_t)1 << 30, &b, &n); /* pii_read.h */
+    int err = errno;
+    close(fd);
+    if (re)
+        return re == PII_EIO ? (err ? err : EIO) : ENOMEM;
     c->buf = b;
     size_t nl = 0;
     for (size_t i = 0; i < n; i++)

@@ -1,16 +1,22 @@
 /* test_core.c — core/: the one UTF-8 decoder (pii_utf8_decode and its two
- * readings pii_utf8_seq / pii_utf8_valid) and the growable-array helper
- * (PII_VEC_RESERVE). */
+ * readings pii_utf8_seq / pii_utf8_valid), the growable-array helper
+ * (PII_VEC_RESERVE), the sorted word lists, the JSON string writer and
+ * the bounded reader. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
+#include <stdio.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
 #include "pii_core.h"
+#include "pii_json_write.h"
+#include "pii_read.h"
 #include "pii_wordlist.h"
 
 /* Reference: decode by the code point's ranges (RFC 3629), the way the
@@ -158,12 +164,91 @@ static void test_wordlist(void **state)
     assert_int_equal(pii_wordlist_check(open_end, open_end + 3, 8), -1);
 }
 
+/* The JSON string writer: what goes through put, run by run. */
+typedef struct jbuf {
+    char s[256];
+    size_t n;
+    int puts, fail_at; /* fail_at > 0: that put returns PII_EWRITE */
+} jbuf;
+
+static pii_err jput(void *ud, const char *p, size_t n)
+{
+    jbuf *b = ud;
+    if (++b->puts == b->fail_at)
+        return PII_EWRITE;
+    assert_true(n > 0 && b->n + n < sizeof b->s);
+    memcpy(b->s + b->n, p, n);
+    b->n += n;
+    b->s[b->n] = '\0';
+    return PII_OK;
+}
+
+static void test_json_write(void **state)
+{
+    (void)state;
+    /* quote, backslash, controls, DEL, a valid 2- and 3-byte sequence, a
+     * stray continuation byte, an overlong and a sequence cut by the end */
+    static const uint8_t in[] = "a\"b\\c\n\r\t\001\177\303\251\342\202\254\200\300\257\342\202";
+    const size_t n = sizeof in - 1;
+    jbuf b = {{0}, 0, 0, 0};
+    assert_int_equal(pii_json_escape(in, n, 0, 1, NULL, jput, &b), PII_OK);
+    assert_string_equal(b.s, "a\\\"b\\\\c\\u000a\\u000d\\u0009\\u0001\177\303\251\342\202\254"
+                             "\\ufffd\\ufffd\\ufffd\\ufffd\\ufffd");
+    memset(&b, 0, sizeof b);
+    size_t rest = 9;
+    assert_int_equal(pii_json_escape(in, n, PII_JSONW_SHORT | PII_JSONW_DEL, 0, &rest, jput, &b),
+                     PII_OK);
+    assert_int_equal(rest, 2); /* the cut sequence waits for what follows */
+    assert_string_equal(b.s, "a\\\"b\\\\c\\n\\r\\t\\u0001\\u007f\303\251\342\202\254"
+                             "\\ufffd\\ufffd\\ufffd");
+    /* plain text is one run; the first failing put is returned */
+    memset(&b, 0, sizeof b);
+    assert_int_equal(pii_json_escape((const uint8_t *)"plain", 5, 0, 1, NULL, jput, &b), PII_OK);
+    assert_int_equal(b.puts, 1);
+    memset(&b, 0, sizeof b);
+    b.fail_at = 2;
+    assert_int_equal(pii_json_escape(in, n, 0, 1, NULL, jput, &b), PII_EWRITE);
+    assert_int_equal(b.puts, 2);
+}
+
+/* The bounded reader: all of a file (past its first 64 KiB buffer) with a
+ * NUL after it, exactly max bytes accepted, one more refused, a bad
+ * descriptor a read error with its errno. */
+static void test_read_all(void **state)
+{
+    (void)state;
+    const size_t n = 200000;
+    FILE *f = tmpfile();
+    assert_non_null(f);
+    for (size_t i = 0; i < n; i++)
+        fputc('a' + (int)(i % 26), f);
+    assert_int_equal(fflush(f), 0);
+    char *b = NULL;
+    size_t len = 0;
+    assert_int_equal(lseek(fileno(f), 0, SEEK_SET), 0);
+    assert_int_equal(pii_read_all(fileno(f), n, &b, &len), PII_OK);
+    assert_int_equal(len, n);
+    assert_int_equal(b[0], 'a');
+    assert_int_equal(b[n - 1], 'a' + (int)((n - 1) % 26));
+    assert_int_equal(b[n], '\0');
+    free(b);
+    b = NULL;
+    assert_int_equal(lseek(fileno(f), 0, SEEK_SET), 0);
+    assert_int_equal(pii_read_all(fileno(f), n - 1, &b, &len), PII_ETOOBIG);
+    assert_null(b);
+    fclose(f);
+    errno = 0;
+    assert_int_equal(pii_read_all(-1, 10, &b, &len), PII_EIO);
+    assert_int_equal(errno, EBADF);
+    assert_null(b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_utf8),
-        cmocka_unit_test(test_vec),
-        cmocka_unit_test(test_wordlist),
+        cmocka_unit_test(test_utf8),     cmocka_unit_test(test_vec),
+        cmocka_unit_test(test_wordlist), cmocka_unit_test(test_json_write),
+        cmocka_unit_test(test_read_all),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
