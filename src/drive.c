@@ -146,7 +146,7 @@ pii_err pii_drive_fd(pii_drive *d, const pii_drive_src *s)
                 return e;
             ssize_t r = pii_drive_read(s->fd, s->buf, s->cap, s->once);
             if (r < 0) {
-                d->read_errno = errno;
+                d->read_errno = errno ? errno : EIO;
                 return PII_EIO;
             }
             if (r == 0)

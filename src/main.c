@@ -53,7 +53,7 @@ static pii_err run_fd(pii_drive *d, int fd, const pii_opts *o, int live, FILE *o
          * the end of a `tail -f`) */
         ssize_t r = pii_drive_read(fd, buf, PII_DRIVE_BLOCK, live);
         if (r < 0) {
-            d->read_errno = errno;
+            d->read_errno = errno ? errno : EIO;
             return PII_EIO;
         }
         size_t k = (size_t)r < PII_SNIFF_BYTES ? (size_t)r : PII_SNIFF_BYTES;
