@@ -10,6 +10,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "pii_file.h"
+
 #include "model_internal.h"
 #include "model_quant.h"
 
@@ -510,40 +512,13 @@ static pii_err read_text(const char *path, char **out, size_t *len, char *errbuf
     if (!f)
         return pii_pf_fail(errbuf, cap, errno == ENOENT ? PII_ENOTFOUND : PII_EIO, path, "%s",
                            strerror(errno));
-    size_t n = 0, c = 1 << 14;
-    char *b = malloc(c);
-    while (b) {
-        if (n == c) {
-            if (c >= (1u << 24)) {
-                free(b);
-                fclose(f);
-                return pii_pf_fail(errbuf, cap, PII_ETOOBIG, path, "larger than 16 MiB");
-            }
-            char *nb = realloc(b, c * 2);
-            if (!nb) {
-                free(b);
-                b = NULL;
-                break;
-            }
-            b = nb;
-            c *= 2;
-        }
-        size_t k = fread(b + n, 1, c - n, f);
-        n += k;
-        if (!k)
-            break;
-    }
-    int bad = ferror(f);
+    pii_err e = pii_file_read_all(f, (size_t)1 << 24, out, len);
     fclose(f);
-    if (!b)
-        return PII_ENOMEM;
-    if (bad) {
-        free(b);
-        return pii_pf_fail(errbuf, cap, PII_EIO, path, "read error");
-    }
-    *out = b;
-    *len = n;
-    return PII_OK;
+    if (e == PII_ETOOBIG)
+        return pii_pf_fail(errbuf, cap, e, path, "larger than 16 MiB");
+    if (e == PII_EIO)
+        return pii_pf_fail(errbuf, cap, e, path, "read error");
+    return e;
 }
 
 static pii_model *finish(pii_model *m, pii_err e, pii_err *err)
@@ -556,9 +531,12 @@ static pii_model *finish(pii_model *m, pii_err e, pii_err *err)
     return m;
 }
 
-/* The model and its execution plan; NULL with *e set. */
+/* The start of a load: clears errbuf; the model and its execution plan;
+ * NULL with *e set. */
 static pii_model *model_new(const pii_model_params *p, pii_err *e, char *errbuf, size_t cap)
 {
+    if (errbuf && cap)
+        errbuf[0] = 0;
     pii_model *m = calloc(1, sizeof *m);
     if (!m) {
         *e = PII_ENOMEM;
@@ -582,8 +560,6 @@ static pii_model *model_new(const pii_model_params *p, pii_err *e, char *errbuf,
 pii_model *pii_model_load(const char *path, const pii_model_params *p, pii_err *err, char *errbuf,
                           size_t cap)
 {
-    if (errbuf && cap)
-        errbuf[0] = 0;
     pii_err e0;
     pii_model *m = model_new(p, &e0, errbuf, cap);
     if (!m)
@@ -649,8 +625,6 @@ pii_model *pii_model_load_mem(const char *config_json, size_t config_len, const 
                               size_t st_len, const pii_model_params *p, pii_err *err, char *errbuf,
                               size_t cap)
 {
-    if (errbuf && cap)
-        errbuf[0] = 0;
     pii_err e0;
     pii_model *m = model_new(p, &e0, errbuf, cap);
     if (!m)

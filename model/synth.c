@@ -136,6 +136,15 @@ typedef struct out {
     pii_err err;
 } out;
 
+/* An empty buffer in front of put(w, ...). */
+static void out_start(out *o, sink_fn put, void *w)
+{
+    o->put = put;
+    o->w = w;
+    o->nb = 0;
+    o->err = PII_OK;
+}
+
 static void out_flush(out *o)
 {
     if (o->nb && !o->err)
@@ -187,6 +196,15 @@ typedef struct tdesc {
     pii_dtype dt;
 } tdesc;
 
+static void tdesc_shape(tdesc *t, int ndim, int64_t d0, int64_t d1, int64_t d2, pii_dtype dt)
+{
+    t->ndim = ndim;
+    t->shape[0] = d0;
+    t->shape[1] = d1;
+    t->shape[2] = d2;
+    t->dt = dt;
+}
+
 static int hf_list(const pii_model_synth *s, tdesc *t)
 {
     const pii_model_config *c = &s->cfg;
@@ -196,12 +214,7 @@ static int hf_list(const pii_model_synth *s, tdesc *t)
 #define T(nd, d0, d1, d2, dty, ...)                                                                \
     do {                                                                                           \
         snprintf(t[n].name, sizeof t[n].name, __VA_ARGS__);                                        \
-        t[n].ndim = nd;                                                                            \
-        t[n].shape[0] = d0;                                                                        \
-        t[n].shape[1] = d1;                                                                        \
-        t[n].shape[2] = d2;                                                                        \
-        t[n].dt = dty;                                                                             \
-        n++;                                                                                       \
+        tdesc_shape(&t[n++], nd, d0, d1, d2, dty);                                                 \
     } while (0)
     const pii_dtype B = s->dtype;
     T(2, s->embed_rows ? s->embed_rows : V, D, 0, B, "model.embed_tokens.weight");
@@ -402,6 +415,23 @@ static pii_err check_synth(const pii_model_synth *s, char *errbuf, size_t cap)
     return PII_OK;
 }
 
+/* The torch name of a float dtype of the weights. */
+static const char *dtype_name(pii_dtype dt)
+{
+    return dt == PII_DT_F32 ? "float32" : dt == PII_DT_F16 ? "float16" : "bfloat16";
+}
+
+/* "pii_redact_synth": what made the model, the seed and the generator. */
+static void add_synth_stamp(json_object *o, uint64_t seed)
+{
+    json_object *syn = json_object_new_object();
+    char num[32];
+    snprintf(num, sizeof num, "%llu", (unsigned long long)seed);
+    json_object_object_add(syn, "seed", json_object_new_string(num));
+    json_object_object_add(syn, "generator", json_object_new_string("pii-redact mkmodel v1"));
+    json_object_object_add(o, "pii_redact_synth", syn);
+}
+
 static json_object *config_json(const pii_model_synth *s, char **labels)
 {
     const pii_model_config *c = &s->cfg;
@@ -444,10 +474,7 @@ static json_object *config_json(const pii_model_synth *s, char **labels)
                                json_object_new_int64((int64_t)c->rope.orig_ctx));
     }
     json_object_object_add(o, "rope_parameters", rp);
-    const char *dn = s->dtype == PII_DT_F32   ? "float32"
-                     : s->dtype == PII_DT_F16 ? "float16"
-                                              : "bfloat16";
-    json_object_object_add(o, "dtype", json_object_new_string(dn));
+    json_object_object_add(o, "dtype", json_object_new_string(dtype_name(s->dtype)));
     json_object *id2 = json_object_new_object(), *l2i = json_object_new_object();
     for (int i = 0; i < c->n_labels; i++) {
         char k[16];
@@ -457,12 +484,7 @@ static json_object *config_json(const pii_model_synth *s, char **labels)
     }
     json_object_object_add(o, "id2label", id2);
     json_object_object_add(o, "label2id", l2i);
-    json_object *syn = json_object_new_object();
-    char seed[32];
-    snprintf(seed, sizeof seed, "%llu", (unsigned long long)s->seed);
-    json_object_object_add(syn, "seed", json_object_new_string(seed));
-    json_object_object_add(syn, "generator", json_object_new_string("pii-redact mkmodel v1"));
-    json_object_object_add(o, "pii_redact_synth", syn);
+    add_synth_stamp(o, s->seed);
     return o;
 }
 
@@ -498,23 +520,55 @@ static json_object *config_opf_json(const pii_model_synth *s, char **labels)
     D_("swiglu_limit", c->swiglu_limit);
 #undef I_
 #undef D_
-    const char *dn = s->dtype == PII_DT_F32   ? "float32"
-                     : s->dtype == PII_DT_F16 ? "float16"
-                                              : "bfloat16";
-    json_object_object_add(o, "param_dtype", json_object_new_string(dn));
+    json_object_object_add(o, "param_dtype", json_object_new_string(dtype_name(s->dtype)));
     if (c->n_labels != 33) { /* 33 is opf's default (v2) label space */
         json_object *ner = json_object_new_array();
         for (int i = 0; i < c->n_labels; i++)
             json_object_array_add(ner, json_object_new_string(labels[i]));
         json_object_object_add(o, "ner_class_names", ner);
     }
-    json_object *syn = json_object_new_object();
-    char seed[32];
-    snprintf(seed, sizeof seed, "%llu", (unsigned long long)s->seed);
-    json_object_object_add(syn, "seed", json_object_new_string(seed));
-    json_object_object_add(syn, "generator", json_object_new_string("pii-redact mkmodel v1"));
-    json_object_object_add(o, "pii_redact_synth", syn);
+    add_synth_stamp(o, s->seed);
     return o;
+}
+
+/* A new temporary file next to path (pii_rt_temp_fopen: never a planted
+ * link; its name in *tpath), fully buffered; NULL with *e and errbuf set. */
+static FILE *temp_open(const char *path, char **tpath, pii_err *e, char *errbuf, size_t cap)
+{
+    FILE *f = pii_rt_temp_fopen(path, tpath);
+    if (!f) {
+        if (errbuf && cap)
+            snprintf(errbuf, cap, "%s: cannot create a temporary file: %s", path, strerror(errno));
+        *e = PII_EIO;
+        return NULL;
+    }
+    setvbuf(f, NULL, _IOFBF, 1 << 20);
+    return f;
+}
+
+/* The end of a file written through f (NULL: none open) to the temporary
+ * tpath (NULL: none made): after a good write (e == PII_OK) closes it and
+ * renames it to path; after an error, given or met here, closes and removes
+ * it.  Returns the error. */
+static pii_err temp_end(FILE *f, const char *tpath, const char *path, pii_err e, char *errbuf,
+                        size_t cap)
+{
+    if (f && !e) {
+        int bad = fclose(f) != 0;
+        f = NULL;
+        if (bad) {
+            e = PII_EWRITE;
+        } else if (rename(tpath, path) != 0) {
+            if (errbuf && cap)
+                snprintf(errbuf, cap, "%s: %s", path, strerror(errno));
+            e = PII_EIO;
+        }
+    }
+    if (f)
+        fclose(f);
+    if (e && tpath)
+        remove(tpath);
+    return e;
 }
 
 static pii_err write_st(const pii_model_synth *s, const char *dir, int opf, char *errbuf,
@@ -592,20 +646,11 @@ static pii_err write_st(const pii_model_synth *s, const char *dir, int opf, char
     for (int i = 0; i < nt; i++)
         if ((e = pii_rt_st_writer_add(w, sd[i].t.name, sd[i].t.dt, sd[i].t.ndim, sd[i].t.shape)))
             goto done;
-    f = pii_rt_temp_fopen(spath, &tpath);
-    if (!f) {
-        if (errbuf && cap)
-            snprintf(errbuf, cap, "%s: cannot create a temporary file: %s", spath, strerror(errno));
-        e = PII_EIO;
+    if (!(f = temp_open(spath, &tpath, &e, errbuf, cap)))
         goto done;
-    }
-    setvbuf(f, NULL, _IOFBF, 1 << 20);
     if ((e = pii_rt_st_writer_begin(w, f)))
         goto done;
-    o->put = st_put;
-    o->w = w;
-    o->nb = 0;
-    o->err = PII_OK;
+    out_start(o, st_put, w);
     for (int i = 0; i < nt && !o->err; i++) {
         const tdesc *ti = &sd[i].t;
         if (ti->dt == PII_DT_I32) { /* the row map */
@@ -633,24 +678,9 @@ static pii_err write_st(const pii_model_synth *s, const char *dir, int opf, char
         }
     }
     out_flush(o);
-    if ((e = o->err) || (e = pii_rt_st_writer_end(w)))
-        goto done;
-    if (fclose(f) != 0) {
-        f = NULL;
-        e = PII_EWRITE;
-        goto done;
-    }
-    f = NULL;
-    if (rename(tpath, spath) != 0) {
-        if (errbuf && cap)
-            snprintf(errbuf, cap, "%s: %s", spath, strerror(errno));
-        e = PII_EIO;
-    }
+    e = o->err ? o->err : pii_rt_st_writer_end(w);
 done:
-    if (f)
-        fclose(f);
-    if (e && tpath)
-        remove(tpath);
+    e = temp_end(f, tpath, spath, e, errbuf, cap);
     if (e && errbuf && cap && !errbuf[0])
         snprintf(errbuf, cap, "%s: %s", dir, pii_strerror(e));
     free(ctmp);
@@ -700,13 +730,8 @@ static int gguf_list(const pii_model_synth *s, gdesc *g)
     do {                                                                                           \
         snprintf(g[n].t.name, sizeof g[n].t.name, __VA_ARGS__);                                    \
         snprintf(g[n].hf, sizeof g[n].hf, "%s", hfname);                                           \
-        g[n].t.ndim = nd;                                                                          \
-        g[n].t.shape[0] = d0;                                                                      \
-        g[n].t.shape[1] = d1;                                                                      \
-        g[n].t.shape[2] = d2;                                                                      \
-        g[n].t.dt = dty;                                                                           \
         g[n].map = mp;                                                                             \
-        n++;                                                                                       \
+        tdesc_shape(&g[n++].t, nd, d0, d1, d2, dty);                                               \
     } while (0)
     char h[96];
     G(2, V, D, 0, F16, MAP_SAME, "model.embed_tokens.weight", "token_embd.weight");
@@ -867,41 +892,17 @@ pii_err pii_model_synth_write_gguf(const pii_model_synth *s, const char *path, c
     for (int i = 0; i < n; i++)
         if ((e = pii_rt_gguf_writer_add(w, g[i].t.name, g[i].t.dt, g[i].t.ndim, g[i].t.shape)))
             goto done;
-    f = pii_rt_temp_fopen(path, &tpath);
-    if (!f) {
-        if (errbuf && cap)
-            snprintf(errbuf, cap, "%s: cannot create a temporary file: %s", path, strerror(errno));
-        e = PII_EIO;
+    if (!(f = temp_open(path, &tpath, &e, errbuf, cap)))
         goto done;
-    }
-    setvbuf(f, NULL, _IOFBF, 1 << 20);
     if ((e = pii_rt_gguf_writer_begin(w, f)))
         goto done;
-    o->put = gg_put;
-    o->w = w;
-    o->nb = 0;
-    o->err = PII_OK;
+    out_start(o, gg_put, w);
     for (int i = 0; i < n && !o->err; i++)
         emit_gguf(o, c, &g[i], s->seed);
     out_flush(o);
-    if ((e = o->err) || (e = pii_rt_gguf_writer_end(w)))
-        goto done;
-    if (fclose(f) != 0) {
-        f = NULL;
-        e = PII_EWRITE;
-        goto done;
-    }
-    f = NULL;
-    if (rename(tpath, path) != 0) {
-        if (errbuf && cap)
-            snprintf(errbuf, cap, "%s: %s", path, strerror(errno));
-        e = PII_EIO;
-    }
+    e = o->err ? o->err : pii_rt_gguf_writer_end(w);
 done:
-    if (f)
-        fclose(f);
-    if (e && tpath)
-        remove(tpath);
+    e = temp_end(f, tpath, path, e, errbuf, cap);
     if (e && errbuf && cap && !errbuf[0])
         snprintf(errbuf, cap, "%s: %s", path, pii_strerror(e));
     pii_rt_gguf_writer_free(w);

@@ -433,15 +433,26 @@ static int scalar_num(pii_rt_kvtype t, const uint8_t *p, int64_t *iv, double *dv
     return 1;
 }
 
-pii_err pii_rt_store_kv_int(const pii_rt_store *s, const char *key, int64_t *out)
+/* The number under key (scalar_num's readings); PII_ENOTFOUND without
+ * one, PII_EFORMAT when it is not a number. */
+static pii_err kv_number(const pii_rt_store *s, const char *key, int64_t *iv, double *dv,
+                         int *isint)
 {
     const rt_kv *kv = kv_get(s, key);
     if (!kv)
         return PII_ENOTFOUND;
+    return scalar_num(kv->type, kv->val, iv, dv, isint) ? PII_OK : PII_EFORMAT;
+}
+
+pii_err pii_rt_store_kv_int(const pii_rt_store *s, const char *key, int64_t *out)
+{
     int64_t iv;
     double dv;
     int isint;
-    if (!scalar_num(kv->type, kv->val, &iv, &dv, &isint) || !isint)
+    pii_err e = kv_number(s, key, &iv, &dv, &isint);
+    if (e)
+        return e;
+    if (!isint)
         return PII_EFORMAT;
     *out = iv;
     return PII_OK;
@@ -449,14 +460,9 @@ pii_err pii_rt_store_kv_int(const pii_rt_store *s, const char *key, int64_t *out
 
 pii_err pii_rt_store_kv_num(const pii_rt_store *s, const char *key, double *out)
 {
-    const rt_kv *kv = kv_get(s, key);
-    if (!kv)
-        return PII_ENOTFOUND;
     int64_t iv;
     int isint;
-    if (!scalar_num(kv->type, kv->val, &iv, out, &isint))
-        return PII_EFORMAT;
-    return PII_OK;
+    return kv_number(s, key, &iv, out, &isint);
 }
 
 pii_err pii_rt_store_kv_str(const pii_rt_store *s, const char *key, const char **p, size_t *len)

@@ -14,6 +14,7 @@
 
 #include <json-c/json.h>
 
+#include "pii_file.h"
 #include "rt_store.h"
 
 /* ---- mapping ------------------------------------------------------------ */
@@ -437,38 +438,14 @@ static pii_err read_small_file(const char *path, char **out, size_t *len, char *
         close(fd);
         return pii_rt_fail(errbuf, cap, PII_ENOMEM, path, "%s", strerror(errno));
     }
-    size_t n = 0, c = 4096;
-    char *b = malloc(c);
-    while (b) {
-        if (n == c) {
-            if (c >= PII_RT_MAX_HEADER) {
-                free(b);
-                fclose(fp);
-                return pii_rt_fail(errbuf, cap, PII_ETOOBIG, path, "file larger than %u bytes",
-                                   PII_RT_MAX_HEADER);
-            }
-            char *nb = realloc(b, c * 2);
-            if (!nb)
-                break;
-            b = nb;
-            c *= 2;
-        }
-        size_t k = fread(b + n, 1, c - n, fp);
-        n += k;
-        if (k == 0)
-            break;
-    }
-    int bad = ferror(fp);
+    /* PII_RT_MAX_HEADER bytes at most: the bound is the first size refused */
+    pii_err e = pii_file_read_all(fp, (size_t)PII_RT_MAX_HEADER + 1, out, len);
     fclose(fp);
-    if (!b)
-        return PII_ENOMEM;
-    if (bad) {
-        free(b);
-        return pii_rt_fail(errbuf, cap, PII_EIO, path, "read error");
-    }
-    *out = b;
-    *len = n;
-    return PII_OK;
+    if (e == PII_ETOOBIG)
+        return pii_rt_fail(errbuf, cap, e, path, "file larger than %u bytes", PII_RT_MAX_HEADER);
+    if (e == PII_EIO)
+        return pii_rt_fail(errbuf, cap, e, path, "read error");
+    return e;
 }
 
 static pii_err open_index(pii_rt_store *s, const char *ipath, char *errbuf, size_t cap)
@@ -556,6 +533,20 @@ static pii_rt_store *store_new(void)
     return calloc(1, sizeof(pii_rt_store));
 }
 
+/* The end of an open: indexes s unless its parser did, then hands it to
+ * *out, or frees it on any error (rc's or the index's). */
+static pii_err store_done(pii_rt_store *s, pii_err rc, pii_rt_store **out, char *errbuf, size_t cap)
+{
+    if (!rc && !s->hash)
+        rc = pii_rt_store_index(s, errbuf, cap);
+    if (rc) {
+        pii_rt_store_free(s);
+        return rc;
+    }
+    *out = s;
+    return PII_OK;
+}
+
 pii_err pii_rt_store_open(const char *path, pii_rt_store **out, char *errbuf, size_t cap)
 {
     *out = NULL;
@@ -590,14 +581,7 @@ pii_err pii_rt_store_open(const char *path, pii_rt_store **out, char *errbuf, si
     } else {
         rc = open_one(s, path, errbuf, cap);
     }
-    if (!rc && !s->hash)
-        rc = pii_rt_store_index(s, errbuf, cap);
-    if (rc) {
-        pii_rt_store_free(s);
-        return rc;
-    }
-    *out = s;
-    return PII_OK;
+    return store_done(s, rc, out, errbuf, cap);
 }
 
 pii_err pii_rt_store_open_mem(const void *bytes, size_t len, const char *label, pii_rt_store **out,
@@ -627,14 +611,7 @@ pii_err pii_rt_store_open_mem(const void *bytes, size_t len, const char *label, 
         s->fmt = PII_RT_FMT_SAFETENSORS;
         rc = pii_rt_st_parse(s, &s->maps[0], errbuf, cap);
     }
-    if (!rc && !s->hash)
-        rc = pii_rt_store_index(s, errbuf, cap);
-    if (rc) {
-        pii_rt_store_free(s);
-        return rc;
-    }
-    *out = s;
-    return PII_OK;
+    return store_done(s, rc, out, errbuf, cap);
 }
 
 /* ---- accessors ------------------------------------------------------------ */

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pii_core.h"
 #include "rt_store.h"
 
 pii_err pii_rt_fail(char *errbuf, size_t cap, pii_err e, const char *file, const char *fmt, ...)
@@ -63,14 +64,8 @@ pii_err pii_rt_store_add(pii_rt_store *s, const char *name, size_t namelen, pii_
     if (s->nt >= PII_RT_MAX_TENSORS)
         return pii_rt_fail(errbuf, cap, PII_ETOOBIG, t->file, "more than %u tensors",
                            PII_RT_MAX_TENSORS);
-    if (s->nt == s->tcap) {
-        size_t nc = s->tcap ? s->tcap * 2 : 64;
-        pii_rt_tensor *nt = realloc(s->t, nc * sizeof *nt);
-        if (!nt)
-            return PII_ENOMEM;
-        s->t = nt;
-        s->tcap = nc;
-    }
+    if (PII_VEC_RESERVE(s->t, s->tcap, s->nt + 1))
+        return PII_ENOMEM;
     char *nm = malloc(namelen + 1);
     if (!nm)
         return PII_ENOMEM;

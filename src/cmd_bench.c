@@ -49,7 +49,6 @@
  * they are steady-state figures; load_s is the pipeline build (model load,
  * rule compile) alone and first_s load plus the warm-up. */
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -65,7 +64,7 @@
 #include "opts.h"
 #include "pii_default_model.h"
 #include "pii_ner.h"
-#include "pii_read.h"
+#include "pii_file.h"
 #include "pii_redact.h"
 #include "pii_tok.h"
 #include "pipeline.h"
@@ -138,14 +137,14 @@ static const char *default_corpus(char *buf, size_t cap)
 static int corpus_load(const char *path, size_t limit, bench_corpus *c)
 {
     memset(c, 0, sizeof *c);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
+    FILE *f = fopen(path, "rb");
+    if (!f)
         return errno ? errno : EIO;
     char *b;
     size_t n;
-    pii_err re = pii_read_all(fd, (size_t)1 << 30, &b, &n); /* pii_read.h */
+    pii_err re = pii_file_read_all(f, (size_t)1 << 30, &b, &n); /* under 1 GiB */
     int err = errno;
-    close(fd);
+    fclose(f);
     if (re)
         return re == PII_EIO ? (err ? err : EIO) : ENOMEM;
     c->buf = b;

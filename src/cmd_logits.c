@@ -10,7 +10,7 @@
 
 #include "cli.h"
 #include "model_cli.h"
-#include "pii_read.h"
+#include "pii_file.h"
 #include "pii_tok.h"
 
 static const mc_opt opts[] = {
@@ -27,10 +27,10 @@ static const mc_opt opts[] = {
 
 #define MAX_TOKENS (1u << 20)
 
-/* All of f, just opened, up to 1 GiB (pii_read.h): 0, or -1. */
+/* All of f, under 1 GiB (pii_file.h): 0, or -1. */
 static int read_all(FILE *f, char **out, size_t *len)
 {
-    return pii_read_all(fileno(f), (size_t)1 << 30, out, len) ? -1 : 0;
+    return pii_file_read_all(f, (size_t)1 << 30, out, len) ? -1 : 0;
 }
 
 static int parse_ids(const char *s, int32_t **ids, size_t *n)

@@ -19,7 +19,7 @@
 
 #include "cli.h"
 #include "pii_pseudo.h"
-#include "pii_read.h"
+#include "pii_file.h"
 #include "pipeline.h"
 
 #define MAP_MAX (256u * 1024 * 1024)
@@ -37,16 +37,16 @@ enum { R_NFLAGS = R_END - R_FIRST };
 _Static_assert(sizeof restore_flags / sizeof restore_flags[0] == R_NFLAGS, "one entry per id");
 
 /* All of path ("-": standard input) into b, at most max bytes
- * (pii_read.h); -1, or an exit status after a message. */
+ * (pii_file.h); -1, or an exit status after a message. */
 static int read_file(const char *path, pii_buf *b, size_t max)
 {
-    int fd = strcmp(path, "-") == 0 ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
+    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rbe");
     char *p = NULL;
     size_t n = 0;
-    pii_err e = fd < 0 ? PII_EIO : pii_read_all(fd, max, &p, &n);
+    pii_err e = f ? pii_file_read_all(f, max + 1, &p, &n) : PII_EIO;
     int err = e == PII_ETOOBIG ? EFBIG : e == PII_ENOMEM ? ENOMEM : errno;
-    if (fd > STDIN_FILENO)
-        close(fd);
+    if (f && f != stdin)
+        fclose(f);
     if (e) {
         fprintf(stderr, "pii-redact restore: %s: %s\n", path, strerror(err));
         return PII_EXIT_IO;

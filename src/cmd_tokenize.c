@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "pii_read.h"
+#include "pii_file.h"
 #include "pii_tok.h"
 
 /* The option table (cli.h): getopt's tables and --help come from it;
@@ -83,11 +83,10 @@ static void ob_num(outbuf *o, size_t v)
 
 /* ---- input ------------------------------------------------------------------ */
 
-/* All of f, just opened (pii_read.h): 0, -1 out of memory, -2 a read
- * error. */
+/* All of f (pii_file.h): 0, -1 out of memory, -2 a read error. */
 static int read_all(FILE *f, char **out, size_t *len)
 {
-    pii_err e = pii_read_all(fileno(f), SIZE_MAX, out, len);
+    pii_err e = pii_file_read_all(f, SIZE_MAX, out, len);
     return e == PII_EIO ? -2 : e ? -1 : 0;
 }
 

@@ -4,7 +4,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
-#include <stdint.h>
 #include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,7 +11,6 @@
 #include <unistd.h>
 
 #include "pii_core.h"
-#include "pii_read.h"
 #include "staged.h"
 
 extern char **environ;
@@ -82,10 +80,38 @@ void pii_staged_free(pii_staged_file *files, size_t n)
     free(files);
 }
 
-/* Reads all of fd into a NUL-terminated buffer (pii_read.h). */
+/* Reads all of fd into a NUL-terminated buffer. */
 static pii_err slurp(int fd, char **out, size_t *len)
 {
-    return pii_read_all(fd, SIZE_MAX, out, len);
+    size_t n = 0, cap = 4096;
+    char *b = malloc(cap);
+    if (!b)
+        return PII_ENOMEM;
+    for (;;) {
+        if (cap - n < 2) {
+            char *nb = realloc(b, cap * 2);
+            if (!nb) {
+                free(b);
+                return PII_ENOMEM;
+            }
+            b = nb;
+            cap *= 2;
+        }
+        ssize_t r = read(fd, b + n, cap - n - 1);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0) {
+            free(b);
+            return PII_EIO;
+        }
+        if (r == 0)
+            break;
+        n += (size_t)r;
+    }
+    b[n] = '\0';
+    *out = b;
+    *len = n;
+    return PII_OK;
 }
 
 /* One record: ":OLDMODE NEWMODE OLDID NEWID STATUS\0PATH\0". */

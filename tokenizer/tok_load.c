@@ -11,6 +11,7 @@
 
 #include <json-c/json.h>
 
+#include "pii_file.h"
 #include "pii_json.h"
 #include "tok_internal.h"
 
@@ -26,50 +27,20 @@ static const char o200k_pat[] =
 
 static pii_err read_file(const char *path, char **out, size_t *len, char *errbuf, size_t errlen)
 {
-    *out = NULL;
-    *len = 0;
     FILE *f = fopen(path, "rb");
     if (!f) {
+        *out = NULL;
+        *len = 0;
         pii_tok__err(errbuf, errlen, "%s: %s", path, strerror(errno));
         return errno == ENOENT ? PII_ENOTFOUND : PII_EIO;
     }
-    size_t cap = 1 << 16, n = 0;
-    char *b = malloc(cap + 1);
-    while (b) {
-        size_t got = fread(b + n, 1, cap - n, f);
-        n += got;
-        if (n < cap)
-            break;
-        if (cap >= MAX_FILE) {
-            free(b);
-            fclose(f);
-            pii_tok__err(errbuf, errlen, "%s: larger than 64 MiB", path);
-            return PII_ETOOBIG;
-        }
-        char *nb = realloc(b, cap * 2 + 1);
-        if (!nb) {
-            free(b);
-            b = NULL;
-            break;
-        }
-        b = nb;
-        cap *= 2;
-    }
-    if (!b) {
-        fclose(f);
-        return PII_ENOMEM;
-    }
-    if (ferror(f)) {
-        pii_tok__err(errbuf, errlen, "%s: read error", path);
-        free(b);
-        fclose(f);
-        return PII_EIO;
-    }
+    pii_err e = pii_file_read_all(f, MAX_FILE, out, len);
     fclose(f);
-    b[n] = 0;
-    *out = b;
-    *len = n;
-    return PII_OK;
+    if (e == PII_ETOOBIG)
+        pii_tok__err(errbuf, errlen, "%s: larger than 64 MiB", path);
+    else if (e == PII_EIO)
+        pii_tok__err(errbuf, errlen, "%s: read error", path);
+    return e;
 }
 
 /* ---- GPT-2 byte-to-unicode ------------------------------------------------ */
@@ -164,14 +135,8 @@ static pii_err toklist_special(toklist *l, size_t id, const char *name, size_t n
 {
     if (id >= TOK_MAX_IDS)
         return PII_ERANGE;
-    if (l->nsp == l->capsp) {
-        size_t nc = l->capsp ? 2 * l->capsp : 32;
-        tok_special *s = realloc(l->sp, nc * sizeof *s);
-        if (!s)
-            return PII_ENOMEM;
-        l->sp = s;
-        l->capsp = nc;
-    }
+    if (PII_VEC_RESERVE(l->sp, l->capsp, l->nsp + 1))
+        return PII_ENOMEM;
     char *c = malloc(n + 1);
     if (!c)
         return PII_ENOMEM;

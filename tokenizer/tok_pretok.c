@@ -354,14 +354,8 @@ pii_err pii_tok_pretokenize(const void *text, size_t len, pii_tok_span **spans, 
     size_t s = 0;
     while (s < len) {
         size_t e = pii_tok__piece_end(&sc, s);
-        if (*n == *cap) {
-            size_t nc = *cap ? *cap * 2 : 64;
-            pii_tok_span *ns = realloc(*spans, nc * sizeof *ns);
-            if (!ns)
-                return PII_ENOMEM;
-            *spans = ns;
-            *cap = nc;
-        }
+        if (PII_VEC_RESERVE(*spans, *cap, *n + 1))
+            return PII_ENOMEM;
         (*spans)[*n].start = s;
         (*spans)[*n].end = e;
         (*n)++;

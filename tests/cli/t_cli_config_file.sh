@@ -4,7 +4,7 @@
 # file and line; a switch set in the file is undone by --NAME=false.
 set -e
 P=$PII_REDACT
-fail() { echo "FAIL: $*"; exit 1; }
+. "$(dirname "$0")/lib.sh" # fail, run
 cd "$TMPDIR"
 export XDG_CONFIG_HOME="$TMPDIR/xdg"
 mkdir -p xdg/pii-redact
@@ -27,28 +27,16 @@ printf 'format = xml\nthreads\n' >"$def"
 [ ! -s err ] || fail "--version: stderr $(cat err)"
 
 # Errors name the file and line: a bad value, a missing value.
-set +e
-"$P" in.txt >out 2>err
-rc=$?
-set -e
-[ $rc -eq 2 ] || fail "bad value: exit $rc"
+run 2 "$P" in.txt
 printf '%s\n' "pii-redact: $TMPDIR/$def:2: 'threads' needs a value (threads = N)" >want
 cmp err want || fail "missing value: stderr $(cat err)"
 printf 'format = xml\n' >"$def"
-set +e
-"$P" in.txt >out 2>err
-rc=$?
-set -e
-[ $rc -eq 2 ] || fail "bad format: exit $rc"
+run 2 "$P" in.txt
 head -1 err >err1
 printf '%s\n' "pii-redact: $TMPDIR/$def:1: unknown format 'xml' (text, json or jsonl)" >want
 cmp err1 want || fail "bad format: stderr $(cat err)"
 printf 'lines = maybe\n' >"$def"
-set +e
-"$P" in.txt >out 2>err
-rc=$?
-set -e
-[ $rc -eq 2 ] || fail "bad switch value: exit $rc"
+run 2 "$P" in.txt
 printf '%s\n' "pii-redact: $TMPDIR/$def:1: 'lines' is a switch: 'lines', 'lines = true' or 'lines = false'" >want
 cmp err want || fail "bad switch value: stderr $(cat err)"
 
@@ -74,11 +62,7 @@ PII_REDACT_CONFIG=env.conf "$P" --config=flag.conf --no-config --rules-only in.t
 printf 'Mail <PRIVATE_EMAIL>\n' >want
 cmp out.none want || fail "--no-config over --config: $(cat out.none)"
 # A named file must exist (exit 3, named).
-set +e
-PII_REDACT_CONFIG=missing.conf "$P" in.txt >out 2>err
-rc=$?
-set -e
-[ $rc -eq 3 ] || fail "missing \$PII_REDACT_CONFIG: exit $rc"
+run 3 env PII_REDACT_CONFIG=missing.conf "$P" in.txt
 printf '%s\n' "pii-redact: config file missing.conf: No such file or directory" >want
 cmp err want || fail "missing config: stderr $(cat err)"
 
@@ -96,11 +80,7 @@ printf 'rules-only\n' >"$def"
 "$P" -qr --recursive=false in.txt >out 2>err || fail "-qr --recursive=false: exit $?"
 printf 'Mail <PRIVATE_EMAIL>\n' >want
 cmp out want || fail "-qr --recursive=false: $(cat out)"
-set +e
-"$P" --lines=yes in.txt >out 2>err
-rc=$?
-set -e
-[ $rc -eq 2 ] || fail "--lines=yes: exit $rc"
+run 2 "$P" --lines=yes in.txt
 printf '%s\n' "pii-redact: option '--lines' takes no argument but =true or =false" \
     "Try 'pii-redact --help' for more information." >want
 cmp err want || fail "--lines=yes: stderr $(cat err)"

@@ -3,11 +3,19 @@
 # reported as such.  (Issue 18, H5.)
 set -e
 P=$PII_REDACT
-fail() { echo "FAIL: $*"; exit 1; }
+. "$(dirname "$0")/lib.sh" # fail, tiny_model
 cd "$TMPDIR"
-"$P" mkmodel -o m --layers 1 --d-model 32 --heads 2 --kv-heads 1 --head-dim 16 \
-    --experts 4 --top-k 2 --labels 33 --seed 3 >/dev/null
+tiny_model m
 echo 'Mail bob.smith@example.com' >in.txt
+
+# refused WHAT MESSAGE: the command refuses the model in m (exit 4) and
+# says MESSAGE.
+refused() {
+    rc=0
+    "$P" -m m in.txt >out 2>err || rc=$?
+    [ $rc -eq 4 ] || fail "$1: exit $rc"
+    grep -q "$2" err || fail "$1: message $(cat err)"
+}
 
 # 5 M empty arrays (15 MB; json-c would take ~750 MB): refused at once.
 awk 'BEGIN { printf "{\"x\":["; for (i = 0; i < 5000000; i++) printf "[],"; printf "[]]}" }' \
@@ -28,49 +36,24 @@ if ldd "$P" 2>/dev/null | grep -q libasan; then LIMIT=400000; fi
 # Nested 100,000 deep.
 awk 'BEGIN { for (i = 0; i < 100000; i++) printf "["; for (i = 0; i < 100000; i++) printf "]" }' \
     >m/tokenizer.json
-set +e
-"$P" -m m in.txt >out 2>err
-rc=$?
-set -e
-[ $rc -eq 4 ] || fail "deep: exit $rc"
-grep -q 'nested deeper than 64 levels' err || fail "deep: message"
+refused 'deep' 'nested deeper than 64 levels'
 
 # Over 64 MiB.
 head -c 70000000 /dev/zero | tr '\0' ' ' >m/tokenizer.json
-set +e
-"$P" -m m in.txt >out 2>err
-rc=$?
-set -e
-[ $rc -eq 4 ] || fail "big: exit $rc"
-grep -q 'larger than 64 MiB' err || fail "big: message"
+refused 'big' 'larger than 64 MiB'
 rm m/tokenizer.json
 
 # config.json: deep nesting and many values.
 cp m/config.json config.good
 awk 'BEGIN { printf "{\"a\":"; for (i = 0; i < 40; i++) printf "["; for (i = 0; i < 40; i++) printf "]"; printf "}" }' >m/config.json
-set +e
-"$P" -m m in.txt >out 2>err
-rc=$?
-set -e
-[ $rc -eq 4 ] || fail "config deep: exit $rc"
-grep -q 'nested deeper than 32 levels' err || fail "config deep: message"
+refused 'config deep' 'nested deeper than 32 levels'
 awk 'BEGIN { printf "{\"x\":["; for (i = 0; i < 300000; i++) printf "0,"; printf "0]}" }' >m/config.json
-set +e
-"$P" -m m in.txt >out 2>err
-rc=$?
-set -e
-[ $rc -eq 4 ] || fail "config values: exit $rc"
-grep -q 'more than 262144 JSON values' err || fail "config values: message"
+refused 'config values' 'more than 262144 JSON values'
 cp config.good m/config.json
 # A label name with a control character (an escape sequence) is refused.
 sed 's/"B-account_number"/"B-acc\\u001b[31mount"/' config.good >m/config.json
 grep -q 'u001b' m/config.json || fail "label fixture"
-set +e
-"$P" -m m in.txt >out 2>err
-rc=$?
-set -e
-[ $rc -eq 4 ] || fail "control label: exit $rc"
-grep -q 'bad name' err || fail "control label: message $(cat err)"
+refused 'control label' 'bad name'
 cp config.good m/config.json
 
 # An allocation failure inside json-c says "out of memory", not "success"

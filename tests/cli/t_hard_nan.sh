@@ -4,10 +4,9 @@
 # (Issue 18, H3.)
 set -e
 P=$PII_REDACT
-fail() { echo "FAIL: $*"; exit 1; }
+. "$(dirname "$0")/lib.sh" # fail, tiny_model
 cd "$TMPDIR"
-"$P" mkmodel -o m --layers 1 --d-model 32 --heads 2 --kv-heads 1 --head-dim 16 \
-    --experts 4 --top-k 2 --labels 33 --seed 3 >/dev/null
+tiny_model m
 printf 'Contact Maria Garcia today about the invoice.\nSecond line here.\n' >in.txt
 "$P" -m m --threads 1 in.txt >ref.txt 2>err || fail "clean model: exit $?"
 

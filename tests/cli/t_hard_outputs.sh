@@ -3,15 +3,9 @@
 # device and inode and by resolved path.
 set -u
 P=$PII_REDACT
-fail() { echo "FAIL: $*"; exit 1; }
+. "$(dirname "$0")/lib.sh" # fail, run
 cd "$TMPDIR" || exit 1
 E='Mail bob@example.com now.'
-run() { # expected exit, then the command
-    want=$1; shift
-    "$@" >stdout.txt 2>err
-    rc=$?
-    [ $rc -eq "$want" ] || fail "$*: exit $rc, want $want: $(cat err)"
-}
 
 # -r . --suffix .1 over app.log and yesterday's app.log.1 (older than app.log).
 mkdir logs

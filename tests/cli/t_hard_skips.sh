@@ -10,16 +10,10 @@
 # are never scanned, so a baseline settles.
 set -u
 P=$PII_REDACT
-fail() { echo "FAIL: $*"; exit 1; }
+. "$(dirname "$0")/lib.sh" # fail, run
 cd "$TMPDIR" || exit 1
 E='Mail bob@example.com now.'
 R='Mail <PRIVATE_EMAIL> now.'
-run() { # expected exit, then the command
-    want=$1; shift
-    "$@" >stdout.txt 2>err
-    rc=$?
-    [ $rc -eq "$want" ] || fail "$*: exit $rc, want $want: $(cat err)"
-}
 reason() { # report, path: the reason it lists for that path
     jq -r --arg p "$2" '.files[] | select(.path == $p) | .reason // .status' "$1"
 }

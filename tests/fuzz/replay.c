@@ -10,6 +10,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,7 @@
 #include <unistd.h>
 
 #include "fuzz.h"
+#include "pii_file.h"
 
 __attribute__((weak)) int LLVMFuzzerInitialize(int *argc, char ***argv);
 /* Present in sanitizer builds: called before a sanitizer ends the process. */
@@ -53,24 +55,16 @@ static int run_file(const char *path)
         fprintf(stderr, "replay: %s: %s\n", path, strerror(errno));
         return -1;
     }
-    size_t cap = 4096, n = 0;
-    uint8_t *buf = malloc(cap);
-    for (;;) {
-        if (!buf) {
-            fprintf(stderr, "replay: out of memory\n");
-            exit(1);
-        }
-        n += fread(buf + n, 1, cap - n, f);
-        if (n < cap)
-            break;
-        cap *= 2;
-        buf = realloc(buf, cap);
-    }
-    int bad = ferror(f);
+    char *buf;
+    size_t n;
+    pii_err e = pii_file_read_all(f, SIZE_MAX, &buf, &n);
     fclose(f);
-    if (bad) {
+    if (e == PII_ENOMEM) {
+        fprintf(stderr, "replay: out of memory\n");
+        exit(1);
+    }
+    if (e) {
         fprintf(stderr, "replay: %s: read error\n", path);
-        free(buf);
         return -1;
     }
     /* An exact-size copy so ASan sees reads past the end of the input. */

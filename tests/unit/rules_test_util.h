@@ -249,4 +249,19 @@ __attribute__((unused)) static void check_cases(const rcase *cases, size_t ncase
     check_cases_flags(cases, ncases, PII_RULES_BROAD);
 }
 
+/* The whole of a suite that is one table of cases: a cmocka test NAME that
+ * runs check_cases on CASES, and the main() that runs it. */
+#define RULES_CASES_MAIN(name, cases)                                                              \
+    static void name(void **state)                                                                 \
+    {                                                                                              \
+        (void)state;                                                                               \
+        check_cases(cases, sizeof cases / sizeof cases[0]);                                        \
+    }                                                                                              \
+                                                                                                   \
+    int main(void)                                                                                 \
+    {                                                                                              \
+        const struct CMUnitTest tests[] = {cmocka_unit_test(name)};                                \
+        return cmocka_run_group_tests(tests, NULL, NULL);                                          \
+    }
+
 #endif

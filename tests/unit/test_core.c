@@ -1,22 +1,21 @@
 /* test_core.c — core/: the one UTF-8 decoder (pii_utf8_decode and its two
- * readings pii_utf8_seq / pii_utf8_valid), the growable-array helper
- * (PII_VEC_RESERVE), the sorted word lists, the JSON string writer and
- * the bounded reader. */
+ * readings pii_utf8_seq / pii_utf8_valid) and the growable-array helper
+ * (PII_VEC_RESERVE), the sorted word lists (pii_wordlist.h), the
+ * bounded file reader (pii_file.h) and the JSON string writer
+ * (pii_json_write.h). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <errno.h>
-#include <stdio.h>
-#include <unistd.h>
 
 #include <cmocka.h>
 
 #include "pii_core.h"
+#include "pii_file.h"
 #include "pii_json_write.h"
-#include "pii_read.h"
 #include "pii_wordlist.h"
 
 /* Reference: decode by the code point's ranges (RFC 3629), the way the
@@ -164,6 +163,49 @@ static void test_wordlist(void **state)
     assert_int_equal(pii_wordlist_check(open_end, open_end + 3, 8), -1);
 }
 
+/* The bounded reader: a stream of n bytes read whole and NUL-terminated
+ * when n < max, refused (PII_ETOOBIG, nothing returned) when n >= max,
+ * across the growth of its buffer (16 KiB first) and below it. */
+static void check_read(size_t n, size_t max, pii_err want)
+{
+    FILE *f = tmpfile();
+    assert_non_null(f);
+    for (size_t i = 0; i < n; i++)
+        assert_int_not_equal(fputc('a' + (int)(i % 26), f), EOF);
+    rewind(f);
+    char *b = (char *)1;
+    size_t len = 7;
+    assert_int_equal(pii_file_read_all(f, max, &b, &len), want);
+    fclose(f);
+    if (want != PII_OK) {
+        assert_null(b);
+        assert_int_equal(len, 0);
+        return;
+    }
+    assert_int_equal(len, n);
+    assert_int_equal(b[n], '\0');
+    for (size_t i = 0; i < n; i++)
+        assert_int_equal(b[i], 'a' + (int)(i % 26));
+    free(b);
+}
+
+static void test_file_read(void **state)
+{
+    (void)state;
+    check_read(0, 1, PII_OK);
+    check_read(0, 100000, PII_OK);
+    check_read(99, 100, PII_OK);
+    check_read(100, 100, PII_ETOOBIG);
+    check_read(16384, 100000, PII_OK); /* exactly the first buffer */
+    check_read(16385, 100000, PII_OK);
+    check_read(99999, 100000, PII_OK);
+    check_read(100000, 100000, PII_ETOOBIG);
+    check_read(100001, 100000, PII_ETOOBIG);
+    check_read(65536, 65536, PII_ETOOBIG); /* a power of two: the buffer's size at the bound */
+    check_read(65535, 65536, PII_OK);
+    check_read(40000, SIZE_MAX, PII_OK);
+}
+
 /* The JSON string writer: what goes through put, run by run. */
 typedef struct jbuf {
     char s[256];
@@ -211,44 +253,12 @@ static void test_json_write(void **state)
     assert_int_equal(b.puts, 2);
 }
 
-/* The bounded reader: all of a file (past its first 64 KiB buffer) with a
- * NUL after it, exactly max bytes accepted, one more refused, a bad
- * descriptor a read error with its errno. */
-static void test_read_all(void **state)
-{
-    (void)state;
-    const size_t n = 200000;
-    FILE *f = tmpfile();
-    assert_non_null(f);
-    for (size_t i = 0; i < n; i++)
-        fputc('a' + (int)(i % 26), f);
-    assert_int_equal(fflush(f), 0);
-    char *b = NULL;
-    size_t len = 0;
-    assert_int_equal(lseek(fileno(f), 0, SEEK_SET), 0);
-    assert_int_equal(pii_read_all(fileno(f), n, &b, &len), PII_OK);
-    assert_int_equal(len, n);
-    assert_int_equal(b[0], 'a');
-    assert_int_equal(b[n - 1], 'a' + (int)((n - 1) % 26));
-    assert_int_equal(b[n], '\0');
-    free(b);
-    b = NULL;
-    assert_int_equal(lseek(fileno(f), 0, SEEK_SET), 0);
-    assert_int_equal(pii_read_all(fileno(f), n - 1, &b, &len), PII_ETOOBIG);
-    assert_null(b);
-    fclose(f);
-    errno = 0;
-    assert_int_equal(pii_read_all(-1, 10, &b, &len), PII_EIO);
-    assert_int_equal(errno, EBADF);
-    assert_null(b);
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_utf8),     cmocka_unit_test(test_vec),
-        cmocka_unit_test(test_wordlist), cmocka_unit_test(test_json_write),
-        cmocka_unit_test(test_read_all),
+        cmocka_unit_test(test_utf8),      cmocka_unit_test(test_vec),
+        cmocka_unit_test(test_wordlist),  cmocka_unit_test(test_json_write),
+        cmocka_unit_test(test_file_read),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

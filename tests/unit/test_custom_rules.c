@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "pii_custom.h"
+#include "unit_util.h"
 
 static pii_custom *parse(const char *text)
 {
@@ -240,27 +241,12 @@ static void test_errors(void **state)
     assert_int_equal(e, PII_EIO);
 }
 
-typedef struct cap {
-    char out[256];
-    size_t n;
-} cap;
-
-static pii_err cap_write(void *ud, const uint8_t *p, size_t n)
-{
-    cap *c = ud;
-    assert_true(c->n + n < sizeof c->out);
-    memcpy(c->out + c->n, p, n);
-    c->n += n;
-    c->out[c->n] = '\0';
-    return PII_OK;
-}
-
 /* Redacts text as input `name` through r; returns the output (static). */
 static const char *redact_as(const pii_redactor *r, const char *name, const char *text)
 {
-    static cap c;
+    static unit_out c;
     memset(&c, 0, sizeof c);
-    pii_sink sink = {cap_write, NULL, NULL, &c};
+    pii_sink sink = {unit_out_write, NULL, NULL, &c};
     pii_err e;
     pii_stream *s = pii_stream_create(r, &sink, &e);
     assert_non_null(s);
@@ -268,7 +254,7 @@ static const char *redact_as(const pii_redactor *r, const char *name, const char
     assert_int_equal(pii_stream_feed(s, text, strlen(text)), PII_OK);
     assert_int_equal(pii_stream_end_doc(s), PII_OK);
     pii_stream_free(s);
-    return c.out;
+    return c.b;
 }
 
 static void test_paths(void **state)

@@ -15,6 +15,7 @@
 
 #include "pii_custom.h"
 #include "pii_fault.h"
+#include "unit_util.h"
 
 static const char RULES[] = "[acme_employee]\n"
                             "description = ACME employee number\n"
@@ -30,23 +31,8 @@ static const char RULES[] = "[acme_employee]\n"
 
 static const char TEXT[] = "Staff EMP-123456, EMP-000000; card 4111 1111 1111 1111.\n";
 
-typedef struct cap {
-    char out[512];
-    size_t n;
-} cap;
-
-static pii_err cap_write(void *ud, const uint8_t *p, size_t n)
-{
-    cap *c = ud;
-    if (c->n + n > sizeof c->out)
-        return PII_ETOOBIG;
-    memcpy(c->out + c->n, p, n);
-    c->n += n;
-    return PII_OK;
-}
-
 /* Loads the rules and redacts TEXT in 7-byte pieces. */
-static pii_err run(cap *c)
+static pii_err run(unit_out *c)
 {
     pii_err e;
     size_t line;
@@ -58,7 +44,7 @@ static pii_err run(cap *c)
     pii_redactor *r = pii_redactor_create(&e);
     pii_stream *s = NULL;
     if (r && !(e = pii_redactor_add_detector(r, pii_custom_detector(rules)))) {
-        pii_sink sink = {cap_write, NULL, NULL, c};
+        pii_sink sink = {unit_out_write, NULL, NULL, c};
         s = pii_stream_create(r, &sink, &e);
     }
     for (size_t off = 0; s && !e && off < sizeof TEXT - 1; off += 7) {
@@ -76,11 +62,10 @@ static pii_err run(cap *c)
 static void test_alloc_sweep(void **state)
 {
     (void)state;
-    cap ref, got;
+    unit_out ref, got;
     pii_fault_reset();
     assert_int_equal(run(&ref), PII_OK);
-    ref.out[ref.n] = '\0';
-    assert_string_equal(ref.out, "Staff <ACCOUNT_NUMBER>, EMP-000000; card <ACCOUNT_NUMBER>.\n");
+    assert_string_equal(ref.b, "Staff <ACCOUNT_NUMBER>, EMP-000000; card <ACCOUNT_NUMBER>.\n");
     int failed = 0;
     for (uint64_t k = 1;; k++) {
         pii_fault_reset();
@@ -91,17 +76,17 @@ static void test_alloc_sweep(void **state)
         if (!hit) {
             assert_int_equal(e, PII_OK); /* past the last allocation */
             assert_int_equal(got.n, ref.n);
-            assert_memory_equal(got.out, ref.out, ref.n);
+            assert_memory_equal(got.b, ref.b, ref.n);
             break;
         }
         if (e == PII_OK) { /* a failed allocation that was not needed */
-            assert_memory_equal(got.out, ref.out, ref.n);
+            assert_memory_equal(got.b, ref.b, ref.n);
             continue;
         }
         failed++;
         assert_int_equal(e, PII_ENOMEM);
         assert_true(got.n <= ref.n);
-        assert_memory_equal(got.out, ref.out, got.n);
+        assert_memory_equal(got.b, ref.b, got.n);
     }
     assert_true(failed > 10);
 }

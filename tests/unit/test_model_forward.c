@@ -110,6 +110,24 @@ static void ids_for(int32_t *ids, size_t n, int V, uint32_t seed)
         ids[i] = (int32_t)((i * 2654435761u + seed * 40503u) % (uint32_t)V);
 }
 
+static size_t total_len(const size_t *lens, size_t nd)
+{
+    size_t n = 0;
+    for (size_t d = 0; d < nd; d++)
+        n += lens[d];
+    return n;
+}
+
+/* The ids of documents lens[0..nd) back to back (ids_for with seed over a
+ * 500-token vocabulary); *n gets their count.  The caller frees them. */
+static int32_t *docs_ids(const size_t *lens, size_t nd, uint32_t seed, size_t *n)
+{
+    *n = total_len(lens, nd);
+    int32_t *ids = malloc(*n * sizeof *ids);
+    ids_for(ids, *n, 500, seed);
+    return ids;
+}
+
 static double maxdiff(const float *a, const float *b, size_t n)
 {
     double m = 0;
@@ -203,10 +221,7 @@ static float *packed_equals_alone(const pii_model *m, const int32_t *ids, const 
                                   size_t nd, pii_rt_pool *pool, const char *what)
 {
     const size_t C = (size_t)pii_model_cfg(m)->n_labels;
-    size_t n = 0;
-    for (size_t d = 0; d < nd; d++)
-        n += lens[d];
-    float *packed = run(m, ids, n, lens, nd, pool, NULL);
+    float *packed = run(m, ids, total_len(lens, nd), lens, nd, pool, NULL);
     size_t off = 0;
     for (size_t d = 0; d < nd; d++) {
         if (lens[d]) {
@@ -233,11 +248,8 @@ static void test_packing_threads(void **state)
     const size_t C = (size_t)pii_model_cfg(m)->n_labels;
     const size_t lens[] = {1, 13, 0, 4, 30, 2};
     const size_t nd = sizeof lens / sizeof lens[0];
-    size_t n = 0;
-    for (size_t d = 0; d < nd; d++)
-        n += lens[d];
-    int32_t *ids = malloc(n * sizeof *ids);
-    ids_for(ids, n, 500, 3);
+    size_t n;
+    int32_t *ids = docs_ids(lens, nd, 3, &n);
     float *packed = packed_equals_alone(m, ids, lens, nd, NULL, "bf16");
     for (int nt = 2; nt <= 3; nt++) {
         pii_err e;
@@ -274,11 +286,8 @@ static void test_expert_sweep(void **state)
     const char *models[] = {"wide", "wide8.gguf", "wide8.gguf"};
     const size_t lens[] = {1, 13, 0, 4, 30, 2};
     const size_t nd = sizeof lens / sizeof lens[0];
-    size_t n = 0;
-    for (size_t d = 0; d < nd; d++)
-        n += lens[d];
-    int32_t *ids = malloc(n * sizeof *ids);
-    ids_for(ids, n, 500, 5);
+    size_t n;
+    int32_t *ids = docs_ids(lens, nd, 5, &n);
     for (int k = 0; k < 3; k++) {
         g_qact = k == 2 ? PII_RT_QACT_I8 : PII_RT_QACT_I16;
         pii_model *m = load_p(path(models[k]), 1);
@@ -323,11 +332,8 @@ static void test_forward_kept(void **state)
     const size_t lens[] = {40, 1, 23, 0, 31};
     const size_t klo[] = {11, 0, 0, 0, 20}, khi[] = {29, 1, 9, 0, 31};
     const size_t nd = sizeof lens / sizeof lens[0];
-    size_t n = 0;
-    for (size_t d = 0; d < nd; d++)
-        n += lens[d];
-    int32_t *ids = malloc(n * sizeof *ids);
-    ids_for(ids, n, 500, 11);
+    size_t n;
+    int32_t *ids = docs_ids(lens, nd, 11, &n);
     for (size_t mi = 0; mi < 3; mi++) {
         pii_model *m = load(path(models[mi]));
         const size_t C = (size_t)pii_model_cfg(m)->n_labels;

@@ -19,55 +19,17 @@
 
 #include "pii_ner.h"
 #include "pii_redact.h"
+#include "unit_util.h"
 
 #include "ner/ner_internal.h" /* NER_NAMES_REACH, NER_NAMES_SLACK */
 
 static uint64_t rng_state = 12345;
 static uint64_t rng(void)
 {
-    uint64_t z = (rng_state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
+    return unit_splitmix64(&rng_state);
 }
 
 /* ---- the fake backend ---------------------------------------------------- */
-
-static const char *const names33[33] = {
-    "O",
-    "B-account_number",
-    "I-account_number",
-    "E-account_number",
-    "S-account_number",
-    "B-private_address",
-    "I-private_address",
-    "E-private_address",
-    "S-private_address",
-    "B-private_date",
-    "I-private_date",
-    "E-private_date",
-    "S-private_date",
-    "B-private_email",
-    "I-private_email",
-    "E-private_email",
-    "S-private_email",
-    "B-private_person",
-    "I-private_person",
-    "E-private_person",
-    "S-private_person",
-    "B-private_phone",
-    "I-private_phone",
-    "E-private_phone",
-    "S-private_phone",
-    "B-private_url",
-    "I-private_url",
-    "E-private_url",
-    "S-private_url",
-    "B-secret",
-    "I-secret",
-    "E-secret",
-    "S-secret",
-};
 
 typedef struct fake {
     size_t H; /* true receptive field */
@@ -187,7 +149,8 @@ static pii_ner_backend fake_backend(fake *f, size_t H)
     f->H = H;
     f->C = 33;
     pii_ner_backend be = {
-        f, names33, 33, H, NULL, fake_ctx_create, fake_ctx_free, fake_tokenize, fake_forward, 1};
+        f, unit_names33, 33, H, NULL, fake_ctx_create, fake_ctx_free, fake_tokenize, fake_forward,
+        1};
     return be;
 }
 

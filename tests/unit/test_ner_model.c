@@ -22,6 +22,7 @@
 #include "pii_ner.h"
 #include "pii_tok.h"
 #include "pii_model_synth.h"
+#include "unit_util.h"
 
 /* Logit tolerance between a windowed and a single pass: the windows see
  * the same tokens at shifted positions, so only RoPE angle rounding and
@@ -39,10 +40,7 @@
 static uint64_t rng_state = 777;
 static uint64_t rng(void)
 {
-    uint64_t z = (rng_state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
+    return unit_splitmix64(&rng_state);
 }
 
 static char model_dir[64];

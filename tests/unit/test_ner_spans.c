@@ -12,42 +12,7 @@
 #include <string.h>
 
 #include "pii_ner.h"
-
-static const char *const names33[33] = {
-    "O",
-    "B-account_number",
-    "I-account_number",
-    "E-account_number",
-    "S-account_number",
-    "B-private_address",
-    "I-private_address",
-    "E-private_address",
-    "S-private_address",
-    "B-private_date",
-    "I-private_date",
-    "E-private_date",
-    "S-private_date",
-    "B-private_email",
-    "I-private_email",
-    "E-private_email",
-    "S-private_email",
-    "B-private_person",
-    "I-private_person",
-    "E-private_person",
-    "S-private_person",
-    "B-private_phone",
-    "I-private_phone",
-    "E-private_phone",
-    "S-private_phone",
-    "B-private_url",
-    "I-private_url",
-    "E-private_url",
-    "S-private_url",
-    "B-secret",
-    "I-secret",
-    "E-secret",
-    "S-secret",
-};
+#include "unit_util.h"
 
 enum {
     O = 0,
@@ -75,9 +40,16 @@ enum {
     S_SEC = 32
 };
 
+/* Span i of sv is the bytes [start, end). */
+#define assert_span(sv, i, start_, end_)                                                           \
+    do {                                                                                           \
+        assert_int_equal((sv).v[i].start, start_);                                                 \
+        assert_int_equal((sv).v[i].end, end_);                                                     \
+    } while (0)
+
 static pii_ner_labels *L33(void)
 {
-    pii_ner_labels *L = pii_ner_labels_create(names33, 33, NULL, NULL, 0);
+    pii_ner_labels *L = pii_ner_labels_create(unit_names33, 33, NULL, NULL, 0);
     assert_non_null(L);
     return L;
 }
@@ -191,8 +163,7 @@ static void test_multibyte(void **st)
     int32_t lab[] = {B_PER, I_PER, I_PER, E_PER, O};
     extract(L, text, tok, lab, n, NULL, &sv);
     assert_int_equal(sv.n, 1);
-    assert_int_equal(sv.v[0].start, 0);
-    assert_int_equal(sv.v[0].end, 10);
+    assert_span(sv, 0, 0, 10);
     assert_string_equal(sv.v[0].label, "private_person");
     assert_int_equal(sv.v[0].source, PII_SRC_MODEL);
     assert_null(sv.v[0].rule);
@@ -200,8 +171,7 @@ static void test_multibyte(void **st)
     int32_t lab2[] = {O, O, B_PER, E_PER, O};
     extract(L, text, tok, lab2, n, NULL, &sv);
     assert_int_equal(sv.n, 1);
-    assert_int_equal(sv.v[0].start, 5);
-    assert_int_equal(sv.v[0].end, 10);
+    assert_span(sv, 0, 5, 10);
     free(sv.v);
     pii_ner_labels_free(L);
 }
@@ -224,30 +194,26 @@ static void test_emoji_split(void **st)
     int32_t a[] = {O, O, S_SEC, O, O, O};
     extract(L, text, tok, a, n, NULL, &sv);
     assert_int_equal(sv.n, 1);
-    assert_int_equal(sv.v[0].start, 3);
-    assert_int_equal(sv.v[0].end, 7);
+    assert_span(sv, 0, 3, 7);
     /* " F0 9F" alone: widened to " 👋", trimmed to "👋" */
     int32_t b[] = {O, S_SEC, O, O, O, O};
     extract(L, text, tok, b, n, NULL, &sv);
     assert_int_equal(sv.n, 1);
-    assert_int_equal(sv.v[0].start, 3);
-    assert_int_equal(sv.v[0].end, 7);
+    assert_span(sv, 0, 3, 7);
     /* two single spans on the same character: the same bytes twice; after
      * sorting by (start, -length, label) only the first survives */
     int32_t c[] = {O, S_PH, S_SEC, O, O, O};
     extract(L, text, tok, c, n, NULL, &sv);
     assert_int_equal(sv.n, 1);
     assert_string_equal(sv.v[0].label, "private_phone");
-    assert_int_equal(sv.v[0].start, 3);
-    assert_int_equal(sv.v[0].end, 7);
+    assert_span(sv, 0, 3, 7);
     /* spans sharing the split 🏽: "91 8B F0 9F 8F" (person) and "BD Bob"
      * (phone) overlap on 🏽; the earlier start wins, the other is dropped */
     int32_t d[] = {O, O, B_SEC, E_SEC, B_PH, E_PH};
     extract(L, text, tok, d, n, NULL, &sv);
     assert_int_equal(sv.n, 1);
     assert_string_equal(sv.v[0].label, "secret");
-    assert_int_equal(sv.v[0].start, 3);
-    assert_int_equal(sv.v[0].end, 11);
+    assert_span(sv, 0, 3, 11);
     /* spans that merely touch are both kept */
     int32_t e[] = {O, O, S_SEC, B_PH, I_PH, E_PH};
     extract(L, text, tok, e, n, NULL, &sv);
@@ -258,8 +224,7 @@ static void test_emoji_split(void **st)
     extract(L, text, tok, f, n, NULL, &sv);
     assert_int_equal(sv.n, 1);
     assert_string_equal(sv.v[0].label, "private_phone");
-    assert_int_equal(sv.v[0].start, 7);
-    assert_int_equal(sv.v[0].end, 15);
+    assert_span(sv, 0, 7, 15);
     free(sv.v);
     pii_ner_labels_free(L);
 }
@@ -277,10 +242,8 @@ static void test_crlf(void **st)
     int32_t lab[] = {O, O, B_PER, E_PER, O, B_PH, I_PH, E_PH};
     extract(L, text, tok, lab, n, NULL, &sv);
     assert_int_equal(sv.n, 2);
-    assert_int_equal(sv.v[0].start, 6);
-    assert_int_equal(sv.v[0].end, 9);
-    assert_int_equal(sv.v[1].start, 15);
-    assert_int_equal(sv.v[1].end, 18);
+    assert_span(sv, 0, 6, 9);
+    assert_span(sv, 1, 15, 18);
     /* a span made only of whitespace disappears */
     int32_t ws[] = {O, O, O, S_PER, O, O, O, S_PH};
     extract(L, text, tok, ws, n, NULL, &sv);
@@ -306,10 +269,8 @@ static void test_unicode_spaces(void **st)
     int32_t lab[] = {B_PER, I_PER, E_PER, B_PH, I_PH, E_PH};
     extract(L, text, tok, lab, n, NULL, &sv);
     assert_int_equal(sv.n, 2);
-    assert_int_equal(sv.v[0].start, 3);
-    assert_int_equal(sv.v[0].end, 8);
-    assert_int_equal(sv.v[1].start, 13); /* U+200B kept */
-    assert_int_equal(sv.v[1].end, 17);   /* U+001C and U+0085 trimmed */
+    assert_span(sv, 0, 3, 8);
+    assert_span(sv, 1, 13, 17); /* U+200B kept; U+001C and U+0085 trimmed */
     free(sv.v);
     pii_ner_labels_free(L);
 }
@@ -331,14 +292,11 @@ static void test_leading_punct(void **st)
     extract(L, text, tok, lab, n, NULL, &sv);
     assert_int_equal(sv.n, 3);
     assert_string_equal(sv.v[0].label, "private_email");
-    assert_int_equal(sv.v[0].start, 5); /* "jane@x.org" */
-    assert_int_equal(sv.v[0].end, 15);
+    assert_span(sv, 0, 5, 15); /* "jane@x.org" */
     assert_string_equal(sv.v[1].label, "private_phone");
-    assert_int_equal(sv.v[1].start, 16); /* "(555) 12" */
-    assert_int_equal(sv.v[1].end, 24);
+    assert_span(sv, 1, 16, 24); /* "(555) 12" */
     assert_string_equal(sv.v[2].label, "secret");
-    assert_int_equal(sv.v[2].start, 27); /* "\"(pw" */
-    assert_int_equal(sv.v[2].end, 31);
+    assert_span(sv, 2, 27, 31); /* "\"(pw" */
     /* after a blank the "=" is the secret's own */
     const char *blank = "pw =x9";
     size_t bc[] = {2};
@@ -347,8 +305,7 @@ static void test_leading_punct(void **st)
     int32_t bl[] = {O, S_SEC};
     extract(L, blank, bt, bl, bn, NULL, &sv);
     assert_int_equal(sv.n, 1);
-    assert_int_equal(sv.v[0].start, 3);
-    assert_int_equal(sv.v[0].end, 6);
+    assert_span(sv, 0, 3, 6);
     /* a person span that is only punctuation disappears */
     int32_t junk[] = {O, O, O, O, O, O, S_PER};
     tok[6].end = 28; /* "=\"" */
@@ -376,16 +333,13 @@ static void test_widen_runs(void **st)
     extract(L, text, tok, sec, n, NULL, &sv);
     assert_int_equal(sv.n, 2);
     assert_string_equal(sv.v[0].label, "secret"); /* "a9c" -> the whole hash */
-    assert_int_equal(sv.v[0].start, 6);
-    assert_int_equal(sv.v[0].end, 22);
+    assert_span(sv, 0, 6, 22);
     assert_string_equal(sv.v[1].label, "private_url"); /* "-x9": "-" ends the run */
-    assert_int_equal(sv.v[1].start, 25);
-    assert_int_equal(sv.v[1].end, 28);
+    assert_span(sv, 1, 25, 28);
     int32_t per[] = {O, O, S_PER, O, O, O, O, O};
     extract(L, text, tok, per, n, NULL, &sv);
     assert_int_equal(sv.n, 1);
-    assert_int_equal(sv.v[0].start, 6); /* a person grows to the word */
-    assert_int_equal(sv.v[0].end, 22);
+    assert_span(sv, 0, 6, 22); /* a person grows to the word */
 
     /* a 400-byte run: 128 bytes to the left; a secret grows to the end of
      * its value on the right however long (issue 41), a word 128 bytes */
@@ -399,19 +353,16 @@ static void test_widen_runs(void **st)
     int32_t bl[] = {O, S_SEC, O};
     extract(L, big, bt, bl, bn, NULL, &sv);
     assert_int_equal(sv.n, 1);
-    assert_int_equal(sv.v[0].start, 200 - 2); /* only letters and digits on the left */
-    assert_int_equal(sv.v[0].end, 400);
+    assert_span(sv, 0, 200 - 2, 400); /* only letters and digits on the left */
     for (int i = 0; i < 400; i++)
         big[i] = "abc123"[i % 6];
     extract(L, big, bt, bl, bn, NULL, &sv);
     assert_int_equal(sv.n, 1);
-    assert_int_equal(sv.v[0].start, 200 - 128);
-    assert_int_equal(sv.v[0].end, 400);
+    assert_span(sv, 0, 200 - 128, 400);
     int32_t bp[] = {O, S_PER, O};
     extract(L, big, bt, bp, bn, NULL, &sv);
     assert_int_equal(sv.n, 1);
-    assert_int_equal(sv.v[0].start, 200 - 128);
-    assert_int_equal(sv.v[0].end, 203 + 128);
+    assert_span(sv, 0, 200 - 128, 203 + 128);
     free(sv.v);
     pii_ner_labels_free(L);
 }
@@ -432,20 +383,16 @@ static void test_number_words(void **st)
     extract(L, text, tok, lab, n, NULL, &sv);
     assert_int_equal(sv.n, 3);
     assert_string_equal(sv.v[0].label, "account_number"); /* less "cc" and "expires" */
-    assert_int_equal(sv.v[0].start, 6);
-    assert_int_equal(sv.v[0].end, 25);
+    assert_span(sv, 0, 6, 25);
     assert_string_equal(sv.v[1].label, "private_phone"); /* less "call" and "ext:" */
-    assert_int_equal(sv.v[1].start, 40);
-    assert_int_equal(sv.v[1].end, 52);
+    assert_span(sv, 1, 40, 52);
     assert_string_equal(sv.v[2].label, "secret"); /* a password keeps its words */
-    assert_int_equal(sv.v[2].start, 58);
-    assert_int_equal(sv.v[2].end, 68);
+    assert_span(sv, 2, 58, 68);
     /* a span that is one word keeps it; "cc" alone stays whole */
     int32_t one[] = {O, S_ACC, O, O, O, O, O, O, O, O, O, O, O, O, O, O};
     extract(L, text, tok, one, n, NULL, &sv);
     assert_int_equal(sv.n, 1);
-    assert_int_equal(sv.v[0].start, 3);
-    assert_int_equal(sv.v[0].end, 5);
+    assert_span(sv, 0, 3, 5);
     free(sv.v);
     pii_ner_labels_free(L);
 }
@@ -463,10 +410,8 @@ static void test_invalid_bytes(void **st)
     int32_t lab[] = {O, B_PER, E_PER, O, S_PH};
     extract(L, text, tok, lab, n, NULL, &sv);
     assert_int_equal(sv.n, 2);
-    assert_int_equal(sv.v[0].start, 2);
-    assert_int_equal(sv.v[0].end, 6);
-    assert_int_equal(sv.v[1].start, 7); /* the truncated sequence: two 1-byte chars */
-    assert_int_equal(sv.v[1].end, 9);
+    assert_span(sv, 0, 2, 6);
+    assert_span(sv, 1, 7, 9); /* the truncated sequence: two 1-byte chars */
     free(sv.v);
     pii_ner_labels_free(L);
 }
@@ -530,12 +475,9 @@ static void test_word_edges(void **st)
     int32_t lab[] = {O, B_PER, E_PER, O, O, O, B_PER, E_PER, B_PER, E_PER, O};
     extract(L, text, tok, lab, n, NULL, &sv);
     assert_int_equal(sv.n, 3);
-    assert_int_equal(sv.v[0].start, 4); /* "Amy Win" -> "Amy Winehouse" */
-    assert_int_equal(sv.v[0].end, 17);
-    assert_int_equal(sv.v[1].start, 23); /* "WEI ZHANG)," -> "WEI ZHANG" */
-    assert_int_equal(sv.v[1].end, 32);
-    assert_int_equal(sv.v[2].start, 35); /* "Smith's," -> "Smith" */
-    assert_int_equal(sv.v[2].end, 40);
+    assert_span(sv, 0, 4, 17);  /* "Amy Win" -> "Amy Winehouse" */
+    assert_span(sv, 1, 23, 32); /* "WEI ZHANG)," -> "WEI ZHANG" */
+    assert_span(sv, 2, 35, 40); /* "Smith's," -> "Smith" */
 
     /* a person span of emoji alone is no name */
     const char *t5 = "Great \xf0\x9f\x94\xa5 night";
@@ -554,8 +496,7 @@ static void test_word_edges(void **st)
     int32_t l6[] = {O, O, B_PER, E_PER, O, B_PER, E_PER, O, B_PER, E_PER};
     extract(L, t6, tok, l6, n, NULL, &sv);
     assert_int_equal(sv.n, 1);
-    assert_int_equal(sv.v[0].start, 31);
-    assert_int_equal(sv.v[0].end, 37);
+    assert_span(sv, 0, 31, 37);
 
     /* an abbreviated rank alone is no name either: "Maj" goes, "Lyons" stays */
     const char *t7 = "said Maj. Lyons";
@@ -564,8 +505,7 @@ static void test_word_edges(void **st)
     int32_t l7[] = {O, S_PER, O, S_PER};
     extract(L, t7, tok, l7, n, NULL, &sv);
     assert_int_equal(sv.n, 1);
-    assert_int_equal(sv.v[0].start, 10);
-    assert_int_equal(sv.v[0].end, 15);
+    assert_span(sv, 0, 10, 15);
 
     /* nor an interjection or an informal contraction: "Ok. Imma", "Gotta" */
     const char *t8 = "Ok. Imma go. Gotta run";
@@ -582,8 +522,7 @@ static void test_word_edges(void **st)
     int32_t l2[] = {O, B_PER, E_PER};
     extract(L, t2, tok, l2, n, NULL, &sv);
     assert_int_equal(sv.n, 1);
-    assert_int_equal(sv.v[0].start, 4);
-    assert_int_equal(sv.v[0].end, 14);
+    assert_span(sv, 0, 4, 14);
     const char *t3 = "Ask Sam Jr.";
     size_t c3[] = {3, 7};
     n = toks_from_cuts(strlen(t3), c3, 2, tok);
@@ -599,10 +538,8 @@ static void test_word_edges(void **st)
     int32_t l4[] = {B_PER, E_PER, O, S_PER, O};
     extract(L, t4, tok, l4, n, NULL, &sv);
     assert_int_equal(sv.n, 2);
-    assert_int_equal(sv.v[0].start, 0);
-    assert_int_equal(sv.v[0].end, 17);
-    assert_int_equal(sv.v[1].start, 18);
-    assert_int_equal(sv.v[1].end, 24);
+    assert_span(sv, 0, 0, 17);
+    assert_span(sv, 1, 18, 24);
     free(sv.v);
     pii_ner_labels_free(L);
 }

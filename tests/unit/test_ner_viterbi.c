@@ -13,6 +13,7 @@
 
 #include "ner/ner_internal.h"
 #include "pii_ner.h"
+#include "unit_util.h"
 
 /* ---- helpers -------------------------------------------------------------- */
 
@@ -20,10 +21,7 @@ static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
 
 static uint64_t rng(void)
 {
-    uint64_t z = (rng_state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
+    return unit_splitmix64(&rng_state);
 }
 
 static double urand(void) /* [0, 1) */

@@ -26,20 +26,18 @@
 #include <cmocka.h>
 
 #include "pii_rt.h"
+#include "unit_util.h"
 
 static uint64_t rng = 0x5eed5eed12345678ull;
 
 static uint64_t next_u64(void)
 {
-    uint64_t z = (rng += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
+    return unit_splitmix64(&rng);
 }
 
 static float frand(void) /* [-1, 1) */
 {
-    return (float)((int64_t)(next_u64() >> 40) - (1 << 23)) / (float)(1 << 23);
+    return unit_frand(&rng);
 }
 
 /* Independent decode of the documented layout: w[i][o] (IO order). */

@@ -89,16 +89,4 @@ static const rcase account_cases[] = {
      {{"account_context", 19, 30, "12345678901"}, {"account_context", 40, 51, "98765432101"}}},
 };
 
-static void test_account(void **state)
-{
-    (void)state;
-    check_cases(account_cases, sizeof account_cases / sizeof account_cases[0]);
-}
-
-int main(void)
-{
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_account),
-    };
-    return cmocka_run_group_tests(tests, NULL, NULL);
-}
+RULES_CASES_MAIN(test_account, account_cases)

@@ -168,16 +168,4 @@ static const rcase address_cases[] = {
     {"012 Elm Street and 1234567 Elm Street", {{0}}},
 };
 
-static void test_address(void **state)
-{
-    (void)state;
-    check_cases(address_cases, sizeof address_cases / sizeof address_cases[0]);
-}
-
-int main(void)
-{
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_address),
-    };
-    return cmocka_run_group_tests(tests, NULL, NULL);
-}
+RULES_CASES_MAIN(test_address, address_cases)

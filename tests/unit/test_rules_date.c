@@ -40,16 +40,4 @@ static const rcase date_cases[] = {
     {"April 2026, 1.2.3, 10.12.19, 2026-4-3", {{0}}},
 };
 
-static void test_date(void **state)
-{
-    (void)state;
-    check_cases(date_cases, sizeof date_cases / sizeof date_cases[0]);
-}
-
-int main(void)
-{
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_date),
-    };
-    return cmocka_run_group_tests(tests, NULL, NULL);
-}
+RULES_CASES_MAIN(test_date, date_cases)

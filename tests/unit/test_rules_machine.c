@@ -28,16 +28,4 @@ static const rcase machine_cases[] = {
     {"mem 16384MB 8 cores, 2x 1TB, 1920x1080, 60Hz, 44.1kHz", {{0}}},
 };
 
-static void test_machine(void **state)
-{
-    (void)state;
-    check_cases(machine_cases, sizeof machine_cases / sizeof machine_cases[0]);
-}
-
-int main(void)
-{
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_machine),
-    };
-    return cmocka_run_group_tests(tests, NULL, NULL);
-}
+RULES_CASES_MAIN(test_machine, machine_cases)

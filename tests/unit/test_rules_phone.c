@@ -79,16 +79,4 @@ static const rcase phone_cases[] = {
      {{0}}},
 };
 
-static void test_phone(void **state)
-{
-    (void)state;
-    check_cases(phone_cases, sizeof phone_cases / sizeof phone_cases[0]);
-}
-
-int main(void)
-{
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_phone),
-    };
-    return cmocka_run_group_tests(tests, NULL, NULL);
-}
+RULES_CASES_MAIN(test_phone, phone_cases)

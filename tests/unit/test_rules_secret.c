@@ -69,16 +69,4 @@ static const rcase secret_cases[] = {
      {{0}}},
 };
 
-static void test_secret(void **state)
-{
-    (void)state;
-    check_cases(secret_cases, sizeof secret_cases / sizeof secret_cases[0]);
-}
-
-int main(void)
-{
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_secret),
-    };
-    return cmocka_run_group_tests(tests, NULL, NULL);
-}
+RULES_CASES_MAIN(test_secret, secret_cases)

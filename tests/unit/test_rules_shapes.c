@@ -55,16 +55,4 @@ static const rcase shape_cases[] = {
      {{0}}},
 };
 
-static void test_shapes(void **state)
-{
-    (void)state;
-    check_cases(shape_cases, sizeof shape_cases / sizeof shape_cases[0]);
-}
-
-int main(void)
-{
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_shapes),
-    };
-    return cmocka_run_group_tests(tests, NULL, NULL);
-}
+RULES_CASES_MAIN(test_shapes, shape_cases)

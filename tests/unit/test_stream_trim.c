@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "pii_redact.h"
+#include "unit_util.h"
 
 typedef struct script {
     const char *label;
@@ -65,21 +66,6 @@ static void sc_close(void *st)
 
 static const pii_detector_class sc_cls = {"script", sc_open, sc_scan, sc_reset, sc_close, NULL};
 
-typedef struct buf {
-    char p[4096];
-    size_t n;
-} buf;
-
-static pii_err w(void *ud, const uint8_t *p, size_t n)
-{
-    buf *b = ud;
-    assert_true(b->n + n < sizeof b->p);
-    memcpy(b->p + b->n, p, n);
-    b->n += n;
-    b->p[b->n] = 0;
-    return PII_OK;
-}
-
 static void check(const script *sc, const char *want)
 {
     pii_err e;
@@ -90,15 +76,15 @@ static void check(const script *sc, const char *want)
     pii_detector m = {&sc_cls, sc};
     assert_int_equal(pii_redactor_add_detector(r, pii_rules_detector(rules)), PII_OK);
     assert_int_equal(pii_redactor_add_detector(r, m), PII_OK);
-    buf out = {{0}, 0};
-    pii_sink sink = {w, NULL, NULL, &out};
+    unit_out out = {{0}, 0};
+    pii_sink sink = {unit_out_write, NULL, NULL, &out};
     pii_stream *s = pii_stream_create(r, &sink, &e);
     assert_non_null(s);
     assert_int_equal(pii_stream_feed(s, sc->text, strlen(sc->text)), PII_OK);
     assert_int_equal(pii_stream_end_doc(s), PII_OK);
     pii_stream_free(s);
-    if (strcmp(out.p, want) != 0)
-        fail_msg("\n  in:   %s\n  want: %s\n  got:  %s", sc->text, want, out.p);
+    if (strcmp(out.b, want) != 0)
+        fail_msg("\n  in:   %s\n  want: %s\n  got:  %s", sc->text, want, out.b);
     pii_redactor_free(r);
     pii_rules_free(rules);
 }

@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "pii_redact.h"
+#include "unit_util.h"
 
 /* ASCII text to a wide encoding: unit 2 or 4 bytes, big-endian or not. */
 static size_t widen(const char *s, int unit, int be, uint8_t *out)
@@ -247,20 +248,6 @@ static void test_wide_lookalikes(void **state)
     assert_int_equal(feed_steps(ints, sizeof ints, 7, NULL), PII_EENCODING); /* as Cyrillic */
 }
 
-typedef struct out {
-    uint8_t b[256];
-    size_t n;
-} out;
-
-static pii_err wr(void *ud, const uint8_t *p, size_t n)
-{
-    out *o = ud;
-    assert_true(o->n + n <= sizeof o->b);
-    memcpy(o->b + o->n, p, n);
-    o->n += n;
-    return PII_OK;
-}
-
 static void test_wide_stream(void **state)
 {
     (void)state;
@@ -270,8 +257,8 @@ static void test_wide_stream(void **state)
     uint8_t wide[128];
     size_t n = widen("Call Maria Garcia", 2, 0, wide);
     for (int on = 0; on <= 1; on++) {
-        out o = {{0}, 0};
-        pii_sink sink = {wr, NULL, NULL, &o};
+        unit_out o = {{0}, 0};
+        pii_sink sink = {unit_out_write, NULL, NULL, &o};
         pii_redactor_set_wide_guard(r, on);
         assert_int_equal(pii_redactor_wide_guard(r), on);
         pii_stream *st = pii_stream_create(r, &sink, &e);
@@ -293,8 +280,8 @@ static void test_wide_stream(void **state)
     }
     /* a new input looks for a byte-order mark again */
     pii_redactor_set_wide_guard(r, 1);
-    out o = {{0}, 0};
-    pii_sink sink = {wr, NULL, NULL, &o};
+    unit_out o = {{0}, 0};
+    pii_sink sink = {unit_out_write, NULL, NULL, &o};
     pii_stream *st = pii_stream_create(r, &sink, &e);
     assert_int_equal(pii_stream_feed(st, "ab", 2), PII_OK);
     assert_int_equal(pii_stream_end_doc(st), PII_OK);

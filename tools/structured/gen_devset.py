@@ -185,24 +185,15 @@ def json_log(d, r):
         d.text(',"event":"payment","number":')
         c = card(r).replace(" ", "").replace("-", "")
         d.json_value(int(c), "account_number")
-    elif k == 1:
-        d.text(',"event":"payment","card":')
-        d.json_value(card(r), "account_number")
-    elif k == 2:
-        d.text(',"event":"kyc","ssn":')
-        d.json_value(ssn(r), "account_number")
-    elif k == 3:
-        d.text(',"event":"callback","phone":')
-        d.json_value(phone(r), "private_phone")
-    elif k == 4:
-        d.text(',"event":"login","email":')
-        d.json_value(email(r, name), "private_email")
-    elif k == 5:
-        d.text(',"event":"auth","token":')
-        d.json_value(token(r), "secret")
-    elif k == 6:
-        d.text(',"event":"payout","iban":')
-        d.json_value(iban(r), "account_number")
+    elif k < 7:  # one string value: the event, its key, the value's writer and label
+        event, key, make, label = (("payment", "card", card, "account_number"),
+                                   ("kyc", "ssn", ssn, "account_number"),
+                                   ("callback", "phone", phone, "private_phone"),
+                                   ("login", "email", lambda r: email(r, name), "private_email"),
+                                   ("auth", "token", token, "secret"),
+                                   ("payout", "iban", iban, "account_number"))[k - 1]
+        d.text(',"event":"%s","%s":' % (event, key))
+        d.json_value(make(r), label)
     else:
         d.text(',"event":"deploy","sha256":"%s","version":"%s","ip":"%s","port":%d' % (
             nz["sha256"], nz["version"], nz["ip"], nz["port"]))
@@ -311,26 +302,17 @@ def main():
     out = args[0]
     scale = int(args[args.index("--scale") + 1]) if "--scale" in args else 1
     os.makedirs(out, exist_ok=True)
-    docs = []
     d = Doc("logs.jsonl")
     for _ in range(400 * scale):
         json_log(d, r)
-    docs.append(d)
-    d = Doc("export.csv")
-    csv_export(d, r, 200 * scale)
-    docs.append(d)
-    d = Doc("doc.json")
-    pretty_json(d, r, 60 * scale)
-    docs.append(d)
-    d = Doc("app.env")
-    env_file(d, r, 20 * scale)
-    docs.append(d)
-    d = Doc("kubeconfig.yaml")
-    kubeconfig(d, r, 5 * scale)
-    docs.append(d)
-    d = Doc("conn.txt")
-    conn_strings(d, r, 50 * scale)
-    docs.append(d)
+    docs = [d]
+    # each file, its writer and its record count at scale 1, in this order
+    for name, write, n in (("export.csv", csv_export, 200), ("doc.json", pretty_json, 60),
+                           ("app.env", env_file, 20), ("kubeconfig.yaml", kubeconfig, 5),
+                           ("conn.txt", conn_strings, 50)):
+        d = Doc(name)
+        write(d, r, n * scale)
+        docs.append(d)
     with open(os.path.join(out, "gold.jsonl"), "w") as g:
         for d in docs:
             d.write(out)

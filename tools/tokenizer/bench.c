@@ -16,37 +16,26 @@
  *       disturbs much less than wall time; the wall-clock rate is printed
  *       too.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "pii_core.h"
+#include "pii_file.h"
 #include "pii_tok.h"
 
+/* The whole file (pii_file_read_all, no bound); NULL if it cannot be read. */
 static char *slurp(const char *path, size_t *len)
 {
     FILE *f = fopen(path, "rb");
     if (!f)
         return NULL;
-    size_t cap = 1 << 16, n = 0;
-    char *b = malloc(cap);
-    while (b) {
-        n += fread(b + n, 1, cap - n, f);
-        if (n < cap)
-            break;
-        char *nb = realloc(b, cap * 2);
-        if (!nb) {
-            free(b);
-            b = NULL;
-            break;
-        }
-        b = nb;
-        cap *= 2;
-    }
+    char *b;
+    pii_err e = pii_file_read_all(f, SIZE_MAX, &b, len);
     fclose(f);
-    *len = n;
-    return b;
+    return e ? NULL : b;
 }
 
 /* Length of the well-formed UTF-8 sequence at p (1..4), 0 if invalid. */

@@ -39,40 +39,17 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import common  # noqa: E402
 from pf_model import PFConfig, PrivacyFilter  # noqa: E402  (tools/reference via common)
 from pf_model import load_model  # noqa: E402
+from randmodel import make_config  # noqa: E402  (tools/reference via common)
 from st_io import save_file  # noqa: E402
 
 
 def model_config(a, n_rows):
-    id2label = {str(i): l for i, l in enumerate(common.LABELS)}
-    return {
-        "architectures": ["OpenAIPrivacyFilterForTokenClassification"],
-        "model_type": "openai_privacy_filter",
-        "vocab_size": common.VOCAB_SIZE,
-        "hidden_size": a.d_model,
-        "num_hidden_layers": a.layers,
-        "num_attention_heads": a.heads,
-        "num_key_value_heads": a.kv_heads,
-        "head_dim": a.head_dim,
-        "intermediate_size": a.inter,
-        "num_local_experts": a.experts,
-        "num_experts_per_tok": a.top_k,
-        "sliding_window": 128,
-        "attention_bias": True,
-        "rope_parameters": {"rope_type": "yarn", "rope_theta": 150000.0, "factor": 32.0,
-                            "beta_fast": 32.0, "beta_slow": 1.0, "truncate": False,
-                            "original_max_position_embeddings": 4096},
-        "max_position_embeddings": 131072,
-        "rms_norm_eps": 1e-5,
-        "num_labels": common.N_LABELS,
-        "id2label": id2label,
-        "label2id": {l: i for i, l in enumerate(common.LABELS)},
-        "tie_word_embeddings": False,
-        "pad_token_id": 199999,
-        "eos_token_id": 199999,
-        "initializer_range": 0.02,
-        "router_aux_loss_coef": a.aux,
-        "embedding_rows": n_rows,
-    }
+    """The checkpoint's config.json: the reference's (randmodel.make_config)
+    for these sizes and the o200k vocabulary, with the training settings."""
+    cfg = make_config(a.layers, a.d_model, a.heads, a.kv_heads, a.head_dim, a.inter, a.experts,
+                      a.top_k, common.VOCAB_SIZE, common.N_LABELS)
+    cfg.update({"initializer_range": 0.02, "router_aux_loss_coef": a.aux, "embedding_rows": n_rows})
+    return cfg
 
 
 # ---------------------------------------------------------------------------
