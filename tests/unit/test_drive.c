@@ -16,6 +16,7 @@
 
 #include "pii_redact.h"
 #include "src/drive.h"
+#include "unit_util.h"
 
 /* digits: maximal runs of 3+ digits → private_phone, a run that touches the
  * buffer end held back; hold: decides nothing before the document ends. */
@@ -78,29 +79,19 @@ static const pii_detector_class digits_cls = {"digits",  det_open,  digits_scan,
 static const pii_detector_class hold_cls = {"hold",    det_open,  hold_scan,
                                             det_reset, det_close, NULL};
 
-/* The sink: the text written, '|' at each document's end. */
+/* The sink: the text written, '|' at each document's end (o); and what
+ * the driver's hooks saw. */
 typedef struct cap {
-    char out[1024];
-    size_t n;
+    unit_out o;
     uint64_t docs[16]; /* the doc hook's offsets */
     size_t ndocs;
     int stop_at; /* the doc hook stops at this document (1-based; 0: never) */
     size_t blocks, bytes;
 } cap;
 
-static pii_err cap_write(void *ud, const uint8_t *p, size_t n)
-{
-    cap *c = ud;
-    assert_true(c->n + n < sizeof c->out);
-    memcpy(c->out + c->n, p, n);
-    c->n += n;
-    c->out[c->n] = '\0';
-    return PII_OK;
-}
-
 static pii_err cap_end(void *ud)
 {
-    return cap_write(ud, (const uint8_t *)"|", 1);
+    return unit_out_write(ud, (const uint8_t *)"|", 1);
 }
 
 static int on_doc(void *ud, uint64_t at)
@@ -133,11 +124,19 @@ static void rig_open(rig *g, const pii_detector_class *cls, int lines, int flush
     assert_non_null(g->r = pii_redactor_create(&e));
     pii_detector d = {cls, NULL};
     assert_int_equal(pii_redactor_add_detector(g->r, d), PII_OK);
-    pii_sink sink = {cap_write, NULL, cap_end, &g->c};
+    pii_sink sink = {unit_out_write, NULL, cap_end, &g->c.o};
     assert_non_null(g->st = pii_stream_create(g->r, &sink, &e));
     g->d = (pii_drive){
         .st = g->st, .lines = lines, .flush = flush, .doc = on_doc, .block = on_block, .ud = &g->c};
     pii_drive_begin(&g->d);
+}
+
+/* The next input: the driver begun again, the output cleared. */
+static void restart(rig *g)
+{
+    pii_drive_begin(&g->d);
+    g->c.o.n = 0;
+    g->c.o.b[0] = '\0';
 }
 
 static void rig_close(rig *g)
@@ -162,11 +161,11 @@ static void test_lines(void **state)
     rig_open(&g, &digits_cls, 1, 1);
     assert_int_equal(put(&g, "a 1234\nb"), PII_OK);
     /* written at once: the line, and the open line as far as decided */
-    assert_string_equal(g.c.out, "a <PRIVATE_PHONE>\n|b");
+    assert_string_equal(g.c.o.b, "a <PRIVATE_PHONE>\n|b");
     assert_int_equal(put(&g, "b 55\ncc 999"), PII_OK);
     assert_int_equal(put(&g, ""), PII_OK); /* an empty block is nothing */
     assert_int_equal(pii_drive_end(&g.d), PII_OK);
-    assert_string_equal(g.c.out, "a <PRIVATE_PHONE>\n|bb 55\n|cc <PRIVATE_PHONE>|");
+    assert_string_equal(g.c.o.b, "a <PRIVATE_PHONE>\n|bb 55\n|cc <PRIVATE_PHONE>|");
     assert_int_equal(g.c.ndocs, 3);
     assert_int_equal(g.c.docs[0], 0);
     assert_int_equal(g.c.docs[1], 7);
@@ -175,11 +174,10 @@ static void test_lines(void **state)
     assert_int_equal(g.c.bytes, 19);
     assert_int_equal(g.d.at, 19);
     /* a new input ending in a newline: no empty document after it */
-    pii_drive_begin(&g.d);
-    g.c.n = 0;
+    restart(&g);
     assert_int_equal(put(&g, "x\n"), PII_OK);
     assert_int_equal(pii_drive_end(&g.d), PII_OK);
-    assert_string_equal(g.c.out, "x\n|");
+    assert_string_equal(g.c.o.b, "x\n|");
     rig_close(&g);
 }
 
@@ -193,12 +191,11 @@ static void test_whole(void **state)
     assert_int_equal(put(&g, "a 12"), PII_OK);
     assert_int_equal(put(&g, "34\nb 5"), PII_OK);
     assert_int_equal(pii_drive_end(&g.d), PII_OK);
-    assert_string_equal(g.c.out, "a <PRIVATE_PHONE>\nb 5|");
+    assert_string_equal(g.c.o.b, "a <PRIVATE_PHONE>\nb 5|");
     assert_int_equal(g.c.ndocs, 1);
-    pii_drive_begin(&g.d);
-    g.c.n = 0;
+    restart(&g);
     assert_int_equal(pii_drive_end(&g.d), PII_OK);
-    assert_string_equal(g.c.out, "|");
+    assert_string_equal(g.c.o.b, "|");
     rig_close(&g);
 }
 
@@ -212,7 +209,7 @@ static void test_stop(void **state)
     g.c.stop_at = 2;
     assert_int_equal(put(&g, "one 123\ntwo 456\nthree\n"), PII_OK);
     assert_true(g.d.stopped);
-    assert_string_equal(g.c.out, "one <PRIVATE_PHONE>\n|");
+    assert_string_equal(g.c.o.b, "one <PRIVATE_PHONE>\n|");
     assert_int_equal(g.c.ndocs, 2);
     rig_close(&g);
 }
@@ -230,18 +227,18 @@ static void test_pause(void **state)
     assert_int_equal(pii_drive_pause(&g.d, &ended), PII_OK);
     assert_int_equal(ended, 0); /* not at a line end */
     assert_int_equal(put(&g, "\n"), PII_OK);
-    assert_string_equal(g.c.out, ""); /* held: undecided */
+    assert_string_equal(g.c.o.b, ""); /* held: undecided */
     assert_int_equal(pii_drive_pause(&g.d, &ended), PII_OK);
     assert_int_equal(ended, 1);
-    assert_string_equal(g.c.out, "abc\n|");
+    assert_string_equal(g.c.o.b, "abc\n|");
     assert_int_equal(pii_drive_pause(&g.d, &ended), PII_OK);
     assert_int_equal(ended, 0); /* nothing pending */
     assert_int_equal(pii_drive_end(&g.d), PII_OK);
-    assert_string_equal(g.c.out, "abc\n|");
+    assert_string_equal(g.c.o.b, "abc\n|");
     assert_int_equal(put(&g, "d\n"), PII_OK);
     assert_int_equal(g.c.docs[1], 4);
     assert_int_equal(pii_drive_end(&g.d), PII_OK);
-    assert_string_equal(g.c.out, "abc\n|d\n|");
+    assert_string_equal(g.c.o.b, "abc\n|d\n|");
     rig_close(&g);
     /* --lines: never */
     rig_open(&g, &hold_cls, 1, 1);
@@ -272,28 +269,25 @@ static void test_fd(void **state)
                          .first_cap = 2};
     assert_int_equal(pii_drive_fd(&g.d, &src), PII_OK);
     assert_int_equal(pii_drive_end(&g.d), PII_OK);
-    assert_string_equal(g.c.out, "a\n|b <PRIVATE_PHONE>\n|c|");
+    assert_string_equal(g.c.o.b, "a\n|b <PRIVATE_PHONE>\n|c|");
     assert_int_equal(g.c.blocks, 3); /* the first, then 4 + 3 bytes */
     close(p[0]);
     /* a short first block ends a file input */
-    pii_drive_begin(&g.d);
-    g.c.n = 0;
+    restart(&g);
     src.fd = -1;
     src.nfirst = 1;
     src.first_cap = 8;
     src.first = (const uint8_t *)"z";
     assert_int_equal(pii_drive_fd(&g.d, &src), PII_OK);
     assert_int_equal(pii_drive_end(&g.d), PII_OK);
-    assert_string_equal(g.c.out, "z|");
+    assert_string_equal(g.c.o.b, "z|");
     /* a read error */
-    pii_drive_begin(&g.d);
-    g.c.n = 0;
-    g.c.out[0] = '\0';
+    restart(&g);
     src.first = NULL;
     src.fd = 1000; /* not open */
     assert_int_equal(pii_drive_fd(&g.d, &src), PII_EIO);
     assert_int_equal(g.d.read_errno, EBADF);
-    assert_string_equal(g.c.out, "");
+    assert_string_equal(g.c.o.b, "");
     rig_close(&g);
 }
 
