@@ -4,6 +4,7 @@
  * Each list is UTF-8 words, one per line ending in '\n', sorted by bytes;
  * a lookup is a binary search over the bytes that snaps each probe back to
  * the start of its line (lines are at most NER_NAME_BYTES long). */
+#include <pthread.h>
 #include <string.h>
 
 #include "ner_internal.h"
@@ -107,8 +108,50 @@ long pii_ner_lex_check(int which)
     }
 }
 
+/* A bit filter over the given names (2^17 bits, two bits a name, set once
+ * on first use): most capitalised words are no given name and skip the
+ * binary search of the list (about 3% pass it by chance). */
+#define FN_BITS (1u << 17)
+static uint64_t fn_filter[FN_BITS / 64];
+static pthread_once_t fn_once = PTHREAD_ONCE_INIT;
+
+static uint32_t fn_hash(const uint8_t *w, size_t n)
+{
+    uint32_t h = 2166136261u;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ w[i]) * 16777619u;
+    return h;
+}
+
+static void fn_set(uint32_t h)
+{
+    uint32_t a = h & (FN_BITS - 1), b = (h >> 15) & (FN_BITS - 1);
+    fn_filter[a >> 6] |= (uint64_t)1 << (a & 63);
+    fn_filter[b >> 6] |= (uint64_t)1 << (b & 63);
+}
+
+static int fn_maybe(uint32_t h)
+{
+    uint32_t a = h & (FN_BITS - 1), b = (h >> 15) & (FN_BITS - 1);
+    return (fn_filter[a >> 6] >> (a & 63) & 1) && (fn_filter[b >> 6] >> (b & 63) & 1);
+}
+
+static void fn_init(void)
+{
+    const char *p = pii_ner__first_names, *e = pii_ner__first_names_end;
+    while (p < e) {
+        const char *nl = memchr(p, '\n', (size_t)(e - p));
+        const char *le = nl ? nl : e;
+        fn_set(fn_hash((const uint8_t *)p, (size_t)(le - p)));
+        p = le + 1;
+    }
+}
+
 int pii_ner_lex_first_name(const uint8_t *w, size_t n)
 {
+    pthread_once(&fn_once, fn_init);
+    if (!fn_maybe(fn_hash(w, n)))
+        return 0;
     return list_has(pii_ner__first_names, pii_ner__first_names_end, w, n);
 }
 

@@ -114,7 +114,7 @@ uint64_t pii_ner_resolver_min_start(const ner_resolver *r);
  * (spans.c); Han, kana, Thai, Lao, Khmer and Myanmar are not. */
 int pii_ner_word_cp(uint32_t cp);
 
-/* Name memory (names.c, docs/NER.md "Name memory"): the capitalised words
+/* Name memory (name_memory.c, docs/NER.md "Name memory"): the capitalised words
  * of a document's multi-word person spans, each with the end of the first
  * span that taught it; a later whole word equal to one becomes a person
  * span.  Allocated on the first word taught. */
@@ -140,9 +140,10 @@ typedef struct ner_names {
     size_t n;
     ner_teacher *pend; /* offered, not learned yet */
     size_t np, pcap;
-    int sorted;       /* pend is in (end, start, score) order */
-    int memory;       /* taught words are matched (the name memory) */
-    unsigned lexicon; /* PII_NER_LEX_* parts matched (names.c, lexicon.c); 0: none */
+    int sorted;        /* pend is in (end, start, score) order */
+    int memory;        /* taught words are matched (the name memory) */
+    unsigned lexicon;  /* PII_NER_LEX_* parts matched (names.c, lexicon.c); 0: none */
+    pii_source source; /* of the spans it adds: PII_SRC_MODEL (0) in the model tier */
     /* the scan's view of the words before *pos (lexicon): */
     int after_stop;       /* a sentence stop (. ! ? : newline) since the last word */
     int last_block;       /* the last word was capitalised, mid-sentence, no title */

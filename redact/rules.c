@@ -877,7 +877,9 @@ static const struct rule_breadth {
  *     (c) R, an optional quote and up to 3 blanks are followed by ':' or
  *         '=', and R contains a secret-name stem (pw, pass, secret, token,
  *         key, credential, auth, session, cookie, salt) or is a URL scheme
- *         (assignments, Authorization:, URLs) or has a non-ASCII byte;
+ *         (assignments, Authorization:, URLs) or has a non-ASCII byte
+ *         or is a name of login_assignment (user, user_name, login, uid,
+ *         ...: the whole run);
  *     (d) R starts with "www." or is "bearer";
  *     (e) a digit lies within 64 bytes of p, and either p starts
  *         [A-Z][A-Z][0-9][0-9] (IBAN), or a context-word stem (phone,
@@ -949,7 +951,6 @@ static const pf_stem secret_stems[] = {ST("pw"),     ST("pass"),       ST("secre
                                        ST("key"),    ST("credential"), ST("auth"),   ST("session"),
                                        ST("cookie"), ST("salt")};
 /* login_assignment's names */
-static const pf_stem login_stems[] = {ST("user"), ST("login"), ST("uid")};
 static const pf_stem ctx_stems[] = {
     /* phone words */
     ST("tel"), ST("phone"), ST("mobil"), ST("cell"), ST("fax"), ST("whatsapp"), ST("handy"),
@@ -1000,7 +1001,6 @@ static const pf_stem scheme_words[] = {ST("http"), ST("https"), ST("ftp"), ST("f
         }                                                                                          \
     }
 static pf_stems pf_secret = STEMS(secret_stems);
-static pf_stems pf_login = STEMS(login_stems);
 static pf_stems pf_ctx = STEMS(ctx_stems);
 static pf_stems pf_month = STEMS(month_stems);
 static pf_stems pf_fr = STEMS(fr_type_stems);
@@ -1100,12 +1100,40 @@ static void pf_init(void)
         pf_cls[c] = k;
     }
     pf_stems_init(&pf_secret);
-    pf_stems_init(&pf_login);
     pf_stems_init(&pf_ctx);
     pf_stems_init(&pf_month);
     pf_stems_init(&pf_fr);
     pf_eu_init();
     ext_init();
+}
+
+/* login_assignment's name: the whole ident run (every character of a name
+ * is an ident byte, the one after it never is), in any ASCII case. */
+static int pf_login_name(const uint8_t *r, size_t n)
+{
+    static const char *const names[] = {"user", "login", "uid"};
+    static const char *const user_tails[] = {"name", "id", "login"};
+    if (n == 3)
+        return pf_ci_starts(r, n, names[2], 3);
+    if (n >= 5 && pf_ci_starts(r, n, names[1], 5)) { /* login(?:[_.\-]?name)? */
+        size_t i = 5;
+        if (i < n && (r[i] == '_' || r[i] == '.' || r[i] == '-'))
+            i++;
+        return i == n ? n == 5 : n - i == 4 && pf_ci_starts(r + i, n - i, "name", 4);
+    }
+    if (n < 4 || !pf_ci_starts(r, n, names[0], 4)) /* user(?:[_.\-]?(?:name|id|login))? */
+        return 0;
+    size_t i = 4;
+    if (i == n)
+        return 1;
+    if (r[i] == '_' || r[i] == '.' || r[i] == '-')
+        i++;
+    for (size_t k = 0; k < sizeof user_tails / sizeof user_tails[0]; k++) {
+        size_t m = strlen(user_tails[k]);
+        if (n - i == m && pf_ci_starts(r + i, m, user_tails[k], m))
+            return 1;
+    }
+    return 0;
 }
 
 /* Clause (c): the ident run b[p, e) followed by an optional quote, up to
@@ -1133,9 +1161,10 @@ static int pf_assign(const uint8_t *b, size_t p, size_t e, size_t lim, int eod)
     for (size_t i = 0; i < len; i++)
         if (pf_cls[r[i]] & PF_HIGH)
             return 1;
-    return pf_any_stem(r, len, &pf_secret, 1) || pf_is_scheme(r, len) ||
-           pf_any_stem(r, len, &pf_login, 0);
+    return pf_any_stem(r, len, &pf_secret, 1) || pf_is_scheme(r, len) || pf_login_name(r, len);
 }
+
+static size_t pf_ndigits(const uint8_t *b, size_t i, size_t lim, int *at_end);
 
 #define PF_EU_REACH 512 /* bytes from a street name's start to its number */
 
@@ -1403,8 +1432,11 @@ static int pf_letter_start(const uint8_t *b, size_t p, size_t lim, int eod, pii_
     if ((pf_cls[r[0]] & PF_UPPER) && (pf_cls[r[1]] & PF_UPPER) && r[2] == ' ' &&
         (pf_cls[r[3]] & PF_DIGIT))
         return 1;
-    if ((r[0] == 'X' || r[0] == 'Y' || r[0] == 'Z') && ((pf_cls[r[1]] & PF_DIGIT) || r[1] == '-'))
-        return 1;
+    if (r[0] == 'X' || r[0] == 'Y' || r[0] == 'Z') { /* [XYZ]-?[0-9]{7} */
+        int end;
+        if (pf_ndigits(b, p + 1 + (r[1] == '-'), lim, &end) >= 7 || (end && !eod))
+            return 1;
+    }
     if (len >= 16 && (pf_cls[r[0]] & PF_UPPER) && (pf_cls[r[1]] & PF_UPPER) &&
         (pf_cls[r[2]] & PF_UPPER) && (pf_cls[r[3]] & PF_UPPER) && (pf_cls[r[4]] & PF_UPPER) &&
         (pf_cls[r[5]] & PF_UPPER))
@@ -1571,17 +1603,21 @@ static int pf_digit_start(const uint8_t *b, size_t p, size_t lim, int eod, pii_r
     /* an assignment whose name starts with a digit: 2_password=... */
     if (pf_assign(b, p, pc->run_hi, lim, eod))
         return 1;
-    /* a street address: 12 Elm Street, 221B Baker Street, 12 rue ... */
-    if (b[p] != '0' && D <= 6 && pf_addr_after(b, q, lim, eod))
+    /* a street address: 12 Elm Street, 221B Baker Street, 12 rue ...
+     * (ADDR_NOT_AFTER: not after one of . - / : # $ + ,) */
+    if (b[p] != '0' && D <= 6 && !(p > 0 && memchr(".-/:#$+,", b[p - 1], 8)) &&
+        pf_addr_after(b, q, lim, eod))
         return 1;
     /* international prefix 00: 00[1-9] */
     if (b[p] == '0' && D >= 3 && b[p + 1] == '0' && b[p + 2] != '0')
         return 1;
     uint8_t c = b[q];
     int sep = c == ' ' || c == '.' || c == '-' || c == '/';
-    if (q + 1 >= lim)
-        return !eod;
-    uint8_t n = b[q + 1];
+    if (q + 1 >= lim && !eod)
+        return 1; /* undecided */
+    /* at the end of the document the digits and one byte may still be a
+     * value (es_dni 12345678Z): n is then 0, no byte */
+    uint8_t n = q + 1 < lim ? b[q + 1] : 0;
     /* the digit group after the separator, and the byte after it */
     size_t D2 = 0, r = q + 1;
     int end2 = 0;
@@ -1592,9 +1628,25 @@ static int pf_digit_start(const uint8_t *b, size_t p, size_t lim, int eod, pii_r
             return 1;
     }
     uint8_t c2 = r < lim ? b[r] : 0;
-    /* trunk-0 phone: 0[1-9] and at least 9 digits, single separators */
-    if (b[p] == '0' && D >= 2 && b[p + 1] != '0' && (D >= 9 || (sep && D2)))
-        return 1;
+    /* trunk-0 phone: 0[1-9] and six more digits, each after at most one
+     * separator: 0[1-9](?:[ .\-/]?[0-9]){6,11} */
+    if (b[p] == '0' && D >= 2 && b[p + 1] != '0') {
+        size_t i = p + 2, k = 0;
+        while (k < 6 && i < lim) {
+            uint8_t x = b[i];
+            if (pf_cls[x] & PF_DIGIT) {
+                i++;
+            } else if ((x == ' ' || x == '.' || x == '-' || x == '/') && i + 1 < lim &&
+                       (pf_cls[b[i + 1]] & PF_DIGIT)) {
+                i += 2;
+            } else {
+                break;
+            }
+            k++;
+        }
+        if (k >= 6 || (i + 1 >= lim && !eod))
+            return 1;
+    }
     /* NANP with the 1 prefix: 1[ .-]?( or 1[ .-]?[2-9] */
     if (b[p] == '1' && D == 1 &&
         (c == '(' || ((c == ' ' || c == '.' || c == '-') && (n == '(' || (n >= '2' && n <= '9')))))
@@ -1637,8 +1689,14 @@ static int pf_digit_start(const uint8_t *b, size_t p, size_t lim, int eod, pii_r
     if (D == 4) {
         if ((c == ' ' || c == '-') && (D2 == 4 || D2 == 6))
             return 1; /* card groups */
-        if ((c == '-' || c == '/') && D2 == 2 && c2 == c && (b[p] == '1' || b[p] == '2'))
-            return 1; /* ISO date */
+        if ((c == '-' || c == '/') && D2 == 2 && c2 == c && (b[p] == '1' || b[p] == '2')) {
+            /* ISO date: two digits of day, and DATE_END: no ASCII word
+             * byte after them (a non-ASCII one may be a letter: yes) */
+            int e3;
+            size_t D3 = pf_ndigits(b, r + 1, lim, &e3);
+            if (e3 || (D3 == 2 && (r + 3 >= lim ? !eod : !(pf_cls[b[r + 3]] & PF_WORD))))
+                return 1;
+        }
     }
     if (D == 5 && b[p] >= '6' && (c == ' ' || c == '-') && D2 == 5)
         return 1; /* Indian mobile */
@@ -1720,7 +1778,12 @@ static size_t rules_prefilter(const uint8_t *b, size_t at, size_t lim, int eod, 
                 continue;
             }
             if (c == '/') { /* home_dir_user: /home/, /Users/ */
-                if (p + 1 >= lim ? !eod : (b[p + 1] == 'h' || b[p + 1] == 'U'))
+                size_t n = lim - p;
+                if ((n >= 6 && memcmp(b + p, "/home/", 6) == 0) ||
+                    (n >= 7 && memcmp(b + p, "/Users/", 7) == 0) ||
+                    (n < 7 && !eod &&
+                     (memcmp(b + p, "/home/", n < 6 ? n : 6) == 0 ||
+                      memcmp(b + p, "/Users/", n) == 0)))
                     return p;
                 continue;
             }
@@ -1922,7 +1985,7 @@ pii_rules *pii_rules__create(unsigned flags, int use_jit, int use_prefilter, pii
     for (size_t i = 0; i < NRULES; i++) {
         char vname[24];
         snprintf(vname, sizeof vname, "v%zu", i);
-        int g = pcre2_substring_number_from_name((const pcre2_code *)r->rx.code, (PCRE2_SPTR)vname);
+        int g = pcre2_substring_number_from_name(pii_rx_code(&r->rx), (PCRE2_SPTR)vname);
         r->alts[i].vgroup = g > 0 ? (uint32_t)g : 0;
     }
     r->rx.alts = r->alts;

@@ -79,20 +79,15 @@ pii_err pii_rx_compile(pii_rx *rx, const char *pattern, uint32_t extra_opts, int
                        int anchored, char *msg, size_t msgcap)
 {
     pii_err e = PII_OK;
-    int j1 = 0, j2 = 0;
+    int jit = 0;
     rx->code = rx->acode = NULL;
     rx->jit = 0;
-    pcre2_code *code = compile1(pattern, extra_opts, use_jit, &j1, &e, msg, msgcap);
+    /* One copy: the anchored one for a prefilter's candidates, else the
+     * unanchored one (compiling and JIT-compiling both cost twice). */
+    pcre2_code *code = compile1(pattern, extra_opts | (anchored ? PCRE2_ANCHORED : 0), use_jit,
+                                &jit, &e, msg, msgcap);
     if (!code)
         return e;
-    pcre2_code *acode = NULL;
-    if (anchored) {
-        acode = compile1(pattern, extra_opts | PCRE2_ANCHORED, use_jit, &j2, &e, msg, msgcap);
-        if (!acode) {
-            pcre2_code_free(code);
-            return e;
-        }
-    }
     uint32_t lb = 0;
     if (pcre2_pattern_info(code, PCRE2_INFO_MAXLOOKBEHIND, &lb) != 0)
         lb = 0;
@@ -100,9 +95,11 @@ pii_err pii_rx_compile(pii_rx *rx, const char *pattern, uint32_t extra_opts, int
      * covers the backward UTF-8 decoding around an invalid sequence and the
      * prefilter's look at the previous byte. */
     rx->ctx = 4 * (size_t)lb + 8;
-    rx->code = code;
-    rx->acode = acode;
-    rx->jit = j1 && (!anchored || j2);
+    if (anchored)
+        rx->acode = code;
+    else
+        rx->code = code;
+    rx->jit = jit;
     return PII_OK;
 }
 
@@ -165,7 +162,7 @@ static void *rx_open(const void *shared, pii_err *err)
     if (!s)
         goto nomem;
     s->rx = rx;
-    s->md = pcre2_match_data_create_from_pattern((const pcre2_code *)rx->code, NULL);
+    s->md = pcre2_match_data_create_from_pattern(pii_rx_code(rx), NULL);
     s->mctx = pcre2_match_context_create(NULL);
     if (!s->md || !s->mctx)
         goto nomem;
@@ -282,8 +279,8 @@ static pii_err rx_search(rx_state *s, const uint8_t *buf, size_t fs, size_t fe, 
                          uint32_t opts, int fe_is_end, rx_on_match cb, void *ctx, int *stop)
 {
     const pii_rx *rx = s->rx;
-    int pre = rx->prefilter && rx->acode;
-    const pcre2_code *code = pre ? rx->acode : rx->code;
+    int pre = rx->acode != NULL;
+    const pcre2_code *code = pii_rx_code(rx);
     pii_rx_pfcache pc;
     memset(&pc, 0, sizeof pc);
     size_t a = *at;

@@ -17,7 +17,7 @@
  * validator's decision depends only on the span bytes, so the result is a
  * pure function of the document.
  *
- * With a prefilter (rules.c), the search tries the anchored copy of the
+ * With a prefilter (rules.c), the search tries the anchored compile of the
  * pattern only at the positions the prefilter cannot rule out; since the
  * prefilter is conservative and an unanchored search is the sequence of
  * anchored attempts at successive character positions, the result is the
@@ -93,9 +93,9 @@ typedef size_t (*pii_rx_prefilter)(const uint8_t *buf, size_t at, size_t lim, in
                                    pii_rx_pfcache *cache);
 
 typedef struct pii_rx {
-    void *code;             /* pcre2_code_8 *, unanchored                  */
-    void *acode;            /* the same pattern compiled anchored, or NULL */
-    int jit;                /* JIT code available (both codes)             */
+    void *code;             /* pcre2_code_8 *, unanchored, or NULL         */
+    void *acode;            /* the pattern compiled anchored, or NULL      */
+    int jit;                /* JIT code available                          */
     const pii_rx_alt *alts; /* borrowed, indexed by the (*MARK:i) names    */
     size_t nalt;
     size_t ctx;                 /* left context kept before the next start     */
@@ -109,12 +109,21 @@ typedef struct pii_rx {
 
 /* Compiles `pattern` (UTF-8, PCRE2 syntax) with PCRE2_UTF |
  * PCRE2_MATCH_INVALID_UTF | extra_opts, JIT-compiles it when use_jit (for
- * complete and hard-partial matching) and fills rx->code, jit and ctx; with
- * anchored, also rx->acode.  The caller sets alts, nalt, max_hold, source
- * and prefilter.  On error, writes a message naming the offset into msg. */
+ * complete and hard-partial matching) and fills rx->code (unanchored), jit
+ * and ctx; with anchored, rx->acode instead (code stays NULL), and the
+ * caller must set a prefilter: the search then runs only the anchored code
+ * at the prefilter's candidates.  The caller sets alts, nalt, max_hold,
+ * source and prefilter.  On error, writes a message naming the offset into
+ * msg. */
 pii_err pii_rx_compile(pii_rx *rx, const char *pattern, uint32_t extra_opts, int use_jit,
                        int anchored, char *msg, size_t msgcap);
 void pii_rx_destroy(pii_rx *rx);
+
+/* The compiled pattern (pcre2_code_8 *): code, or acode when anchored. */
+static inline void *pii_rx_code(const pii_rx *rx)
+{
+    return rx->code ? rx->code : rx->acode;
+}
 
 /* The detector class; shared = const pii_rx *. */
 extern const pii_detector_class pii_rx_detector_class;

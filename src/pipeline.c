@@ -11,6 +11,7 @@
 #include "cli.h"
 #include "model_cli.h"
 #include "pii_default_model.h"
+#include "pii_names.h"
 #include "pii_rt.h"
 #include "pipeline.h"
 #include "settings.h"
@@ -478,6 +479,26 @@ static int build_model(const pii_opts *o, pii_pipeline *p)
     return -1;
 }
 
+/* Without the model tier (--rules-only, a build with no model) the name
+ * recognizers that need none run as a detector of their own (pii_names.h),
+ * under the same switches. */
+static int build_names(const pii_opts *o, pii_pipeline *p)
+{
+    if (p->ner || o->model_only || o->no_name_lexicon)
+        return -1;
+    unsigned parts = PII_NAMES_PAIRS | (o->no_honorifics ? 0 : PII_NAMES_TITLES) |
+                     (o->no_citations ? 0 : PII_NAMES_CITATIONS) |
+                     (o->no_name_memory ? 0 : PII_NAMES_MEMORY) |
+                     (o->no_name_filter ? 0 : PII_NAMES_FILTER);
+    pii_err e;
+    if (!(p->names = pii_names_create(parts, &e)) ||
+        (e = pii_redactor_add_detector(p->red, pii_names_detector(p->names)))) {
+        pii_cli_error("name recognizers", e);
+        return pii_exit_for(e);
+    }
+    return -1;
+}
+
 /* p->labels: what the active detectors report.  Without the model tier a
  * --threshold LABEL=X is checked here too (it cannot act, but a typo is
  * still a typo). */
@@ -492,6 +513,8 @@ static int active_labels(const pii_opts *o, pii_pipeline *p)
     }
     for (size_t i = 0; p->rules && !bad && i < pii_rules_count(p->rules); i++)
         bad = pii_labelset_add(ls, pii_rules_info(p->rules, i)->label, "rules");
+    if (p->names && !bad)
+        bad = pii_labelset_add(ls, pii_names_label(), "rules");
     for (size_t i = 0; !bad && i < pii_custom_count(p->custom); i++)
         bad = pii_labelset_add(ls, pii_custom_info(p->custom, i)->label, "custom rules");
     for (size_t i = 0; !bad && i < pii_deny_nlabels(p->deny); i++)
@@ -671,6 +694,8 @@ int pii_pipeline_build(const pii_opts *o, pii_pipeline *p)
             return pii_exit_for(e);
         }
     }
+    if ((rc = build_names(o, p)) >= 0)
+        return rc;
     if (!o->model_only && !o->no_rules_file && (rc = build_custom(o, p)) >= 0)
         return rc;
     if (o->deny_file) {
@@ -712,6 +737,7 @@ void pii_pipeline_free(pii_pipeline *p)
     pii_allow_free(p->allow);
     pii_deny_free(p->deny);
     pii_rules_free(p->rules);
+    pii_names_free(p->names);
     pii_custom_free(p->custom);
     pii_labelset_free(p->labels);
     pii_pseudo_free(p->map);

@@ -7,6 +7,7 @@
 #include "opts.h"
 #include "pii_custom.h"
 #include "pii_model.h"
+#include "pii_names.h"
 #include "pii_ner.h"
 #include "pii_pseudo.h"
 #include "pii_redact.h"
@@ -17,6 +18,7 @@ typedef struct pii_pipeline {
     pii_tok *tok;     /* the model's own tokenizer.json; NULL: built-in o200k */
     pii_ner *ner;
     pii_rules *rules;
+    pii_names *names;        /* the name recognizers without the model; NULL with it */
     pii_custom *custom;      /* named custom rules (--rules-file, .pii-redact.rules) */
     const char *custom_path; /* where they came from */
     pii_deny *deny;

@@ -48,6 +48,7 @@
 #include "pii_model.h"
 #include "pii_default_model.h"
 #include "pii_ner.h"
+#include "pii_names.h"
 #include "pii_redact.h"
 #include "pii_records.h"
 #include "pii_custom.h"

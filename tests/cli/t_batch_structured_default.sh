@@ -27,7 +27,7 @@ $P --rules-only -r t --out-dir o 2>err
   "compilerOptions": {"author": "<PRIVATE_EMAIL>"},
 }' ] || fail "tsconfig.json: $(cat o/t/tsconfig.json)"
 [ "$(cat o/t/a.csv)" = 'id,name,card
-1,"Garcia, Maria",<ACCOUNT_NUMBER>' ] || fail "csv: $(cat o/t/a.csv)"
+1,"<PRIVATE_PERSON>",<ACCOUNT_NUMBER>' ] || fail "csv: $(cat o/t/a.csv)"
 [ "$(cat o/t/b.tsv)" = "$(printf 'id\tcard\n1\t<ACCOUNT_NUMBER>')" ] || fail "tsv: $(cat o/t/b.tsv)"
 [ "$(cat o/t/bad.csv)" = 'id,note
 1,"said "hi" to <ACCOUNT_NUMBER>' ] || fail "bad csv: $(cat o/t/bad.csv)"
@@ -44,7 +44,7 @@ d = sys.argv[1]
 json.load(open(d + "/good.json"))
 for line in open(d + "/log.jsonl"):
     json.loads(line)
-assert list(csv.reader(open(d + "/a.csv")))[1] == ["1", "Garcia, Maria", "<ACCOUNT_NUMBER>"]
+assert list(csv.reader(open(d + "/a.csv")))[1] == ["1", "<PRIVATE_PERSON>", "<ACCOUNT_NUMBER>"]
 assert list(csv.reader(open(d + "/b.tsv"), delimiter="\t"))[1] == ["1", "<ACCOUNT_NUMBER>"]
 PY
 # a JSON document over 32 MiB (one record) is redacted as text, not failed

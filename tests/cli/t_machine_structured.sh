@@ -10,7 +10,7 @@ printf '{\n  "user": {\n    "name": "Maria Garcia",\n    "email": "maria@example
 cat >want.json <<'TXT'
 {
   "user": {
-    "name": "Maria Garcia",
+    "name": "<PRIVATE_PERSON>",
     "email": "<PRIVATE_EMAIL>",
     "card": "<ACCOUNT_NUMBER>",
     "ssn": "<ACCOUNT_NUMBER>",
@@ -41,7 +41,7 @@ cmp o/t/doc.json want.json || fail "structured json: $(cat o/t/doc.json)"
 [ "$(cat o/t/log.jsonl)" = '{"phone":"<PRIVATE_PHONE>","order":12,"n":"<ACCOUNT_NUMBER>"}
 not json <PRIVATE_EMAIL>' ] || fail "structured jsonl: $(cat o/t/log.jsonl)"
 [ "$(cat o/t/x.csv)" = 'id,name,card
-1,"Garcia, Maria",<ACCOUNT_NUMBER>' ] || fail "structured csv: $(cat o/t/x.csv)"
+1,"<PRIVATE_PERSON>",<ACCOUNT_NUMBER>' ] || fail "structured csv: $(cat o/t/x.csv)"
 [ "$(cat o/t/y.tsv)" = "$(printf 'id\tcard\n1\t<ACCOUNT_NUMBER>')" ] || fail "structured tsv: $(cat o/t/y.tsv)"
 [ "$(cat o/t/notes.txt)" = 'card <ACCOUNT_NUMBER>' ] || fail "structured text: $(cat o/t/notes.txt)"
 python3 - o <<'PY' || fail "structured output does not parse"
@@ -50,7 +50,7 @@ d = sys.argv[1]
 json.load(open(d + "/t/doc.json"))
 json.loads(open(d + "/t/log.jsonl").readline())
 rows = list(csv.reader(open(d + "/t/x.csv")))
-assert rows[1] == ["1", "Garcia, Maria", "<ACCOUNT_NUMBER>"], rows
+assert rows[1] == ["1", "<PRIVATE_PERSON>", "<ACCOUNT_NUMBER>"], rows
 PY
 # the default pipeline keeps the output JSON too
 $P --structured -r t --out-dir o2 -q

@@ -13,7 +13,7 @@ both() { # both INPUT WANT: --rules-only and the default pipeline give WANT
 both '{"order":100001,"number":5421430443244511}' '{"order":100001,"number":<ACCOUNT_NUMBER>}'
 both 'card:4111111111111111,25 EUR' 'card:<ACCOUNT_NUMBER>,25 EUR'
 out=$(printf '1,Maria Garcia,4111111111111111\n' | $P --rules-only)
-[ "$out" = '1,Maria Garcia,<ACCOUNT_NUMBER>' ] || fail "csv rules: $out"
+[ "$out" = '1,<PRIVATE_PERSON>,<ACCOUNT_NUMBER>' ] || fail "csv rules: $out"
 out=$(printf '1,Maria Garcia,4111111111111111\n' | $P)
 [ "$out" = '1,<PRIVATE_PERSON>,<ACCOUNT_NUMBER>' ] || fail "csv default: $out"
 both '{"account_number":"12345678901"}' '{"account_number":"<ACCOUNT_NUMBER>"}'
@@ -57,12 +57,14 @@ for m in --rules-only ""; do
         fail "records keys ${m:-default}: $out"
 done
 
-# --check flags a CSV export of cards (exit 1), one finding per row
+# --check flags a CSV export of cards (exit 1): each card, and a name the
+# given-name lexicon knows
 printf 'id,name,card\n1,Maria Garcia,4111111111111111\n2,Li Wei,5555555555554444\n' >"$TMPDIR/cards.csv"
 set +e
 $P --rules-only --check "$TMPDIR/cards.csv" >"$TMPDIR/o"; rc=$?
 set -e
 [ "$rc" -eq 1 ] || fail "--check rc=$rc"
-[ "$(cut -d' ' -f1-3 "$TMPDIR/o")" = "$TMPDIR/cards.csv:2:16: account_number (rule)
+[ "$(cut -d' ' -f1-3 "$TMPDIR/o")" = "$TMPDIR/cards.csv:2:3: private_person (rule)
+$TMPDIR/cards.csv:2:16: account_number (rule)
 $TMPDIR/cards.csv:3:10: account_number (rule)" ] || fail "--check: $(cat "$TMPDIR/o")"
 exit 0

@@ -1,4 +1,4 @@
-/* fuzz_names.c — the name memory and the name lexicon (ner/names.c) on
+/* fuzz_names.c — the name memory and the name lexicon (ner/names.c and its recognizers) on
  * arbitrary bytes: invalid UTF-8, words cut at every byte, joiners at the
  * edges, possessives.
  *

@@ -2,7 +2,7 @@
 """heuristics.py - each name heuristic's own person precision and recall on
 the dev split (docs/ACCURACY.md, "Precision"), and what each filter costs.
 
-    tools/eval/heuristics.py [--dev build/model/real/dev] [--lang en]
+    tools/eval/heuristics.py [--dev build/model/real/dev] [--lang en] [--rules-only]
 
 For every dev file of the language, `pii-redact eval --dump-predictions`
 (rules + model, as shipped) names the rule of each person span: the model
@@ -13,7 +13,10 @@ of gold persons one of its spans overlaps), and the gold persons only its
 spans find.  The filters drop spans, so they are measured by turning them
 off: person P/R with `--no-name-filter` (the non-person filter) and with
 `--no-dictionary-filter` (the dictionary-word filter) against the shipped
-pipeline.  Offsets are code points, as the dev files'.  Dev files
+pipeline.  With --rules-only every run is `eval --rules-only` (the
+recognizers that need no model, docs/NER.md "Without the model"; rule-tier
+person spans such as `handle_context` count under their own rule id).
+Offsets are code points, as the dev files'.  Dev files
 only: never ../shared/eval.
 """
 
@@ -53,6 +56,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--dev", default=os.path.join(ROOT, "build", "model", "real", "dev"))
     ap.add_argument("--lang", default="en")
+    ap.add_argument("--rules-only", action="store_true")
     a = ap.parse_args()
     exe = os.environ.get("PII_REDACT", os.path.join(ROOT, "pii-redact"))
     files = sorted(f for f in os.listdir(a.dev) if f.endswith(".jsonl"))
@@ -65,29 +69,31 @@ def main():
             recs = [json.loads(x) for x in open(path, encoding="utf-8")]
             if not recs or recs[0]["lang"] != a.lang or LABEL not in recs[0]["scored_labels"]:
                 continue
-            pred = dump(exe, path, [], tmp)
+            base = ["--rules-only"] if a.rules_only else []
+            pred = dump(exe, path, base, tmp)
             gold = [[(s["start"], s["end"]) for s in r["spans"]
                      if s["label"] == LABEL and s.get("scored", True)] for r in recs]
             by = {k: [[] for _ in recs] for k in RULES}
             for i, p in enumerate(pred):
                 for s in p["spans"]:
                     if s["label"] == LABEL:
-                        by[s.get("rule") or "model"][i].append((s["start"], s["end"]))
+                        k = s.get("rule") or "model"
+                        by.setdefault(k, [[] for _ in recs])[i].append((s["start"], s["end"]))
             ngold = sum(len(g) for g in gold)
-            for k in RULES:
+            for k in by:
                 tp = n = hit = only = 0
                 for i in range(len(recs)):
                     t, m, h = pr(gold[i], by[k][i])
                     tp, n, hit = tp + t, n + m, hit + h
-                    others = [p for j in RULES if j != k for p in by[j][i]]
+                    others = [p for j in by if j != k for p in by[j][i]]
                     only += sum(1 for g in gold[i] if any(overlaps(p, g) for p in by[k][i])
                                 and not any(overlaps(p, g) for p in others))
                 if n:
                     print(f"| {fn[:-6]} | {k} | {n} | {tp / n:.3f} | {hit / max(ngold, 1):.3f} "
                           f"| {only} |")
             # the non-person filter and the dictionary-word filter: off against on
-            off = dump(exe, path, ["--no-name-filter"], tmp)
-            offd = dump(exe, path, ["--no-dictionary-filter"], tmp)
+            off = dump(exe, path, base + ["--no-name-filter"], tmp)
+            offd = dump(exe, path, base + ["--no-dictionary-filter"], tmp)
             res = []
             for run in (off, pred, offd):
                 tp = n = hit = 0
