@@ -139,6 +139,13 @@ static void restart(rig *g)
     g->c.o.b[0] = '\0';
 }
 
+/* Ends the input; the whole output is then `want`. */
+static void ends_as(rig *g, const char *want)
+{
+    assert_int_equal(pii_drive_end(&g->d), PII_OK);
+    assert_string_equal(g->c.o.b, want);
+}
+
 static void rig_close(rig *g)
 {
     pii_stream_free(g->st);
@@ -150,68 +157,93 @@ static pii_err put(rig *g, const char *s)
     return pii_drive_put(&g->d, (const uint8_t *)s, strlen(s));
 }
 
+/* The suites' rigs (cmocka setup and teardown): the detector, lines and
+ * flush. */
+static int setup(void **state, const pii_detector_class *cls, int lines, int flush)
+{
+    rig *g = malloc(sizeof *g);
+    assert_non_null(g);
+    rig_open(g, cls, lines, flush);
+    *state = g;
+    return 0;
+}
+
+static int with_lines(void **state)
+{
+    return setup(state, &digits_cls, 1, 1);
+}
+
+static int with_whole(void **state)
+{
+    return setup(state, &digits_cls, 0, 0);
+}
+
+static int with_hold(void **state)
+{
+    return setup(state, &hold_cls, 0, 1);
+}
+
+static int with_hold_lines(void **state)
+{
+    return setup(state, &hold_cls, 1, 1);
+}
+
+static int teardown(void **state)
+{
+    rig_close(*state);
+    free(*state);
+    return 0;
+}
+
 /* --lines: each line a document, a line across blocks one document, the
  * doc hook at each document's first byte (input offsets), each block
  * flushed (its lines written when it is put), an unended last line ended
  * by pii_drive_end, no empty document after a final newline. */
 static void test_lines(void **state)
 {
-    (void)state;
-    rig g;
-    rig_open(&g, &digits_cls, 1, 1);
-    assert_int_equal(put(&g, "a 1234\nb"), PII_OK);
+    rig *g = *state;
+    assert_int_equal(put(g, "a 1234\nb"), PII_OK);
     /* written at once: the line, and the open line as far as decided */
-    assert_string_equal(g.c.o.b, "a <PRIVATE_PHONE>\n|b");
-    assert_int_equal(put(&g, "b 55\ncc 999"), PII_OK);
-    assert_int_equal(put(&g, ""), PII_OK); /* an empty block is nothing */
-    assert_int_equal(pii_drive_end(&g.d), PII_OK);
-    assert_string_equal(g.c.o.b, "a <PRIVATE_PHONE>\n|bb 55\n|cc <PRIVATE_PHONE>|");
-    assert_int_equal(g.c.ndocs, 3);
-    assert_int_equal(g.c.docs[0], 0);
-    assert_int_equal(g.c.docs[1], 7);
-    assert_int_equal(g.c.docs[2], 13);
-    assert_int_equal(g.c.blocks, 2);
-    assert_int_equal(g.c.bytes, 19);
-    assert_int_equal(g.d.at, 19);
+    assert_string_equal(g->c.o.b, "a <PRIVATE_PHONE>\n|b");
+    assert_int_equal(put(g, "b 55\ncc 999"), PII_OK);
+    assert_int_equal(put(g, ""), PII_OK); /* an empty block is nothing */
+    ends_as(g, "a <PRIVATE_PHONE>\n|bb 55\n|cc <PRIVATE_PHONE>|");
+    assert_int_equal(g->c.ndocs, 3);
+    assert_int_equal(g->c.docs[0], 0);
+    assert_int_equal(g->c.docs[1], 7);
+    assert_int_equal(g->c.docs[2], 13);
+    assert_int_equal(g->c.blocks, 2);
+    assert_int_equal(g->c.bytes, 19);
+    assert_int_equal(g->d.at, 19);
     /* a new input ending in a newline: no empty document after it */
-    restart(&g);
-    assert_int_equal(put(&g, "x\n"), PII_OK);
-    assert_int_equal(pii_drive_end(&g.d), PII_OK);
-    assert_string_equal(g.c.o.b, "x\n|");
-    rig_close(&g);
+    restart(g);
+    assert_int_equal(put(g, "x\n"), PII_OK);
+    ends_as(g, "x\n|");
 }
 
 /* Without lines the input is one document: fed, not flushed, unless
  * `flush`; an empty input is still one (empty) document. */
 static void test_whole(void **state)
 {
-    (void)state;
-    rig g;
-    rig_open(&g, &digits_cls, 0, 0);
-    assert_int_equal(put(&g, "a 12"), PII_OK);
-    assert_int_equal(put(&g, "34\nb 5"), PII_OK);
-    assert_int_equal(pii_drive_end(&g.d), PII_OK);
-    assert_string_equal(g.c.o.b, "a <PRIVATE_PHONE>\nb 5|");
-    assert_int_equal(g.c.ndocs, 1);
-    restart(&g);
-    assert_int_equal(pii_drive_end(&g.d), PII_OK);
-    assert_string_equal(g.c.o.b, "|");
-    rig_close(&g);
+    rig *g = *state;
+    assert_int_equal(put(g, "a 12"), PII_OK);
+    assert_int_equal(put(g, "34\nb 5"), PII_OK);
+    ends_as(g, "a <PRIVATE_PHONE>\nb 5|");
+    assert_int_equal(g->c.ndocs, 1);
+    restart(g);
+    ends_as(g, "|");
 }
 
 /* The doc hook stops the input at a document's start: what was put is
  * flushed and written, nothing of that document is put. */
 static void test_stop(void **state)
 {
-    (void)state;
-    rig g;
-    rig_open(&g, &digits_cls, 1, 1);
-    g.c.stop_at = 2;
-    assert_int_equal(put(&g, "one 123\ntwo 456\nthree\n"), PII_OK);
-    assert_true(g.d.stopped);
-    assert_string_equal(g.c.o.b, "one <PRIVATE_PHONE>\n|");
-    assert_int_equal(g.c.ndocs, 2);
-    rig_close(&g);
+    rig *g = *state;
+    g->c.stop_at = 2;
+    assert_int_equal(put(g, "one 123\ntwo 456\nthree\n"), PII_OK);
+    assert_true(g->d.stopped);
+    assert_string_equal(g->c.o.b, "one <PRIVATE_PHONE>\n|");
+    assert_int_equal(g->c.ndocs, 2);
 }
 
 /* A pause ends the document only where that changes what is written: text
@@ -219,33 +251,32 @@ static void test_stop(void **state)
  * then adds no empty document. */
 static void test_pause(void **state)
 {
-    (void)state;
-    rig g;
+    rig *g = *state;
     int ended = -1;
-    rig_open(&g, &hold_cls, 0, 1);
-    assert_int_equal(put(&g, "abc"), PII_OK);
-    assert_int_equal(pii_drive_pause(&g.d, &ended), PII_OK);
+    assert_int_equal(put(g, "abc"), PII_OK);
+    assert_int_equal(pii_drive_pause(&g->d, &ended), PII_OK);
     assert_int_equal(ended, 0); /* not at a line end */
-    assert_int_equal(put(&g, "\n"), PII_OK);
-    assert_string_equal(g.c.o.b, ""); /* held: undecided */
-    assert_int_equal(pii_drive_pause(&g.d, &ended), PII_OK);
+    assert_int_equal(put(g, "\n"), PII_OK);
+    assert_string_equal(g->c.o.b, ""); /* held: undecided */
+    assert_int_equal(pii_drive_pause(&g->d, &ended), PII_OK);
     assert_int_equal(ended, 1);
-    assert_string_equal(g.c.o.b, "abc\n|");
-    assert_int_equal(pii_drive_pause(&g.d, &ended), PII_OK);
+    assert_string_equal(g->c.o.b, "abc\n|");
+    assert_int_equal(pii_drive_pause(&g->d, &ended), PII_OK);
     assert_int_equal(ended, 0); /* nothing pending */
-    assert_int_equal(pii_drive_end(&g.d), PII_OK);
-    assert_string_equal(g.c.o.b, "abc\n|");
-    assert_int_equal(put(&g, "d\n"), PII_OK);
-    assert_int_equal(g.c.docs[1], 4);
-    assert_int_equal(pii_drive_end(&g.d), PII_OK);
-    assert_string_equal(g.c.o.b, "abc\n|d\n|");
-    rig_close(&g);
-    /* --lines: never */
-    rig_open(&g, &hold_cls, 1, 1);
-    assert_int_equal(put(&g, "abc"), PII_OK);
-    assert_int_equal(pii_drive_pause(&g.d, &ended), PII_OK);
+    ends_as(g, "abc\n|");
+    assert_int_equal(put(g, "d\n"), PII_OK);
+    assert_int_equal(g->c.docs[1], 4);
+    ends_as(g, "abc\n|d\n|");
+}
+
+/* With --lines a pause never ends a document. */
+static void test_pause_lines(void **state)
+{
+    rig *g = *state;
+    int ended = -1;
+    assert_int_equal(put(g, "abc"), PII_OK);
+    assert_int_equal(pii_drive_pause(&g->d, &ended), PII_OK);
     assert_int_equal(ended, 0);
-    rig_close(&g);
 }
 
 /* The read loop: a first block given by the caller, then reads of cap
@@ -253,49 +284,48 @@ static void test_pause(void **state)
  * a failed read is PII_EIO with its errno, and nothing is ended. */
 static void test_fd(void **state)
 {
-    (void)state;
     int p[2];
     assert_int_equal(pipe(p), 0);
     assert_int_equal(write(p[1], "b 123\nc", 7), 7);
     close(p[1]);
-    rig g;
+    rig *g = *state;
     uint8_t buf[4];
-    rig_open(&g, &digits_cls, 1, 1);
     pii_drive_src src = {.fd = p[0],
                          .buf = buf,
                          .cap = sizeof buf,
                          .first = (const uint8_t *)"a\n",
                          .nfirst = 2,
                          .first_cap = 2};
-    assert_int_equal(pii_drive_fd(&g.d, &src), PII_OK);
-    assert_int_equal(pii_drive_end(&g.d), PII_OK);
-    assert_string_equal(g.c.o.b, "a\n|b <PRIVATE_PHONE>\n|c|");
-    assert_int_equal(g.c.blocks, 3); /* the first, then 4 + 3 bytes */
+    assert_int_equal(pii_drive_fd(&g->d, &src), PII_OK);
+    ends_as(g, "a\n|b <PRIVATE_PHONE>\n|c|");
+    assert_int_equal(g->c.blocks, 3); /* the first, then 4 + 3 bytes */
     close(p[0]);
     /* a short first block ends a file input */
-    restart(&g);
+    restart(g);
     src.fd = -1;
     src.nfirst = 1;
     src.first_cap = 8;
     src.first = (const uint8_t *)"z";
-    assert_int_equal(pii_drive_fd(&g.d, &src), PII_OK);
-    assert_int_equal(pii_drive_end(&g.d), PII_OK);
-    assert_string_equal(g.c.o.b, "z|");
+    assert_int_equal(pii_drive_fd(&g->d, &src), PII_OK);
+    ends_as(g, "z|");
     /* a read error */
-    restart(&g);
+    restart(g);
     src.first = NULL;
     src.fd = 1000; /* not open */
-    assert_int_equal(pii_drive_fd(&g.d, &src), PII_EIO);
-    assert_int_equal(g.d.read_errno, EBADF);
-    assert_string_equal(g.c.o.b, "");
-    rig_close(&g);
+    assert_int_equal(pii_drive_fd(&g->d, &src), PII_EIO);
+    assert_int_equal(g->d.read_errno, EBADF);
+    assert_string_equal(g->c.o.b, "");
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_lines), cmocka_unit_test(test_whole), cmocka_unit_test(test_stop),
-        cmocka_unit_test(test_pause), cmocka_unit_test(test_fd),
+        cmocka_unit_test_setup_teardown(test_lines, with_lines, teardown),
+        cmocka_unit_test_setup_teardown(test_whole, with_whole, teardown),
+        cmocka_unit_test_setup_teardown(test_stop, with_lines, teardown),
+        cmocka_unit_test_setup_teardown(test_pause, with_hold, teardown),
+        cmocka_unit_test_setup_teardown(test_pause_lines, with_hold_lines, teardown),
+        cmocka_unit_test_setup_teardown(test_fd, with_lines, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
