@@ -108,6 +108,113 @@ static int list_rules(const pii_pipeline *p)
     return PII_EXIT_OK;
 }
 
+/* Plain mode: each input (standard input, or the FILEs in turn) through
+ * one stream to standard output; the exit status. */
+static int run_plain(const pii_opts *o, pii_pipeline *p)
+{
+    int rc = PII_EXIT_OK;
+    pii_out *out = pii_out_create(stdout, o);
+    uint8_t *buf = malloc(PII_DRIVE_BLOCK);
+    pii_err e = PII_OK;
+    pii_sink sink;
+    pii_stream *st = NULL;
+    if (!out || !buf) {
+        e = PII_ENOMEM;
+        goto stream_done;
+    }
+    if (p->map)
+        pii_out_set_map(out, p->map);
+    sink = pii_out_sink(out);
+    if (!(st = pii_stream_create(p->red, &sink, &e)))
+        goto stream_done;
+    pii_drive drv = {.st = st, .lines = o->lines, .flush = 1, .block = count_block};
+    rc = PII_EXIT_OK;
+    int pmode = pii_progress_mode(o->progress, o->quiet);
+    size_t nin = o->nfiles ? o->nfiles : 1;
+    for (size_t i = 0; i < nin; i++) {
+        const char *name = o->nfiles ? o->files[i] : "-";
+        int is_stdin = strcmp(name, "-") == 0;
+        int fd = is_stdin ? STDIN_FILENO : open(name, O_RDONLY);
+        if (fd < 0) {
+            char shown[512];
+            fprintf(stderr, "pii-redact: %s: %s\n", escaped(name, shown, sizeof shown),
+                    strerror(errno));
+            rc = PII_EXIT_IO;
+            continue;
+        }
+        pii_out_set_file(out, o->nfiles ? name : NULL);
+        struct stat ist;
+        pii_out_set_input(out, fstat(fd, &ist) == 0 && S_ISREG(ist.st_mode));
+        pii_stream_new_input(st);
+        pii_stream_set_input_name(st, is_stdin ? NULL : name); /* custom rules' paths */
+        struct stat sb;
+        uint64_t total = fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) ? (uint64_t)sb.st_size : 0;
+        pii_progress pg;
+        int binary = 0;
+        pii_progress_start(&pg, pmode, is_stdin ? "standard input" : name, total);
+        drv.ud = &pg;
+        /* binary files: refused as in batch mode (sniff.h); stdin never */
+        int live = fstat(fd, &sb) == 0 && !S_ISREG(sb.st_mode);
+        e = run_fd(&drv, fd, o, live, stdout, buf, !is_stdin && !o->binary, &binary);
+        int rerr = drv.read_errno;
+        pii_progress_end(&pg);
+        if (!is_stdin)
+            close(fd);
+        if (binary) { /* a file the user named is never skipped (issue 42 H5) */
+            char shown[512];
+            fprintf(stderr, "pii-redact: %s: " PII_SNIFF_NAMED_REASON "\n",
+                    escaped(name, shown, sizeof shown));
+            rc = PII_EXIT_IO;
+            continue;
+        }
+        if (e == PII_EIO) {
+            char shown[512];
+            fprintf(stderr, "pii-redact: %s: read error: %s\n",
+                    is_stdin ? "stdin" : escaped(name, shown, sizeof shown), strerror(rerr));
+            e = PII_OK;
+            rc = PII_EXIT_IO;
+            break; /* the stream may hold an unfinished document: stop */
+        }
+        if (e)
+            break;
+    }
+stream_done:
+    if (e == PII_EWRITE || (e == PII_OK && fflush(stdout) != 0)) {
+        if (errno != EPIPE) {
+            fprintf(stderr, "pii-redact: write error: %s\n", strerror(errno));
+            rc = PII_EXIT_IO;
+        }
+        e = PII_OK;
+    } else if (e == PII_EENCODING) {
+        fprintf(stderr,
+                "pii-redact: redaction stopped: %s; convert it to UTF-8 (iconv -f UTF-16 "
+                "-t UTF-8); nothing from that point on was written\n",
+                pii_strerror(e));
+        rc = pii_exit_for(e);
+    } else if (e == PII_ETOOBIG && o->format == PII_FMT_JSON) {
+        fprintf(stderr,
+                "pii-redact: redaction stopped: %s (--format json holds a document's "
+                "spans: at most 1,000,000, or 64 MiB of values; --format jsonl or "
+                "--lines stream them)\n",
+                pii_strerror(e));
+        rc = pii_exit_for(e);
+    } else if (e) {
+        pii_cli_error("redaction stopped", e);
+        rc = pii_exit_for(e);
+    }
+    if (rc == PII_EXIT_OK && o->check && out && pii_out_found(out))
+        rc = PII_EXIT_FOUND;
+    if (p->map) { /* what was written needs its map, whatever else failed */
+        int mrc = pii_pipeline_write_map(o, p);
+        if (mrc >= 0 && (rc == PII_EXIT_OK || rc == PII_EXIT_FOUND))
+            rc = mrc;
+    }
+    pii_stream_free(st);
+    pii_out_free(out);
+    free(buf);
+    return rc;
+}
+
 static int redact_main(int argc0, char **argv0)
 {
     pii_opts o;
@@ -155,105 +262,7 @@ static int redact_main(int argc0, char **argv0)
         goto done;
     }
 
-    pii_out *out = pii_out_create(stdout, &o);
-    uint8_t *buf = malloc(PII_DRIVE_BLOCK);
-    pii_err e = PII_OK;
-    pii_sink sink;
-    pii_stream *st = NULL;
-    if (!out || !buf) {
-        e = PII_ENOMEM;
-        goto stream_done;
-    }
-    if (p.map)
-        pii_out_set_map(out, p.map);
-    sink = pii_out_sink(out);
-    if (!(st = pii_stream_create(p.red, &sink, &e)))
-        goto stream_done;
-    pii_drive drv = {.st = st, .lines = o.lines, .flush = 1, .block = count_block};
-    rc = PII_EXIT_OK;
-    int pmode = pii_progress_mode(o.progress, o.quiet);
-    size_t nin = o.nfiles ? o.nfiles : 1;
-    for (size_t i = 0; i < nin; i++) {
-        const char *name = o.nfiles ? o.files[i] : "-";
-        int is_stdin = strcmp(name, "-") == 0;
-        int fd = is_stdin ? STDIN_FILENO : open(name, O_RDONLY);
-        if (fd < 0) {
-            char shown[512];
-            fprintf(stderr, "pii-redact: %s: %s\n", escaped(name, shown, sizeof shown),
-                    strerror(errno));
-            rc = PII_EXIT_IO;
-            continue;
-        }
-        pii_out_set_file(out, o.nfiles ? name : NULL);
-        struct stat ist;
-        pii_out_set_input(out, fstat(fd, &ist) == 0 && S_ISREG(ist.st_mode));
-        pii_stream_new_input(st);
-        pii_stream_set_input_name(st, is_stdin ? NULL : name); /* custom rules' paths */
-        struct stat sb;
-        uint64_t total = fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) ? (uint64_t)sb.st_size : 0;
-        pii_progress pg;
-        int binary = 0;
-        pii_progress_start(&pg, pmode, is_stdin ? "standard input" : name, total);
-        drv.ud = &pg;
-        /* binary files: refused as in batch mode (sniff.h); stdin never */
-        int live = fstat(fd, &sb) == 0 && !S_ISREG(sb.st_mode);
-        e = run_fd(&drv, fd, &o, live, stdout, buf, !is_stdin && !o.binary, &binary);
-        int rerr = drv.read_errno;
-        pii_progress_end(&pg);
-        if (!is_stdin)
-            close(fd);
-        if (binary) { /* a file the user named is never skipped (issue 42 H5) */
-            char shown[512];
-            fprintf(stderr, "pii-redact: %s: " PII_SNIFF_NAMED_REASON "\n",
-                    escaped(name, shown, sizeof shown));
-            rc = PII_EXIT_IO;
-            continue;
-        }
-        if (e == PII_EIO) {
-            char shown[512];
-            fprintf(stderr, "pii-redact: %s: read error: %s\n",
-                    is_stdin ? "stdin" : escaped(name, shown, sizeof shown), strerror(rerr));
-            e = PII_OK;
-            rc = PII_EXIT_IO;
-            break; /* the stream may hold an unfinished document: stop */
-        }
-        if (e)
-            break;
-    }
-stream_done:
-    if (e == PII_EWRITE || (e == PII_OK && fflush(stdout) != 0)) {
-        if (errno != EPIPE) {
-            fprintf(stderr, "pii-redact: write error: %s\n", strerror(errno));
-            rc = PII_EXIT_IO;
-        }
-        e = PII_OK;
-    } else if (e == PII_EENCODING) {
-        fprintf(stderr,
-                "pii-redact: redaction stopped: %s; convert it to UTF-8 (iconv -f UTF-16 "
-                "-t UTF-8); nothing from that point on was written\n",
-                pii_strerror(e));
-        rc = pii_exit_for(e);
-    } else if (e == PII_ETOOBIG && o.format == PII_FMT_JSON) {
-        fprintf(stderr,
-                "pii-redact: redaction stopped: %s (--format json holds a document's "
-                "spans: at most 1,000,000, or 64 MiB of values; --format jsonl or "
-                "--lines stream them)\n",
-                pii_strerror(e));
-        rc = pii_exit_for(e);
-    } else if (e) {
-        pii_cli_error("redaction stopped", e);
-        rc = pii_exit_for(e);
-    }
-    if (rc == PII_EXIT_OK && o.check && out && pii_out_found(out))
-        rc = PII_EXIT_FOUND;
-    if (p.map) { /* what was written needs its map, whatever else failed */
-        int mrc = pii_pipeline_write_map(&o, &p);
-        if (mrc >= 0 && (rc == PII_EXIT_OK || rc == PII_EXIT_FOUND))
-            rc = mrc;
-    }
-    pii_stream_free(st);
-    pii_out_free(out);
-    free(buf);
+    rc = run_plain(&o, &p);
 done:
     pii_pipeline_free(&p);
     pii_opts_free(&o);
