@@ -592,6 +592,24 @@ const pii_op *pii_ops__at(const pii_ops *o, size_t i, const char **label)
     return &o->over[i - 1].op;
 }
 
+pii_err pii_ops__output(pii_ops *o, const pii_span *s, const uint8_t *value, size_t len,
+                        pii_buf *out)
+{
+    out->n = 0;
+    if (o)
+        return pii_ops_apply(o, s, value, len, out);
+    char name[128];
+    size_t n = pii_label_upper(s->label, name, sizeof name);
+    if (n >= sizeof name)
+        n = sizeof name - 1;
+    pii_err e = pii_buf_append(out, "<", 1);
+    if (!e)
+        e = pii_buf_append(out, name, n);
+    if (!e)
+        e = pii_buf_append(out, ">", 1);
+    return e;
+}
+
 pii_err pii_ops__render(const char *tmpl, const char *label, pii_buf *out)
 {
     return apply_template(tmpl, label, out);

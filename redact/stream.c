@@ -27,6 +27,7 @@
 
 #include "pii_fault.h"
 #include "pii_redact.h"
+#include "ops_internal.h"
 #include "own.h"
 #include "validators.h"
 
@@ -180,16 +181,18 @@ struct pii_stream {
     int lookahead;             /* some detector has an ahead hook */
     uint64_t fed;              /* bytes of the current document fed */
     uint64_t doc;              /* the current document's number */
-    /* documents announced (pii_stream_ahead), FIFO [ah, ah + an) */
-    const uint8_t **adoc;
-    size_t *alen;
-    size_t ah, an, acap;
-    /* pii_stream_put's queue: qn complete documents (lengths qlen), then
-     * the open one's first qopen bytes, in q; live: the open document is
-     * being fed to the engine directly */
+    /* pii_stream_put's queue, the one lookahead: qn documents put and not
+     * yet computed, at qdoc/qlen[0, qn) — copies in q (PII_STREAM_END_DOC;
+     * their pointers are set when they run), or documents the caller holds
+     * (qheld: PII_STREAM_AHEAD) — then the open document's first qopen bytes
+     * in q; live: the open document is being fed to the engine directly.
+     * Computed documents (announced to the detectors together) not fed yet
+     * are qdoc/qlen[ah, an): the next ones fed must be exactly those. */
     pii_buf q;
+    const uint8_t **qdoc;
     size_t *qlen;
-    size_t qn, qopen;
+    size_t qn, qopen, ah, an;
+    int qheld;
     int live;
 };
 
@@ -238,15 +241,12 @@ pii_stream *pii_stream_create(const pii_redactor *r, const pii_sink *sink, pii_e
         s->nd++;
     }
     if (s->lookahead && (!(s->qlen = malloc(PII_QUEUE_DOCS * sizeof *s->qlen)) ||
-                         !(s->adoc = malloc(PII_QUEUE_DOCS * sizeof *s->adoc)) ||
-                         !(s->alen = malloc(PII_QUEUE_DOCS * sizeof *s->alen)))) {
+                         !(s->qdoc = malloc(PII_QUEUE_DOCS * sizeof *s->qdoc)))) {
         e = PII_ENOMEM;
         pii_stream_free(s);
         s = NULL;
         goto out;
     }
-    if (s->lookahead)
-        s->acap = PII_QUEUE_DOCS;
 out:
     if (err)
         *err = e;
@@ -270,8 +270,7 @@ void pii_stream_free(pii_stream *s)
     free(s->rep.p);
     free(s->q.p);
     free(s->qlen);
-    free(s->adoc);
-    free(s->alen);
+    free(s->qdoc);
     free(s);
 }
 
@@ -346,21 +345,6 @@ static pii_err emit_raw(pii_stream *s, uint64_t upto)
     return PII_OK;
 }
 
-static pii_err placeholder(pii_buf *out, const char *label)
-{
-    char name[128];
-    size_t n = pii_label_upper(label, name, sizeof name);
-    if (n >= sizeof name)
-        n = sizeof name - 1;
-    out->n = 0;
-    pii_err e = pii_buf_append(out, "<", 1);
-    if (!e)
-        e = pii_buf_append(out, name, n);
-    if (!e)
-        e = pii_buf_append(out, ">", 1);
-    return e;
-}
-
 static pii_err emit_span(pii_stream *s, const pii_span *sp, int eod)
 {
     pii_err e = emit_raw(s, sp->start);
@@ -376,12 +360,7 @@ static pii_err emit_span(pii_stream *s, const pii_span *sp, int eod)
             return e;
     }
     if (s->sink.write) {
-        s->rep.n = 0;
-        if (s->r->ops)
-            e = pii_ops_apply(s->r->ops, sp, val, vlen, &s->rep);
-        else
-            e = placeholder(&s->rep, sp->label);
-        if (e)
+        if ((e = pii_ops__output(s->r->ops, sp, val, vlen, &s->rep)))
             return e;
         if (s->rep.n) {
             e = s->sink.write(s->sink.ud, s->rep.p, s->rep.n);
@@ -838,8 +817,8 @@ static pii_err feed_doc(pii_stream *s, const uint8_t *p, size_t len)
     if (len == 0)
         return PII_OK;
     if (s->an) {
-        const uint8_t *a = s->adoc[s->ah];
-        size_t alen = s->alen[s->ah];
+        const uint8_t *a = s->qdoc[s->ah];
+        size_t alen = s->qlen[s->ah];
         if (s->fed == 0 && (p != a || len > alen)) {
             pii_err e = withdraw(s); /* not the document announced */
             if (e)
@@ -868,7 +847,7 @@ static pii_err end_doc(pii_stream *s)
 {
     pii_err e;
     if (s->an) {
-        if (s->fed != s->alen[s->ah]) {
+        if (s->fed != s->qlen[s->ah]) {
             if (s->fed)
                 return PII_EINVAL; /* shorter than announced */
             if ((e = withdraw(s)))
@@ -898,56 +877,41 @@ static pii_err end_doc(pii_stream *s)
     return PII_OK;
 }
 
-pii_err pii_stream_ahead(pii_stream *s, const uint8_t *const *docs, const size_t *lens, size_t n)
+/* Computes the queued documents qdoc/qlen[0, qn) together (each detector's
+ * lookahead); they become the ones to feed next, [ah, an).  What an earlier
+ * announcement left unfed is withdrawn first. */
+static pii_err announce(pii_stream *s)
 {
-    if (s->failed)
-        return s->failed;
-    if (n && (!docs || !lens))
-        return PII_EINVAL;
-    if (!s->lookahead || n == 0)
-        return PII_OK;
-    if (s->fed || s->an)
-        return PII_EINVAL; /* only between documents, one group at a time */
-    for (size_t i = 0; i < s->nd; i++)
-        if (s->d[i].cls->ahead) {
-            pii_err e = s->d[i].cls->ahead(s->d[i].st, docs, lens, n);
-            if (e)
-                return s->failed = e;
-        }
-    if (n > s->acap) {
-        const uint8_t **a = realloc(s->adoc, n * sizeof *a);
-        if (a)
-            s->adoc = a;
-        size_t *l = a ? realloc(s->alen, n * sizeof *l) : NULL;
-        if (l)
-            s->alen = l;
-        if (!a || !l)
-            return s->failed = PII_ENOMEM;
-        s->acap = n;
-    }
-    memcpy(s->adoc, docs, n * sizeof *docs);
-    memcpy(s->alen, lens, n * sizeof *lens);
+    pii_err e = s->an ? withdraw(s) : PII_OK;
+    size_t n = s->qn;
+    s->qn = 0;
+    s->qheld = 0;
+    for (size_t i = 0; !e && i < s->nd; i++)
+        if (s->d[i].cls->ahead)
+            e = s->d[i].cls->ahead(s->d[i].st, s->qdoc, s->qlen, n);
+    if (e)
+        return e;
     s->ah = 0;
     s->an = n;
     return PII_OK;
 }
 
-/* Redacts the queued complete documents (announced together) and feeds
- * the open one's bytes so far, which then goes on live. */
+/* Redacts the queued copies (announced together) and feeds the open
+ * document's bytes so far, which then goes on live. */
 static pii_err drain(pii_stream *s)
 {
     pii_err e = PII_OK;
-    if (s->qn) {
-        const uint8_t *docs[PII_QUEUE_DOCS];
+    size_t n = s->qn;
+    if (n) {
         size_t off = 0;
-        for (size_t i = 0; i < s->qn; i++) {
-            docs[i] = s->q.p + off;
+        for (size_t i = 0; i < n; i++) {
+            s->qdoc[i] = s->q.p + off;
             off += s->qlen[i];
         }
-        if ((e = pii_stream_ahead(s, docs, s->qlen, s->qn)))
+        if ((e = announce(s)))
             return e;
-        for (size_t i = 0; i < s->qn; i++)
-            if ((e = feed_doc(s, docs[i], s->qlen[i])) || (e = end_doc(s)))
+        for (size_t i = 0; i < n; i++)
+            if ((e = feed_doc(s, s->qdoc[i], s->qlen[i])) || (e = end_doc(s)))
                 return e;
     }
     if (s->qopen) {
@@ -955,9 +919,33 @@ static pii_err drain(pii_stream *s)
         s->live = 1;
     }
     s->q.n = 0;
-    s->qn = 0;
     s->qopen = 0;
     return e;
+}
+
+/* Runs what the queue holds: copies are redacted and written; documents
+ * the caller holds are computed, to be fed next. */
+static pii_err settle(pii_stream *s)
+{
+    if (s->qheld)
+        return s->qn ? announce(s) : PII_OK;
+    return s->qn || s->q.n ? drain(s) : PII_OK;
+}
+
+/* PII_STREAM_AHEAD: queues a document the caller holds. */
+static pii_err put_ahead(pii_stream *s, const uint8_t *p, size_t len)
+{
+    pii_err e;
+    if (s->fed || s->live || s->qopen || (s->qheld && s->qn == PII_QUEUE_DOCS))
+        return PII_EINVAL;                    /* between documents only; at most a queue's worth */
+    if (!s->qheld && s->qn && (e = drain(s))) /* copies put before it go first */
+        return s->failed = e;
+    if (s->an && (e = withdraw(s))) /* the last announcement's unfed documents */
+        return s->failed = e;
+    s->qheld = 1;
+    s->qdoc[s->qn] = p;
+    s->qlen[s->qn++] = len;
+    return PII_OK;
 }
 
 pii_err pii_stream_put(pii_stream *s, const void *data, size_t len, pii_stream_directive how)
@@ -966,8 +954,15 @@ pii_err pii_stream_put(pii_stream *s, const void *data, size_t len, pii_stream_d
     pii_err e = PII_OK;
     if (s->failed)
         return s->failed;
+    if (how == PII_STREAM_AHEAD) {
+        if (len && !p)
+            return PII_EINVAL;
+        return s->lookahead ? put_ahead(s, p, len) : PII_OK;
+    }
     if (how != PII_STREAM_CONTINUE && how != PII_STREAM_END_DOC && how != PII_STREAM_FLUSH)
         return PII_EINVAL;
+    if (s->qheld && (e = announce(s)))
+        return s->failed = e;
     if (!s->lookahead || s->live) { /* straight through */
         if (len)
             e = feed_doc(s, p, len);
@@ -988,6 +983,8 @@ pii_err pii_stream_put(pii_stream *s, const void *data, size_t len, pii_stream_d
         }
         return PII_OK;
     }
+    if (s->an && (len || how == PII_STREAM_END_DOC) && (e = withdraw(s)))
+        return s->failed = e; /* a copy comes before the computed documents */
     if (len && (e = pii_buf_append(&s->q, p, len)))
         return s->failed = e;
     s->qopen += len;
@@ -1015,7 +1012,7 @@ pii_err pii_stream_feed(pii_stream *s, const void *data, size_t len)
 {
     if (s->failed)
         return s->failed;
-    pii_err e = s->q.n ? drain(s) : PII_OK;
+    pii_err e = settle(s);
     if (!e)
         e = feed_doc(s, data, len);
     return e ? (s->failed = e) : PII_OK;
@@ -1025,7 +1022,7 @@ pii_err pii_stream_end_doc(pii_stream *s)
 {
     if (s->failed)
         return s->failed;
-    pii_err e = s->q.n ? drain(s) : PII_OK;
+    pii_err e = settle(s);
     if (!e)
         e = end_doc(s);
     s->live = 0;

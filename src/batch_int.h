@@ -173,7 +173,7 @@ typedef struct tslot tslot; /* a temporary file to remove on a signal (batch.c) 
 
 /* Packed model passes over small files (batch_pack.c): a worker gathers
  * consecutive small files, reads them whole and announces them to its
- * stream (pii_stream_ahead), so the model computes them in shared forward
+ * stream (pii_stream_put, PII_STREAM_AHEAD), so the model computes them in shared forward
  * passes; each is then redacted through the worker's stream. */
 typedef struct batch_pack {
     int on;

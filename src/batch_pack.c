@@ -5,7 +5,7 @@
  * When the model tier runs, a worker therefore takes up to PACK_MAX
  * consecutive small files (each under PACK_FILE_MAX bytes, PACK_BYTES in
  * all), reads them whole, and announces them to its stream
- * (pii_stream_ahead): the model detector computes all of them at once in
+ * (pii_stream_put, PII_STREAM_AHEAD): the model detector computes all of them at once in
  * shared forward passes, then each file is redacted through the same
  * stream as any other, its model spans taken from that computation.
  * Output is byte-identical to redacting the file alone; only the cost
@@ -98,7 +98,11 @@ void batch_pack_run(worker *w, size_t first)
      * each through the worker's stream. */
     if (nd) {
         double t = batch_now();
-        pii_err e = pii_stream_ahead(w->st, docs, lens, nd);
+        pii_err e = PII_OK;
+        for (size_t d = 0; !e && d < nd; d++)
+            e = pii_stream_put(w->st, docs[d], lens[d], PII_STREAM_AHEAD);
+        if (!e)
+            e = pii_stream_put(w->st, NULL, 0, PII_STREAM_FLUSH);
         double share = (batch_now() - t) / (double)nd;
         for (size_t d = 0; d < nd; d++) {
             bitem *it = &b->items[idx[who[d]]];

@@ -122,6 +122,11 @@ void mc_attn(int a)
     attn_choice = a;
 }
 
+int mc_attn_active(void)
+{
+    return attn_choice;
+}
+
 int mc_attn_parse(const char *s)
 {
     return !strcmp(s, "auto")    ? PII_MODEL_ATTN_AUTO

@@ -41,6 +41,7 @@ void mc_qact(pii_rt_qact a);
  * gives the PII_MODEL_ATTN_ value of "auto", "f32" or "int16", -1 for
  * anything else. */
 void mc_attn(int a);
+int mc_attn_active(void); /* the choice of mc_attn, PII_MODEL_ATTN_AUTO by default */
 int mc_attn_parse(const char *s);
 /* --attn NAME of a subcommand: sets the choice, or prints a usage error
  * naming cmd and returns -1. */

@@ -3,8 +3,8 @@
 #ifndef PII_PIPELINE_H
 #define PII_PIPELINE_H
 
-#include "labelset.h"
 #include "opts.h"
+#include "pii_config.h"
 #include "pii_custom.h"
 #include "pii_model.h"
 #include "pii_names.h"
@@ -13,7 +13,10 @@
 #include "pii_redact.h"
 #include "pii_tok.h"
 
+/* The redactor pii_redactor_build made (b owns it) and, for the command's
+ * readers, its parts under their names. */
 typedef struct pii_pipeline {
+    pii_build b;
     pii_model *model; /* NULL: rule tier only */
     pii_tok *tok;     /* the model's own tokenizer.json; NULL: built-in o200k */
     pii_ner *ner;
@@ -25,14 +28,17 @@ typedef struct pii_pipeline {
     pii_allow *allow;
     pii_ops *ops;
     pii_redactor *red;
-    pii_labelset *labels; /* what the active detectors report (labelset.h) */
-    uint8_t *key;         /* --key-file / $PII_REDACT_KEY, or NULL: the hash     */
-    size_t keylen;        /* operator's key and --check's fingerprint key (issue 42
-                             M5); zeroed by pii_pipeline_free */
-    pii_pseudo *map;      /* --map-out: the reversible pseudonyms' map, else NULL */
+    uint8_t *key;    /* --key-file / $PII_REDACT_KEY, or NULL: the hash     */
+    size_t keylen;   /* operator's key and --check's fingerprint key (issue 42
+                        M5); wiped by pii_pipeline_free */
+    pii_pseudo *map; /* --map-out: the reversible pseudonyms' map, else NULL */
 } pii_pipeline;
 
 /* Returns -1 on success, else an exit status after printing a message.
+ * The options become the library's configuration keys (api/config.def,
+ * checked by pii_config_set) and the library's one builder,
+ * pii_redactor_build, makes the redactor; its notes are printed unless
+ * --quiet, its warnings and errors always, each line "pii-redact: ...".
  * Every label named by --labels, --exclude-labels, --operator LABEL=OP and
  * --threshold LABEL=X must resolve (labelset.h) against the labels the
  * active detectors report; otherwise the status is 2 (usage), with a
@@ -55,7 +61,7 @@ void pii_pipeline_free(pii_pipeline *p);
  * $PII_REDACT_KEY; 16..4096 bytes, a warning below 32.  Returns -1 with
  * the key in key[0..*n) (*n = 0: none given), else an exit status after a
  * message.  The caller wipes key after use. */
-#define PII_CLI_KEY_BUF (4096 + 3)
+#define PII_CLI_KEY_BUF PII_KEY_BUF
 int pii_cli_load_key(const char *path, uint8_t key[PII_CLI_KEY_BUF], size_t *n);
 
 /* Prints "pii-redact: WHAT: message" to stderr (never input text). */

@@ -43,6 +43,7 @@
 #include "pii_core.h"
 #include "pii_error.h"
 #ifdef PII_STATIC_LINKING_ONLY
+#include "pii_config.h"
 #include "pii_rt.h"
 #include "pii_tok.h"
 #include "pii_model.h"
@@ -85,7 +86,7 @@ typedef struct pii_easy_options {
     const char *const *thresholds;      /* "0.5", "private_person=0.7" …     */
     size_t n_thresholds;                /* as repeated --threshold           */
     int threads;                        /* forward-pass threads; 0: all cores */
-    const char *allow_file, *deny_file; /* --allow-file, --deny-file         */
+    const char *allow_file, *deny_file; /* --allow, --deny                   */
     const void *key;                    /* the hash key, 16..4096 bytes, copied */
     size_t key_len;
     int isa; /* kernel path: -1 (default) the best the CPU has, else a pii_rt_isa
@@ -94,6 +95,54 @@ typedef struct pii_easy_options {
 } pii_easy_options;
 
 void pii_easy_options_init(pii_easy_options *o);
+
+/* ---- configuration ---------------------------------------------------- */
+
+/* Every option that shapes the redactor, as key/value pairs (curl-style):
+ * the keys are pii-redact's long options without "--" (the table:
+ * pii_config_option; docs/LIBRARY.md lists them).  A configuration is a
+ * plain value: set it, build handles from it (pii_easy_create_config), free
+ * it; building does not keep it.  Nothing here prints or reads the
+ * environment. */
+typedef struct pii_config pii_config;
+
+pii_config *pii_config_create(void); /* NULL: out of memory */
+void pii_config_free(pii_config *c); /* NULL: no-op */
+
+/* Sets `key` to `value` (copied).  A switch ("rules-only") takes NULL, "",
+ * "1", "true" or "yes" for on and "0", "false" or "no" for off; a
+ * repeatable key ("operator", "threshold", "bias") appends, and NULL
+ * empties it; another key's NULL restores its default.  Values are checked
+ * here as far as they can be without a model (numbers, modes); labels,
+ * files and the model when a handle is built.  PII_EINVAL (unknown key, bad
+ * value) with one line in pii_config_message(c). */
+pii_err pii_config_set(pii_config *c, const char *key, const char *value);
+/* The hash operator's key as bytes (16..4096, copied; len 0: none), instead
+ * of a "key-file". */
+pii_err pii_config_set_key(pii_config *c, const void *key, size_t len);
+/* Sets every option of a string in pii-redact's syntax: "--key value",
+ * "--key=value", "-m PATH", switches "--rules-only".  Words are split as a
+ * POSIX shell does without expansions: blanks separate, '...' and "..."
+ * quote (a backslash escapes " \ $ ` inside "..."), a backslash outside
+ * quotes escapes the next byte.  Stops at the first error (PII_EINVAL,
+ * message in pii_config_message); options before it stay set. */
+pii_err pii_config_parse(pii_config *c, const char *args);
+/* Why the last pii_config_set or pii_config_parse on c failed, one line
+ * ("" after a success); valid until the next call on c. */
+const char *pii_config_message(const pii_config *c);
+
+/* One entry of the option table. */
+typedef struct pii_config_info {
+    const char *key;  /* "window"                                          */
+    const char *arg;  /* the value's name ("N"); NULL: a switch           */
+    const char *def;  /* what unset means ("8192")                         */
+    const char *help; /* one line                                          */
+    int repeatable;   /* 1: each set appends                              */
+    int hidden;       /* 1: a library key the command sets from its
+                         environment, no option of pii-redact's           */
+} pii_config_info;
+/* Entry i of the table, i = 0, 1, ...; NULL past the last. */
+const pii_config_info *pii_config_option(size_t i);
 
 /* ---- the handle ------------------------------------------------------ */
 
@@ -104,12 +153,15 @@ typedef struct pii_easy pii_easy;
  * built-in model takes a few milliseconds; reuse the handle. */
 pii_easy *pii_easy_create(const pii_easy_options *o, pii_err *err, char *msg, size_t msgcap);
 
-/* The same from an option string in pii-redact's syntax, words separated by
- * blanks (no quoting): -m PATH|builtin, --model PATH, --rules-only,
- * --model-only, --labels L, --exclude-labels L, --operator SPEC,
- * --threshold SPEC, --threads N, --allow-file F, --deny-file F,
- * --key-file F; "--opt=value" works too.  Unknown words are PII_EINVAL. */
+/* The same from an option string in pii-redact's syntax (pii_config_parse:
+ * every option of the table, shell-like quoting); --allow-file and
+ * --deny-file are kept as names of --allow and --deny.  Unknown words are
+ * PII_EINVAL. */
 pii_easy *pii_easy_create_args(const char *args, pii_err *err, char *msg, size_t msgcap);
+
+/* The same from a configuration: the one builder the command uses too, so
+ * the handle gives `pii-redact OPTIONS`'s bytes for the same options. */
+pii_easy *pii_easy_create_config(const pii_config *c, pii_err *err, char *msg, size_t msgcap);
 
 void pii_easy_free(pii_easy *h); /* NULL: no-op */
 

@@ -478,7 +478,7 @@ pii_err pii_ner_detect_batch(const pii_ner *n, const uint8_t *const *docs, const
 
 /* Packing for stream users: the detector implements the lookahead of
  * pii_detector_class (pii_core.h).  Documents a pii_stream queues
- * (pii_stream_put, pii_stream_ahead) are computed together in shared
+ * (pii_stream_put) are computed together in shared
  * forward passes, exactly as pii_ner_detect_batch; each stream's detector
  * state also keeps a bounded cache of identical short documents (up to
  * 2 KiB each, 4,096 entries: at most 8 MiB of keys), unless

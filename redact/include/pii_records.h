@@ -72,7 +72,7 @@
  * lookahead (pii_stream_lookahead: the model), the stream announces the
  * non-empty selected values of the complete records it holds, up to 1024
  * records, PII_STREAM_QUEUE_DOCS values and PII_STREAM_QUEUE_BYTES at a
- * time (pii_stream_ahead; whole records, but one whose values alone pass
+ * time (pii_stream_put, PII_STREAM_AHEAD; whole records, but one whose values alone pass
  * the caps), before redacting them one by one, so the model computes them
  * together.  Output, spans, errors, their order and record numbers are
  * exactly those of redacting each value alone; a feed holding many records

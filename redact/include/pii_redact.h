@@ -295,7 +295,9 @@ uint64_t pii_stream_undecided(const pii_stream *s);
  *   PII_STREAM_END_DOC   the bytes end it (the next put starts a new one);
  *   PII_STREAM_FLUSH     the bytes continue it, then everything put so far is
  *                        redacted and written (documents queued, and the
- *                        open document as far as it is decided).
+ *                        open document as far as it is decided);
+ *   PII_STREAM_AHEAD     the bytes are a whole document the caller holds and
+ *                        will feed itself (below); nothing is written.
  * When a detector has a lookahead (pii_detector_class.ahead: the model),
  * complete documents are queued, at most PII_STREAM_QUEUE_DOCS of them and
  * PII_STREAM_QUEUE_BYTES in all, and announced to the detectors together
@@ -308,35 +310,40 @@ uint64_t pii_stream_undecided(const pii_stream *s);
  * (0, 1, ... per stream), so a sink callback can tell whose output it is.
  * Memory: the queue's PII_STREAM_QUEUE_BYTES plus the stream's own bound.
  * pii_stream_feed and pii_stream_end_doc first run whatever is queued;
- * call pii_stream_new_input only after a flush. */
+ * call pii_stream_new_input only after a flush.
+ *
+ * PII_STREAM_AHEAD is the same queue for callers that hold whole documents
+ * and write each under their own control (batch mode's small files, a
+ * record stream's values): the bytes are queued by reference, not copied,
+ * and must stay valid until fed.  At the next put of another directive
+ * (a flush of no bytes is the usual one), pii_stream_feed or
+ * pii_stream_end_doc, the queued documents are computed together (the
+ * model in shared passes); the caller then feeds them in order, each in
+ * one or more pii_stream_feed calls over exactly those bytes (the same
+ * pointers: the stream checks pointer and length, never the bytes) and
+ * ends each with pii_stream_end_doc.  A document fed from another pointer
+ * withdraws the rest (it is then detected live, so skipping one is safe);
+ * one that starts as queued and goes on elsewhere or ends short fails the
+ * stream (PII_EINVAL).  Between documents only, at most
+ * PII_STREAM_QUEUE_DOCS documents per computation (else PII_EINVAL, the
+ * stream goes on); a stream without a lookahead detector ignores it.  pii_stream_new_input may come
+ * between the documents fed (it only restarts the wide-text guard for the next byte fed; a record
+ * stream of pii_records.h guards each value alone that way). */
 #define PII_STREAM_QUEUE_DOCS 256
 #define PII_STREAM_QUEUE_BYTES (1024 * 1024)
 typedef enum pii_stream_directive {
     PII_STREAM_CONTINUE = 0,
     PII_STREAM_END_DOC = 1,
     PII_STREAM_FLUSH = 2,
+    PII_STREAM_AHEAD = 3,
 } pii_stream_directive;
 pii_err pii_stream_put(pii_stream *s, const void *data, size_t len, pii_stream_directive how);
 /* The number of the document being written (documents ended so far). */
 uint64_t pii_stream_doc(const pii_stream *s);
-/* Lookahead for callers that hold several whole documents already (batch
- * mode's small files): the next n documents will be docs[0..n), fed each in
- * one or more pii_stream_feed calls over exactly those bytes (the same
- * pointers, in order: the stream checks pointer and length, never the
- * bytes) and ended with pii_stream_end_doc.  The detectors compute them
- * now (the model in shared passes).  A document fed from another pointer
- * withdraws the announcement (it is then detected live, so skipping an
- * announced document is safe); one that starts as announced and goes on
- * elsewhere or ends short fails the stream (PII_EINVAL).  Between documents
- * only, with nothing announced pending; the documents must stay valid
- * until fed.  pii_stream_new_input may come between announced documents
- * (it only restarts the wide-text guard for the next byte fed; a record
- * stream of pii_records.h guards each value alone that way). */
-pii_err pii_stream_ahead(pii_stream *s, const uint8_t *const *docs, const size_t *lens, size_t n);
 /* Non-zero when some detector of the stream has a lookahead, i.e. when
- * pii_stream_ahead and pii_stream_put's queue do anything: a caller can
- * skip gathering documents to announce when it is 0 (the rule tier and
- * deny list alone). */
+ * pii_stream_put's queue does anything: a caller can skip gathering
+ * documents to put ahead when it is 0 (the rule tier and deny list
+ * alone). */
 int pii_stream_lookahead(const pii_stream *s);
 
 #if defined(__GNUC__)

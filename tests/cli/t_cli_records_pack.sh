@@ -1,5 +1,5 @@
 # --jsonl-field / --csv-column with the built-in model: the record stream
-# announces the selected values of the records it holds (pii_stream_ahead),
+# announces the selected values of the records it holds (PII_STREAM_AHEAD),
 # so they share forward passes.  The output must equal redacting each
 # record on its own (one process per record: nothing to pack with), a pipe
 # giving one record per read, and --threads 1 must equal --threads 3.

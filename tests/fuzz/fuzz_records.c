@@ -11,7 +11,7 @@
  *   2. in random chunks,
  *   3. in random chunks with a detector that finds nothing but has a
  *      lookahead (as the model has: the record stream then announces the
- *      values of the records it holds, pii_stream_ahead, and feeds them
+ *      values of the records it holds, PII_STREAM_AHEAD, and feeds them
  *      from the announced copies),
  * by the rule tier (plus the synthetic detector).  Checked:
  *  - the runs give the same result, output bytes, spans and record number;

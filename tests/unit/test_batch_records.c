@@ -74,7 +74,7 @@ static pii_err fake_scan(void *st, const uint8_t *buf, size_t len, uint64_t base
 
 /* The same detector with a lookahead hook (as the model has): the record
  * stream then announces the selected values of the records it holds
- * (pii_stream_ahead) before feeding them.  The hook counts what it is told;
+ * (pii_stream_put, PII_STREAM_AHEAD) before feeding them.  The hook counts what it is told;
  * the stream checks that the documents fed are the ones announced (a
  * withdrawal, ahead(NULL, 0), means one was not: counted to fail the
  * test).  fake_reset counts the documents scanned. */

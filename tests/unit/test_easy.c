@@ -1,8 +1,9 @@
 /* test_easy.c — the easy layer (include/piiredact.h, api/easy.c): exact
  * bytes and spans of one buffer, streams cut at every position, a failing
  * write callback, options from an older (shorter) struct, errors as codes
- * plus one line.  Rule tier only: the model's answers belong to its own
- * suites; tests/lib/run.sh compares the model path with the command. */
+ * plus one line; the configuration (pii_config_set, pii_config_parse's
+ * quoting, the option table, a handle from a config).  Rule tier only: the model's answers belong
+ * to its own suites; tests/lib/run.sh compares the model path with the command. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -186,21 +187,22 @@ static void test_errors(void **state)
 {
     (void)state;
     expect_error("--rules-only --model-only", PII_EINVAL,
-                 "options: neither the model nor the rules run");
+                 "--rules-only and --model-only cannot be combined");
     expect_error("--rules-only --bogus", PII_EINVAL, "unknown option '--bogus'");
     expect_error("--rules-only --labels", PII_EINVAL, "option '--labels' needs a value");
     expect_error("--rules-only --labels private_email --exclude-labels secret", PII_EINVAL,
-                 "--labels and --exclude-labels exclude each other");
+                 "--labels and --exclude-labels cannot be combined");
     expect_error("--rules-only --labels private_email,,secret", PII_EINVAL,
-                 "labels: '' is not a label of the active detectors");
+                 "--labels: empty label name");
     expect_error("--rules-only --operator frobnicate", PII_EINVAL, "bad operator 'frobnicate'");
     expect_error("--rules-only --operator nobody=mask", PII_EINVAL,
-                 "operator 'nobody=mask': 'nobody' is not a label of the active detectors");
+                 "--operator: unknown label 'nobody'");
     expect_error("--rules-only --operator hash", PII_ENOKEY,
-                 "the hash operator needs a key (key/key_len, --key-file)");
-    expect_error("--rules-only --threads 2000", PII_EINVAL, "--threads: '2000' is not in 0..1024");
+                 "the hash operator needs a key: --key-file FILE or $PII_REDACT_KEY");
+    expect_error("--rules-only --threads 2000", PII_EINVAL,
+                 "--threads: '2000' is not a number in 1..1024");
     expect_error("--threshold 1.5", PII_EINVAL,
-                 "threshold: bad value '1.5' (X or LABEL=X, 0 <= X <= 1)");
+                 "--threshold: bad value '1.5' (X or LABEL=X, 0 <= X <= 1)");
     /* NULL err and msg are allowed */
     assert_null(pii_easy_create_args("--bogus", NULL, NULL, 0));
     /* redact_buffer's own arguments */
@@ -220,6 +222,134 @@ static void test_errors(void **state)
     assert_string_equal(pii_version(), PII_VERSION);
 }
 
+/* pii_config_set: switches, values, repeatable keys, checks, unknown keys */
+static void test_config_set(void **state)
+{
+    (void)state;
+    pii_config *c = pii_config_create();
+    size_t n;
+    assert_non_null(c);
+    assert_int_equal(pii_config_set(c, "rules-only", NULL), PII_OK);
+    assert_string_equal(pii_config_get(c, "rules-only"), "1");
+    assert_int_equal(pii_config_set(c, "rules-only", "false"), PII_OK);
+    assert_null(pii_config_get(c, "rules-only"));
+    assert_int_equal(pii_config_set(c, "rules-only", "maybe"), PII_EINVAL);
+    assert_string_equal(pii_config_message(c), "--rules-only: 'maybe' is not true or false");
+    assert_int_equal(pii_config_set(c, "operator", "mask"), PII_OK);
+    assert_int_equal(pii_config_set(c, "operator", "private_email=hash:8"), PII_OK);
+    const char *const *v = pii_config_list(c, "operator", &n);
+    assert_int_equal(n, 2);
+    assert_string_equal(v[0], "mask");
+    assert_string_equal(v[1], "private_email=hash:8");
+    assert_int_equal(pii_config_set(c, "operator", NULL), PII_OK); /* empties it */
+    pii_config_list(c, "operator", &n);
+    assert_int_equal(n, 0);
+    assert_int_equal(pii_config_set(c, "window", "0"), PII_EINVAL);
+    assert_string_equal(pii_config_message(c), "--window: '0' is not a number in 1..16777216");
+    assert_null(pii_config_get(c, "window"));
+    assert_int_equal(pii_config_set(c, "act", "int3"), PII_EINVAL);
+    assert_string_equal(pii_config_message(c),
+                        "unknown activation mode 'int3' (int16, int16+8 or int8)");
+    assert_int_equal(pii_config_set(c, "threshold", "2"), PII_EINVAL);
+    assert_string_equal(pii_config_message(c),
+                        "--threshold: bad value '2' (X or LABEL=X, 0 <= X <= 1)");
+    assert_int_equal(pii_config_set(c, "bias", "background_stay"), PII_EINVAL);
+    assert_string_equal(pii_config_message(c), "--bias: bad value 'background_stay' (KEY=VALUE)");
+    assert_int_equal(pii_config_set(c, "frobnicate", "1"), PII_EINVAL);
+    assert_string_equal(pii_config_message(c), "unknown option '--frobnicate'");
+    assert_int_equal(pii_config_set(c, "allow-file", "/x"), PII_OK); /* the old name */
+    assert_string_equal(pii_config_get(c, "allow"), "/x");
+    assert_int_equal(pii_config_set(c, "allow", NULL), PII_OK);
+    assert_null(pii_config_get(c, "allow"));
+    pii_config_free(c);
+}
+
+/* pii_config_parse: shell-like words */
+static void test_config_parse_quoting(void **state)
+{
+    (void)state;
+    static const char *const ok[] = {
+        "--labels 'a b' --operator \"x \\\"y\\\" $z\"",
+        "--labels=a\\ b --operator 'x \"y\" $z'",
+        "  --labels\t\"a b\"\n--operator x\\ '\"y\"'\\ \\$z ",
+    };
+    for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+        pii_config *c = pii_config_create();
+        size_t n;
+        assert_int_equal(pii_config_parse(c, ok[i]), PII_OK);
+        assert_string_equal(pii_config_get(c, "labels"), "a b");
+        const char *const *v = pii_config_list(c, "operator", &n);
+        assert_int_equal(n, 1);
+        assert_string_equal(v[0], "x \"y\" $z");
+        pii_config_free(c);
+    }
+    static const char *const bad[][2] = {
+        {"--labels 'a", "unterminated quote or final backslash in the options"},
+        {"--labels \"a", "unterminated quote or final backslash in the options"},
+        {"--labels a\\", "unterminated quote or final backslash in the options"},
+        {"--rules-only=yes", "option '--rules-only' takes no argument"},
+        {"--window", "option '--window' needs a value"},
+        {"--isa scalar", "unknown option '--isa'"}, /* hidden keys: pii_config_set only */
+        {"labels a", "unknown option 'labels'"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        pii_config *c = pii_config_create();
+        assert_int_equal(pii_config_parse(c, bad[i][0]), PII_EINVAL);
+        assert_string_equal(pii_config_message(c), bad[i][1]);
+        pii_config_free(c);
+    }
+    pii_config *c = pii_config_create();
+    assert_int_equal(pii_config_parse(c, "-m/some/model --model-only"), PII_OK);
+    assert_string_equal(pii_config_get(c, "model"), "/some/model");
+    pii_config_free(c);
+}
+
+/* the table: unique keys, each with help; a handle from a config */
+static void test_config_table_and_build(void **state)
+{
+    (void)state;
+    const pii_config_info *o, *p;
+    size_t n = 0;
+    for (; (o = pii_config_option(n)); n++) {
+        assert_true(o->key[0] && o->help[0] && o->def);
+        for (size_t j = 0; j < n; j++)
+            assert_string_not_equal((p = pii_config_option(j))->key, o->key);
+    }
+    assert_true(n >= 30);
+    pii_config *c = pii_config_create();
+    assert_int_equal(pii_config_parse(c, "--rules-only --labels email"), PII_OK);
+    pii_err e = PII_EINTERNAL;
+    pii_easy *h = pii_easy_create_config(c, &e, NULL, 0);
+    pii_config_free(c); /* the handle does not keep it */
+    assert_non_null(h);
+    char *out;
+    size_t len;
+    assert_int_equal(pii_easy_redact_buffer(h, TEXT, strlen(TEXT), &out, &len, NULL, NULL), PII_OK);
+    assert_string_equal(out, "Mail <PRIVATE_EMAIL> or call +1 415-555-0100 today.\n");
+    pii_free(out);
+    pii_easy_free(h);
+    /* a key as bytes: checked when built, named as the caller says */
+    char msg[256];
+    c = pii_config_create();
+    assert_int_equal(pii_config_parse(c, "--rules-only --operator hash"), PII_OK);
+    assert_int_equal(pii_config_set_key_named(c, "", 0, "ENVKEY"), PII_OK);
+    assert_null(pii_easy_create_config(c, &e, msg, sizeof msg));
+    assert_int_equal(e, PII_EINVAL);
+    assert_string_equal(msg, "the hash key is empty");
+    assert_int_equal(pii_config_set_key_named(c, "short", 5, "ENVKEY"), PII_OK);
+    assert_null(pii_easy_create_config(c, &e, msg, sizeof msg));
+    assert_string_equal(msg, "ENVKEY: the hash key has 5 bytes; at least 16 random bytes are "
+                             "needed (a short key is found by brute force): head -c 32 "
+                             "/dev/urandom >KEYFILE");
+    assert_int_equal(pii_config_set_key(c, "0123456789abcdef", 16), PII_OK);
+    assert_non_null(h = pii_easy_create_config(c, &e, msg, sizeof msg));
+    pii_easy_free(h);
+    assert_int_equal(pii_config_set_key(c, NULL, 0), PII_OK); /* none again */
+    assert_null(pii_easy_create_config(c, &e, msg, sizeof msg));
+    assert_int_equal(e, PII_ENOKEY);
+    pii_config_free(c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -229,6 +359,9 @@ int main(void)
         cmocka_unit_test(test_stream_write_error_fails_closed),
         cmocka_unit_test(test_options_older_struct),
         cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_config_set),
+        cmocka_unit_test(test_config_parse_quoting),
+        cmocka_unit_test(test_config_table_and_build),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

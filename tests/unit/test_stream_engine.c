@@ -306,6 +306,90 @@ static void test_label_upper(void **state)
     assert_int_equal(pii_category_index("nope"), -1);
 }
 
+/* ---- PII_STREAM_AHEAD: documents the caller holds, on the one queue ------ */
+static char ahead_log[256];
+static size_t ahead_nlog;
+
+/* The lookahead hook logs what it is told: "A<n>;" for n documents
+ * computed together, "W;" for a withdrawal. */
+static pii_err log_ahead(void *st, const uint8_t *const *docs, const size_t *lens, size_t n)
+{
+    (void)st, (void)docs, (void)lens;
+    ahead_nlog += (size_t)snprintf(ahead_log + ahead_nlog, sizeof ahead_log - ahead_nlog,
+                                   n ? "A%zu;" : "W;", n);
+    return PII_OK;
+}
+
+static const pii_detector_class ahead_cls = {"ahead",    fake_open, fake_scan,
+                                             fake_reset, free,      log_ahead};
+
+static void feed_whole(pii_stream *s, const char *doc)
+{
+    assert_int_equal(pii_stream_feed(s, doc, strlen(doc)), PII_OK);
+    assert_int_equal(pii_stream_end_doc(s), PII_OK);
+}
+
+static void test_put_ahead(void **state)
+{
+    (void)state;
+    pii_err e;
+    pii_redactor *r = pii_redactor_create(&e);
+    pii_detector d = {&ahead_cls, &digits};
+    assert_int_equal(pii_redactor_add_detector(r, d), PII_OK);
+    cap c;
+    memset(&c, 0, sizeof c);
+    pii_sink sink = {cap_write, cap_span, cap_end, &c};
+    pii_stream *s = pii_stream_create(r, &sink, &e);
+    assert_non_null(s);
+    static const char d0[] = "a 5550100", d1[] = "b 123", d2[] = "c 4567 d";
+    ahead_nlog = 0;
+    /* queued, computed at the flush, nothing written */
+    assert_int_equal(pii_stream_put(s, d0, strlen(d0), PII_STREAM_AHEAD), PII_OK);
+    assert_int_equal(pii_stream_put(s, d1, strlen(d1), PII_STREAM_AHEAD), PII_OK);
+    assert_int_equal(c.n, 0);
+    assert_int_equal(pii_stream_put(s, NULL, 0, PII_STREAM_FLUSH), PII_OK);
+    assert_int_equal(c.n, 0);
+    feed_whole(s, d0);
+    /* d1 is never fed (a skipped file): the next group withdraws it
+     * instead of refusing to start */
+    assert_int_equal(pii_stream_put(s, d2, strlen(d2), PII_STREAM_AHEAD), PII_OK);
+    feed_whole(s, d2); /* computed by the feed itself */
+    /* a copy put before a held document is written first */
+    assert_int_equal(pii_stream_put(s, "e 777\n", 6, PII_STREAM_END_DOC), PII_OK);
+    assert_int_equal(pii_stream_put(s, d1, strlen(d1), PII_STREAM_AHEAD), PII_OK);
+    assert_int_equal(pii_stream_put(s, NULL, 0, PII_STREAM_FLUSH), PII_OK);
+    feed_whole(s, d1);
+    ahead_log[ahead_nlog] = 0;
+    assert_string_equal(ahead_log, "A2;W;A1;A1;A1;");
+    c.out[c.n] = 0;
+    assert_string_equal(
+        c.out, "a <PRIVATE_PHONE>|c <PRIVATE_PHONE> d|e <PRIVATE_PHONE>\n|b <PRIVATE_PHONE>|");
+    /* between documents only, at most a queue's worth; a refusal leaves
+     * the stream working */
+    assert_int_equal(pii_stream_feed(s, "x", 1), PII_OK);
+    assert_int_equal(pii_stream_put(s, d0, strlen(d0), PII_STREAM_AHEAD), PII_EINVAL);
+    assert_int_equal(pii_stream_end_doc(s), PII_OK);
+    for (int i = 0; i < PII_STREAM_QUEUE_DOCS; i++)
+        assert_int_equal(pii_stream_put(s, d0, strlen(d0), PII_STREAM_AHEAD), PII_OK);
+    assert_int_equal(pii_stream_put(s, d0, strlen(d0), PII_STREAM_AHEAD), PII_EINVAL);
+    assert_int_equal(pii_stream_put(s, NULL, 0, PII_STREAM_FLUSH), PII_OK);
+    feed_whole(s, d0);
+    pii_stream_free(s);
+    pii_redactor_free(r);
+    /* without a lookahead detector it does nothing */
+    r = make_redactor(&digits, NULL);
+    memset(&c, 0, sizeof c);
+    s = pii_stream_create(r, &sink, &e);
+    assert_int_equal(pii_stream_put(s, d0, strlen(d0), PII_STREAM_AHEAD), PII_OK);
+    assert_int_equal(pii_stream_put(s, NULL, 0, PII_STREAM_FLUSH), PII_OK);
+    assert_int_equal(c.n, 0);
+    feed_whole(s, d0);
+    c.out[c.n] = 0;
+    assert_string_equal(c.out, "a <PRIVATE_PHONE>|");
+    pii_stream_free(s);
+    pii_redactor_free(r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -316,6 +400,7 @@ int main(void)
         cmocka_unit_test(test_failure_is_prefix),
         cmocka_unit_test(test_label_selection),
         cmocka_unit_test(test_label_upper),
+        cmocka_unit_test(test_put_ahead),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
