@@ -90,10 +90,11 @@ LDLIBS_ALL := $(PKG_LIBS) $(CLI_LIBS) -lm -pthread $(LDLIBS)
 layer_uses = $(shell awk -v l=$(1) '{ sub(/\#.*/, "") } $$1 == l { for (i = 1; i <= NF; i++) print $$i }' mk/layers.txt)
 $(foreach l,$(LAYERS) src,$(eval $(B)/$(l)/%.o $(B)/pic/$(l)/%.o: private LAYER_CFLAGS = $(addprefix -I,$(addsuffix /include,$(call layer_uses,$(l))))))
 # Headers of include/ folders that are not the installed API: the tools
-# library's writers and random models, the hash the command shares, and the
-# word lists the name heuristics and the url rules share.
+# library's writers and random models, the hash the command shares, the word
+# lists the name heuristics and the url rules share, the loaders' file
+# reader and the command's JSON string writer.
 NOINST_HDR := runtime/include/pii_rt_write.h model/include/pii_model_synth.h redact/include/pii_sha256.h \
-              core/include/pii_wordlist.h core/include/pii_file.h
+              core/include/pii_wordlist.h core/include/pii_file.h core/include/pii_json_write.h
 INSTALL_HDR = $(filter-out $(NOINST_HDR),$(wildcard $(addsuffix /*.h,$(LAYER_INC))))
 
 # The model writers (safetensors/GGUF writers, random-weight models) serve

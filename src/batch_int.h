@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 
+#include "drive.h"
 #include "opts.h"
 #include "output.h"
 #include "pii_records.h"
@@ -199,22 +200,42 @@ typedef struct worker {
     scan_state sc;   /* --check */
 } worker;
 
-#define CHUNK (64u * 1024u)     /* a worker's read block */
+#define CHUNK PII_DRIVE_BLOCK   /* a worker's read block: the driver's */
 #define IOBUF (64u * 1024u)     /* a worker's output buffer */
 #define LARGE_INPUT (16u << 20) /* one input this large shows the progress line too */
 
-/* batch.c: the temporary-file registry that SIGINT, SIGTERM and SIGHUP
+/* batch_tmp.c: the temporary-file registry that SIGINT, SIGTERM and SIGHUP
  * clean up: one slot per worker (-1: out of memory), slot i (NULL when
  * there is no registry), and its release. */
 int batch_slots_init(unsigned n);
 tslot *batch_slot(unsigned i);
 void batch_slots_free(void);
-/* mkdir -p: 0, or -1 with errno. */
-int batch_mkdir_p(const char *dir);
-/* (Re)opens the worker's stream or record stream on the run's redactor. */
-pii_err batch_open_streams(worker *w);
+/* Creates ".BASE.pii-redact-XXXXXX" beside `out`, registered in `slot`
+ * before it exists; *tmp gets its path (malloc'd).  With dirfd >= 0 (a
+ * verified folder) it is created there, whatever its path now leads to.
+ * The descriptor, or -1 with errno. */
+int batch_tmp_create(const char *out, tslot *slot, char **tmp, int dirfd);
+/* Removes a temporary file: through dirfd when >= 0. */
+void batch_tmp_drop(int dirfd, const char *tmp);
+/* The slot's file is no longer ours to remove (renamed or removed). */
+void batch_tmp_release(tslot *s);
+/* The last name of a path. */
+const char *batch_base_of(const char *path);
 
-/* One input opened and its first block read (batch.c). */
+/* batch_output.c: mkdir -p: 0, or -1 with errno. */
+int batch_mkdir_p(const char *dir);
+/* batch_worker.c: the sink of the worker's streams, and (re)opening the
+ * worker's stream or record stream on the run's redactor. */
+pii_sink batch_sink(worker *w);
+pii_err batch_open_streams(worker *w);
+/* strerror_r into buf. */
+const char *batch_errstr(int err, char *buf, size_t n);
+int batch_ends_in(const char *s, const char *suf);
+/* The format --structured reads a file in (BATCH_AUTO_*), or -1: text;
+ * *tab: a *.tsv or *.tab name. */
+int batch_auto_kind(const char *path, int *tab);
+
+/* One input opened and its first block read (batch_input.c). */
 typedef struct batch_input {
     int fd;           /* -1 when closed */
     int dirfd;        /* walked items: the verified parent directory, else -1 */
@@ -227,21 +248,47 @@ typedef struct batch_input {
     double t0;
 } batch_input;
 
-/* batch.c: opens `it` and reads its first block into buf[0..cap).  Returns
- * 1 when it is ready for batch_redact, 0 when it is finished (skipped or
- * failed, reported). */
+/* batch_input.c: opens `it` and reads its first block into buf[0..cap).
+ * Returns 1 when it is ready for batch_redact, 0 when it is finished
+ * (skipped or failed, reported). */
 int batch_prepare(worker *w, bitem *it, uint8_t *buf, size_t cap, batch_input *in);
-/* Writes, redacts through st (w->st) and commits. */
-void batch_redact(worker *w, bitem *it, batch_input *in, pii_stream *st);
-/* Structured handling by extension (batch.c): --structured, or -r without
- * --as-text, --lines, --format json or a record option. */
-int batch_structured(const pii_opts *o);
-/* --structured (batch.c): the specs, and a worker's record streams freed. */
-pii_err batch_auto_specs(batch *b);
-void batch_free_rec_streams(worker *w);
+/* Opens the folder of a walked item into in->dirfd (in->base: the name in
+ * it), only if it is the folder the walk listed.  1, or 0 after failing
+ * the item. */
+int batch_open_walked_dir(worker *w, bitem *it, batch_input *in);
 /* Closes the input (and reaps its git, if any).  -1 when that git failed:
  * the bytes read may not be the whole blob. */
 int batch_input_close(batch_input *in);
+
+/* An item's destination in the making (batch_output.c). */
+typedef struct bdest {
+    FILE *fp;     /* the redacted text: stdout, a spool or the temporary file */
+    char *tmp;    /* the temporary file's path (--out-dir, --suffix, --in-place) */
+    int tfd;      /* its descriptor until fp owns it, else -1 */
+    int wdir;     /* the folder written through (>= 0), if any */
+    int own_wdir; /* wdir is ours to close */
+    int use_at;   /* the input's name is reached through in->dirfd */
+} bdest;
+/* The destination of `it` (d zeroed but tfd = wdir = -1): 1 when d->fp
+ * (none for --check) is ready, 0 when the item is finished (failed,
+ * skipped by --resume, or an empty --in-place file). */
+int batch_dest_open(worker *w, bitem *it, batch_input *in, bdest *d);
+/* Commits a redacted item (it->changed set): the temporary file takes the
+ * input's attributes and is renamed over the output; --in-place with no
+ * finding leaves the original untouched.  A failure fails the item. */
+void batch_dest_commit(worker *w, bitem *it, batch_input *in, bdest *d);
+/* Closes what is open; a temporary file left (the item not OK) is removed. */
+void batch_dest_close(worker *w, bitem *it, bdest *d);
+
+/* batch_redact.c: writes, redacts through st (w->st) and commits. */
+void batch_redact(worker *w, bitem *it, batch_input *in, pii_stream *st);
+/* Structured handling by extension (batch_worker.c): --structured, or -r
+ * without --as-text, --lines, --format json or a record option. */
+int batch_structured(const pii_opts *o);
+/* --structured (batch_worker.c): the specs, and a worker's record streams
+ * freed. */
+pii_err batch_auto_specs(batch *b);
+void batch_free_rec_streams(worker *w);
 /* The whole of one item: batch_prepare + batch_redact through w->st. */
 void batch_process(worker *w, bitem *it);
 /* Marks `it` failed with a message (printed, kept for the report). */

@@ -9,6 +9,7 @@
 #include "batch_int.h"
 #include "names.h"
 #include "pii_core.h"
+#include "pii_json_write.h"
 #include "pii_rt.h"
 #include "pii_rt_write.h"
 
@@ -187,32 +188,11 @@ void batch_summary(batch *b, double wall)
 
 /* ---- the JSON report ---------------------------------------------------- */
 
-static size_t u8len(const unsigned char *p, const unsigned char *end)
-{
-    return pii_utf8_valid(p, end);
-}
-
-/* A JSON string; bytes that are not UTF-8 become U+FFFD. */
+/* A JSON string; bytes that are not UTF-8 become U+FFFD
+ * (pii_json_write.h; write errors show in ferror). */
 static void jstr(FILE *f, const char *s)
 {
-    const unsigned char *p = (const unsigned char *)s, *end = p + strlen(s);
-    fputc('"', f);
-    while (p < end) {
-        size_t k = u8len(p, end);
-        if (k == 0) {
-            fputs("\\ufffd", f);
-            p++;
-        } else if (*p == '"' || *p == '\\') {
-            fputc('\\', f);
-            fputc(*p++, f);
-        } else if (*p < 0x20) {
-            fprintf(f, "\\u%04x", *p++);
-        } else {
-            fwrite(p, 1, k, f);
-            p += k;
-        }
-    }
-    fputc('"', f);
+    (void)pii_json_fput(f, s, strlen(s), 0);
 }
 
 static void jlabels(FILE *f, const lcount *c, size_t n)

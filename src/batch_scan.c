@@ -41,6 +41,7 @@
 #include "cli.h"
 #include "names.h"
 #include "pii_core.h"
+#include "pii_json_write.h"
 #include "pii_rt_write.h"
 #include "pii_sha256.h"
 
@@ -365,26 +366,10 @@ static int in_set(const fpset *s, const char *fp)
 
 /* ---- output ------------------------------------------------------------------ */
 
-static void jstr(FILE *f, const char *p0, size_t n)
+/* A JSON string (pii_json_write.h; write errors show in ferror). */
+static void jstr(FILE *f, const char *p, size_t n)
 {
-    const uint8_t *p = (const uint8_t *)p0, *end = p + n;
-    fputc('"', f);
-    while (p < end) {
-        size_t k = pii_utf8_valid(p, end);
-        if (k == 0) {
-            fputs("\\ufffd", f);
-            p++;
-        } else if (*p == '"' || *p == '\\') {
-            fputc('\\', f);
-            fputc(*p++, f);
-        } else if (*p < 0x20 || *p == 0x7f) {
-            fprintf(f, "\\u%04x", *p++);
-        } else {
-            fwrite(p, 1, k, f);
-            p += k;
-        }
-    }
-    fputc('"', f);
+    (void)pii_json_fput(f, p, n, PII_JSONW_DEL);
 }
 
 /* CSV fields neutralise formula leaders (issue 42 M1; names.h). */

@@ -59,15 +59,16 @@
 
 #include "bench.h"
 #include "cli.h"
+#include "drive.h"
 #include "model_cli.h"
 #include "opts.h"
 #include "pii_default_model.h"
 #include "pii_ner.h"
+#include "pii_file.h"
 #include "pii_redact.h"
 #include "pii_tok.h"
 #include "pipeline.h"
 
-#define READ_CHUNK (64u * 1024u) /* src/main.c's reads */
 #define WARM_TOKENS 2048         /* warm-up: enough tokens to touch every expert */
 #define WARM_BYTES (16u * 1024u) /* --mode document: the warm-up document's size */
 
@@ -139,31 +140,13 @@ static int corpus_load(const char *path, size_t limit, bench_corpus *c)
     FILE *f = fopen(path, "rb");
     if (!f)
         return errno ? errno : EIO;
-    size_t cap = 1 << 16, n = 0;
-    char *b = malloc(cap + 1);
-    while (b) {
-        if (n == cap) {
-            char *nb = cap < (1u << 30) ? realloc(b, cap * 2 + 1) : NULL;
-            if (!nb) {
-                free(b);
-                b = NULL;
-                break;
-            }
-            b = nb;
-            cap *= 2;
-        }
-        size_t k = fread(b + n, 1, cap - n, f);
-        if (!k)
-            break;
-        n += k;
-    }
-    int bad = ferror(f) ? (errno ? errno : EIO) : 0;
+    char *b;
+    size_t n;
+    pii_err re = pii_file_read_all(f, (size_t)1 << 30, &b, &n); /* under 1 GiB */
+    int err = errno;
     fclose(f);
-    if (!b || bad) {
-        free(b);
-        return b ? bad : ENOMEM;
-    }
-    b[n] = 0;
+    if (re)
+        return re == PII_EIO ? (err ? err : EIO) : ENOMEM;
     c->buf = b;
     size_t nl = 0;
     for (size_t i = 0; i < n; i++)
@@ -338,55 +321,55 @@ static pii_err t_end_doc(void *ud)
 
 /* ---- rounds ---------------------------------------------------------------------------- */
 
-/* Documents [0, d1) as `pii-redact --lines` puts a file (src/main.c run_fd):
- * READ_CHUNK-byte reads, each read's complete lines put with END_DOC, the
- * rest of the read put with FLUSH, an unfinished last line ended at the
- * end.  Stops after the first put at or past `deadline` (then flushes).
- * Without `lines`, as `pii-redact` puts a file: the bytes of [0, d1) are
- * one document, every read put with FLUSH and the document ended at the
- * end (never stopped early).
- * Returns 1 when it stopped early, 0 at the end, -1 on an error (*err). */
-static int round_file(pii_stream *st, const feed *f, size_t d1, int lines, double deadline,
-                      uint64_t *flushes, pii_err *err)
+/* The command's driver (drive.h) hooks of a timed round: every block ends
+ * with a flush (counted); with a deadline, a line is begun only before it
+ * (what is queued then is flushed and counted). */
+typedef struct round_ctl {
+    double deadline;
+    uint64_t *flushes;
+} round_ctl;
+
+static int past_deadline(void *ud, uint64_t at)
 {
-    const uint8_t *buf = f->buf;
-    const size_t end = f->start[d1];
-    int pending = 0;
+    (void)at;
+    return bench_now_s() >= ((const round_ctl *)ud)->deadline;
+}
+
+static void count_flush(void *ud, const uint8_t *p, size_t n)
+{
+    (void)p;
+    (void)n;
+    ++*((round_ctl *)ud)->flushes;
+}
+
+/* The bytes buf[from, to) as `pii-redact --lines FILE` puts them: PII_DRIVE_BLOCK
+ * blocks through the command's driver (drive.h, as src/main.c run_fd reads
+ * a file), each block's complete lines put as documents and the block
+ * ended with a flush, an unfinished last line ended at the end.  No line
+ * is begun at or past `deadline` (what was put is then flushed).  Without
+ * `lines`, as `pii-redact FILE` puts them: one document, never stopped.
+ * Returns 1 when it stopped early, 0 at the end, -1 on an error (*err). */
+static int round_file(pii_stream *st, const uint8_t *buf, size_t from, size_t to, int lines,
+                      double deadline, uint64_t *flushes, pii_err *err)
+{
+    round_ctl ctl = {deadline, flushes};
+    pii_drive d = {.st = st,
+                   .lines = lines,
+                   .flush = 1,
+                   .doc = lines ? past_deadline : NULL,
+                   .block = count_flush,
+                   .ud = &ctl};
     pii_err e = PII_OK;
-    for (size_t off = f->start[0]; off < end;) {
-        size_t n = end - off < READ_CHUNK ? end - off : READ_CHUNK, o = 0;
-        const uint8_t *b = buf + off, *nl;
-        int stop = 0;
-        while (lines && o < n && (nl = memchr(b + o, '\n', n - o))) {
-            size_t k = (size_t)(nl - (b + o)) + 1;
-            if ((e = pii_stream_put(st, b + o, k, PII_STREAM_END_DOC)))
-                goto fail;
-            o += k;
-            pending = 0;
-            if (bench_now_s() >= deadline) {
-                stop = 1;
-                break;
-            }
-        }
-        if (stop) {
-            if ((e = pii_stream_put(st, b + o, 0, PII_STREAM_FLUSH)))
-                goto fail;
-            ++*flushes;
-            return 1;
-        }
-        if ((e = pii_stream_put(st, b + o, n - o, PII_STREAM_FLUSH)))
-            goto fail;
-        ++*flushes;
-        if (o < n)
-            pending = 1;
-        off += n;
+    pii_drive_begin(&d);
+    for (size_t off = from; off < to && !e && !d.stopped; off += PII_DRIVE_BLOCK)
+        e = pii_drive_put(&d, buf + off, to - off < PII_DRIVE_BLOCK ? to - off : PII_DRIVE_BLOCK);
+    if (!e && !d.stopped)
+        e = pii_drive_end(&d);
+    if (e) {
+        *err = e;
+        return -1;
     }
-    if (pending && (e = pii_stream_end_doc(st)))
-        goto fail;
-    return 0;
-fail:
-    *err = e;
-    return -1;
+    return d.stopped;
 }
 
 typedef struct lat_log {
@@ -395,13 +378,17 @@ typedef struct lat_log {
 } lat_log;
 
 /* One document per flush, each timed from its put to its last byte
- * written.  Returns as round_file. */
+ * written: each line is one block of the command's driver (drive.h), as
+ * `pii-redact --lines` puts a line that arrives alone on a pipe.  Returns
+ * as round_file. */
 static int round_latency(pii_stream *st, const feed *f, double deadline, lat_log *lg,
                          uint64_t *flushes, pii_err *err)
 {
-    for (size_t d = 0; d < f->ndocs; d++) {
-        const uint8_t *p = f->buf + f->start[d];
-        size_t n = f->start[d + 1] - f->start[d];
+    pii_drive d = {.st = st, .lines = 1, .flush = 1};
+    pii_drive_begin(&d);
+    for (size_t d0 = 0; d0 < f->ndocs; d0++) {
+        const uint8_t *p = f->buf + f->start[d0];
+        size_t n = f->start[d0 + 1] - f->start[d0];
         if (lg->n == lg->cap) {
             size_t nc = lg->cap ? 2 * lg->cap : 1024;
             double *nm = realloc(lg->ms, nc * sizeof *nm);
@@ -413,9 +400,9 @@ static int round_latency(pii_stream *st, const feed *f, double deadline, lat_log
             lg->cap = nc;
         }
         double ta = bench_now_s();
-        pii_err e = pii_stream_put(st, p, n, PII_STREAM_END_DOC);
-        if (!e)
-            e = pii_stream_put(st, p + n, 0, PII_STREAM_FLUSH);
+        pii_err e = pii_drive_put(&d, p, n);
+        if (!e && d0 + 1 == f->ndocs) /* a last line without '\n' */
+            e = pii_drive_end(&d);
         if (e) {
             *err = e;
             return -1;
@@ -426,7 +413,6 @@ static int round_latency(pii_stream *st, const feed *f, double deadline, lat_log
         if (tb >= deadline)
             return 1;
     }
-    /* a last line without '\n' was put whole and ended by END_DOC */
     return 0;
 }
 
@@ -763,19 +749,18 @@ int pii_cmd_bench(int argc, char **argv)
     pii_sink sink = {t_write, t_span, t_end_doc, &tl};
     uint64_t flushes = 0;
     {
-        size_t dw = 0, tw = 0, warm_start[2] = {cp.start[0], cp.start[cp.n]};
-        feed wf = fd;
+        size_t dw = 0, tw = 0;
         while (dw < fd.ndocs && (out || dw == 0 || tw < WARM_TOKENS))
             tw += fd.tok[dw++];
+        size_t w0 = fd.start[0], w1 = fd.start[dw];
         if (o.document && !out) {
             size_t l = 1;
-            while (l < cp.n && cp.start[l] - cp.start[0] < WARM_BYTES)
+            while (l < fd.ndocs && fd.start[l] - fd.start[0] < WARM_BYTES)
                 l++;
-            warm_start[1] = cp.start[l];
-            wf.start = warm_start;
+            w1 = fd.start[l];
         }
         if (!(sm = pii_stream_create(pl.red, &sink, &e)) ||
-            round_file(sm, &wf, dw, !o.document, INFINITY, &flushes, &e) < 0)
+            round_file(sm, fd.buf, w0, w1, !o.document, INFINITY, &flushes, &e) < 0)
             goto engine_fail;
         pii_stream_free(sm);
         sm = NULL;
@@ -803,7 +788,8 @@ int pii_cmd_bench(int argc, char **argv)
         if (!(sm = pii_stream_create(pl.red, &sink, &e)))
             goto engine_fail;
         int r = o.latency ? round_latency(sm, &fd, deadline, &lg, &flushes, &e)
-                          : round_file(sm, &fd, fd.ndocs, !o.document, deadline, &flushes, &e);
+                          : round_file(sm, fd.buf, fd.start[0], fd.start[fd.ndocs], !o.document,
+                                       deadline, &flushes, &e);
         pii_stream_free(sm);
         sm = NULL;
         if (r < 0)

@@ -10,6 +10,7 @@
 
 #include "cli.h"
 #include "model_cli.h"
+#include "pii_file.h"
 #include "pii_tok.h"
 
 static const mc_opt opts[] = {
@@ -26,35 +27,10 @@ static const mc_opt opts[] = {
 
 #define MAX_TOKENS (1u << 20)
 
+/* All of f, under 1 GiB (pii_file.h): 0, or -1. */
 static int read_all(FILE *f, char **out, size_t *len)
 {
-    size_t n = 0, c = 1 << 16;
-    char *b = malloc(c + 1);
-    while (b) {
-        if (n == c) {
-            if (c >= (1u << 30)) {
-                free(b);
-                return -1;
-            }
-            char *nb = realloc(b, c * 2 + 1);
-            if (!nb)
-                break;
-            b = nb;
-            c *= 2;
-        }
-        size_t k = fread(b + n, 1, c - n, f);
-        n += k;
-        if (k == 0)
-            break;
-    }
-    if (!b || ferror(f)) {
-        free(b);
-        return -1;
-    }
-    b[n] = 0;
-    *out = b;
-    *len = n;
-    return 0;
+    return pii_file_read_all(f, (size_t)1 << 30, out, len) ? -1 : 0;
 }
 
 static int parse_ids(const char *s, int32_t **ids, size_t *n)

@@ -19,6 +19,7 @@
 
 #include "cli.h"
 #include "pii_pseudo.h"
+#include "pii_file.h"
 #include "pipeline.h"
 
 #define MAP_MAX (256u * 1024 * 1024)
@@ -35,40 +36,24 @@ static const pii_flag restore_flags[] = {
 enum { R_NFLAGS = R_END - R_FIRST };
 _Static_assert(sizeof restore_flags / sizeof restore_flags[0] == R_NFLAGS, "one entry per id");
 
-/* Reads all of fd into b (at most max bytes); 0, or -1 with errno. */
-static int slurp(int fd, pii_buf *b, size_t max)
-{
-    char tmp[65536];
-    for (;;) {
-        ssize_t r = read(fd, tmp, sizeof tmp);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r < 0)
-            return -1;
-        if (r == 0)
-            return 0;
-        if (b->n + (size_t)r > max) {
-            errno = EFBIG;
-            return -1;
-        }
-        if (pii_buf_append(b, tmp, (size_t)r) != PII_OK) {
-            errno = ENOMEM;
-            return -1;
-        }
-    }
-}
-
+/* All of path ("-": standard input) into b, at most max bytes
+ * (pii_file.h); -1, or an exit status after a message. */
 static int read_file(const char *path, pii_buf *b, size_t max)
 {
-    int fd = strcmp(path, "-") == 0 ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0 || slurp(fd, b, max) != 0) {
-        fprintf(stderr, "pii-redact restore: %s: %s\n", path, strerror(errno));
-        if (fd > STDIN_FILENO)
-            close(fd);
+    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rbe");
+    char *p = NULL;
+    size_t n = 0;
+    pii_err e = f ? pii_file_read_all(f, max + 1, &p, &n) : PII_EIO;
+    int err = e == PII_ETOOBIG ? EFBIG : e == PII_ENOMEM ? ENOMEM : errno;
+    if (f && f != stdin)
+        fclose(f);
+    if (e) {
+        fprintf(stderr, "pii-redact restore: %s: %s\n", path, strerror(err));
         return PII_EXIT_IO;
     }
-    if (fd > STDIN_FILENO)
-        close(fd);
+    b->p = (uint8_t *)p;
+    b->n = n;
+    b->cap = n + 1;
     return -1;
 }
 

@@ -9,11 +9,13 @@
 #include <errno.h>
 #include <getopt.h>
 #include <json-c/json.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+#include "pii_file.h"
 #include "pii_tok.h"
 
 /* The option table (cli.h): getopt's tables and --help come from it;
@@ -81,33 +83,11 @@ static void ob_num(outbuf *o, size_t v)
 
 /* ---- input ------------------------------------------------------------------ */
 
+/* All of f (pii_file.h): 0, -1 out of memory, -2 a read error. */
 static int read_all(FILE *f, char **out, size_t *len)
 {
-    size_t cap = 1 << 16, n = 0;
-    char *b = malloc(cap);
-    if (!b)
-        return -1;
-    for (;;) {
-        size_t got = fread(b + n, 1, cap - n, f);
-        n += got;
-        if (n < cap) {
-            if (ferror(f)) {
-                free(b);
-                return -2;
-            }
-            break;
-        }
-        char *nb = realloc(b, cap * 2);
-        if (!nb) {
-            free(b);
-            return -1;
-        }
-        b = nb;
-        cap *= 2;
-    }
-    *out = b;
-    *len = n;
-    return 0;
+    pii_err e = pii_file_read_all(f, SIZE_MAX, out, len);
+    return e == PII_EIO ? -2 : e ? -1 : 0;
 }
 
 static int fail_err(const char *what, pii_err e)

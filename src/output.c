@@ -17,6 +17,7 @@
 
 #include "output.h"
 #include "pii_fault.h"
+#include "pii_json_write.h"
 
 #define PII_OUT_JSON_MAX_SPANS 1000000u
 #define PII_OUT_JSON_MAX_VALUES (64u << 20)
@@ -70,60 +71,17 @@ static pii_err ws(pii_out *w, const char *s)
     return wr(w, s, strlen(s));
 }
 
-/* Escapes [p, p+n) into a JSON string body.  With `final` == 0 a valid
- * prefix at the end is returned in *rest for the next call. */
+static pii_err put_w(void *ud, const char *p, size_t n)
+{
+    return wr(ud, p, n);
+}
+
+/* Escapes [p, p+n) into a JSON string body (pii_json_write.h).  With
+ * `final` == 0 a valid prefix at the end is returned in *rest for the next
+ * call. */
 static pii_err json_escape(pii_out *w, const uint8_t *p, size_t n, int final, size_t *rest)
 {
-    const uint8_t *end = p + n, *run = p;
-    char esc[8];
-    while (p < end) {
-        size_t k = pii_utf8_seq(p, end);
-        if (k == 0 && !final) {
-            break;
-        }
-        if (k == 0)
-            k = 1, esc[0] = 0; /* cut at the very end: invalid */
-        const char *rep = NULL;
-        if (k == 1 && *p >= 0x80) {
-            rep = "\\ufffd";
-        } else if (k == 1 && (*p < 0x20 || *p == '"' || *p == '\\' || *p == 0x7f)) {
-            switch (*p) {
-            case '"':
-                rep = "\\\"";
-                break;
-            case '\\':
-                rep = "\\\\";
-                break;
-            case '\n':
-                rep = "\\n";
-                break;
-            case '\r':
-                rep = "\\r";
-                break;
-            case '\t':
-                rep = "\\t";
-                break;
-            default:
-                snprintf(esc, sizeof esc, "\\u%04x", *p);
-                rep = esc;
-            }
-        }
-        if (rep) {
-            pii_err e = wr(w, run, (size_t)(p - run));
-            if (!e)
-                e = ws(w, rep);
-            if (e)
-                return e;
-            p += k;
-            run = p;
-        } else {
-            p += k;
-        }
-    }
-    pii_err e = wr(w, run, (size_t)(p - run));
-    if (rest)
-        *rest = (size_t)(end - p);
-    return e;
+    return pii_json_escape(p, n, PII_JSONW_SHORT | PII_JSONW_DEL, final, rest, put_w, w);
 }
 
 static pii_err json_str(pii_out *w, const uint8_t *p, size_t n)

@@ -1,7 +1,8 @@
 /* test_core.c — core/: the one UTF-8 decoder (pii_utf8_decode and its two
  * readings pii_utf8_seq / pii_utf8_valid) and the growable-array helper
- * (PII_VEC_RESERVE), the sorted word lists (pii_wordlist.h) and the
- * bounded file reader (pii_file.h). */
+ * (PII_VEC_RESERVE), the sorted word lists (pii_wordlist.h), the
+ * bounded file reader (pii_file.h) and the JSON string writer
+ * (pii_json_write.h). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,6 +15,7 @@
 
 #include "pii_core.h"
 #include "pii_file.h"
+#include "pii_json_write.h"
 #include "pii_wordlist.h"
 
 /* Reference: decode by the code point's ranges (RFC 3629), the way the
@@ -204,12 +206,58 @@ static void test_file_read(void **state)
     check_read(40000, SIZE_MAX, PII_OK);
 }
 
+/* The JSON string writer: what goes through put, run by run. */
+typedef struct jbuf {
+    char s[256];
+    size_t n;
+    int puts, fail_at; /* fail_at > 0: that put returns PII_EWRITE */
+} jbuf;
+
+static pii_err jput(void *ud, const char *p, size_t n)
+{
+    jbuf *b = ud;
+    if (++b->puts == b->fail_at)
+        return PII_EWRITE;
+    assert_true(n > 0 && b->n + n < sizeof b->s);
+    memcpy(b->s + b->n, p, n);
+    b->n += n;
+    b->s[b->n] = '\0';
+    return PII_OK;
+}
+
+static void test_json_write(void **state)
+{
+    (void)state;
+    /* quote, backslash, controls, DEL, a valid 2- and 3-byte sequence, a
+     * stray continuation byte, an overlong and a sequence cut by the end */
+    static const uint8_t in[] = "a\"b\\c\n\r\t\001\177\303\251\342\202\254\200\300\257\342\202";
+    const size_t n = sizeof in - 1;
+    jbuf b = {{0}, 0, 0, 0};
+    assert_int_equal(pii_json_escape(in, n, 0, 1, NULL, jput, &b), PII_OK);
+    assert_string_equal(b.s, "a\\\"b\\\\c\\u000a\\u000d\\u0009\\u0001\177\303\251\342\202\254"
+                             "\\ufffd\\ufffd\\ufffd\\ufffd\\ufffd");
+    memset(&b, 0, sizeof b);
+    size_t rest = 9;
+    assert_int_equal(pii_json_escape(in, n, PII_JSONW_SHORT | PII_JSONW_DEL, 0, &rest, jput, &b),
+                     PII_OK);
+    assert_int_equal(rest, 2); /* the cut sequence waits for what follows */
+    assert_string_equal(b.s, "a\\\"b\\\\c\\n\\r\\t\\u0001\\u007f\303\251\342\202\254"
+                             "\\ufffd\\ufffd\\ufffd");
+    /* plain text is one run; the first failing put is returned */
+    memset(&b, 0, sizeof b);
+    assert_int_equal(pii_json_escape((const uint8_t *)"plain", 5, 0, 1, NULL, jput, &b), PII_OK);
+    assert_int_equal(b.puts, 1);
+    memset(&b, 0, sizeof b);
+    b.fail_at = 2;
+    assert_int_equal(pii_json_escape(in, n, 0, 1, NULL, jput, &b), PII_EWRITE);
+    assert_int_equal(b.puts, 2);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_utf8),
-        cmocka_unit_test(test_vec),
-        cmocka_unit_test(test_wordlist),
+        cmocka_unit_test(test_utf8),      cmocka_unit_test(test_vec),
+        cmocka_unit_test(test_wordlist),  cmocka_unit_test(test_json_write),
         cmocka_unit_test(test_file_read),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
