@@ -173,7 +173,7 @@ static pii_err names_recall(const ner_names *m, const ner_text *tx, const ner_te
 {
     uint64_t lo = t->start > NER_NAMES_REACH ? t->start - NER_NAMES_REACH : 0;
     if ((lo > NER_NAMES_SLACK ? lo - NER_NAMES_SLACK : 0) < tx->base)
-        return PII_EINTERNAL; /* the bytes must be in view (ner.c, doc_keep) */
+        return PII_EINTERNAL; /* the bytes must be in view (ner/document.c, pii_ner_doc_keep) */
     uint64_t at[16];
     for (size_t i = 0; i < t->nw; i++) {
         const uint8_t *w = (const uint8_t *)t->w[i];
