@@ -249,18 +249,225 @@ __attribute__((unused)) static void check_cases(const rcase *cases, size_t ncase
     check_cases_flags(cases, ncases, PII_RULES_BROAD);
 }
 
-/* The whole of a suite that is one table of cases: a cmocka test NAME that
- * runs check_cases on CASES, and the main() that runs it. */
-#define RULES_CASES_MAIN(name, cases)                                                              \
-    static void name(void **state)                                                                 \
+/* Case files: the rule suites' tables, one file a table, in
+ * tests/unit/rules_cases/NAME.cases (found beside this header by its
+ * __FILE__, which is relative to the source root under make, so the
+ * binaries run from there as tests/run-unit.sh does).  The format, one
+ * item a line:
+ *   # ...                  a comment (also blank lines: they end nothing)
+ *   text: TEXT             starts a case; TEXT is the input
+ *   span: RULE START END VALUE
+ *                          an expected span of the case above, in order:
+ *                          rule name, byte offsets [START, END), and the
+ *                          bytes there (VALUE, to the end of the line)
+ * A case with no span lines is a hard negative.  In TEXT and VALUE a
+ * backslash is written \\ and a byte below 0x20, 0x7f or above it \xHH
+ * (two hex digits, either case); every other byte stands for itself (a
+ * line ends at its newline; no carriage returns).  A file is at most
+ * RCASE_FILE_MAX bytes; a malformed line fails the test with file:line. */
+#define RCASE_FILE_MAX (1u << 20)
+#define RCASE_MAX (4096u)
+
+typedef struct rcase_file {
+    char *buf; /* the file, decoded in place: the cases point into it */
+    rcase *v;
+    size_t n;
+} rcase_file;
+
+__attribute__((unused)) static void rcase_file_free(rcase_file *f)
+{
+    free(f->buf);
+    free(f->v);
+    memset(f, 0, sizeof *f);
+}
+
+/* Frees f and fails the test: PATH:LINE: WHY. */
+#define RCASE_FAIL(f, path, line, ...)                                                             \
+    do {                                                                                           \
+        char why_[160];                                                                            \
+        snprintf(why_, sizeof why_, __VA_ARGS__);                                                  \
+        rcase_file_free(f);                                                                        \
+        fail_msg("%s:%u: %s", path, line, why_);                                                   \
+    } while (0)
+
+/* Decodes s in place (the escapes above); 0 on a bad escape or a byte
+ * that must be escaped. */
+static int rcase_unescape(char *s)
+{
+    char *w = s;
+    for (const char *r = s; *r; r++) {
+        unsigned char c = (unsigned char)*r;
+        if (c < 0x20 || c >= 0x7f)
+            return 0;
+        if (c != '\\') {
+            *w++ = (char)c;
+            continue;
+        }
+        if (r[1] == '\\') {
+            *w++ = '\\';
+            r++;
+            continue;
+        }
+        unsigned v = 0;
+        if (r[1] != 'x')
+            return 0;
+        for (int k = 2; k < 4; k++) {
+            char h = r[k];
+            v <<= 4;
+            if (h >= '0' && h <= '9')
+                v |= (unsigned)(h - '0');
+            else if (h >= 'a' && h <= 'f')
+                v |= (unsigned)(h - 'a' + 10);
+            else if (h >= 'A' && h <= 'F')
+                v |= (unsigned)(h - 'A' + 10);
+            else
+                return 0;
+        }
+        if (v == 0 || (v >= 0x20 && v < 0x7f && v != '\\'))
+            return 0; /* NUL cannot be a C string; printable bytes stand for themselves */
+        *w++ = (char)v;
+        r += 3;
+    }
+    *w = 0;
+    return 1;
+}
+
+/* Reads an unsigned decimal offset from *p up to a space. */
+static int rcase_offset(char **p, unsigned *out)
+{
+    char *s = *p;
+    unsigned long v = 0;
+    if (*s < '0' || *s > '9')
+        return 0;
+    while (*s >= '0' && *s <= '9') {
+        v = v * 10 + (unsigned long)(*s++ - '0');
+        if (v > RCASE_FILE_MAX)
+            return 0;
+    }
+    if (*s != ' ')
+        return 0;
+    *out = (unsigned)v;
+    *p = s + 1;
+    return 1;
+}
+
+static const char *rcase_dir(size_t *len)
+{
+    const char *h = __FILE__, *slash = strrchr(h, '/');
+    *len = slash ? (size_t)(slash - h + 1) : 0;
+    return h;
+}
+
+/* Loads tests/unit/rules_cases/NAME.cases into f (rcase_file_free). */
+__attribute__((unused)) static void rcase_file_load(rcase_file *f, const char *name)
+{
+    memset(f, 0, sizeof *f);
+    size_t dl;
+    const char *dir = rcase_dir(&dl);
+    char path[512];
+    int pl = snprintf(path, sizeof path, "%.*srules_cases/%s.cases", (int)dl, dir, name);
+    assert_true(pl > 0 && (size_t)pl < sizeof path);
+    FILE *fp = fopen(path, "rb");
+    if (!fp)
+        fail_msg("%s: cannot open (run from the source root)", path);
+    f->buf = malloc(RCASE_FILE_MAX + 1);
+    assert_non_null(f->buf);
+    size_t got = fread(f->buf, 1, RCASE_FILE_MAX + 1, fp);
+    int err = ferror(fp);
+    fclose(fp);
+    if (err)
+        RCASE_FAIL(f, path, 0u, "read error");
+    if (got > RCASE_FILE_MAX)
+        RCASE_FAIL(f, path, 0u, "larger than %u bytes", RCASE_FILE_MAX);
+    if (got && f->buf[got - 1] != '\n')
+        RCASE_FAIL(f, path, 0u, "no newline at the end");
+    if (memchr(f->buf, 0, got))
+        RCASE_FAIL(f, path, 0u, "a NUL byte");
+    f->buf[got] = 0;
+    size_t cap = 0;
+    unsigned line = 0;
+    for (char *s = f->buf; *s;) {
+        char *nl = strchr(s, '\n');
+        *nl = 0;
+        line++;
+        char *next = nl + 1;
+        if (*s == 0 || *s == '#') {
+            s = next;
+            continue;
+        }
+        if (strncmp(s, "text: ", 6) == 0) {
+            if (f->n == RCASE_MAX)
+                RCASE_FAIL(f, path, line, "more than %u cases", RCASE_MAX);
+            if (f->n == cap) {
+                cap = cap ? 2 * cap : 64;
+                rcase *nv = realloc(f->v, cap * sizeof *nv);
+                if (!nv)
+                    RCASE_FAIL(f, path, line, "out of memory");
+                f->v = nv;
+            }
+            rcase *c = &f->v[f->n++];
+            memset(c, 0, sizeof *c);
+            if (!rcase_unescape(s + 6))
+                RCASE_FAIL(f, path, line, "bad byte or escape in the text");
+            c->in = s + 6;
+        } else if (strncmp(s, "span: ", 6) == 0) {
+            if (f->n == 0)
+                RCASE_FAIL(f, path, line, "a span before any text");
+            rcase *c = &f->v[f->n - 1];
+            size_t k = 0;
+            while (k < MAX_EXP && c->sp[k].rule)
+                k++;
+            if (k == MAX_EXP - 1)
+                RCASE_FAIL(f, path, line, "more than %d spans in a case", MAX_EXP - 1);
+            char *rule = s + 6, *sp = strchr(rule, ' ');
+            if (!sp || sp == rule)
+                RCASE_FAIL(f, path, line, "want: span: RULE START END VALUE");
+            *sp = 0;
+            char *p = sp + 1;
+            exp_span *x = &c->sp[k];
+            if (!rcase_offset(&p, &x->start) || !rcase_offset(&p, &x->end) || x->start >= x->end)
+                RCASE_FAIL(f, path, line, "want: span: RULE START END VALUE (START < END)");
+            if (!rcase_unescape(p))
+                RCASE_FAIL(f, path, line, "bad byte or escape in the value");
+            x->rule = rule;
+            x->text = p;
+        } else {
+            RCASE_FAIL(f, path, line, "want a comment, text: or span:");
+        }
+        s = next;
+    }
+    if (f->n == 0)
+        RCASE_FAIL(f, path, line, "no cases");
+}
+
+/* check_cases_flags on the cases of tests/unit/rules_cases/NAME.cases. */
+__attribute__((unused)) static void check_case_file_flags(const char *name, unsigned flags)
+{
+    rcase_file f;
+    rcase_file_load(&f, name);
+    check_cases_flags(f.v, f.n, flags);
+    rcase_file_free(&f);
+}
+
+/* check_case_file_flags with the whole table (the rule suites). */
+__attribute__((unused)) static void check_case_file(const char *name)
+{
+    check_case_file_flags(name, PII_RULES_BROAD);
+}
+
+/* The whole of a suite that is one file of cases: a cmocka test TEST that
+ * runs check_case_file on NAME (rules_cases/NAME.cases), and the main()
+ * that runs it. */
+#define RULES_CASES_MAIN(test, name)                                                               \
+    static void test(void **state)                                                                 \
     {                                                                                              \
         (void)state;                                                                               \
-        check_cases(cases, sizeof cases / sizeof cases[0]);                                        \
+        check_case_file(name);                                                                     \
     }                                                                                              \
                                                                                                    \
     int main(void)                                                                                 \
     {                                                                                              \
-        const struct CMUnitTest tests[] = {cmocka_unit_test(name)};                                \
+        const struct CMUnitTest tests[] = {cmocka_unit_test(test)};                                \
         return cmocka_run_group_tests(tests, NULL, NULL);                                          \
     }
 
