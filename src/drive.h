@@ -13,7 +13,7 @@
  *    written when the read is done (plain mode, bench, batch --lines);
  *    without it the text of a document is fed (pii_stream_feed) from the
  *    caller's own pointers (batch mode's files: a small file may have been
- *    announced with pii_stream_ahead, which wants exactly those pointers).
+ *    put ahead with PII_STREAM_AHEAD, which wants exactly those pointers).
  *  - rs: a record stream gets every byte as it comes (pii_rec_stream_feed)
  *    and the end (pii_rec_stream_end); lines and flush do not apply.
  *  - doc (optional): called before the first byte of each document is put,
