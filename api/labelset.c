@@ -5,6 +5,7 @@
 
 #include "labelset.h"
 #include "pii_redact.h"
+#include "pii_wordlist.h"
 
 typedef struct entry {
     char *label;
@@ -106,50 +107,20 @@ static const char *canonical(const pii_labelset *ls, const char *name, size_t le
     return NULL;
 }
 
-static int lower(int c)
-{
-    return c >= 'A' && c <= 'Z' ? c + 32 : c;
-}
-
-/* Case-insensitive Levenshtein distance (names are short; capped at 64). */
-static size_t distance(const char *a, size_t la, const char *b)
-{
-    size_t lb = strlen(b), row[65];
-    if (la > 64 || lb > 64)
-        return (size_t)-1;
-    for (size_t j = 0; j <= lb; j++)
-        row[j] = j;
-    for (size_t i = 1; i <= la; i++) {
-        size_t diag = row[0];
-        row[0] = i;
-        for (size_t j = 1; j <= lb; j++) {
-            size_t up = row[j];
-            size_t cost = lower((unsigned char)a[i - 1]) != lower((unsigned char)b[j - 1]);
-            size_t best = diag + cost;
-            if (row[j] + 1 < best)
-                best = row[j] + 1;
-            if (row[j - 1] + 1 < best)
-                best = row[j - 1] + 1;
-            row[j] = best;
-            diag = up;
-        }
-    }
-    return row[lb];
-}
-
 static void suggest(const pii_labelset *ls, const char *name, size_t len, char *hint, size_t cap)
 {
     const char *best = NULL;
     size_t bd = (size_t)-1;
     for (size_t i = 0; i < ls->n; i++) {
-        size_t d = distance(name, len, ls->v[i].label);
+        size_t d = pii_word_distance(name, len, ls->v[i].label, strlen(ls->v[i].label), 1);
         if (d < bd)
             bd = d, best = ls->v[i].label;
     }
     for (size_t a = 0; pii_labelset_aliases[a][0]; a++) {
         if (!find(ls, pii_labelset_aliases[a][1], strlen(pii_labelset_aliases[a][1])))
             continue;
-        size_t d = distance(name, len, pii_labelset_aliases[a][0]);
+        size_t d = pii_word_distance(name, len, pii_labelset_aliases[a][0],
+                                     strlen(pii_labelset_aliases[a][0]), 1);
         if (d < bd)
             bd = d, best = pii_labelset_aliases[a][1];
     }

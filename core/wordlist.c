@@ -69,3 +69,33 @@ long pii_wordlist_check(const char *b, const char *e, size_t max_len)
     }
     return n;
 }
+
+static int fold_ascii(int c, int fold)
+{
+    return fold && c >= 'A' && c <= 'Z' ? c + 32 : c;
+}
+
+size_t pii_word_distance(const char *a, size_t la, const char *b, size_t lb, int fold)
+{
+    size_t row[65];
+    if (la > 64 || lb > 64)
+        return (size_t)-1;
+    for (size_t j = 0; j <= lb; j++)
+        row[j] = j;
+    for (size_t i = 1; i <= la; i++) {
+        size_t diag = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= lb; j++) {
+            size_t up = row[j];
+            size_t best = diag + (fold_ascii((unsigned char)a[i - 1], fold) !=
+                                  fold_ascii((unsigned char)b[j - 1], fold));
+            if (up + 1 < best)
+                best = up + 1;
+            if (row[j - 1] + 1 < best)
+                best = row[j - 1] + 1;
+            row[j] = best;
+            diag = up;
+        }
+    }
+    return row[lb];
+}

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "pii_wordlist.h"
 
 int pii_cmd_eval(int argc, char **argv);
 int pii_cmd_mkmodel(int argc, char **argv);
@@ -29,30 +30,6 @@ const pii_subcommand pii_subcommands[] = {
     {NULL, NULL, NULL},
 };
 
-/* Levenshtein distance of two short words (capped: 32 bytes). */
-static size_t edit_distance(const char *a, const char *b)
-{
-    size_t la = strlen(a), lb = strlen(b), row[33];
-    if (la > 32 || lb > 32)
-        return (size_t)-1;
-    for (size_t j = 0; j <= lb; j++)
-        row[j] = j;
-    for (size_t i = 1; i <= la; i++) {
-        size_t diag = row[0];
-        row[0] = i;
-        for (size_t j = 1; j <= lb; j++) {
-            size_t up = row[j], best = diag + (a[i - 1] != b[j - 1]);
-            if (up + 1 < best)
-                best = up + 1;
-            if (row[j - 1] + 1 < best)
-                best = row[j - 1] + 1;
-            row[j] = best;
-            diag = up;
-        }
-    }
-    return row[lb];
-}
-
 const char *pii_subcommand_near(const char *word)
 {
     const char *best = NULL;
@@ -60,7 +37,7 @@ const char *pii_subcommand_near(const char *word)
     if (strlen(word) < 3 || strchr(word, '/') || strchr(word, '.'))
         return NULL;
     for (const pii_subcommand *c = pii_subcommands; c->name; c++) {
-        size_t d = edit_distance(word, c->name);
+        size_t d = pii_word_distance(word, strlen(word), c->name, strlen(c->name), 0);
         if (d < bd) {
             bd = d;
             best = c->name;

@@ -22,6 +22,11 @@ long pii_wordlist_check(const char *b, const char *e, size_t max_len);
  * ASCII capitals of w lowered (for lists of lower-case words). */
 int pii_wordlist_has(const char *b, const char *e, const uint8_t *w, size_t n, int fold);
 
+/* The Levenshtein distance of the short words a[0..la) and b[0..lb) (for
+ * "did you mean" hints); fold: ASCII capitals count as lower case.
+ * (size_t)-1 when either is longer than 64 bytes. */
+size_t pii_word_distance(const char *a, size_t la, const char *b, size_t lb, int fold);
+
 #ifdef __cplusplus
 }
 #endif

@@ -144,6 +144,22 @@ static void test_vec(void **state)
 
 /* Sorted word lists held as text: well-formedness, exact and folded lookup
  * at every position of the list, prefixes and extensions not found. */
+/* pii_word_distance: Levenshtein, folded or not, capped at 64 bytes. */
+static void test_word_distance(void **state)
+{
+    (void)state;
+    assert_int_equal(pii_word_distance("bnech", 5, "bench", 5, 0), 2);
+    assert_int_equal(pii_word_distance("kitten", 6, "sitting", 7, 0), 3);
+    assert_int_equal(pii_word_distance("", 0, "abc", 3, 0), 3);
+    assert_int_equal(pii_word_distance("Private_Emial", 13, "private_email", 13, 1), 2);
+    assert_int_equal(pii_word_distance("Private_Emial", 13, "private_email", 13, 0), 4);
+    char w[65];
+    memset(w, 'a', sizeof w);
+    assert_int_equal(pii_word_distance(w, 64, "a", 1, 0), 63);
+    assert_true(pii_word_distance(w, 65, "a", 1, 0) == (size_t)-1);
+    assert_true(pii_word_distance("a", 1, w, 65, 0) == (size_t)-1);
+}
+
 static void test_wordlist(void **state)
 {
     (void)state;
@@ -256,9 +272,9 @@ static void test_json_write(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_utf8),      cmocka_unit_test(test_vec),
-        cmocka_unit_test(test_wordlist),  cmocka_unit_test(test_json_write),
-        cmocka_unit_test(test_file_read),
+        cmocka_unit_test(test_utf8),       cmocka_unit_test(test_vec),
+        cmocka_unit_test(test_wordlist),   cmocka_unit_test(test_word_distance),
+        cmocka_unit_test(test_json_write), cmocka_unit_test(test_file_read),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
