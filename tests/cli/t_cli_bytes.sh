@@ -8,10 +8,12 @@ fail() { echo "FAIL: $*"; exit 1; }
 # and starts a password assignment), plus CR LF NUL.
 # It starts with "x": a UTF-16/UTF-32 byte-order mark at offset 0 (FF FE,
 # about once in 30,000 runs) is refused by the wide-text guard.
+# The name recognizers that --rules-only runs are off: random letters make
+# a title and a capitalised word ("Dr Qx") often enough to fail a run.
 { printf x; head -c 3000000 /dev/urandom | LC_ALL=C tr -d '0-9@:/.='; } >"$TMPDIR/rnd"
 printf '\r\n\0' >>"$TMPDIR/rnd"
-$P --rules-only <"$TMPDIR/rnd" | cmp - "$TMPDIR/rnd" || fail "random bytes changed"
-$P --rules-only --lines <"$TMPDIR/rnd" | cmp - "$TMPDIR/rnd" || fail "random bytes changed (--lines)"
+$P --rules-only --no-name-lexicon <"$TMPDIR/rnd" | cmp - "$TMPDIR/rnd" || fail "random bytes changed"
+$P --rules-only --no-name-lexicon --lines <"$TMPDIR/rnd" | cmp - "$TMPDIR/rnd" || fail "random bytes changed (--lines)"
 
 # Empty input gives empty output.
 : >"$TMPDIR/empty"
