@@ -266,6 +266,8 @@ static pii_err doc_resolve(ner_doc *d, const pii_span *in)
         pii_ner_email_core(&d->tx, &cut.start, &cut.end);
     if (!strcmp(sp->label, "secret") && pii_ner_digest_span(&d->tx, sp->start, sp->end))
         return PII_OK; /* a digest or commit id, no credential */
+    if (pii_ner_code_value(&d->tx, sp->label, sp->start, sp->end))
+        return PII_OK; /* "#define CAST_KEY_LENGTH 16", a hex dump, "0.35.1" */
     if (d->n->name_filter && sp->label == d->n->person) {
         if (!pii_ner_person_filter(&d->tx, &cut.start, &cut.end))
             return PII_OK;

@@ -2,13 +2,14 @@
  * `name_lexicon`).
  *
  * A given name of the lexicon's list (ner/data/README.md) followed by one
- * space and a capitalised word that is no common non-name ("Tom Baker",
- * "Mary Jo Foley", "Mary J. Blige") is a person span of score
- * NER_LEX_SCORE, and teaches its words to the name memory like any other.
- * The scan (names.c) keeps a given name right after a capitalised
- * mid-sentence word that is no title from starting one ("Hospital Gregorio
- * Marañón", "the Cleveland Orchestra" are names of places and things).
- * Its lists are fixed, so it depends on the document alone. */
+ * space and a capitalised word that is no common non-name nor a non-person
+ * word ("Tom Baker", "Mary Jo Foley", "Mary J. Blige"; not "Sierra
+ * Leonean") is a person span of score NER_LEX_SCORE, and teaches its
+ * words to the name memory like any other.  The scan (names.c) keeps a
+ * given name right after a capitalised mid-sentence word that is no title
+ * from starting one ("Hospital Gregorio Marañón", "the Cleveland
+ * Orchestra" are names of places and things).  Its lists are fixed, so it
+ * depends on the document alone. */
 #include "name_lexicon.h"
 #include "name_words.h"
 
@@ -25,6 +26,18 @@ static int org_after(const ner_text *tx, uint64_t we, uint64_t lim, int eod)
     if ((r = pii_ner_nw_cap_word(tx, we + 1, lim, eod, &e)) <= 0)
         return r;
     return pii_ner_lex_org_head(tx->p + (we + 1 - tx->base), (size_t)(e - we - 1));
+}
+
+/* A family name after a given name (pii_ner_nw_family) that is no
+ * non-person word: "Sierra Leonean", "Tom Kafka" are none.  The honorifics
+ * and "Family, Given" leave that to the non-person filter. */
+static int lex_family(const ner_text *tx, uint64_t ws, uint64_t lim, int eod, uint64_t *ne,
+                      uint64_t *we)
+{
+    int r = pii_ner_nw_family(tx, ws, lim, eod, ne, we);
+    if (r > 0 && pii_ner_lex_non_person(tx->p + (ws - tx->base), (size_t)(*ne - ws)))
+        return 0;
+    return r;
 }
 
 /* A lexicon name starting with the word [ws, we): 1, *le (its end) and
@@ -53,7 +66,7 @@ int pii_ner_lexicon_match(const ner_text *tx, uint64_t ws, uint64_t we, uint64_t
                 return -1;
             if (r2 == 0 || b2 != ' ')
                 return 0;
-            r = pii_ner_nw_family(tx, s2 + 3, lim, eod, &ne, &e2);
+            r = lex_family(tx, s2 + 3, lim, eod, &ne, &e2);
             if (r > 0) {
                 *le = ne;
                 *lwe = e2;
@@ -63,7 +76,7 @@ int pii_ner_lexicon_match(const ner_text *tx, uint64_t ws, uint64_t we, uint64_t
             return r;
         }
     }
-    if ((r = pii_ner_nw_family(tx, s2, lim, eod, &ne, &e2)) <= 0)
+    if ((r = lex_family(tx, s2, lim, eod, &ne, &e2)) <= 0)
         return r;
     *le = ne;
     *lwe = e2;
@@ -74,7 +87,7 @@ int pii_ner_lexicon_match(const ner_text *tx, uint64_t ws, uint64_t we, uint64_t
             return -1;
         if (r > 0 && b == ' ') {
             uint64_t ne3, e3;
-            int r3 = pii_ner_nw_family(tx, e2 + 1, lim, eod, &ne3, &e3);
+            int r3 = lex_family(tx, e2 + 1, lim, eod, &ne3, &e3);
             if (r3 < 0)
                 return -1;
             if (r3 > 0) {

@@ -224,6 +224,12 @@ int pii_ner_has_fullwidth_at(const ner_text *tx, uint64_t s, uint64_t e);
  * jane@example.org" -> "jane@example.org"). */
 void pii_ner_email_core(const ner_text *tx, uint64_t *s, uint64_t *e);
 int pii_ner_digest_span(const ner_text *tx, uint64_t s, uint64_t e);
+/* Is the model's value span [s, e) of `label` code, not a value
+ * (code_values.c; secret, address, phone, account and date only)?  On a C
+ * preprocessor or typedef line outside a string literal, bytes of a hex
+ * dump, or (a date) a version number such as "0.35.1".  Reads the span and
+ * at most NER_DIGEST_BACK bytes of its line before it, in view only. */
+int pii_ner_code_value(const ner_text *tx, const char *label, uint64_t s, uint64_t e);
 /* The rule ids of the name heuristics' spans (pii_span.rule, source
  * PII_SRC_MODEL: they are part of the model tier), shown in JSON, SARIF and
  * --check output: a given name and a family name, an honorific or title and
