@@ -33,6 +33,8 @@ __asm__(".section .rodata.pii_ner_lexicon,\"a\",@progbits\n"
         ".hidden pii_ner__lead_words_end\n"
         ".hidden pii_ner__place_given\n"
         ".hidden pii_ner__place_given_end\n"
+        ".hidden pii_ner__kind_heads\n"
+        ".hidden pii_ner__kind_heads_end\n"
         "pii_ner__first_names:\n"
         ".incbin \"" PII_NER_LEXICON_DIR "/first_names.txt\"\n"
         "pii_ner__first_names_end:\n"
@@ -60,6 +62,9 @@ __asm__(".section .rodata.pii_ner_lexicon,\"a\",@progbits\n"
         "pii_ner__place_given:\n"
         ".incbin \"" PII_NER_LEXICON_DIR "/place_given.txt\"\n"
         "pii_ner__place_given_end:\n"
+        "pii_ner__kind_heads:\n"
+        ".incbin \"" PII_NER_LEXICON_DIR "/kind_heads.txt\"\n"
+        "pii_ner__kind_heads_end:\n"
         ".previous\n");
 extern const char pii_ner__first_names[], pii_ner__first_names_end[];
 extern const char pii_ner__name_stop[], pii_ner__name_stop_end[];
@@ -70,6 +75,7 @@ extern const char pii_ner__non_person[], pii_ner__non_person_end[];
 extern const char pii_ner__lead_words[], pii_ner__lead_words_end[];
 extern const char pii_ner__org_prefix[], pii_ner__org_prefix_end[];
 extern const char pii_ner__place_given[], pii_ner__place_given_end[];
+extern const char pii_ner__kind_heads[], pii_ner__kind_heads_end[];
 
 static int list_has(const char *b, const char *e, const uint8_t *w, size_t n)
 {
@@ -103,6 +109,8 @@ long pii_ner_lex_check(int which)
         return list_check(pii_ner__org_prefix, pii_ner__org_prefix_end);
     case 8:
         return list_check(pii_ner__place_given, pii_ner__place_given_end);
+    case 9:
+        return list_check(pii_ner__kind_heads, pii_ner__kind_heads_end);
     default:
         return -1;
     }
@@ -158,6 +166,11 @@ int pii_ner_lex_first_name(const uint8_t *w, size_t n)
 int pii_ner_lex_org_head(const uint8_t *w, size_t n)
 {
     return list_has(pii_ner__org_heads, pii_ner__org_heads_end, w, n);
+}
+
+int pii_ner_lex_kind_head(const uint8_t *w, size_t n)
+{
+    return list_has(pii_ner__kind_heads, pii_ner__kind_heads_end, w, n);
 }
 
 int pii_ner_lex_org_prefix(const uint8_t *w, size_t n)

@@ -13,9 +13,10 @@
 #include "name_lexicon.h"
 #include "name_words.h"
 
-/* Does the head word of an organisation follow the name that ends at we
- * ("Pierce Glynn Solicitors", "Baxter Moore LLP")?  1 yes, 0 no, -1 when
- * more bytes are needed. */
+/* Does the head word of an organisation or a capitalised kind head follow
+ * the name that ends at we ("Pierce Glynn Solicitors", "Baxter Moore LLP",
+ * "Cleveland Browns Stadium")?  1 yes, 0 no, -1 when more bytes are
+ * needed. */
 static int org_after(const ner_text *tx, uint64_t we, uint64_t lim, int eod)
 {
     uint8_t b;
@@ -25,7 +26,9 @@ static int org_after(const ner_text *tx, uint64_t we, uint64_t lim, int eod)
     uint64_t e;
     if ((r = pii_ner_nw_cap_word(tx, we + 1, lim, eod, &e)) <= 0)
         return r;
-    return pii_ner_lex_org_head(tx->p + (we + 1 - tx->base), (size_t)(e - we - 1));
+    const uint8_t *w = tx->p + (we + 1 - tx->base);
+    return pii_ner_lex_org_head(w, (size_t)(e - we - 1)) ||
+           pii_ner_lex_kind_head(w, (size_t)(e - we - 1));
 }
 
 /* A family name after a given name (pii_ner_nw_family) that is no

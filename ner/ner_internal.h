@@ -186,12 +186,16 @@ int pii_ner_lex_lead_word(const uint8_t *w, size_t n);
  * region or city: "Victoria", "Madison"), which "Family, Given" does not
  * read as a name ("Melbourne, Victoria"). */
 int pii_ner_lex_place_given(const uint8_t *w, size_t n);
+/* Words that, right after a name, make it a place, a venue, a language or
+ * a people ("Cleveland Browns Stadium", "the Eegimaa language"): a span
+ * before one is no person; unlike the org heads, a span may hold one
+ * ("River Phoenix"). */
+int pii_ner_lex_kind_head(const uint8_t *w, size_t n);
 /* Words of the given-name list (which 0), the stop list (1), the
  * common-word list (2), the country list (3), the org-head list (4), the
- * non-person list (5), the lead-word list (6), the org-prefix list (7) or the
- * place-given list (8), or
- * -1 when the list breaks
- * the lookup's format (ner/data/README.md). */
+ * non-person list (5), the lead-word list (6), the org-prefix list (7), the
+ * place-given list (8) or the kind-head list (9), or -1 when the list
+ * breaks the lookup's format (ner/data/README.md). */
 long pii_ner_lex_check(int which);
 /* The non-person filter (nonperson.c, docs/NER.md "Non-person filter"):
  * the person span [*s, *e) of tx, whose bytes are in view; it reads no
@@ -204,7 +208,8 @@ int pii_ner_person_filter(const ner_text *tx, uint64_t *s, uint64_t *e);
  * Thai": no place), 1 to keep it. */
 int pii_ner_address_filter(const ner_text *tx, uint64_t s, uint64_t e);
 /* Is the word after one blank at `end` the head word of an organisation
- * ("Baxter Moore" before "Solicitors")?  1 yes, 0 no, -1 when more bytes
+ * or a kind head ("Baxter Moore" before "Solicitors", "Eegimaa" before
+ * "language")?  1 yes, 0 no, -1 when more bytes
  * are needed (the word reaches the end of the view before eod). */
 int pii_ner_org_after(const ner_text *tx, uint64_t end, int eod);
 /* Is the model's secret span [s, e) a digest, not a credential

@@ -1,11 +1,12 @@
 # The remaining false-alarm classes of issue 40 (sentences written for this
-# test): institutional and foreign legal words, a demonym after a given name
-# ("Sierra Leonean"), a company, line-initial words, a SHA-3 digest, code
-# that looks like a phone or an account, and a field label before a value
-# pass untouched; the model's values in code (docs/NER.md, "Values in code":
-# a C directive or typedef line, a hex dump, a size, a version number) are
-# dropped, while the personal values beside them stay redacted.  Built-in
-# model and --rules-only, exact bytes.
+# test): institutional and foreign legal words, a demonym after a given
+# name ("Sierra Leonean"), a company, a name before a venue or language
+# word ("Cleveland Browns Stadium", "the Eegimaa language"), line-initial
+# words, a SHA-3 digest, code that looks like a phone or an account, and a
+# field label before a value pass untouched; the model's values in code
+# (docs/NER.md, "Values in code": a C directive or typedef line, a hex
+# dump, a size, a version number) are dropped, while the personal values
+# beside them stay redacted.  Built-in model and --rules-only, exact bytes.
 set -u
 P=$PII_REDACT
 T=$TMPDIR
@@ -26,6 +27,9 @@ BFD target elf64-littleaarch64 is supported.
 I moved to Tromsø last winter.
 Courriel : contact via le formulaire
 Najemca: firma budowlana
+Cleveland has added Cleveland Browns Stadium for the NFL.
+The Eegimaa language has two names.
+They passed Sloane Square on the way.
 IN
 for mode in "" --rules-only; do
     "$P" $mode <"$T/words" >"$T/out" || fail "words $mode: exit"

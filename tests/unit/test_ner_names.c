@@ -332,7 +332,13 @@ static void test_lexicon_pairs(void **st)
     assert_true(pii_ner_lex_check(6) > 80);
     assert_true(pii_ner_lex_check(7) > 5);
     assert_int_equal(pii_ner_lex_check(8), 28);
-    assert_int_equal(pii_ner_lex_check(9), -1);
+    assert_int_equal(pii_ner_lex_check(9), 21);
+    assert_int_equal(pii_ner_lex_check(10), -1);
+    /* the kind heads: exact bytes, looked up as written */
+    assert_true(pii_ner_lex_kind_head((const uint8_t *)"Stadium", 7));
+    assert_true(pii_ner_lex_kind_head((const uint8_t *)"language", 8));
+    assert_false(pii_ner_lex_kind_head((const uint8_t *)"Language", 8));
+    assert_false(pii_ner_lex_kind_head((const uint8_t *)"Court", 5));
     /* the country list: any case, but short names and dotted ones in capitals */
     const char *cy[] = {"France",
                         "FRANCE",
