@@ -26,6 +26,15 @@ static uint32_t hash_bytes(const uint8_t *p, size_t n)
     return h;
 }
 
+/* Is [s, e) joined to an identifier by an '_' ("GCLOUD" of
+ * "GCLOUD_WIDE_FLAG")?  Then it is no name the memory finds again.  Reads
+ * the byte before s and the byte at e when they are in view. */
+static int in_identifier(const ner_text *tx, uint64_t s, uint64_t e)
+{
+    return (s > tx->base && tx->p[s - 1 - tx->base] == '_') ||
+           (e < tx->base + tx->len && tx->p[e - tx->base] == '_');
+}
+
 /* Index of the word, or -1. */
 static int names_find(const ner_names *m, const uint8_t *w, size_t n)
 {
@@ -147,7 +156,7 @@ size_t pii_ner_names_occurrences(const ner_text *tx, uint64_t lo, uint64_t hi, c
             break;
         p += (uint64_t)(f - b);
         if (!memcmp(f, w, n) && pii_ner_nw_word_starts(tx, p) &&
-            pii_ner_nw_whole_word(tx, p, n, hi)) {
+            pii_ner_nw_whole_word(tx, p, n, hi) && !in_identifier(tx, p, p + n)) {
             if (k < max)
                 at[k] = p;
             k++;
@@ -245,6 +254,8 @@ int pii_ner_names_match(const ner_names *m, const ner_text *tx, uint64_t ws, uin
 {
     const uint8_t *w = tx->p + (ws - tx->base);
     size_t n = (size_t)(we - ws);
+    if (in_identifier(tx, ws, we))
+        return -1;
     int i = names_find(m, w, n);
     if (i >= 0) {
         *ne = we;

@@ -12,7 +12,8 @@
  * order: the order of the document, however it was fed. */
 pii_err pii_ner_names_learn(ner_names *m, uint64_t lim);
 /* The taught word that [ws, we) is, possibly with a possessive "'s" (then
- * *ne is the name's end), or -1. */
+ * *ne is the name's end), or -1; -1 too when an '_' joins it to an
+ * identifier ("GCLOUD_WIDE_FLAG"). */
 int pii_ner_names_match(const ner_names *m, const ner_text *tx, uint64_t ws, uint64_t we,
                         uint64_t *ne);
 

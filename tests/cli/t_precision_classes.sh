@@ -6,7 +6,8 @@
 # field label before a value pass untouched; the model's values in code
 # (docs/NER.md, "Values in code": a C directive or typedef line, a hex
 # dump, a size, a version number) are dropped, while the personal values
-# beside them stay redacted.  Built-in model and --rules-only, exact bytes.
+# beside them stay redacted; the name memory finds no name inside an
+# identifier ("Baker_dir").  Built-in model and --rules-only, exact bytes.
 set -u
 P=$PII_REDACT
 T=$TMPDIR
@@ -55,6 +56,14 @@ Linux man-pages 6.03              2023-02-05              strtol(3)
 IN
 "$P" <"$T/code" >"$T/out" || fail "code: exit"
 cmp -s "$T/code" "$T/out" || { diff "$T/code" "$T/out"; fail "code: changed"; }
+
+# the name memory finds a name again, but not inside an identifier
+printf 'Tom Baker wrote the parser. Set TOM_BAKER_HOME or Baker_dir, then ask Baker.\n' >"$T/mem"
+printf '<PRIVATE_PERSON> wrote the parser. Set TOM_BAKER_HOME or Baker_dir, then ask <PRIVATE_PERSON>.\n' >"$T/want"
+for mode in "" --rules-only; do
+    "$P" $mode <"$T/mem" >"$T/out" || fail "memory $mode: exit"
+    cmp -s "$T/want" "$T/out" || { diff "$T/want" "$T/out"; fail "memory $mode"; }
+done
 
 # fail closed: the values beside code stay redacted
 printf '%s\n' '#define API_KEY "sk_live_4eC39HqLyjWDarjtT1zdp7dc"' \
