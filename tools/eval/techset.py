@@ -6,7 +6,7 @@ flags in it (docs/ACCURACY.md, "Technical text").
     tools/eval/techset.py gather [-o build/eval/tech]
     tools/eval/techset.py count  [-o build/eval/tech] [--tag NAME] [-- PII-REDACT ARGS]
     tools/eval/techset.py sample [-o build/eval/tech] [--tag NAME] [-n 200]
-    tools/eval/techset.py audit  [-o build/eval/tech] [--tag NAME] [--audit tools/eval/audit/tech.tsv]
+    tools/eval/techset.py audit  [-o build/eval/tech] [--tag NAME] [--audit tools/eval/audit/tech/tech.tsv]
 
 gather copies a deterministic selection of five kinds of text into DIR,
 one file per source file (man pages rendered by `man -P cat` at 80
