@@ -74,4 +74,5 @@ endif
 $(B)/ner/lexicon.o $(B)/pic/ner/lexicon.o: ner/data/first_names.txt ner/data/name_stop.txt \
     ner/data/common_words.txt ner/data/countries.txt ner/data/org_heads.txt \
     ner/data/non_person.txt ner/data/lead_words.txt ner/data/org_prefix.txt \
-    ner/data/place_given.txt ner/data/kind_heads.txt
+    ner/data/place_given.txt ner/data/kind_heads.txt \
+    ner/data/honorifics.txt ner/data/titles.txt

@@ -10,22 +10,7 @@
  * ("General Motors") or royalty ("Prince Series", "Queen Anne front"). */
 int pii_ner_honorific_word(const uint8_t *w, size_t n)
 {
-    /* sorted by bytes: a binary search */
-    static const char *const h[] = {
-        "Adviser",       "Advisor",    "Ambassador", "Aunt",         "Baron",       "Baroness",
-        "Bishop",        "Capt",       "Captain",    "Chairman",     "Chairwoman",  "Chancellor",
-        "Coach",         "Col",        "Colonel",    "Commissioner", "Congressman", "Congresswoman",
-        "Count",         "Countess",   "Dame",       "Detective",    "Dr",          "Dra",
-        "Duchess",       "Duke",       "Emperor",    "Father",       "Frau",        "Gov",
-        "Governor",      "Herr",       "Imam",       "Inspector",    "Judge",       "Justice",
-        "Lady",          "Lieutenant", "Lord",       "Lt",           "Madame",      "Mayor",
-        "Minister",      "Miss",       "Mlle",       "Mme",          "Monsieur",    "Mr",
-        "Mrs",           "Ms",         "Mx",         "Officer",      "Pastor",      "Pope",
-        "President",     "Prof",       "Professor",  "Rabbi",        "Rep",         "Rev",
-        "Reverend",      "Secretary",  "Sen",        "Senator",      "Sergeant",    "Se\xC3\xB1or",
-        "Se\xC3\xB1ora", "Sgt",        "Sir",        "Sra",          "Sultan",      "Uncle",
-    };
-    return pii_ner_nw_sorted_has(h, sizeof h / sizeof h[0], w, n);
+    return pii_ner_lex_honorific(w, n); /* ner/data/honorifics.txt */
 }
 
 /* "MR", "MRS", "MS", "DR": honorifics as headings and transcripts write

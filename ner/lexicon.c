@@ -35,6 +35,10 @@ __asm__(".section .rodata.pii_ner_lexicon,\"a\",@progbits\n"
         ".hidden pii_ner__place_given_end\n"
         ".hidden pii_ner__kind_heads\n"
         ".hidden pii_ner__kind_heads_end\n"
+        ".hidden pii_ner__honorifics\n"
+        ".hidden pii_ner__honorifics_end\n"
+        ".hidden pii_ner__titles\n"
+        ".hidden pii_ner__titles_end\n"
         "pii_ner__first_names:\n"
         ".incbin \"" PII_NER_LEXICON_DIR "/first_names.txt\"\n"
         "pii_ner__first_names_end:\n"
@@ -65,6 +69,12 @@ __asm__(".section .rodata.pii_ner_lexicon,\"a\",@progbits\n"
         "pii_ner__kind_heads:\n"
         ".incbin \"" PII_NER_LEXICON_DIR "/kind_heads.txt\"\n"
         "pii_ner__kind_heads_end:\n"
+        "pii_ner__honorifics:\n"
+        ".incbin \"" PII_NER_LEXICON_DIR "/honorifics.txt\"\n"
+        "pii_ner__honorifics_end:\n"
+        "pii_ner__titles:\n"
+        ".incbin \"" PII_NER_LEXICON_DIR "/titles.txt\"\n"
+        "pii_ner__titles_end:\n"
         ".previous\n");
 extern const char pii_ner__first_names[], pii_ner__first_names_end[];
 extern const char pii_ner__name_stop[], pii_ner__name_stop_end[];
@@ -76,6 +86,8 @@ extern const char pii_ner__lead_words[], pii_ner__lead_words_end[];
 extern const char pii_ner__org_prefix[], pii_ner__org_prefix_end[];
 extern const char pii_ner__place_given[], pii_ner__place_given_end[];
 extern const char pii_ner__kind_heads[], pii_ner__kind_heads_end[];
+extern const char pii_ner__honorifics[], pii_ner__honorifics_end[];
+extern const char pii_ner__titles[], pii_ner__titles_end[];
 
 static int list_has(const char *b, const char *e, const uint8_t *w, size_t n)
 {
@@ -111,6 +123,10 @@ long pii_ner_lex_check(int which)
         return list_check(pii_ner__place_given, pii_ner__place_given_end);
     case 9:
         return list_check(pii_ner__kind_heads, pii_ner__kind_heads_end);
+    case 10:
+        return list_check(pii_ner__honorifics, pii_ner__honorifics_end);
+    case 11:
+        return list_check(pii_ner__titles, pii_ner__titles_end);
     default:
         return -1;
     }
@@ -171,6 +187,16 @@ int pii_ner_lex_org_head(const uint8_t *w, size_t n)
 int pii_ner_lex_kind_head(const uint8_t *w, size_t n)
 {
     return list_has(pii_ner__kind_heads, pii_ner__kind_heads_end, w, n);
+}
+
+int pii_ner_lex_honorific(const uint8_t *w, size_t n)
+{
+    return list_has(pii_ner__honorifics, pii_ner__honorifics_end, w, n);
+}
+
+int pii_ner_lex_title(const uint8_t *w, size_t n)
+{
+    return list_has(pii_ner__titles, pii_ner__titles_end, w, n);
 }
 
 int pii_ner_lex_org_prefix(const uint8_t *w, size_t n)

@@ -218,78 +218,15 @@ int pii_ner_nw_word_in(const char *const *t, size_t k, const uint8_t *w, size_t 
     return 0;
 }
 
-/* Is w[0..n) one of the k words of t, sorted by bytes (strcmp order)? */
-int pii_ner_nw_sorted_has(const char *const *t, size_t k, const uint8_t *w, size_t n)
-{
-    size_t lo = 0, hi = k;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2, i = 0;
-        const uint8_t *x = (const uint8_t *)t[mid];
-        while (i < n && x[i] && x[i] == w[i])
-            i++;
-        int c = i == n ? (x[i] ? 1 : 0) : !x[i] ? -1 : x[i] < w[i] ? -1 : 1;
-        if (c == 0)
-            return 1;
-        if (c < 0)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return 0;
-}
-
 /* Titles and forms of address that stand beside a name but are none. */
 int pii_ner_nw_title(const uint8_t *w, size_t n)
 {
-    /* lower case, sorted by bytes: a binary search */
-    static const char *const titles[] = {
-        "agent",       "and",
-        "aunt",        "bishop",
-        "brother",     "capt",
-        "captain",     "chair",
-        "chairman",    "chairwoman",
-        "chief",       "coach",
-        "col",         "commissioner",
-        "congressman", "congresswoman",
-        "cousin",      "dame",
-        "detective",   "director",
-        "doctor",      "don",
-        "dr",          "dra",
-        "emperor",     "father",
-        "fr",          "frau",
-        "gen",         "governor",
-        "herr",        "hon",
-        "imam",        "inspector",
-        "jr",          "judge",
-        "justice",     "king",
-        "lady",        "lord",
-        "lt",          "madam",
-        "maj",         "master",
-        "mayor",       "minister",
-        "miss",        "mister",
-        "mlle",        "mme",
-        "mother",      "mr",
-        "mrs",         "ms",
-        "mx",          "nurse",
-        "officer",     "pastor",
-        "pope",        "president",
-        "prince",      "prof",
-        "professor",   "queen",
-        "rabbi",       "representative",
-        "rev",         "saint",
-        "secretary",   "senator",
-        "sergeant",    "sgt",
-        "sir",         "sister",
-        "speaker",     "sr",
-        "sra",         "st",
-        "the",         "uncle",
-    };
     uint8_t low[16];
     if (n == 0 || n >= sizeof low)
         return 0;
     for (size_t i = 0; i < n; i++)
         low[i] = w[i] >= 'A' && w[i] <= 'Z' ? (uint8_t)(w[i] + 32) : w[i];
-    return pii_ner_nw_sorted_has(titles, sizeof titles / sizeof titles[0], low, n);
+    return pii_ner_lex_title(low, n); /* ner/data/titles.txt */
 }
 
 static int roman(const uint8_t *w, size_t n)

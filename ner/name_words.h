@@ -43,8 +43,6 @@ int pii_ner_nw_lit_at(const ner_text *tx, uint64_t pos, const char *lit, int eod
 int pii_ner_nw_ascii_ieq(const uint8_t *w, size_t n, const char *t);
 /* Is w[0..n) one of the k words of t, byte for byte? */
 int pii_ner_nw_word_in(const char *const *t, size_t k, const uint8_t *w, size_t n);
-/* Is w[0..n) one of the k words of t, which are sorted by bytes? */
-int pii_ner_nw_sorted_has(const char *const *t, size_t k, const uint8_t *w, size_t n);
 /* A title or form of address that stands beside a name but is none
  * ("Mr", "Dr", "Sir", "president", "the"), in any case. */
 int pii_ner_nw_title(const uint8_t *w, size_t n);

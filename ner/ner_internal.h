@@ -191,11 +191,18 @@ int pii_ner_lex_place_given(const uint8_t *w, size_t n);
  * before one is no person; unlike the org heads, a span may hold one
  * ("River Phoenix"). */
 int pii_ner_lex_kind_head(const uint8_t *w, size_t n);
+/* Honorifics and titles that a family name follows ("Mr", "Senator",
+ * "Señora"; honorifics.txt, exact bytes), and the titles and forms of
+ * address, in lower case, that stand beside a name but are none ("dr",
+ * "queen", "the"; titles.txt: the caller lowers the word). */
+int pii_ner_lex_honorific(const uint8_t *w, size_t n);
+int pii_ner_lex_title(const uint8_t *w, size_t n);
 /* Words of the given-name list (which 0), the stop list (1), the
  * common-word list (2), the country list (3), the org-head list (4), the
  * non-person list (5), the lead-word list (6), the org-prefix list (7), the
- * place-given list (8) or the kind-head list (9), or -1 when the list
- * breaks the lookup's format (ner/data/README.md). */
+ * place-given list (8), the kind-head list (9), the honorific list (10) or
+ * the title list (11), or -1 when the list breaks the lookup's format
+ * (ner/data/README.md). */
 long pii_ner_lex_check(int which);
 /* The non-person filter (nonperson.c, docs/NER.md "Non-person filter"):
  * the person span [*s, *e) of tx, whose bytes are in view; it reads no

@@ -333,7 +333,13 @@ static void test_lexicon_pairs(void **st)
     assert_true(pii_ner_lex_check(7) > 5);
     assert_int_equal(pii_ner_lex_check(8), 28);
     assert_int_equal(pii_ner_lex_check(9), 21);
-    assert_int_equal(pii_ner_lex_check(10), -1);
+    assert_int_equal(pii_ner_lex_check(10), 72);
+    assert_int_equal(pii_ner_lex_check(11), 80);
+    assert_int_equal(pii_ner_lex_check(12), -1);
+    assert_true(pii_ner_lex_honorific((const uint8_t *)"Se\xC3\xB1ora", 7));
+    assert_false(pii_ner_lex_honorific((const uint8_t *)"senator", 7));
+    assert_true(pii_ner_lex_title((const uint8_t *)"representative", 14));
+    assert_false(pii_ner_lex_title((const uint8_t *)"Queen", 5));
     /* the kind heads: exact bytes, looked up as written */
     assert_true(pii_ner_lex_kind_head((const uint8_t *)"Stadium", 7));
     assert_true(pii_ner_lex_kind_head((const uint8_t *)"language", 8));
