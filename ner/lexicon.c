@@ -189,6 +189,11 @@ int pii_ner_lex_kind_head(const uint8_t *w, size_t n)
     return list_has(pii_ner__kind_heads, pii_ner__kind_heads_end, w, n);
 }
 
+int pii_ner_lex_head_after(const uint8_t *w, size_t n)
+{
+    return pii_ner_lex_org_head(w, n) || pii_ner_lex_kind_head(w, n);
+}
+
 int pii_ner_lex_honorific(const uint8_t *w, size_t n)
 {
     return list_has(pii_ner__honorifics, pii_ner__honorifics_end, w, n);

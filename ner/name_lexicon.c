@@ -26,9 +26,7 @@ static int org_after(const ner_text *tx, uint64_t we, uint64_t lim, int eod)
     uint64_t e;
     if ((r = pii_ner_nw_cap_word(tx, we + 1, lim, eod, &e)) <= 0)
         return r;
-    const uint8_t *w = tx->p + (we + 1 - tx->base);
-    return pii_ner_lex_org_head(w, (size_t)(e - we - 1)) ||
-           pii_ner_lex_kind_head(w, (size_t)(e - we - 1));
+    return pii_ner_lex_head_after(tx->p + (we + 1 - tx->base), (size_t)(e - we - 1));
 }
 
 /* A family name after a given name (pii_ner_nw_family) that is no

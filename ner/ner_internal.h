@@ -191,6 +191,9 @@ int pii_ner_lex_place_given(const uint8_t *w, size_t n);
  * before one is no person; unlike the org heads, a span may hold one
  * ("River Phoenix"). */
 int pii_ner_lex_kind_head(const uint8_t *w, size_t n);
+/* A word that, right after a name, makes it no person: an org head or a
+ * kind head. */
+int pii_ner_lex_head_after(const uint8_t *w, size_t n);
 /* Honorifics and titles that a family name follows ("Mr", "Senator",
  * "Señora"; honorifics.txt, exact bytes), and the titles and forms of
  * address, in lower case, that stand beside a name but are none ("dr",

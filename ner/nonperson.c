@@ -236,8 +236,7 @@ int pii_ner_org_after(const ner_text *tx, uint64_t end, int eod)
         return 0;
     const uint8_t *w = tx->p + (ws - tx->base);
     size_t n = (size_t)(we - ws);
-    return pii_ner_lex_org_head(w, n) || pii_ner_lex_org_head(w, stem_len(w, n)) ||
-           pii_ner_lex_kind_head(w, n);
+    return pii_ner_lex_head_after(w, n) || pii_ner_lex_org_head(w, stem_len(w, n));
 }
 
 int pii_ner_address_filter(const ner_text *tx, uint64_t s, uint64_t e)
