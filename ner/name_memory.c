@@ -156,7 +156,7 @@ size_t pii_ner_names_occurrences(const ner_text *tx, uint64_t lo, uint64_t hi, c
             break;
         p += (uint64_t)(f - b);
         if (!memcmp(f, w, n) && pii_ner_nw_word_starts(tx, p) &&
-            pii_ner_nw_whole_word(tx, p, n, hi) && !in_identifier(tx, p, p + n)) {
+            pii_ner_nw_whole_word(tx, p, n, hi)) {
             if (k < max)
                 at[k] = p;
             k++;
@@ -198,6 +198,8 @@ static pii_err names_recall(const ner_names *m, const ner_text *tx, const ner_te
             k = pii_ner_names_occurrences(tx, from, t->start, w, t->len[i], at, 16);
             size_t got = k < 16 ? k : 16;
             for (size_t j = 0; j < got; j++) {
+                if (in_identifier(tx, at[j], at[j] + t->len[i]))
+                    continue; /* "GCLOUD" of "GCLOUD_WIDE_FLAG" */
                 pii_span s = {at[j],           at[j] + t->len[i], label,
                               NER_RULE_MEMORY, t->score,          m->source};
                 pii_err e = pii_ner_resolver_add(rs, &s);

@@ -267,8 +267,9 @@ int pii_ner_code_value(const ner_text *tx, const char *label, uint64_t s, uint64
 #define NER_VOTE_MAX_SCORE 0.8f
 
 /* The starts of the whole words in [lo, hi) (clipped to the view) equal to
- * w[0..n), possibly with a possessive "'s", and not joined to an identifier
- * by an '_' ("GCLOUD_WIDE_FLAG"): the first max in at; returns
+ * w[0..n), possibly with a possessive "'s" (also those an '_' joins to an
+ * identifier: the vote counts them, the memory skips them): the first max
+ * in at; returns
  * how many there are.  A word at lo counts only when the bytes before it
  * are in view (or lo is the document's start). */
 size_t pii_ner_names_occurrences(const ner_text *tx, uint64_t lo, uint64_t hi, const uint8_t *w,
